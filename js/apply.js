@@ -1,0 +1,2 @@
+// apply: being written.
+export {};

@@ -1,0 +1,2 @@
+// hashline: being written.
+export {};

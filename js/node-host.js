@@ -1,0 +1,2 @@
+// nodeHost: being written.
+export function nodeHost() { throw new Error('nodeHost: not yet built'); }

@@ -1,0 +1,2 @@
+// parser: being written.
+export {};

@@ -1,0 +1,2 @@
+// render: being written.
+export {};

@@ -1,0 +1,2 @@
+// tools: being written.
+export {};

@@ -1,0 +1,1 @@
+// hashline types: being written.

@@ -1,0 +1,1 @@
+export type Format = 'edit-repl' | 'anchored' | 'search-replace';

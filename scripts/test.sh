@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Sets everything up and runs every test: the core on the host, the binding
+# under wasm-bindgen-test in Node, the built package with node --test, the
+# packed tarball in consumer projects, and the pages in headless Chromium.
+# Exits non-zero as soon as any suite fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --browser
+
+TOOLS="${EDITBLOCKS_TOOLS:-$PWD/.tools}"
+step() { printf '\n\033[1;34m== %s\033[0m\n' "$*"; }
+
+step "core: cargo test"
+cargo test --quiet
+
+step "binding: wasm-bindgen-test in Node"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$TOOLS/bin/wasm-bindgen-test-runner" \
+  cargo test --target wasm32-unknown-unknown --test wasm
+
+step "package: build pkg/"
+node scripts/build.mjs
+
+step "package: node --test against pkg/"
+node --test tests/js/*.test.mjs
+
+step "package: the packed tarball in consumer projects"
+node --test tests/package/*.test.mjs
+
+if compgen -G "tests/browser/*.test.mjs" > /dev/null; then
+  step "browser: headless Chromium"
+  node --test --test-concurrency=1 tests/browser/*.test.mjs
+fi
+
+step "all tests passed"

@@ -1,0 +1,96 @@
+//! The parsed edit block, shared by the parser, the engine and the renderers.
+
+use serde::{Deserialize, Serialize};
+
+/// The text formats a model may write edits in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// `««« EDIT` / `═══════ REPL` / `»»» EDIT END`; the anchor is the common
+    /// prefix of lines of both sections (seeds 000 and 004).
+    EditRepl,
+    /// `««« EDIT` / `───────` / `═══════` / `───────` / `»»»` with explicit
+    /// leading and trailing anchors (seed 001).
+    Anchored,
+    /// `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` (seed 001, dual format).
+    SearchReplace,
+}
+
+impl Format {
+    /// Every format, in the order auto-detection prefers them.
+    pub const ALL: [Format; 3] = [Format::EditRepl, Format::Anchored, Format::SearchReplace];
+
+    /// The kebab-case name used across the JavaScript boundary.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::EditRepl => "edit-repl",
+            Format::Anchored => "anchored",
+            Format::SearchReplace => "search-replace",
+        }
+    }
+
+    /// Parses a kebab-case name; `None` for anything else.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.as_str() == name)
+    }
+}
+
+/// One edit, as the model wrote it.
+///
+/// Text fields hold lines joined by `'\n'`, with no final newline; an empty
+/// string means "no lines".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditBlock {
+    pub format: Format,
+    pub file_path: String,
+    /// Leading context: the common prefix (`edit-repl`) or the leading anchor
+    /// (`anchored`); empty for `search-replace`.
+    #[serde(default)]
+    pub anchor: String,
+    #[serde(default)]
+    pub old_lines: String,
+    #[serde(default)]
+    pub new_lines: String,
+    /// The trailing anchor (`anchored` only).
+    #[serde(default)]
+    pub trailing_anchor: String,
+    /// The block exactly as it appeared in the reply, for error reports.
+    #[serde(default)]
+    pub raw_block: String,
+    /// 1-based line of the path line in the reply.
+    #[serde(default)]
+    pub line_number: u32,
+}
+
+impl EditBlock {
+    /// A block that creates a file: nothing to find, only new content.
+    pub fn is_create(&self) -> bool {
+        self.anchor.is_empty() && self.old_lines.is_empty() && self.trailing_anchor.is_empty()
+    }
+}
+
+/// The first `max` characters of the first line of `text`, for UI previews.
+pub fn preview(text: &str, max: usize) -> String {
+    let first = text.split('\n').next().unwrap_or("");
+    first.chars().take(max).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_names_round_trip() {
+        for f in Format::ALL {
+            assert_eq!(Format::from_name(f.as_str()), Some(f));
+        }
+        assert_eq!(Format::from_name("unified"), None);
+    }
+
+    #[test]
+    fn preview_takes_characters_of_the_first_line() {
+        assert_eq!(preview("héllo\nworld", 3), "hél");
+        assert_eq!(preview("", 50), "");
+    }
+}

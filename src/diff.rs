@@ -1,0 +1,1 @@
+//! Line diffs with grapheme-level changed spans. (Being written: issue 6.)

@@ -1,0 +1,1 @@
+//! Validate and apply edit blocks. (Being written: issue 3.)

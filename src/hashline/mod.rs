@@ -1,0 +1,1 @@
+//! `LINE#ID` anchored edits. (Being written: issue 5.)

@@ -1,0 +1,127 @@
+//! The filesystem a host supplies. The core only ever sees this trait: the
+//! binding implements it over a snapshot the JavaScript layer read (from
+//! Node `fs`, VS Code `workspace.fs` or a map), and tests use [`MemoryHost`].
+//!
+//! Paths given to a host are always normalised by [`crate::path`] first.
+
+use std::collections::BTreeMap;
+
+/// A host's failure to read, write, delete or stage, in its own words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostError(pub String);
+
+impl std::fmt::Display for HostError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A filesystem confined to one root.
+pub trait FileHost {
+    /// The file's bytes, or `None` when there is no such file.
+    fn read_file(&mut self, path: &str) -> Result<Option<Vec<u8>>, HostError>;
+    /// Writes (creating parent folders) the whole file.
+    fn write_file(&mut self, path: &str, content: &str) -> Result<(), HostError>;
+    /// Deletes the file. Hosts that cannot delete say so.
+    fn delete_file(&mut self, path: &str) -> Result<(), HostError> {
+        Err(HostError(format!("this host cannot delete files (asked to delete {path})")))
+    }
+    /// Stages paths (e.g. `git add`); hosts without staging ignore it.
+    fn stage(&mut self, _paths: &[String]) -> Result<(), HostError> {
+        Ok(())
+    }
+}
+
+/// One change a host performed, in order (for tests and for replaying a
+/// snapshot's changes onto an asynchronous host).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostOp {
+    Write { path: String, content: String },
+    Delete { path: String },
+    Stage { paths: Vec<String> },
+}
+
+/// An in-memory filesystem that records what was done to it.
+#[derive(Debug, Clone, Default)]
+pub struct MemoryHost {
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// Paths whose read fails with the given message.
+    pub unreadable: BTreeMap<String, String>,
+    /// Every path ever asked for, in order (to prove refused paths are never read).
+    pub reads: Vec<String>,
+    pub ops: Vec<HostOp>,
+    /// When false, `delete_file` fails as on a host without deletion.
+    pub can_delete: bool,
+}
+
+impl MemoryHost {
+    pub fn new() -> MemoryHost {
+        MemoryHost { can_delete: true, ..MemoryHost::default() }
+    }
+
+    /// A host holding the given text files.
+    pub fn with_files<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> MemoryHost {
+        let mut host = MemoryHost::new();
+        for (path, content) in files {
+            host.files.insert(path.to_string(), content.as_bytes().to_vec());
+        }
+        host
+    }
+
+    /// The file as text (lossy), for assertions.
+    pub fn text(&self, path: &str) -> Option<String> {
+        self.files.get(path).map(|b| String::from_utf8_lossy(b).into_owned())
+    }
+
+    /// Only the writes and deletes recorded (no stage operations).
+    pub fn changes(&self) -> Vec<&HostOp> {
+        self.ops.iter().filter(|op| !matches!(op, HostOp::Stage { .. })).collect()
+    }
+}
+
+impl FileHost for MemoryHost {
+    fn read_file(&mut self, path: &str) -> Result<Option<Vec<u8>>, HostError> {
+        self.reads.push(path.to_string());
+        if let Some(message) = self.unreadable.get(path) {
+            return Err(HostError(message.clone()));
+        }
+        Ok(self.files.get(path).cloned())
+    }
+
+    fn write_file(&mut self, path: &str, content: &str) -> Result<(), HostError> {
+        self.files.insert(path.to_string(), content.as_bytes().to_vec());
+        self.ops.push(HostOp::Write { path: path.to_string(), content: content.to_string() });
+        Ok(())
+    }
+
+    fn delete_file(&mut self, path: &str) -> Result<(), HostError> {
+        if !self.can_delete {
+            return Err(HostError(format!("this host cannot delete files (asked to delete {path})")));
+        }
+        self.files.remove(path);
+        self.ops.push(HostOp::Delete { path: path.to_string() });
+        Ok(())
+    }
+
+    fn stage(&mut self, paths: &[String]) -> Result<(), HostError> {
+        self.ops.push(HostOp::Stage { paths: paths.to_vec() });
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_host_records_operations() {
+        let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+        assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"one\n");
+        assert_eq!(host.read_file("missing").unwrap(), None);
+        host.write_file("b/c.txt", "x").unwrap();
+        host.delete_file("a.txt").unwrap();
+        assert_eq!(host.reads, ["a.txt", "missing"]);
+        assert_eq!(host.changes().len(), 2);
+        assert!(host.text("a.txt").is_none());
+    }
+}

@@ -1,0 +1,147 @@
+//! Results of validating and applying edits, shared by every edit path.
+
+use serde::{Deserialize, Serialize};
+
+/// What happened to one edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Written (or, for an atomic reply, part of what was written).
+    Applied,
+    /// A dry run found it would apply.
+    Validated,
+    /// It could not be located or checked; nothing was written for it.
+    Failed,
+    /// Not attempted: a refused path, or an earlier edit to the file failed.
+    Skipped,
+    /// The file was not in the model's context; not attempted (seed 000).
+    NotInContext,
+}
+
+/// Why an edit did not apply. Serialised as kebab-case strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorKind {
+    AnchorNotFound,
+    Ambiguous,
+    OldMismatch,
+    TrailingMismatch,
+    FileNotFound,
+    FileExists,
+    Binary,
+    PathEscape,
+    PreviousFailed,
+    NoOp,
+    /// The reply or call was malformed (bad JSON, missing field, bad reference).
+    Malformed,
+    /// A hashline anchor no longer matches the file.
+    StaleAnchor,
+    /// Two changes to one file cover the same lines.
+    Overlap,
+    /// A line number beyond the end of the file.
+    LineOutOfRange,
+    /// Another edit in the same atomic reply failed, so nothing was written.
+    AtomicAborted,
+    /// The host failed to read or write.
+    HostError,
+    /// The file is not valid UTF-8 text.
+    Encoding,
+}
+
+impl ErrorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::AnchorNotFound => "anchor-not-found",
+            ErrorKind::Ambiguous => "ambiguous",
+            ErrorKind::OldMismatch => "old-mismatch",
+            ErrorKind::TrailingMismatch => "trailing-mismatch",
+            ErrorKind::FileNotFound => "file-not-found",
+            ErrorKind::FileExists => "file-exists",
+            ErrorKind::Binary => "binary",
+            ErrorKind::PathEscape => "path-escape",
+            ErrorKind::PreviousFailed => "previous-failed",
+            ErrorKind::NoOp => "no-op",
+            ErrorKind::Malformed => "malformed",
+            ErrorKind::StaleAnchor => "stale-anchor",
+            ErrorKind::Overlap => "overlap",
+            ErrorKind::LineOutOfRange => "line-out-of-range",
+            ErrorKind::AtomicAborted => "atomic-aborted",
+            ErrorKind::HostError => "host-error",
+            ErrorKind::Encoding => "encoding",
+        }
+    }
+}
+
+/// A file line near where an edit was aimed, with how alike it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NearLine {
+    /// 1-based line number in the file.
+    pub line: u32,
+    pub text: String,
+    /// 0.0 (nothing alike) to 1.0 (identical).
+    pub similarity: f32,
+}
+
+/// Details that help a person or a model fix a failed edit.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Diagnostics {
+    /// Which part failed to match: `"anchor"`, `"old"` or `"trailing"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed_part: Option<String>,
+    /// A whitespace-only difference, named (tabs vs spaces, trailing
+    /// whitespace, indentation depth).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub whitespace: Option<String>,
+    /// The first line the model wrote that did not match, as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_line: Option<String>,
+    /// The closest lines in the file.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub nearest: Vec<NearLine>,
+    /// How many places matched (for ambiguity) and where (1-based lines).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub match_count: Option<u32>,
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub match_lines: Vec<u32>,
+}
+
+/// The result of one edit block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditResult {
+    pub block_index: usize,
+    pub file_path: String,
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<ErrorKind>,
+    /// A sentence a model can act on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// 1-based line where the edit was aimed or found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimated_line: Option<u32>,
+    pub anchor_preview: String,
+    pub old_preview: String,
+    pub new_preview: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnostics: Option<Diagnostics>,
+    /// Which matching pass located the edit (`exact`, `trailing-whitespace`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched_by: Option<String>,
+}
+
+/// Everything that happened when a reply was applied.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApplyResult {
+    pub results: Vec<EditResult>,
+    pub files_modified: Vec<String>,
+    pub files_created: Vec<String>,
+    /// Files the model edited without having them in context (seed 000).
+    pub files_auto_added: Vec<String>,
+    pub shell_suggestions: Vec<String>,
+    /// Prepared when some edits failed as ambiguous; never sent by us.
+    pub retry_prompt: Option<String>,
+}

@@ -1,0 +1,1 @@
+//! Tool-call edits: `write_file`, `edit_file`, `modify_file`. (Being written: issue 4.)

@@ -1,0 +1,113 @@
+//! The JavaScript binding: every `#[wasm_bindgen]` item lives under this
+//! module, one file per feature, and converts types at the boundary. The
+//! core never sees a `JsValue`.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+mod engine;
+mod hashline;
+mod parser;
+mod render;
+mod tools;
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// Converts a core value to a plain JS object (maps as objects, `None` as
+/// `undefined` where the field is skipped).
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&format!("editblocks: could not convert a result to JavaScript: {e}")))
+}
+
+/// Converts a JS value to a core type; `what` names the argument in the error.
+pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("editblocks: invalid {what}: {e}")))
+}
+
+/// `undefined` and `null` become the default; anything else is converted.
+pub(crate) fn from_js_or_default<T: DeserializeOwned + Default>(value: JsValue, what: &str) -> Result<T, JsError> {
+    if value.is_undefined() || value.is_null() {
+        Ok(T::default())
+    } else {
+        from_js(value, what)
+    }
+}
+
+/// Builds a [`crate::host::MemoryHost`] from the snapshot the JS driver read
+/// (`js/host-driver.js`): an object mapping each path to a string, a
+/// `Uint8Array`, `null` (no such file) or `{ error }` (the read failed).
+pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, JsError> {
+    use js_sys::{Object, Reflect, Uint8Array};
+    let mut host = crate::host::MemoryHost::new();
+    if files.is_undefined() || files.is_null() {
+        return Ok(host);
+    }
+    let object: &Object = files.dyn_ref().ok_or_else(|| JsError::new("editblocks: the file snapshot must be an object"))?;
+    for entry in Object::entries(object).iter() {
+        let pair: js_sys::Array = entry.into();
+        let path = pair.get(0).as_string().unwrap_or_default();
+        let value = pair.get(1);
+        if let Some(text) = value.as_string() {
+            host.files.insert(path, text.into_bytes());
+        } else if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
+            host.files.insert(path, bytes.to_vec());
+        } else if value.is_object() {
+            let message = Reflect::get(&value, &JsValue::from_str("error")).ok().and_then(|v| v.as_string());
+            host.unreadable.insert(path, message.unwrap_or_else(|| "the host could not read this file".into()));
+        }
+    }
+    // Reads of the snapshot are not real reads; start the record clean.
+    host.reads.clear();
+    Ok(host)
+}
+
+/// What the JS driver replays onto the real host after the core ran.
+#[derive(Serialize)]
+pub(crate) struct HostChanges<R: Serialize> {
+    pub result: R,
+    pub writes: Vec<WriteOp>,
+    pub deletes: Vec<String>,
+    pub stage: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct WriteOp {
+    pub path: String,
+    pub content: String,
+}
+
+/// Packs the operations a snapshot host recorded, in order, with `result`.
+pub(crate) fn host_changes<R: Serialize>(host: &crate::host::MemoryHost, result: R) -> Result<JsValue, JsError> {
+    use crate::host::HostOp;
+    let mut changes = HostChanges { result, writes: Vec::new(), deletes: Vec::new(), stage: Vec::new() };
+    for op in &host.ops {
+        match op {
+            HostOp::Write { path, content } => changes.writes.push(WriteOp { path: path.clone(), content: content.clone() }),
+            HostOp::Delete { path } => changes.deletes.push(path.clone()),
+            HostOp::Stage { paths } => changes.stage.extend(paths.iter().cloned()),
+        }
+    }
+    to_js(&changes)
+}
+
+/// Shell commands suggested in backticks (`git rm`, `git mv`, `mkdir -p`, `rm -rf`).
+#[wasm_bindgen(js_name = detectShellSuggestions)]
+pub fn detect_shell_suggestions(text: &str) -> Vec<String> {
+    crate::shell::detect_shell_suggestions(text)
+}
+
+/// The instructions for the model for one edit style.
+#[wasm_bindgen(js_name = systemPrompt)]
+pub fn system_prompt(kind: &str) -> Result<String, JsError> {
+    crate::prompts::system_prompt(kind).ok_or_else(|| {
+        JsError::new(&format!(
+            "editblocks: systemPrompt does not know {kind:?}; use 'edit-repl', 'anchored', 'search-replace', 'tools' or 'hashline'"
+        ))
+    })
+}

@@ -1,0 +1,1 @@
+//! Binding for the parser module.

@@ -1,0 +1,53 @@
+// Packs pkg/ with `npm pack` and installs the tarball into real consumer
+// projects in a scratch folder, then calls the package there: Node ESM,
+// Node CommonJS, and the CLI through node_modules/.bin.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-consumers-'));
+let tarball;
+
+const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+function consumer(name, packageJson, files) {
+  const dir = path.join(scratch, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, private: true, ...packageJson }, null, 2));
+  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
+  sh('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], dir);
+  return dir;
+}
+
+before(() => {
+  const out = sh('npm', ['pack', '--json', '--pack-destination', scratch], path.join(root, 'pkg'));
+  tarball = path.join(scratch, JSON.parse(out)[0].filename);
+});
+
+test('the tarball holds exactly the files the package needs', () => {
+  const listing = sh('tar', ['-tzf', tarball], scratch).split('\n').filter(Boolean).sort();
+  for (const needed of ['package/package.json', 'package/node/index.cjs', 'package/node/index.mjs', 'package/web/index.js',
+    'package/web/editblocks_bg.wasm', 'package/node/editblocks_bg.wasm', 'package/types/index.d.ts']) {
+    assert.ok(listing.includes(needed), `${needed} missing from ${listing.join(', ')}`);
+  }
+  assert.ok(!listing.some((f) => f.includes('.rs') || f.includes('target/')), 'no sources in the tarball');
+});
+
+test('a Node ESM project imports it with no init', () => {
+  const dir = consumer('esm-consumer', { type: 'module' }, {
+    'main.js': "import { detectShellSuggestions } from 'editblocks';\nconsole.log(JSON.stringify(detectShellSuggestions('`git rm a.txt`')));\n",
+  });
+  assert.equal(sh('node', ['main.js'], dir).trim(), '["git rm a.txt"]');
+});
+
+test('a Node CommonJS project requires it with no init', () => {
+  const dir = consumer('cjs-consumer', {}, {
+    'main.js': "const eb = require('editblocks');\nconsole.log(JSON.stringify(eb.detectShellSuggestions('`mkdir -p x/y`')));\n",
+  });
+  assert.equal(sh('node', ['main.js'], dir).trim(), '["mkdir -p x/y"]');
+});
