@@ -17,3 +17,8 @@ pub fn parse_edits(_text: &str, _options: &ParseOptions) -> Vec<EditBlock> {
 pub fn detect_format(_text: &str) -> Option<Format> {
     None
 }
+
+/// Instructions for the model to write edits in `format`. (Being written.)
+pub fn system_prompt(format: Format) -> String {
+    format!("Write file edits in the {} format.", format.as_str())
+}

@@ -4,3 +4,8 @@
 #![cfg(target_arch = "wasm32")]
 
 mod common;
+mod parser;
+mod engine;
+mod tools;
+mod hashline;
+mod render;

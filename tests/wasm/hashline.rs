@@ -1,0 +1,1 @@
+//! Binding tests for the hashline feature.
