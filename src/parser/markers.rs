@@ -115,9 +115,17 @@ fn words_are(rest: &str, words: &[&str]) -> bool {
     words.iter().all(|w| it.next() == Some(w)) && it.next().is_none()
 }
 
-/// A markdown code fence line (```` ``` ````, ```` ```python ````, `~~~`).
+/// A code fence line: markdown (```` ``` ````, ```` ```python ````, `~~~`)
+/// or the HTML-like fences some models use (`<source>python`, `</code>`,
+/// `<pre>`, `<codeblock>`, `<sourcecode>`).
 pub(crate) fn is_fence(t: &str) -> bool {
-    t.starts_with("```") || t.starts_with("~~~")
+    if t.starts_with("```") || t.starts_with("~~~") {
+        return true;
+    }
+    let Some(tag) = t.strip_prefix("</").or_else(|| t.strip_prefix('<')) else { return false };
+    ["sourcecode", "source", "codeblock", "code", "pre"].iter().any(|name| {
+        tag.strip_prefix(name).is_some_and(|rest| rest.starts_with('>') && !rest[1..].contains(char::is_whitespace))
+    })
 }
 
 #[cfg(test)]

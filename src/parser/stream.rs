@@ -324,24 +324,65 @@ impl EditStream {
         let trimmed = line.trim();
         let marker = classify(trimmed);
         if self.block.is_some() {
+            let starts = match marker {
+                Marker::EditStart => (self.allow_edit_repl || self.allow_anchored).then_some(Family::Edit),
+                Marker::Search => self.allow_search.then_some(Family::Search),
+                _ => None,
+            };
+            if let (Some(family), Candidate::Line { len, .. }) = (starts, &self.candidate) {
+                if path_in_line(self.lead.get(..*len).unwrap_or("")).is_ok() {
+                    // A start marker right after a path line begins a new
+                    // block even inside an open one: the open block was
+                    // never closed (a reply cut short, a forgotten marker).
+                    let candidate = std::mem::replace(&mut self.candidate, Candidate::None);
+                    let lead = std::mem::take(&mut self.lead);
+                    if let Some(open) = self.block.take() {
+                        let expected = self.expected_marker(&open);
+                        let at = self.line_count;
+                        self.discard(open, format!("a new block starts at line {at} before this one was closed: {expected} is missing"));
+                    }
+                    self.candidate = candidate;
+                    self.lead = lead;
+                    self.start(family, line, offset);
+                    return;
+                }
+            }
+            let section = self.block.as_ref().map(|b| b.section);
             self.block_line(line, marker);
+            // Track the last path-like line inside the block, for the rule above.
+            match self.block.as_ref() {
+                Some(b) if Some(b.section) == section && marker == Marker::None => self.note_candidate(line, trimmed, offset),
+                Some(_) => {
+                    self.candidate = Candidate::None;
+                    self.lead.clear();
+                }
+                None => {}
+            }
             return;
         }
         match marker {
             Marker::EditStart if self.allow_edit_repl || self.allow_anchored => self.start(Family::Edit, line, offset),
             Marker::Search if self.allow_search => self.start(Family::Search, line, offset),
-            _ if trimmed.is_empty() || is_fence(trimmed) => {
-                if let Candidate::Line { .. } = self.candidate {
-                    self.lead.push_str(line);
-                    self.lead.push('\n');
-                }
-            }
-            _ => {
-                self.lead.clear();
+            // A `>>>>>>> REPLACE` left over after a block closed by a second
+            // `=======` keeps the next block in the same file.
+            Marker::Replace if matches!(self.candidate, Candidate::Previous) => {}
+            _ => self.note_candidate(line, trimmed, offset),
+        }
+    }
+
+    /// Keeps `line` as the path candidate, or adds a blank or fence line to
+    /// the text after it.
+    fn note_candidate(&mut self, line: &str, trimmed: &str, offset: usize) {
+        if trimmed.is_empty() || is_fence(trimmed) {
+            if let Candidate::Line { .. } = self.candidate {
                 self.lead.push_str(line);
                 self.lead.push('\n');
-                self.candidate = Candidate::Line { line_number: self.line_count, offset, len: line.len() };
             }
+        } else {
+            self.lead.clear();
+            self.lead.push_str(line);
+            self.lead.push('\n');
+            self.candidate = Candidate::Line { line_number: self.line_count, offset, len: line.len() };
         }
     }
 
@@ -420,11 +461,19 @@ impl EditStream {
             Next(Option<Format>),
             Complete,
             Missing(&'static str),
+            Repeated,
         }
         let step = match (block.family, block.format, block.section, marker) {
             (Family::Search, _, 0, M::Divider) => Step::Next(None),
             (Family::Search, _, 0, M::Replace) => Step::Missing("`=======` between the search and replace text"),
             (Family::Search, _, 1, M::Replace) => Step::Complete,
+            // `=======` twice in a row is one divider written twice, not a
+            // replace text starting with `=======`.
+            (Family::Search, _, 1, M::Divider) if block.counts[1] == 0 => Step::Repeated,
+            // A second `=======` after replace text closes the block: models
+            // write it for `>>>>>>> REPLACE` (aider reads it the same way), and
+            // the format leaves no way to have it as content anyway.
+            (Family::Search, _, 1, M::Divider) => Step::Complete,
             (Family::Edit, None, 0, M::ReplSeparator) => Step::Next(Some(Format::EditRepl)),
             (Family::Edit, None, 0, M::LightRule) => Step::Next(Some(Format::Anchored)),
             (Family::Edit, None, 0, M::EditEnd | M::ShortEnd) => {
@@ -456,6 +505,15 @@ impl EditStream {
                         let format = block.format;
                         push_update(&mut self.out, format, section, line);
                     }
+                }
+            }
+            Step::Repeated => {
+                if keep {
+                    block.raw.push_str(line);
+                    block.raw.push('\n');
+                    let s = block.section;
+                    block.starts[s] = block.raw.len();
+                    block.ends[s] = block.raw.len();
                 }
             }
             Step::Next(decided) => {
