@@ -1,1 +1,122 @@
-//! Binding for the parser module.
+//! Binding for the parser: `parseEditSpans` (one-shot, as UTF-16 offsets so
+//! `js/parser.js` can slice the caller's string instead of copying text
+//! across), `detectFormat`, and `RawEditStream` (events as a JSON string,
+//! parsed by `js/parser.js`: one crossing per `feed`).
+
+use wasm_bindgen::prelude::*;
+
+use crate::block::Format;
+use crate::parser::{self, BlockSpans, EditStream, ParseOptions, StreamEvent};
+
+/// Numbers in a span record, per block (see `js/parser.js`).
+pub const SPAN_STRIDE: usize = 14;
+
+/// `formats` as a bit mask: 1 edit-repl, 2 anchored, 4 search-replace; 0 all.
+fn options(mask: u32) -> ParseOptions {
+    let formats = Format::ALL.into_iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, f)| f).collect();
+    ParseOptions { formats }
+}
+
+fn format_code(format: Format) -> u32 {
+    Format::ALL.iter().position(|f| *f == format).unwrap_or(0) as u32
+}
+
+/// Converts ascending byte offsets of `text` to UTF-16 offsets in one pass.
+struct Utf16Cursor<'a> {
+    bytes: &'a [u8],
+    byte: usize,
+    unit: usize,
+}
+
+impl Utf16Cursor<'_> {
+    fn at(&mut self, offset: usize) -> u32 {
+        let offset = offset.min(self.bytes.len());
+        if offset < self.byte {
+            self.byte = 0;
+            self.unit = 0;
+        }
+        let mut units = 0usize;
+        for &b in &self.bytes[self.byte..offset] {
+            // Every byte that starts a character counts one unit; a 4-byte
+            // character (a surrogate pair in UTF-16) counts one more.
+            units += ((b & 0xC0) != 0x80) as usize + (b >= 0xF0) as usize;
+        }
+        self.unit += units;
+        self.byte = offset;
+        self.unit as u32
+    }
+}
+
+/// Every complete block as 14 numbers: format code, line number, then
+/// start/end UTF-16 offsets of path, anchor, old, new, trailing anchor and
+/// raw block, into `text` (which must already read CRLF as LF).
+#[wasm_bindgen(js_name = parseEditSpans)]
+pub fn parse_edit_spans(text: &str, formats: u32) -> Vec<u32> {
+    let spans = parser::parse_spans(text, &options(formats));
+    let mut out = Vec::with_capacity(spans.len() * SPAN_STRIDE);
+    let mut cursor = Utf16Cursor { bytes: text.as_bytes(), byte: 0, unit: 0 };
+    let mut last_path: Option<((usize, usize), (u32, u32))> = None;
+    for BlockSpans { format, line_number, path, anchor, old, new, trailing_anchor, raw } in spans {
+        out.push(format_code(format));
+        out.push(line_number);
+        // A path carried over from the previous block lies before this
+        // block's text; reuse its conversion instead of walking back.
+        let raw_start = cursor.at(raw.0);
+        let path16 = match last_path {
+            Some((bytes, units)) if bytes == path => units,
+            _ => (cursor.at(path.0), cursor.at(path.1)),
+        };
+        last_path = Some((path, path16));
+        out.extend([path16.0, path16.1]);
+        for (s, e) in [anchor, old, new, trailing_anchor] {
+            let s = cursor.at(s);
+            out.extend([s, cursor.at(e)]);
+        }
+        out.extend([raw_start, cursor.at(raw.1)]);
+    }
+    out
+}
+
+/// `'edit-repl'`, `'anchored'`, `'search-replace'` or `'none'`.
+#[wasm_bindgen(js_name = detectFormat)]
+pub fn detect_format(text: &str) -> String {
+    parser::detect_format(text).map(|f| f.as_str()).unwrap_or("none").to_string()
+}
+
+/// The incremental parser; `js/parser.js` wraps it as `EditStream`.
+#[wasm_bindgen]
+pub struct RawEditStream {
+    inner: EditStream,
+}
+
+fn events_json(events: &[StreamEvent]) -> Result<String, JsError> {
+    if events.is_empty() {
+        return Ok(String::new());
+    }
+    serde_json::to_string(events).map_err(|e| JsError::new(&format!("editblocks: could not encode parser events: {e}")))
+}
+
+#[wasm_bindgen]
+impl RawEditStream {
+    #[wasm_bindgen(constructor)]
+    pub fn new(formats: u32) -> RawEditStream {
+        RawEditStream { inner: EditStream::new(&options(formats)) }
+    }
+
+    /// The events for `chunk` as a JSON array, or `""` when there are none.
+    pub fn feed(&mut self, chunk: &str) -> Result<String, JsError> {
+        events_json(&self.inner.feed(chunk))
+    }
+
+    pub fn finish(&mut self) -> Result<String, JsError> {
+        events_json(&self.inner.finish())
+    }
+
+    /// The pending block as JSON, or `""` when there is none.
+    pub fn pending(&self) -> Result<String, JsError> {
+        match self.inner.pending() {
+            None => Ok(String::new()),
+            Some(p) => serde_json::to_string(&p).map_err(|e| JsError::new(&format!("editblocks: could not encode the pending block: {e}"))),
+        }
+    }
+}
