@@ -5,6 +5,18 @@
 import * as raw from 'editblocks-raw';
 
 const FORMATS = ['edit-repl', 'anchored', 'search-replace'];
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+let memory = null;
+const buffer = () => (memory ??= raw.parserMemory()).buffer;
+
+// Writes `text` as UTF-8 at the address `reserve(capacity)` returns (lone
+// surrogates become U+FFFD); returns the byte length.
+function writeInput(text, reserve) {
+  const capacity = text.length * 3;
+  const ptr = reserve(capacity);
+  return encoder.encodeInto(text, new Uint8Array(buffer(), ptr, capacity)).written;
+}
 const STRIDE = 14;
 
 function formatMask(options, where) {
@@ -46,7 +58,7 @@ export function parseEdits(text, options) {
   checkText(text, 'parseEdits');
   const mask = formatMask(options, 'parseEdits');
   const t = normalize(text);
-  const s = raw.parseEditSpans(t, mask);
+  const s = raw.parseEditSpansInput(writeInput(t, raw.parserInput), mask);
   const n = s.length / STRIDE;
   const blocks = new Array(n);
   for (let i = 0, k = 0; i < n; i++, k += STRIDE) {
@@ -99,8 +111,14 @@ export class EditStream {
       text = text.slice(0, -1);
     }
     if (text === '') return EMPTY();
-    const json = this.#raw.feed(text);
-    return json === '' ? EMPTY() : JSON.parse(json);
+    return this.#feedText(text);
+  }
+
+  #feedText(text) {
+    const stream = this.#raw;
+    const n = stream.feedInput(writeInput(text, (capacity) => stream.input(capacity)));
+    if (n === 0) return EMPTY();
+    return JSON.parse(decoder.decode(new Uint8Array(buffer(), stream.output(), n)));
   }
 
   /** Ends the reply; a block still open is discarded, with its reason. */
@@ -108,9 +126,8 @@ export class EditStream {
     if (this.#finished) return [];
     const events = [];
     if (this.#held !== '') {
-      const json = this.#raw.feed(this.#held);
+      events.push(...this.#feedText(this.#held));
       this.#held = '';
-      if (json !== '') events.push(...JSON.parse(json));
     }
     const json = this.#raw.finish();
     if (json !== '') events.push(...JSON.parse(json));

@@ -200,6 +200,8 @@ pub struct EditStream {
     previous_path: String,
     previous_span: (usize, usize),
     block: Option<Block>,
+    /// The last block's text buffer, kept to be reused by the next block.
+    spare: String,
     completed: usize,
     out: Vec<StreamEvent>,
     spans: Vec<BlockSpans>,
@@ -227,6 +229,7 @@ impl EditStream {
             previous_path: String::new(),
             previous_span: (0, 0),
             block: None,
+            spare: String::new(),
             completed: 0,
             out: Vec::new(),
             spans: Vec::new(),
@@ -399,7 +402,11 @@ impl EditStream {
             Candidate::Line { line_number, offset: line_offset, len } => {
                 let text = self.lead.get(..len).unwrap_or("");
                 match path_in_line(text) {
-                    Ok((s, e)) => (Some(text[s..e].to_string()), (line_offset + s, line_offset + e), line_number, std::mem::take(&mut self.lead), line_offset),
+                    Ok((s, e)) => {
+                        let mut raw = std::mem::take(&mut self.spare);
+                        raw.push_str(&self.lead);
+                        (Some(text[s..e].to_string()), (line_offset + s, line_offset + e), line_number, raw, line_offset)
+                    }
                     Err(why) => {
                         let reason = format!(
                             "line {line_number} {:?} before `{marker_name}` is not a file path ({why}); put the file's path alone on the line before the marker",
@@ -410,7 +417,7 @@ impl EditStream {
                     }
                 }
             }
-            Candidate::Previous => (Some(self.previous_path.clone()), self.previous_span, self.line_count, String::new(), offset),
+            Candidate::Previous => (Some(self.previous_path.clone()), self.previous_span, self.line_count, std::mem::take(&mut self.spare), offset),
             Candidate::None => {
                 let reason = format!(
                     "the block starting at line {} has no file path; put the file's path alone on the line before `{marker_name}`",
@@ -543,6 +550,7 @@ impl EditStream {
                     block.raw.push_str(line);
                     self.complete(block);
                 } else {
+                    self.recycle(block.raw);
                     self.after_block(None);
                 }
             }
@@ -568,11 +576,18 @@ impl EditStream {
         }
     }
 
+    fn recycle(&mut self, mut raw: String) {
+        raw.clear();
+        self.spare = raw;
+    }
+
     fn discard(&mut self, block: Block, what: String) {
         let Some(path) = block.path else {
+            self.recycle(block.raw);
             self.after_block(None);
             return;
         };
+        self.recycle(block.raw);
         if self.mode == Mode::Events {
             let reason = format!("block for {path} at line {} was dropped: {what}", block.line_number);
             self.out.push(StreamEvent::BlockDiscarded { file_path: Some(path.clone()), line_number: block.line_number, reason });
@@ -658,7 +673,9 @@ impl EditStream {
                 self.out.push(StreamEvent::BlockComplete { index, block: edit_block });
             }
         }
-        self.after_block(Some((path, block.path_span)));
+        let span = block.path_span;
+        self.recycle(block.raw);
+        self.after_block(Some((path, span)));
     }
 
     fn section_name(&self, block: &Block, i: usize) -> Section {

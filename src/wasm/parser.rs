@@ -77,6 +77,47 @@ pub fn parse_edit_spans(text: &str, formats: u32) -> Vec<u32> {
     out
 }
 
+thread_local! {
+    /// Where `js/parser.js` writes the text for `parseEditSpansInput`
+    /// (TextEncoder.encodeInto straight into wasm memory: no per-call
+    /// allocation and no byte-by-byte copy in JavaScript).
+    static INPUT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The wasm memory, so `js/parser.js` can write into the input buffers.
+#[wasm_bindgen(js_name = parserMemory)]
+pub fn parser_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+/// Makes the shared input buffer hold at least `capacity` bytes; returns
+/// its address in wasm memory.
+#[wasm_bindgen(js_name = parserInput)]
+pub fn parser_input(capacity: usize) -> *mut u8 {
+    INPUT.with(|b| {
+        let mut b = b.borrow_mut();
+        b.clear();
+        b.reserve(capacity);
+        b.as_mut_ptr()
+    })
+}
+
+/// [`parse_edit_spans`] over the first `len` bytes written at
+/// [`parser_input`] (UTF-8 from TextEncoder.encodeInto).
+#[wasm_bindgen(js_name = parseEditSpansInput)]
+pub fn parse_edit_spans_input(len: usize, formats: u32) -> Vec<u32> {
+    INPUT.with(|b| {
+        let mut b = b.borrow_mut();
+        let len = len.min(b.capacity());
+        // SAFETY: JavaScript wrote `len` bytes into the reserved capacity.
+        unsafe { b.set_len(len) };
+        let text = String::from_utf8_lossy(&b);
+        let out = parse_edit_spans(&text, formats);
+        b.clear();
+        out
+    })
+}
+
 /// `'edit-repl'`, `'anchored'`, `'search-replace'` or `'none'`.
 #[wasm_bindgen(js_name = detectFormat)]
 pub fn detect_format(text: &str) -> String {
@@ -87,6 +128,8 @@ pub fn detect_format(text: &str) -> String {
 #[wasm_bindgen]
 pub struct RawEditStream {
     inner: EditStream,
+    input: Vec<u8>,
+    output: String,
 }
 
 fn events_json(events: &[StreamEvent]) -> Result<String, JsError> {
@@ -100,7 +143,45 @@ fn events_json(events: &[StreamEvent]) -> Result<String, JsError> {
 impl RawEditStream {
     #[wasm_bindgen(constructor)]
     pub fn new(formats: u32) -> RawEditStream {
-        RawEditStream { inner: EditStream::new(&options(formats)) }
+        RawEditStream { inner: EditStream::new(&options(formats)), input: Vec::new(), output: String::new() }
+    }
+
+    /// Makes this stream's input buffer hold at least `capacity` bytes;
+    /// returns its address in wasm memory (see [`parser_memory`]).
+    pub fn input(&mut self, capacity: usize) -> *mut u8 {
+        self.input.clear();
+        self.input.reserve(capacity);
+        self.input.as_mut_ptr()
+    }
+
+    /// Feeds the first `len` bytes written at [`RawEditStream::input`];
+    /// returns the length of the events' JSON at [`RawEditStream::output`]
+    /// (0: no events).
+    #[wasm_bindgen(js_name = feedInput)]
+    pub fn feed_input(&mut self, len: usize) -> Result<usize, JsError> {
+        let len = len.min(self.input.capacity());
+        // SAFETY: JavaScript wrote `len` bytes into the reserved capacity.
+        unsafe { self.input.set_len(len) };
+        let events = match std::str::from_utf8(&self.input) {
+            Ok(text) => self.inner.feed(text),
+            Err(_) => {
+                let text = String::from_utf8_lossy(&self.input).into_owned();
+                self.inner.feed(&text)
+            }
+        };
+        self.input.clear();
+        self.output.clear();
+        if !events.is_empty() {
+            let mut out = std::mem::take(&mut self.output).into_bytes();
+            serde_json::to_writer(&mut out, &events).map_err(|e| JsError::new(&format!("editblocks: could not encode parser events: {e}")))?;
+            self.output = String::from_utf8(out).unwrap_or_default();
+        }
+        Ok(self.output.len())
+    }
+
+    /// Address of the last `feedInput` events' JSON.
+    pub fn output(&self) -> *const u8 {
+        self.output.as_ptr()
     }
 
     /// The events for `chunk` as a JSON array, or `""` when there are none.
