@@ -21,6 +21,15 @@ fn main() {
         }
         e += s.finish().len();
         let c = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let mut s = EditStream::compact(&o);
+        let mut r = 0;
+        for c in text.as_bytes().chunks(64) {
+            s.feed_compact_in_place(std::str::from_utf8(c).unwrap_or(""));
+            r += s.compact_records().len() + s.take_compact_events().len();
+        }
+        let d = t.elapsed().as_secs_f64();
+        println!("compact64 {r}: {:.0} MB/s", mb / d);
         println!("spans {n}: {:.0} MB/s; blocks {m}: {:.0} MB/s; stream64 {e} events: {:.0} MB/s", mb / a, mb / b, mb / c);
     }
 }

@@ -9,6 +9,13 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 let memory = null;
 const buffer = () => (memory ??= raw.parserMemory()).buffer;
+// A Uint32Array over all of wasm memory, remade when memory grows.
+let u32view = null;
+const u32 = () => {
+  const b = buffer();
+  if (u32view === null || u32view.buffer !== b) u32view = new Uint32Array(b);
+  return u32view;
+};
 
 // Writes `text` as UTF-8 at the address `reserve(capacity)` returns (lone
 // surrogates become U+FFFD); returns the byte length.
@@ -41,11 +48,13 @@ function checkText(text, where) {
 
 // What the core sees: lone surrogates become U+FFFD (as in any UTF-8
 // crossing) and CRLF is read as LF, so offsets from the core index this string.
+function wellFormed(t) {
+  if (typeof t.isWellFormed === 'function') return t.isWellFormed() ? t : t.toWellFormed();
+  return /[\ud800-\udfff]/.test(t) ? Array.from(t, (c) => (c.length === 1 && c >= '\ud800' && c <= '\udfff' ? '\ufffd' : c)).join('') : t;
+}
+
 function normalize(text) {
-  let t = text;
-  if (typeof t.isWellFormed === 'function' ? !t.isWellFormed() : /[\ud800-\udfff]/.test(t)) {
-    t = typeof t.toWellFormed === 'function' ? t.toWellFormed() : Array.from(t, (c) => (c.length === 1 && c >= '\ud800' && c <= '\udfff' ? '\ufffd' : c)).join('');
-  }
+  let t = wellFormed(text);
   if (t.indexOf('\r') >= 0) {
     t = t.replace(/\r\n/g, '\n');
     if (t.endsWith('\r')) t = t.slice(0, -1);
@@ -83,64 +92,176 @@ export function detectFormat(text) {
 }
 
 const EMPTY = () => [];
+// Section numbers of the core's records, in the order of its `Section` enum.
+const SECTIONS = ['edit', 'repl', 'anchor', 'old', 'new', 'trailing-anchor', 'search', 'replace'];
 
 /**
  * An incremental parser: feed chunks as they arrive. Any chunking gives the
  * blocks parseEdits gives for the whole text. finish() ends the reply and
  * releases the stream's wasm memory.
+ *
+ * The core tells this wrapper, in numbers, which lines and which ranges of
+ * the reply make up each event; the wrapper keeps the text the core may
+ * still point into (the current block, or the path line before it) and
+ * slices it. So streaming stays linear and text crosses the boundary once.
  */
 export class EditStream {
-  #raw;
-  #held = '';
-  #finished = false;
-
+  // Plain fields, not private ones: bundled for ES2020, private fields
+  // become WeakMap lookups on the hot path.
   constructor(options) {
-    this.#raw = new raw.RawEditStream(formatMask(options, 'EditStream'));
+    const mask = formatMask(options, 'EditStream');
+    this._raw = new raw.RawEditStream(mask);
+    this._held = ''; // a trailing CR or high surrogate, until the next chunk shows what follows
+    this._finished = false;
+    this._kept = ''; // the reply from UTF-16 offset _keptStart on (CRLF read as LF)
+    this._keptStart = 0;
+    this._partial = ''; // the current unterminated line
+    this._path = ''; // the open block's path, from its block-start
   }
 
   /** Reads a chunk; returns the events it completes (possibly none). */
   feed(chunk) {
     checkText(chunk, 'EditStream.feed');
-    if (this.#finished) throw new Error('editblocks: EditStream.feed() called after finish(); create a new EditStream for the next reply');
-    let text = this.#held === '' ? chunk : this.#held + chunk;
-    this.#held = '';
-    const last = text.charCodeAt(text.length - 1);
-    // A high surrogate may be the first half of a pair split across chunks.
-    if (last >= 0xd800 && last <= 0xdbff) {
-      this.#held = text.slice(-1);
-      text = text.slice(0, -1);
+    if (this._finished) throw new Error('editblocks: EditStream.feed() called after finish(); create a new EditStream for the next reply');
+    let text = this._held === '' ? chunk : this._held + chunk;
+    this._held = '';
+    let end = text.length;
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff) end--; // maybe half of a surrogate pair
+    if (text.charCodeAt(end - 1) === 13) end--; // maybe half of a CRLF
+    if (end < text.length) {
+      this._held = text.slice(end);
+      text = text.slice(0, end);
     }
     if (text === '') return EMPTY();
-    return this.#feedText(text);
-  }
-
-  #feedText(text) {
-    const stream = this.#raw;
-    const n = stream.feedInput(writeInput(text, (capacity) => stream.input(capacity)));
-    if (n === 0) return EMPTY();
-    return JSON.parse(decoder.decode(new Uint8Array(buffer(), stream.output(), n)));
+    return this._run(clean(text), false);
   }
 
   /** Ends the reply; a block still open is discarded, with its reason. */
   finish() {
-    if (this.#finished) return [];
+    if (this._finished) return [];
     const events = [];
-    if (this.#held !== '') {
-      events.push(...this.#feedText(this.#held));
-      this.#held = '';
-    }
-    const json = this.#raw.finish();
-    if (json !== '') events.push(...JSON.parse(json));
-    this.#finished = true;
-    this.#raw.free();
-    this.#raw = null;
+    // A CR at the very end is dropped (the core reads it as a line end too).
+    const held = this._held === '\r' ? '' : this._held;
+    this._held = '';
+    if (held !== '') events.push(...this._run(clean(held), false));
+    events.push(...this._run('', true));
+    this._finished = true;
+    this._raw.free();
+    this._raw = null;
+    this._kept = '';
     return events;
   }
 
   /** The block being written (path, format if known, sections so far), or null. */
   pending() {
-    if (this.#finished) return null;
-    const json = this.#raw.pending();
+    if (this._finished) return null;
+    const json = this._raw.pending();
     return json === '' ? null : JSON.parse(json);
   }
+
+  _run(text, finishing) {
+    const stream = this._raw;
+    const ret = finishing ? stream.finishInput() : stream.feedInput(writeInput(text, (capacity) => stream.input(capacity)));
+    const before = this._partial;
+    this._kept += text;
+    if (finishing) this._partial = '';
+    else {
+      const nl = text.lastIndexOf('\n');
+      this._partial = nl < 0 ? before + text : text.slice(nl + 1);
+    }
+    if (ret === 0) {
+      this._trim(stream.keepFrom());
+      return EMPTY();
+    }
+    // Text-bearing events first: fetching them allocates in wasm, which may
+    // move memory; the records are read after.
+    const json = ret & 1 ? JSON.parse(stream.events()) : null;
+    const n = ret >>> 1;
+    const rec = u32();
+    const base = stream.records() >>> 2;
+    const events = [];
+    // Lines completed by this feed, numbered from 0, read on demand in order.
+    let lineIndex = -1;
+    let lineEnd = -1;
+    const line = (want) => {
+      let out = '';
+      while (lineIndex < want) {
+        const start = lineEnd + 1;
+        lineEnd = text.indexOf('\n', start);
+        if (lineEnd < 0) lineEnd = text.length;
+        lineIndex++;
+        if (lineIndex === want) out = lineIndex === 0 ? before + text.slice(0, lineEnd) : text.slice(start, lineEnd);
+      }
+      return out;
+    };
+    for (let i = base, end = base + n; i < end; ) {
+      switch (rec[i]) {
+        case 1: {
+          const format = rec[i + 2];
+          const event = { type: 'block-update' };
+          if (format !== 0) event.format = FORMATS[format - 1];
+          event.section = SECTIONS[rec[i + 1]];
+          const first = rec[i + 3];
+          const lines = new Array(rec[i + 4]);
+          for (let j = 0; j < lines.length; j++) lines[j] = line(first + j);
+          event.lines = lines;
+          events.push(event);
+          i += 5;
+          break;
+        }
+        case 2: {
+          const k = this._keptStart;
+          const t = this._kept;
+          events.push({
+            type: 'block-complete',
+            index: rec[i + 1],
+            block: {
+              format: FORMATS[rec[i + 2] - 1],
+              filePath: this._path,
+              anchor: t.slice(rec[i + 4] - k, rec[i + 5] - k),
+              oldLines: t.slice(rec[i + 6] - k, rec[i + 7] - k),
+              newLines: t.slice(rec[i + 8] - k, rec[i + 9] - k),
+              trailingAnchor: t.slice(rec[i + 10] - k, rec[i + 11] - k),
+              rawBlock: t.slice(rec[i + 12] - k, rec[i + 13] - k),
+              lineNumber: rec[i + 3],
+            },
+          });
+          i += 14;
+          break;
+        }
+        case 3:
+          events.push(json[rec[i + 1]]);
+          i += 2;
+          break;
+        case 4: {
+          if (rec[i + 3] !== 0xffffffff) this._path = this._kept.slice(rec[i + 3] - this._keptStart, rec[i + 4] - this._keptStart);
+          const event = { type: 'block-start', filePath: this._path };
+          if (rec[i + 1] !== 0) event.format = FORMATS[rec[i + 1] - 1];
+          event.lineNumber = rec[i + 2];
+          events.push(event);
+          i += 5;
+          break;
+        }
+        default:
+          throw new Error(`editblocks: internal error: unknown parser record ${rec[i]}`);
+      }
+    }
+    this._trim(stream.keepFrom());
+    return events;
+  }
+
+  // Drops the text the core can no longer point into.
+  _trim(keepFrom) {
+    if (keepFrom > this._keptStart) {
+      this._kept = this._kept.slice(keepFrom - this._keptStart);
+      this._keptStart = keepFrom;
+    }
+  }
+}
+
+// What the core reads from a chunk: lone surrogates as U+FFFD, CRLF as LF.
+function clean(text) {
+  const t = wellFormed(text);
+  return t.indexOf('\r') >= 0 ? t.replace(/\r\n/g, '\n') : t;
 }

@@ -72,7 +72,7 @@ mod path_line;
 mod prompt;
 mod stream;
 
-pub use stream::{BlockSpans, EditStream, PendingBlock, PendingSection, Section, StreamEvent};
+pub use stream::{BlockSpans, CompactOutput, EditStream, PendingBlock, PendingSection, Section, StreamEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
 
 use crate::block::{EditBlock, Format};
 use markers::{classify, Marker};

@@ -139,6 +139,9 @@ enum Mode {
     Blocks,
     /// Byte spans only (bindings).
     Spans,
+    /// Numbers for a binding that keeps the text itself (see
+    /// [`EditStream::compact`]).
+    Compact,
 }
 
 /// The last non-blank, non-fence line before a start marker.
@@ -146,7 +149,7 @@ enum Candidate {
     None,
     /// A line of text at `line_number`, starting at byte `offset`; the text and
     /// the blank or fence lines after it are in `EditStream::lead`.
-    Line { line_number: u32, offset: usize, len: usize },
+    Line { line_number: u32, offset: usize, offset16: usize, len: usize },
     /// The previous block ended and only blank or fence lines followed: a
     /// block here continues in the same file.
     Previous,
@@ -162,6 +165,7 @@ struct Block {
     /// The block as written (LF-normalised), each line followed by `'\n'`.
     raw: String,
     raw_start: usize,
+    raw_start16: usize,
     /// Index of the current section (0..4).
     section: usize,
     /// Start offset in `raw` of each section's content, and its line count.
@@ -195,6 +199,13 @@ pub struct EditStream {
     line_count: u32,
     /// Normalised byte offset of the next line's start.
     offset: usize,
+    /// The same in UTF-16 units.
+    offset16: usize,
+    /// Lines completed in the current `feed` (compact mode numbers them).
+    feed_lines: u32,
+    records: Vec<u32>,
+    last_update: Option<usize>,
+    json_events: Vec<StreamEvent>,
     candidate: Candidate,
     lead: String,
     previous_path: String,
@@ -224,6 +235,11 @@ impl EditStream {
             partial: String::new(),
             line_count: 0,
             offset: 0,
+            offset16: 0,
+            feed_lines: 0,
+            records: Vec::new(),
+            last_update: None,
+            json_events: Vec::new(),
             candidate: Candidate::None,
             lead: String::new(),
             previous_path: String::new(),
@@ -324,6 +340,11 @@ impl EditStream {
         self.line_count = self.line_count.saturating_add(1);
         let offset = self.offset;
         self.offset += line.len() + 1;
+        let offset16 = self.offset16;
+        if self.mode == Mode::Compact {
+            self.offset16 += utf16_len(line) + 1;
+            self.feed_lines += 1;
+        }
         let trimmed = line.trim();
         let marker = classify(trimmed);
         if self.block.is_some() {
@@ -346,7 +367,7 @@ impl EditStream {
                     }
                     self.candidate = candidate;
                     self.lead = lead;
-                    self.start(family, line, offset);
+                    self.start(family, line, offset, offset16);
                     return;
                 }
             }
@@ -354,7 +375,7 @@ impl EditStream {
             self.block_line(line, marker);
             // Track the last path-like line inside the block, for the rule above.
             match self.block.as_ref() {
-                Some(b) if Some(b.section) == section && marker == Marker::None => self.note_candidate(line, trimmed, offset),
+                Some(b) if Some(b.section) == section && marker == Marker::None => self.note_candidate(line, trimmed, offset, offset16),
                 Some(_) => {
                     self.candidate = Candidate::None;
                     self.lead.clear();
@@ -364,18 +385,18 @@ impl EditStream {
             return;
         }
         match marker {
-            Marker::EditStart if self.allow_edit_repl || self.allow_anchored => self.start(Family::Edit, line, offset),
-            Marker::Search if self.allow_search => self.start(Family::Search, line, offset),
+            Marker::EditStart if self.allow_edit_repl || self.allow_anchored => self.start(Family::Edit, line, offset, offset16),
+            Marker::Search if self.allow_search => self.start(Family::Search, line, offset, offset16),
             // A `>>>>>>> REPLACE` left over after a block closed by a second
             // `=======` keeps the next block in the same file.
             Marker::Replace if matches!(self.candidate, Candidate::Previous) => {}
-            _ => self.note_candidate(line, trimmed, offset),
+            _ => self.note_candidate(line, trimmed, offset, offset16),
         }
     }
 
     /// Keeps `line` as the path candidate, or adds a blank or fence line to
     /// the text after it.
-    fn note_candidate(&mut self, line: &str, trimmed: &str, offset: usize) {
+    fn note_candidate(&mut self, line: &str, trimmed: &str, offset: usize, offset16: usize) {
         if trimmed.is_empty() || is_fence(trimmed) {
             if let Candidate::Line { .. } = self.candidate {
                 self.lead.push_str(line);
@@ -385,11 +406,11 @@ impl EditStream {
             self.lead.clear();
             self.lead.push_str(line);
             self.lead.push('\n');
-            self.candidate = Candidate::Line { line_number: self.line_count, offset, len: line.len() };
+            self.candidate = Candidate::Line { line_number: self.line_count, offset, offset16, len: line.len() };
         }
     }
 
-    fn start(&mut self, family: Family, marker_line: &str, offset: usize) {
+    fn start(&mut self, family: Family, marker_line: &str, offset: usize, offset16: usize) {
         let format = match family {
             Family::Search => Some(Format::SearchReplace),
             Family::Edit if !self.allow_anchored => Some(Format::EditRepl),
@@ -398,13 +419,21 @@ impl EditStream {
         };
         let candidate = std::mem::replace(&mut self.candidate, Candidate::None);
         let marker_name = marker_line.trim();
+        let mut raw_start16 = offset16;
+        let mut path16 = None;
         let (path, path_span, line_number, mut raw, raw_start) = match candidate {
-            Candidate::Line { line_number, offset: line_offset, len } => {
+            Candidate::Line { line_number, offset: line_offset, offset16: line_offset16, len } => {
+                raw_start16 = line_offset16;
                 let text = self.lead.get(..len).unwrap_or("");
                 match path_in_line(text) {
                     Ok((s, e)) => {
                         let mut raw = std::mem::take(&mut self.spare);
                         raw.push_str(&self.lead);
+                        if self.mode == Mode::Compact {
+                            let before = utf16_units(&text.as_bytes()[..s]);
+                            let inside = utf16_units(&text.as_bytes()[s..e]);
+                            path16 = Some((line_offset16 + before, line_offset16 + before + inside));
+                        }
                         (Some(text[s..e].to_string()), (line_offset + s, line_offset + e), line_number, raw, line_offset)
                     }
                     Err(why) => {
@@ -441,22 +470,37 @@ impl EditStream {
             line_number,
             raw,
             raw_start,
+            raw_start16,
             section: 0,
             starts: [first; 4],
             ends: [first; 4],
             counts: [0; 4],
         };
-        if self.mode == Mode::Events {
-            if let Some(path) = &block.path {
-                self.out.push(StreamEvent::BlockStart { file_path: path.clone(), format, line_number });
+        if let Some(path) = &block.path {
+            match self.mode {
+                Mode::Events => self.out.push(StreamEvent::BlockStart { file_path: path.clone(), format, line_number }),
+                Mode::Compact => {
+                    // The path as UTF-16 offsets into the block's text, or
+                    // u32::MAX twice when it is the previous block's path.
+                    let (s, e) = match path16 {
+                        Some((s, e)) => (s as u32, e as u32),
+                        None => (u32::MAX, u32::MAX),
+                    };
+                    self.last_update = None;
+                    self.records.extend([RECORD_START, format_code(format), line_number, s, e]);
+                }
+                _ => {}
             }
         }
         self.block = Some(block);
     }
 
     fn refuse(&mut self, line_number: u32, reason: String) {
-        if self.mode == Mode::Events {
-            self.out.push(StreamEvent::BlockDiscarded { file_path: None, line_number, reason });
+        let event = StreamEvent::BlockDiscarded { file_path: None, line_number, reason };
+        match self.mode {
+            Mode::Events => self.out.push(event),
+            Mode::Compact => push_json(&mut self.records, &mut self.json_events, &mut self.last_update, event),
+            _ => {}
         }
     }
 
@@ -511,6 +555,18 @@ impl EditStream {
                         let section = section_name(block, block.section);
                         let format = block.format;
                         push_update(&mut self.out, format, section, line);
+                    } else if self.mode == Mode::Compact {
+                        let line_index = self.feed_lines - 1;
+                        match self.last_update {
+                            Some(at) if self.records.get(at + 3).zip(self.records.get(at + 4)).is_some_and(|(f, n)| f + n == line_index) => {
+                                self.records[at + 4] += 1;
+                            }
+                            _ => {
+                                let section = section_name(block, block.section);
+                                self.last_update = Some(self.records.len());
+                                self.records.extend([RECORD_UPDATE, section as u32, format_code(block.format), line_index, 1]);
+                            }
+                        }
                     }
                 }
             }
@@ -540,6 +596,10 @@ impl EditStream {
                 if keep && self.mode == Mode::Events {
                     let section = section_name(block, s);
                     self.out.push(StreamEvent::BlockUpdate { format: block.format, section, lines: Vec::new() });
+                } else if keep && self.mode == Mode::Compact {
+                    let section = section_name(block, s);
+                    self.last_update = Some(self.records.len());
+                    self.records.extend([RECORD_UPDATE, section as u32, format_code(block.format), self.feed_lines, 0]);
                 }
             }
             Step::Complete => {
@@ -588,9 +648,14 @@ impl EditStream {
             return;
         };
         self.recycle(block.raw);
-        if self.mode == Mode::Events {
+        if matches!(self.mode, Mode::Events | Mode::Compact) {
             let reason = format!("block for {path} at line {} was dropped: {what}", block.line_number);
-            self.out.push(StreamEvent::BlockDiscarded { file_path: Some(path.clone()), line_number: block.line_number, reason });
+            let event = StreamEvent::BlockDiscarded { file_path: Some(path.clone()), line_number: block.line_number, reason };
+            if self.mode == Mode::Events {
+                self.out.push(event);
+            } else {
+                push_json(&mut self.records, &mut self.json_events, &mut self.last_update, event);
+            }
         }
         self.after_block(Some((path, block.path_span)));
     }
@@ -658,6 +723,27 @@ impl EditStream {
                     raw: (block.raw_start, block.raw_start + raw_len),
                 });
             }
+            Mode::Compact => {
+                // UTF-16 offsets, walking the block's text once in order.
+                let bytes = block.raw.as_bytes();
+                let (mut at, mut units) = (0usize, block.raw_start16);
+                let mut to16 = |offset: usize| -> u32 {
+                    let offset = offset.clamp(at, bytes.len());
+                    units += utf16_units(&bytes[at..offset]);
+                    at = offset;
+                    units as u32
+                };
+                self.last_update = None;
+                self.records.extend([RECORD_COMPLETE, index as u32, format_code(Some(format)), block.line_number]);
+                for (s, e) in [anchor, old, new, trailing] {
+                    let s16 = to16(s);
+                    let e16 = to16(e);
+                    self.records.extend([s16, e16]);
+                }
+                let raw16 = block.raw_start16 as u32;
+                let end16 = to16(raw_len);
+                self.records.extend([raw16, end16]);
+            }
             Mode::Blocks | Mode::Events => {
                 let get = |(s, e): (usize, usize)| block.raw.get(s..e).unwrap_or("").to_string();
                 let edit_block = EditBlock {
@@ -680,6 +766,74 @@ impl EditStream {
 
     fn section_name(&self, block: &Block, i: usize) -> Section {
         section_name(block, i)
+    }
+
+    /// A stream for bindings that keep the reply text themselves and want
+    /// numbers instead of copies (see [`CompactOutput`]). Text offsets are
+    /// in UTF-16 units of the reply read with CRLF as LF.
+    pub fn compact(options: &ParseOptions) -> EditStream {
+        EditStream::with_mode(options, Mode::Compact)
+    }
+
+    /// [`EditStream::feed`] for a compact stream.
+    pub fn feed_compact(&mut self, chunk: &str) -> CompactOutput {
+        self.feed_compact_in_place(chunk);
+        self.compact_output()
+    }
+
+    /// [`EditStream::feed_compact`] without moving the output out: read it
+    /// with [`EditStream::compact_records`], [`EditStream::take_compact_events`]
+    /// and [`EditStream::keep_from`] (no allocation per chunk).
+    pub fn feed_compact_in_place(&mut self, chunk: &str) {
+        self.records.clear();
+        self.json_events.clear();
+        self.feed_lines = 0;
+        self.consume(chunk);
+        self.last_update = None;
+    }
+
+    pub fn compact_records(&self) -> &[u32] {
+        &self.records
+    }
+
+    pub fn take_compact_events(&mut self) -> Vec<StreamEvent> {
+        std::mem::take(&mut self.json_events)
+    }
+
+    /// See [`CompactOutput::keep_from`].
+    pub fn keep_from(&self) -> usize {
+        let mut keep_from = self.offset16;
+        if let Candidate::Line { offset16, .. } = self.candidate {
+            keep_from = keep_from.min(offset16);
+        }
+        if let Some(block) = &self.block {
+            keep_from = keep_from.min(block.raw_start16);
+        }
+        keep_from
+    }
+
+    /// [`EditStream::finish`] for a compact stream.
+    pub fn finish_compact(&mut self) -> CompactOutput {
+        self.records.clear();
+        self.json_events.clear();
+        self.last_update = None;
+        self.feed_lines = 0;
+        self.end();
+        let out = self.compact_output();
+        let fresh = EditStream {
+            allow_edit_repl: self.allow_edit_repl,
+            allow_anchored: self.allow_anchored,
+            allow_search: self.allow_search,
+            ..EditStream::with_mode(&ParseOptions::default(), Mode::Compact)
+        };
+        *self = fresh;
+        out
+    }
+
+    fn compact_output(&mut self) -> CompactOutput {
+        self.last_update = None;
+        let keep_from = self.keep_from();
+        CompactOutput { records: std::mem::take(&mut self.records), events: std::mem::take(&mut self.json_events), keep_from }
     }
 
     pub(super) fn take_events(&mut self) -> Vec<StreamEvent> {
@@ -791,4 +945,55 @@ fn preview(text: &str) -> String {
         s.push('…');
     }
     s
+}
+
+/// Record kinds of [`EditStream::compact`].
+pub const RECORD_UPDATE: u32 = 1;
+pub const RECORD_COMPLETE: u32 = 2;
+pub const RECORD_JSON: u32 = 3;
+pub const RECORD_START: u32 = 4;
+
+/// 0 for unknown, else 1 + the position in [`Format::ALL`].
+fn format_code(format: Option<Format>) -> u32 {
+    format.and_then(|f| Format::ALL.iter().position(|x| *x == f)).map_or(0, |i| i as u32 + 1)
+}
+
+fn push_json(records: &mut Vec<u32>, events: &mut Vec<StreamEvent>, last_update: &mut Option<usize>, event: StreamEvent) {
+    *last_update = None;
+    records.extend([RECORD_JSON, events.len() as u32]);
+    events.push(event);
+}
+
+/// UTF-16 length of a UTF-8 byte string.
+fn utf16_units(bytes: &[u8]) -> usize {
+    bytes.iter().map(|&b| ((b & 0xC0) != 0x80) as usize + (b >= 0xF0) as usize).sum()
+}
+
+fn utf16_len(line: &str) -> usize {
+    if line.is_ascii() {
+        line.len()
+    } else {
+        utf16_units(line.as_bytes())
+    }
+}
+
+/// What a compact-mode `feed` produced: numeric records and the events that
+/// carry text of their own.
+#[derive(Debug, Default)]
+pub struct CompactOutput {
+    /// `[1, section, format, first_line, count]`: `count` content lines of
+    /// `section`, numbered among the lines completed by this feed (an empty
+    /// update announces a section). `[2, index, format, line_number, then
+    /// start/end UTF-16 offsets of anchor, old, new, trailing anchor, raw]`:
+    /// a complete block, offsets into the normalised reply. `[3, k]`: the
+    /// `k`-th of `events` (block-discarded). `[4, format, line_number,
+    /// path_start, path_end]`: a block-start, the path as UTF-16 offsets
+    /// (`u32::MAX` twice: the previous block's path). Section numbers
+    /// follow [`Section`]'s order; format 0 is unknown, else 1 + its place in
+    /// [`Format::ALL`].
+    pub records: Vec<u32>,
+    pub events: Vec<StreamEvent>,
+    /// UTF-16 offset of the first character a binding still needs to keep
+    /// (the path candidate, the open block, or the current line).
+    pub keep_from: usize,
 }

@@ -6,7 +6,7 @@
 use wasm_bindgen::prelude::*;
 
 use crate::block::Format;
-use crate::parser::{self, BlockSpans, EditStream, ParseOptions, StreamEvent};
+use crate::parser::{self, BlockSpans, EditStream, ParseOptions};
 
 /// Numbers in a span record, per block (see `js/parser.js`).
 pub const SPAN_STRIDE: usize = 14;
@@ -124,26 +124,24 @@ pub fn detect_format(text: &str) -> String {
     parser::detect_format(text).map(|f| f.as_str()).unwrap_or("none").to_string()
 }
 
-/// The incremental parser; `js/parser.js` wraps it as `EditStream`.
+/// The incremental parser in compact mode; `js/parser.js` wraps it as
+/// `EditStream`, keeps the reply text itself, and slices event text out of
+/// it, so only numbers (and the few events that carry their own text, as
+/// JSON) cross the boundary.
 #[wasm_bindgen]
 pub struct RawEditStream {
     inner: EditStream,
     input: Vec<u8>,
-    output: String,
-}
-
-fn events_json(events: &[StreamEvent]) -> Result<String, JsError> {
-    if events.is_empty() {
-        return Ok(String::new());
-    }
-    serde_json::to_string(events).map_err(|e| JsError::new(&format!("editblocks: could not encode parser events: {e}")))
+    /// Records of the last `finish` (a feed's stay in `inner`).
+    finished: Vec<u32>,
+    json: String,
 }
 
 #[wasm_bindgen]
 impl RawEditStream {
     #[wasm_bindgen(constructor)]
     pub fn new(formats: u32) -> RawEditStream {
-        RawEditStream { inner: EditStream::new(&options(formats)), input: Vec::new(), output: String::new() }
+        RawEditStream { inner: EditStream::compact(&options(formats)), input: Vec::new(), finished: Vec::new(), json: String::new() }
     }
 
     /// Makes this stream's input buffer hold at least `capacity` bytes;
@@ -155,42 +153,62 @@ impl RawEditStream {
     }
 
     /// Feeds the first `len` bytes written at [`RawEditStream::input`];
-    /// returns the length of the events' JSON at [`RawEditStream::output`]
-    /// (0: no events).
+    /// returns twice the number of [`RawEditStream::records`], plus 1 when
+    /// [`RawEditStream::events`] has events.
     #[wasm_bindgen(js_name = feedInput)]
     pub fn feed_input(&mut self, len: usize) -> Result<usize, JsError> {
         let len = len.min(self.input.capacity());
         // SAFETY: JavaScript wrote `len` bytes into the reserved capacity.
         unsafe { self.input.set_len(len) };
-        let events = match std::str::from_utf8(&self.input) {
-            Ok(text) => self.inner.feed(text),
+        match std::str::from_utf8(&self.input) {
+            Ok(text) => self.inner.feed_compact_in_place(text),
             Err(_) => {
                 let text = String::from_utf8_lossy(&self.input).into_owned();
-                self.inner.feed(&text)
+                self.inner.feed_compact_in_place(&text)
             }
-        };
-        self.input.clear();
-        self.output.clear();
-        if !events.is_empty() {
-            let mut out = std::mem::take(&mut self.output).into_bytes();
-            serde_json::to_writer(&mut out, &events).map_err(|e| JsError::new(&format!("editblocks: could not encode parser events: {e}")))?;
-            self.output = String::from_utf8(out).unwrap_or_default();
         }
-        Ok(self.output.len())
+        self.input.clear();
+        self.finished.clear();
+        let events = self.inner.take_compact_events();
+        self.encode(&events)?;
+        Ok(self.inner.compact_records().len() * 2 + !self.json.is_empty() as usize)
     }
 
-    /// Address of the last `feedInput` events' JSON.
-    pub fn output(&self) -> *const u8 {
-        self.output.as_ptr()
+    /// Ends the reply; returns how many numbers [`RawEditStream::records`] holds.
+    #[wasm_bindgen(js_name = finishInput)]
+    pub fn finish_input(&mut self) -> Result<usize, JsError> {
+        let out = self.inner.finish_compact();
+        self.finished = out.records;
+        self.encode(&out.events)?;
+        Ok(self.finished.len() * 2 + !self.json.is_empty() as usize)
     }
 
-    /// The events for `chunk` as a JSON array, or `""` when there are none.
-    pub fn feed(&mut self, chunk: &str) -> Result<String, JsError> {
-        events_json(&self.inner.feed(chunk))
+    fn encode(&mut self, events: &[crate::parser::StreamEvent]) -> Result<(), JsError> {
+        self.json.clear();
+        if !events.is_empty() {
+            self.json = serde_json::to_string(events).map_err(|e| JsError::new(&format!("editblocks: could not encode parser events: {e}")))?;
+        }
+        Ok(())
     }
 
-    pub fn finish(&mut self) -> Result<String, JsError> {
-        events_json(&self.inner.finish())
+    /// Address of the records of the last feed.
+    pub fn records(&self) -> *const u32 {
+        if self.finished.is_empty() {
+            self.inner.compact_records().as_ptr()
+        } else {
+            self.finished.as_ptr()
+        }
+    }
+
+    /// The events of the last feed that carry text (JSON array).
+    pub fn events(&self) -> String {
+        self.json.clone()
+    }
+
+    /// UTF-16 offset of the first character the wrapper must still keep.
+    #[wasm_bindgen(js_name = keepFrom)]
+    pub fn keep_from(&self) -> f64 {
+        self.inner.keep_from() as f64
     }
 
     /// The pending block as JSON, or `""` when there is none.
