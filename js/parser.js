@@ -17,12 +17,37 @@ const u32 = () => {
   return u32view;
 };
 
+let u8view = null;
+const u8 = () => {
+  const b = buffer();
+  if (u8view === null || u8view.buffer !== b) u8view = new Uint8Array(b);
+  return u8view;
+};
+
 // Writes `text` as UTF-8 at the address `reserve(capacity)` returns (lone
 // surrogates become U+FFFD); returns the byte length.
 function writeInput(text, reserve) {
   const capacity = text.length * 3;
   const ptr = reserve(capacity);
-  return encoder.encodeInto(text, new Uint8Array(buffer(), ptr, capacity)).written;
+  return encodeAt(text, ptr, capacity);
+}
+
+// Short ASCII text is copied directly (no typed-array view per call); the
+// rest goes through TextEncoder.encodeInto.
+const ASCII_COPY_MAX = 256;
+function encodeAt(text, ptr, capacity) {
+  let i = 0;
+  if (text.length <= ASCII_COPY_MAX) {
+    const mem = u8();
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0x7f) break;
+      mem[ptr + i] = c;
+    }
+    if (i === text.length) return i;
+  }
+  const rest = i === 0 ? text : text.slice(i);
+  return i + encoder.encodeInto(rest, new Uint8Array(buffer(), ptr + i, capacity - i)).written;
 }
 const STRIDE = 14;
 
@@ -117,6 +142,8 @@ export class EditStream {
     this._keptStart = 0;
     this._partial = ''; // the current unterminated line
     this._path = ''; // the open block's path, from its block-start
+    this._input = 0; // address and size of the stream's input buffer in wasm memory
+    this._inputCapacity = 0;
   }
 
   /** Reads a chunk; returns the events it completes (possibly none). */
@@ -162,7 +189,17 @@ export class EditStream {
 
   _run(text, finishing) {
     const stream = this._raw;
-    const ret = finishing ? stream.finishInput() : stream.feedInput(writeInput(text, (capacity) => stream.input(capacity)));
+    let ret;
+    if (finishing) ret = stream.finishInput();
+    else {
+      // The stream's input buffer keeps its address while it is big enough.
+      const capacity = text.length * 3;
+      if (capacity > this._inputCapacity) {
+        this._inputCapacity = Math.max(capacity, 4096);
+        this._input = stream.input(this._inputCapacity);
+      }
+      ret = stream.feedInput(encodeAt(text, this._input, capacity));
+    }
     const before = this._partial;
     this._kept += text;
     if (finishing) this._partial = '';
