@@ -220,6 +220,37 @@ fn nearest_hint(near: &[NearLine]) -> String {
     }
 }
 
+/// Says which line of a text that was not found is absent from the file
+/// (the first non-empty one that no file line equals, ignoring surrounding
+/// whitespace), and returns that line for ranking the nearest file lines.
+fn explain_missing(body: &str, lines: &[&str], what: &str) -> (String, String) {
+    let present = |l: &str| body.split_terminator('\n').any(|f| f.trim() == l.trim());
+    let non_empty = || lines.iter().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    match non_empty().find(|(_, l)| !present(l)) {
+        Some((k, l)) if lines.len() > 1 => {
+            (l.to_string(), format!(" Line {} of {what}, {}, is not in the file.", k + 1, quote(l)))
+        }
+        Some((_, l)) => (l.to_string(), String::new()),
+        None => {
+            let first = non_empty().next().map(|(_, l)| l.to_string()).unwrap_or_default();
+            let hint = if lines.len() > 1 {
+                format!(" Each of its lines occurs in the file, but not together in this order; copy {what} as one piece.")
+            } else {
+                String::new()
+            };
+            (first, hint)
+        }
+    }
+}
+
+fn span(r: Region) -> String {
+    if r.first == r.last {
+        format!("line {}", r.first + 1)
+    } else {
+        format!("lines {}-{}", r.first + 1, r.last + 1)
+    }
+}
+
 fn lines_list(lines: &[u32]) -> String {
     lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
 }
@@ -469,20 +500,20 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
             Outcome::ok(line, pass)
         }
         Err(TolerantError::NotFound) => {
-            let wanted = old.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
-            let near = nearest(body, wanted);
+            let (wanted, hint) = explain_missing(body, &old.split('\n').collect::<Vec<_>>(), "old_string");
+            let near = nearest(body, &wanted);
             let tried = match mode {
                 Matching::Tolerant => "even ignoring whitespace, indentation and cut-off first or last lines",
                 Matching::Exact => "matching is exact",
             };
             let reason = format!(
-                "old_string was not found ({tried}).{} Copy old_string from the file as it is before this edit (earlier edits in the reply included), not as it will be.",
+                "old_string was not found ({tried}).{hint}{} Copy old_string from the file as it is before this edit (earlier edits in the reply included), not as it will be.",
                 nearest_hint(&near)
             );
             let line = near.first().map(|n| n.line);
             Outcome::fail(ErrorKind::AnchorNotFound, reason).at(line).with(Diagnostics {
                 failed_part: Some("old".into()),
-                expected_line: Some(wanted.to_string()),
+                expected_line: Some(wanted),
                 nearest: near,
                 ..Diagnostics::default()
             })
@@ -549,12 +580,13 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
                 let after = e.start_line.map(|l| format!(" after the start anchor (line {l})")).unwrap_or_default();
                 let outcome = match e.error {
                     AnchorError::NotFound => {
-                        let wanted = anchor.iter().find(|l| !l.trim().is_empty()).map(String::as_str).unwrap_or_default();
-                        let near = nearest(&body, wanted);
+                        let anchor_lines: Vec<&str> = anchor.iter().map(String::as_str).collect();
+                        let (wanted, hint) = explain_missing(&body, &anchor_lines, "the anchor");
+                        let near = nearest(&body, &wanted);
                         Outcome::fail(
                             ErrorKind::AnchorNotFound,
                             format!(
-                                "{} anchor not found{after}: no consecutive lines match {} even ignoring whitespace.{} Anchors must be copied from the file as it is now, before this change.",
+                                "{} anchor not found{after}: no consecutive lines match {} even ignoring whitespace.{hint}{} Anchors must be copied from the file as it is now, before this change.",
                                 e.part,
                                 quote(&anchor.join(" / ")),
                                 nearest_hint(&near)
@@ -563,7 +595,7 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
                         .at(near.first().map(|n| n.line))
                         .with(Diagnostics {
                             failed_part: Some(e.part.into()),
-                            expected_line: Some(wanted.to_string()),
+                            expected_line: Some(wanted),
                             nearest: near,
                             ..Diagnostics::default()
                         })
@@ -600,12 +632,10 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
                         outcomes[me] = Outcome::fail(
                             ErrorKind::Overlap,
                             format!(
-                                "regions overlap: this change covers lines {}-{} and change {} covers lines {}-{}; merge them into one change.",
-                                r_me.first + 1,
-                                r_me.last + 1,
+                                "regions overlap: this change covers {} and change {} covers {}; merge them into one change.",
+                                span(r_me),
                                 other + 1,
-                                r_other.first + 1,
-                                r_other.last + 1
+                                span(r_other)
                             ),
                         )
                         .at(Some(r_me.first as u32 + 1));
