@@ -294,8 +294,7 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
         let op = match &item.op {
             Ok(op) => op,
             Err(why) => {
-                let why = if item.path.is_empty() { why.clone() } else { format!("{why} (path {})", item.path) };
-                push("", None, "", "", Outcome::fail(ErrorKind::Malformed, format!("{why}. Send the call again with valid arguments.")));
+                push(&item.path, None, "", "", Outcome::fail(ErrorKind::Malformed, format!("{why}. Send the call again with valid arguments.")));
                 continue;
             }
         };
