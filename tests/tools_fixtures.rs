@@ -128,7 +128,7 @@ fn run_case(case: &Case) -> Result<(), String> {
 }
 
 /// Guards against the walk silently finding nothing.
-const MIN_CASES: usize = 5;
+const MIN_CASES: usize = 50;
 
 #[test]
 fn tool_call_fixtures() {
