@@ -75,7 +75,7 @@ pub fn locate(lines: &[&str], change: &AnchoredChange) -> Result<Region, LocateE
 /// overlap). Keeps the body's final newline.
 pub fn splice(body: &str, mut edits: Vec<(Region, &[String])>) -> String {
     let mut lines: Vec<String> = body.split_terminator('\n').map(str::to_string).collect();
-    edits.sort_by(|a, b| b.0.first.cmp(&a.0.first));
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0.first));
     for (region, content) in edits {
         let last = region.last.min(lines.len().saturating_sub(1));
         if region.first <= last {

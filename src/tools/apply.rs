@@ -183,6 +183,9 @@ impl Outcome {
     }
 }
 
+/// Records one change's result: path, change index, old and new text, outcome.
+type Push<'a> = dyn FnMut(&str, Option<usize>, &str, &str, Outcome) + 'a;
+
 /// Names a change the way the model can find it in its own reply.
 fn label(item: &Planned, change: Option<usize>, path: &str) -> String {
     let mut out = format!("call {} ({})", item.call_index + 1, if item.tool.is_empty() { "unnamed" } else { &item.tool });
@@ -313,7 +316,7 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
         }
         let Some(state) = files.get_mut(&path) else { continue };
 
-        let previous_failed = |push: &mut dyn FnMut(&str, Option<usize>, &str, &str, Outcome), change: Option<usize>| {
+        let previous_failed = |push: &mut Push, change: Option<usize>| {
             push(
                 &path,
                 change,
