@@ -378,13 +378,15 @@ pub fn similarity(a: &str, b: &str) -> f32 {
     if a.len() < 2 || b.len() < 2 {
         return 0.0;
     }
-    let mut bigrams: Vec<(char, char)> = a.windows(2).map(|w| (w[0], w[1])).collect();
-    bigrams.sort_unstable();
-    let total = bigrams.len() + b.len() - 1;
+    let mut bigrams: std::collections::HashMap<(char, char), u32> = std::collections::HashMap::new();
+    for w in a.windows(2) {
+        *bigrams.entry((w[0], w[1])).or_default() += 1;
+    }
+    let total = a.len() - 1 + b.len() - 1;
     let mut common = 0;
     for w in b.windows(2) {
-        if let Ok(i) = bigrams.binary_search(&(w[0], w[1])) {
-            bigrams.remove(i);
+        if let Some(count) = bigrams.get_mut(&(w[0], w[1])).filter(|c| **c > 0) {
+            *count -= 1;
             common += 1;
         }
     }
