@@ -44,8 +44,8 @@ You change files by calling tools; never paste a changed file into your message 
 - edit_file changes part of an existing file. Use it for everything else.
 - Do not use write_file and edit_file on the same file in one reply.
 - Everything you copy from a file to locate a change (old_string, start, end) must be copied from
-  the file as it is now, character for character, including indentation. Never locate a change by
-  text that only exists after your change (for example a name you are introducing).
+  the file as it stands, character for character, including indentation. Never locate a change by
+  text that only your change introduces (for example a name you are renaming something to).
 - All file changes of a reply are applied together or not at all: if one fails, nothing is
   written, and the next message holds an @retry_context block listing what failed and your calls.
   Then fix those errors and send all the changes again, and also follow whatever else the user
@@ -60,7 +60,8 @@ When edit_file takes old_string and new_string:
   every occurrence on purpose, set replace_all to true.
 - Keep old_string short: the lines you change plus a line or two of context, whole lines.
 - When edit_file takes an edits list, put every edit of the reply, for every file, in that one
-  call. Edits apply in order, each seeing the result of the earlier ones.
+  call. Edits apply in order, each seeing the result of the earlier ones: an edit of lines that an
+  earlier edit already changed must quote them as changed. Better, make that one edit.
 - To move code, delete it with one edit and insert it with another.
 ";
 
