@@ -468,6 +468,24 @@ mod tests {
     }
 
     #[test]
+    fn boundary_prefix_on_the_last_line() {
+        let file = "fn a() {\n    let x = 1;\n    return compute_everything(x, y, z);\n}\n";
+        let old = "    let x = 1;\n    return compute_every";
+        let new = "    let x = 2;\n    return compute_every";
+        let m = find_unique(file, old, new).unwrap();
+        assert_eq!(m.pass, MatchPass::BoundaryPrefix);
+        assert_eq!(apply(file, &m), "fn a() {\n    let x = 2;\n    return compute_everything(x, y, z);\n}\n");
+    }
+
+    #[test]
+    fn replace_all_uses_the_first_pass_that_finds_any() {
+        let file = "  a()\n  b()\n  a()\n";
+        let all = find_all(file, "a()", "c()").unwrap();
+        assert_eq!(all.len(), 2);
+        assert!(all.iter().all(|m| m.pass == MatchPass::Whitespace && m.replacement == "  c()"));
+    }
+
+    #[test]
     fn boundary_prefix_needs_eight_characters() {
         let file = "// Parse reads.\nx\n";
         assert_eq!(find_unique(file, "// Pars\nx", "y"), Err(TolerantError::NotFound));
