@@ -33,14 +33,37 @@ function plan(calls, options) {
   };
 }
 
+// The calls as the model sent them, { name, arguments } with string arguments
+// parsed, keeping the model's key order (the core's copy sorts keys). Same
+// envelopes as the core reads: {function: {...}}, {input}, {args}.
+function echoCalls(calls) {
+  return calls.map((call) => {
+    const inner = call && typeof call.function === 'object' && call.function !== null ? call.function : call || {};
+    let args = inner.arguments ?? inner.input ?? inner.args ?? null;
+    if (typeof args === 'string') {
+      try {
+        args = JSON.parse(args);
+      } catch {
+        // kept as sent: the error names it
+      }
+    }
+    return { name: typeof inner.name === 'string' ? inner.name : '', arguments: args };
+  });
+}
+
+function withEcho(result, calls) {
+  result.calls = echoCalls(calls);
+  return result;
+}
+
 /** Applies a reply's tool calls through an async (or sync) host. */
 export async function applyToolCalls(calls, host, options) {
-  return driveAsync(host, plan(calls, options));
+  return withEcho(await driveAsync(host, plan(calls, options)), calls);
 }
 
 /** As applyToolCalls, for a host whose methods return values, not Promises. */
 export function applyToolCallsSync(calls, host, options) {
-  return driveSync(host, plan(calls, options));
+  return withEcho(driveSync(host, plan(calls, options)), calls);
 }
 
 /** '' | 'M' | 'A' | '~' | '~M' for a file, from its context snapshot, local copy and the model's output. */
@@ -50,7 +73,8 @@ export function fileStatus(state) {
 
 /** The @retry_context block to send with the user's next message after a failed reply ('' if nothing failed). */
 export function retryContext(result) {
-  return toolsRetryContext(result);
+  const calls = result && Array.isArray(result.calls) ? JSON.stringify(result.calls, null, 2) : undefined;
+  return toolsRetryContext(result, calls);
 }
 
 /** The system prompt for one diff mode (systemPrompt('tools') covers every mode). */

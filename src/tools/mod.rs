@@ -34,7 +34,7 @@ mod status;
 pub use apply::{apply_tool_calls, tool_call_paths, Matching, NewlinePolicy, ToolApplyResult, ToolChangeResult, ToolOptions};
 pub use calls::{AnchoredChange, ToolCall};
 pub use schema::{tool_defs, tool_schemas, DiffMode, SchemaApi, ToolDef};
-pub use status::{file_status, retry_context, Local, RetryInput};
+pub use status::{file_status, retry_context, retry_context_with, Local, RetryInput};
 
 const COMMON_RULES: &str = "\
 You change files by calling tools; never paste a changed file into your message instead.

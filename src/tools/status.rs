@@ -57,22 +57,29 @@ pub struct RetryInput {
 /// the errors, the calls as the model sent them (JSON), and what to do.
 /// Empty when there is nothing to retry.
 pub fn retry_context(input: &RetryInput) -> String {
-    if input.errors.is_empty() {
+    let calls = serde_json::to_string_pretty(&input.calls).unwrap_or_else(|_| "[]".into());
+    retry_context_with(&input.errors, &calls)
+}
+
+/// As [`retry_context`], with the calls already written as JSON (the JS
+/// layer does that to keep the model's own key order).
+pub fn retry_context_with(errors: &[String], calls_json: &str) -> String {
+    if errors.is_empty() {
         return String::new();
     }
-    let calls = serde_json::to_string_pretty(&input.calls).unwrap_or_else(|_| "[]".into());
+    let calls = calls_json.trim_end();
     let mut out = String::from("@retry_context\n");
     out.push_str(
         "The file changes in your previous reply could not be applied, so none of them were written: \
          not even the calls that worked.\n\nErrors:\n",
     );
-    for e in &input.errors {
+    for e in errors {
         out.push_str("- ");
         out.push_str(e);
         out.push('\n');
     }
     out.push_str("\nYour tool calls, as sent:\n");
-    out.push_str(&calls);
+    out.push_str(calls);
     out.push_str(
         "\n\nSend all the file changes again, with the errors above fixed: copy old_string and anchors from the \
          files as they are now (not as your change will make them), add lines until each one matches a single \

@@ -95,9 +95,13 @@ pub fn tools_file_status(state: JsValue) -> Result<String, JsError> {
 
 /// `retryContext(result)`: the `@retry_context` block ('' when nothing failed).
 #[wasm_bindgen(js_name = toolsRetryContext)]
-pub fn tools_retry_context(result: JsValue) -> Result<String, JsError> {
+/// `calls_json`, when given, is the calls already written as JSON.
+pub fn tools_retry_context(result: JsValue, calls_json: Option<String>) -> Result<String, JsError> {
     let input: RetryInput = from_js(result, "result (pass what applyToolCalls returned)")?;
-    Ok(tools::retry_context(&input))
+    Ok(match calls_json {
+        Some(json) => tools::retry_context_with(&input.errors, &json),
+        None => tools::retry_context(&input),
+    })
 }
 
 /// The system prompt for one diff mode.

@@ -126,6 +126,11 @@ test('a failed reply: nothing written, a retry context naming the call', async (
   assert.match(block, /\n@end retry_context\n$/);
   assert.ok(block.includes(`- ${result.errors[0]}\n`));
   assert.ok(block.includes('"start": [\n'), 'the calls are echoed as JSON with parsed arguments');
+  // In the model's own key order, not sorted.
+  const at = (key) => block.indexOf(`"${key}": `);
+  assert.ok(at('start') < at('end') && at('end') < block.indexOf('"content": []'), block);
+  assert.ok(at('name') < at('arguments'), block);
+  assert.ok(block.indexOf('"path": "new.go"') < block.indexOf('"content": "package x\\n"'), block);
   assert.equal(retryContext({ ok: true, errors: [], calls: [] }), '');
 });
 
