@@ -250,6 +250,7 @@ fn prompt_carries_the_guidance() {
     assert_eq!(editblocks::prompts::system_prompt("tools"), Some(prompt));
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 mod no_panic {
     use super::*;
     use proptest::prelude::*;
