@@ -109,6 +109,10 @@ pub fn find_with(content: &str, old: &str, new: &str, passes: &[MatchPass], all:
     for &pass in passes {
         let found = match pass {
             MatchPass::Substring => substring_matches(content, old, new),
+            // Text that is literally in the file and ends (or starts) inside a
+            // line is a partial-line edit, not a truncated context line: leave
+            // it to the substring pass, which keeps the rest of the line.
+            MatchPass::BoundaryPrefix if content.contains(old) => continue,
             line_pass => line_matches(&file, old, new, line_pass),
         };
         match found.len() {
@@ -470,8 +474,15 @@ mod tests {
     #[test]
     fn boundary_prefix_on_the_last_line() {
         let file = "fn a() {\n    let x = 1;\n    return compute_everything(x, y, z);\n}\n";
+        // Literally in the file: the substring pass keeps the rest of the line.
         let old = "    let x = 1;\n    return compute_every";
         let new = "    let x = 2;\n    return compute_every";
+        let m = find_unique(file, old, new).unwrap();
+        assert_eq!(m.pass, MatchPass::Substring);
+        assert_eq!(apply(file, &m), "fn a() {\n    let x = 2;\n    return compute_everything(x, y, z);\n}\n");
+        // Not literally there (a tab for four spaces): the boundary pass expands the cut line.
+        let old = "\tlet x = 1;\n    return compute_every";
+        let new = "\tlet x = 2;\n    return compute_every";
         let m = find_unique(file, old, new).unwrap();
         assert_eq!(m.pass, MatchPass::BoundaryPrefix);
         assert_eq!(apply(file, &m), "fn a() {\n    let x = 2;\n    return compute_everything(x, y, z);\n}\n");
@@ -483,6 +494,16 @@ mod tests {
         let all = find_all(file, "a()", "c()").unwrap();
         assert_eq!(all.len(), 2);
         assert!(all.iter().all(|m| m.pass == MatchPass::Whitespace && m.replacement == "  c()"));
+    }
+
+    #[test]
+    fn a_partial_line_edit_keeps_the_rest_of_the_line() {
+        let file = "let total = compute(a, b);\nlet other = 1;\n";
+        let m = find_unique(file, "let total = compute(", "let total = compute_fast(").unwrap();
+        assert_eq!(m.pass, MatchPass::Substring);
+        assert_eq!(apply(file, &m), "let total = compute_fast(a, b);\nlet other = 1;\n");
+        let m = find_unique(file, "b);\nlet other = 1;", "b);\nlet other = 2;").unwrap();
+        assert_eq!(apply(file, &m), "let total = compute(a, b);\nlet other = 2;\n");
     }
 
     #[test]
