@@ -17,6 +17,8 @@
 //! 4. [`MatchPass::BoundaryPrefix`]: as 3, but the first and last lines of
 //!    the old text may be cut-off beginnings (at least 8 characters) of the
 //!    file's lines; those lines are written out in full in the new text.
+//!    Skipped when the old text is literally in the file: a cut-off line is
+//!    then a partial-line edit, and pass 5 keeps the rest of the line.
 //! 5. [`MatchPass::Substring`]: the old text anywhere, even inside a line.
 //!
 //! Content is LF text (see [`crate::text::TextFile`]).
