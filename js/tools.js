@@ -20,7 +20,7 @@ export const DIFF_MODES = Object.freeze(['search_replace_multi', 'search_replace
  * 'openai-responses' or 'anthropic' ({ name, description, input_schema }).
  */
 export function toolSchemas(diffMode, options) {
-  return toolsSchemas(diffMode, options);
+  return JSON.parse(toolsSchemas(diffMode, options));
 }
 
 function plan(calls, options) {

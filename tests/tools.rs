@@ -158,6 +158,18 @@ fn schemas_per_mode_and_api() {
     assert_eq!(anthropic["input_schema"], plain["parameters"]);
     assert!(anthropic.get("parameters").is_none());
 
+    // The JSON text keeps the reading order: path, old_string, new_string.
+    let text = editblocks::tools::tool_schemas_json(DiffMode::SearchReplace, SchemaApi::Anthropic);
+    let at = |key: &str| text.find(&format!("\"{key}\": {{")).unwrap();
+    assert!(at("path") < at("old_string") && at("old_string") < at("new_string") && at("new_string") < at("replace_all"));
+    for mode in [DiffMode::SearchReplaceMulti, DiffMode::SearchReplace, DiffMode::Anchored, DiffMode::Off] {
+        for api in [SchemaApi::Plain, SchemaApi::Openai, SchemaApi::OpenaiResponses, SchemaApi::Anthropic] {
+            let parsed: Value = serde_json::from_str(&editblocks::tools::tool_schemas_json(mode, api)).unwrap();
+            assert_eq!(parsed, Value::Array(tool_schemas(mode, api)));
+        }
+        assert_eq!(editblocks::tools::tool_defs(mode).len(), if mode == DiffMode::Off { 1 } else { 2 });
+    }
+
     // Every required property exists and every property is described.
     fn check(schema: &Value, at: &str) {
         if let Some(props) = schema.get("properties").and_then(Value::as_object) {

@@ -33,7 +33,7 @@ mod status;
 
 pub use apply::{apply_tool_calls, tool_call_paths, Matching, NewlinePolicy, ToolApplyResult, ToolChangeResult, ToolOptions};
 pub use calls::{AnchoredChange, ToolCall};
-pub use schema::{tool_defs, tool_schemas, DiffMode, SchemaApi, ToolDef};
+pub use schema::{tool_defs, tool_schemas, tool_schemas_json, DiffMode, SchemaApi, ToolDef};
 pub use status::{file_status, retry_context, retry_context_with, Local, RetryInput};
 
 const COMMON_RULES: &str = "\

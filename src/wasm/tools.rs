@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{from_js, from_js_or_default, host_changes, snapshot_host, to_js};
+use super::{from_js, from_js_or_default, host_changes, snapshot_host};
 use crate::tools::{self, DiffMode, Local, RetryInput, SchemaApi, ToolCall, ToolOptions};
 
 const MODES: &str = "'search_replace_multi', 'search_replace', 'anchored' or 'off'";
@@ -25,9 +25,10 @@ fn calls_from(value: JsValue) -> Result<Vec<ToolCall>, JsError> {
     Ok(raw.iter().map(ToolCall::from_value).collect())
 }
 
-/// `toolSchemas(diffMode?, { api? })`: the tool definitions for a diff mode.
+/// `toolSchemas(diffMode?, { api? })`: the tool definitions for a diff mode,
+/// as JSON text (parsed in JS, which keeps the property order).
 #[wasm_bindgen(js_name = toolsSchemas)]
-pub fn tools_schemas(mode: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+pub fn tools_schemas(mode: JsValue, options: JsValue) -> Result<String, JsError> {
     let mode = diff_mode(&mode)?;
     let api = if options.is_undefined() || options.is_null() {
         SchemaApi::default()
@@ -44,7 +45,7 @@ pub fn tools_schemas(mode: JsValue, options: JsValue) -> Result<JsValue, JsError
             }
         }
     };
-    to_js(&tools::tool_schemas(mode, api))
+    Ok(tools::tool_schemas_json(mode, api))
 }
 
 /// The normalised paths `applyToolCalls` reads (refused paths left out).

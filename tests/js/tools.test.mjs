@@ -93,7 +93,6 @@ test('every fixture applies through the sync and the async host, byte for byte',
 test('toolSchemas: modes and API envelopes', () => {
   assert.deepEqual(DIFF_MODES, ['search_replace_multi', 'search_replace', 'anchored', 'off']);
   assert.deepEqual(toolSchemas().map((t) => t.name), ['write_file', 'edit_file']);
-  assert.deepEqual(toolSchemas().map((t) => Object.keys(t).sort()), [['description', 'name', 'parameters'], ['description', 'name', 'parameters']]);
   assert.deepEqual(toolSchemas('off').map((t) => t.name), ['write_file']);
   assert.deepEqual(toolSchemas('search_replace_multi')[1].parameters.required, ['edits']);
   assert.deepEqual(toolSchemas('search_replace')[1].parameters.required, ['path', 'old_string', 'new_string']);
@@ -106,6 +105,10 @@ test('toolSchemas: modes and API envelopes', () => {
   assert.equal(responses[1].name, 'edit_file');
   const anthropic = toolSchemas('search_replace', { api: 'anthropic' });
   assert.deepEqual(anthropic[1].input_schema, toolSchemas('search_replace')[1].parameters);
+  // Properties in reading order: path, old_string, new_string, replace_all.
+  assert.deepEqual(Object.keys(toolSchemas('search_replace_multi')[1].parameters.properties.edits.items.properties), ['path', 'old_string', 'new_string', 'replace_all']);
+  assert.deepEqual(Object.keys(toolSchemas('anchored')[1].parameters.properties.changes.items.properties), ['start', 'end', 'content']);
+  assert.deepEqual(Object.keys(toolSchemas()[0]), ['name', 'description', 'parameters']);
   assert.throws(() => toolSchemas('fuzzy'), /unknown diffMode "fuzzy"/);
   assert.throws(() => toolSchemas(undefined, { api: 'cohere' }), /unknown api "cohere"/);
 });
