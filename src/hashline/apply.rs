@@ -375,11 +375,24 @@ pub fn edit_body(path: &str, body: &str, edits: &[Operation], width: usize) -> R
         stale.sort_by_key(|s| s.line);
         let mut marked: Vec<usize> = stale.iter().map(|s| s.line as usize - 1).collect();
         marked.dedup();
-        let sent: Vec<&str> = stale.iter().map(|s| s.sent.as_str()).collect();
+        // Where a line with the sent ID is now, when exactly one line has it (lines moved).
+        let ids: Vec<String> = lines.iter().map(|l| line_id(l, width)).collect();
+        let sent: Vec<String> = stale
+            .iter()
+            .map(|s| {
+                let id = s.sent.split_once('#').map(|(_, id)| id).unwrap_or_default();
+                let holders: Vec<usize> = ids.iter().enumerate().filter(|(_, x)| x.as_str() == id).map(|(i, _)| i + 1).collect();
+                match holders.as_slice() {
+                    [moved] => format!("{} is now {} (the line with ID {id} is now {moved}#{id})", s.sent, s.current),
+                    _ => format!("{} is now {}", s.sent, s.current),
+                }
+            })
+            .collect();
         let reason = format!(
-            "{} in {path} no longer match the file ({}), so nothing was written: the file changed since it was read. Current lines, >>> marking each line an anchor named:\n{}Retry with the current LINE#ID shown here; read the file again only if a line you need is not shown.",
+            "{} in {path} no longer {} the file ({}), so nothing was written: the file changed since it was read. Current lines, >>> marking each line an anchor named:\n{}Retry with the current LINE#ID shown here; read the file again only if a line you need is not shown.",
             if stale.len() == 1 { "1 anchor".to_string() } else { format!("{} anchors", stale.len()) },
-            sent.join(", "),
+            if stale.len() == 1 { "matches" } else { "match" },
+            sent.join("; "),
             excerpt(&lines, &marked, CONTEXT, width, ">>> ")
         );
         let first_line = stale[0].line as usize;
@@ -510,7 +523,8 @@ fn text_splices(
         return Err((ErrorKind::AnchorNotFound, format!("edits[{op}].old_text was not found in {path}; it must match the file exactly, including indentation. Prefer LINE#ID anchors from the read output."), None));
     }
     if matches.len() > 1 && !all {
-        let at: Vec<String> = matches.iter().map(|&m| (line_of(m) + 1).to_string()).collect();
+        let mut at: Vec<String> = matches.iter().map(|&m| (line_of(m) + 1).to_string()).collect();
+        at.dedup();
         return Err((ErrorKind::Ambiguous, format!("edits[{op}].old_text occurs {} times in {path} (lines {}); make it unique with more surrounding text, set \"all\": true to replace every occurrence, or use LINE#ID anchors.", matches.len(), at.join(", ")), Some(line_of(matches[0]) + 1)));
     }
     // Line spans [first, last] per match; a match ending with '\n' also takes the next line.

@@ -35,6 +35,7 @@ pub enum Operation {
 impl Operation {
     pub fn anchors(&self) -> Vec<&Anchor> {
         match self {
+            Operation::Replace { first, last, .. } if first.field == last.field => vec![first],
             Operation::Replace { first, last, .. } => vec![first, last],
             Operation::Insert { after, before, .. } => after.iter().chain(before.iter()).collect(),
             Operation::ReplaceText { .. } => Vec::new(),
