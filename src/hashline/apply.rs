@@ -383,7 +383,7 @@ pub fn edit_body(path: &str, body: &str, edits: &[Operation], width: usize) -> R
                 let id = s.sent.split_once('#').map(|(_, id)| id).unwrap_or_default();
                 let holders: Vec<usize> = ids.iter().enumerate().filter(|(_, x)| x.as_str() == id).map(|(i, _)| i + 1).collect();
                 match holders.as_slice() {
-                    [moved] => format!("{} is now {} (the line with ID {id} is now {moved}#{id})", s.sent, s.current),
+                    [moved] => format!("{} is now {}, and the line with ID {id} is now {moved}#{id}", s.sent, s.current),
                     _ => format!("{} is now {}", s.sent, s.current),
                 }
             })

@@ -1,11 +1,355 @@
-//! The instructions for the model. (Being written.)
+//! The instructions for the model, in our own words. Every example is
+//! rendered from real [`format_hashlines`] output and real refusals, so the
+//! anchors in the prompt are ones the applier accepts.
 
-/// Instructions for the model using hashline edits.
+use super::apply::{edit_body, HashlineOptions};
+use super::call::{parse_call, Operation};
+use super::id::{line_id, MAX_WIDTH};
+use super::view::format_hashlines;
+use serde_json::Value;
+
+/// Instructions for the model using hashline edits (default width, content
+/// replace not offered).
 pub fn system_prompt() -> String {
-    system_prompt_with(false)
+    system_prompt_with(&HashlineOptions::default())
 }
 
-/// As [`system_prompt`], describing content replace when `allow_replace_text`.
-pub fn system_prompt_with(_allow_replace_text: bool) -> String {
-    String::from("Edit files by LINE#ID anchors.")
+/// Instructions matching `options`: the ID width used in the examples and
+/// whether content replace (`old_text`/`new_text`) is offered.
+pub fn system_prompt_with(options: &HashlineOptions) -> String {
+    let w = options.width.clamp(1, MAX_WIDTH);
+    let mut p = String::new();
+    let intro_view = view(41, &["export function total(items: Item[]): number {", "  return items.reduce((sum, i) => sum + i.price, 0);", "}"], w);
+    p.push_str(&format!(
+        "# Editing files by LINE#ID
+
+The `read` tool shows a file as numbered lines, each with a short ID computed from that line's content:
+
+```
+{intro_view}
+```
+
+The part before `|` is the line's anchor: `{a41}` names line 41 as you saw it. To change a file you call `edit` with \
+the file's path and a list of operations that point at lines by their anchors; you never retype the old text. If a \
+line changed after you read it, its ID no longer matches and the whole call is refused before anything is written.
+
+## The call
+
+```
+{{ \"path\": \"src/cart.ts\", \"edits\": [operation, ...], \"delete\"?: true, \"rename\"?: \"new/path.ts\" }}
+```
+
+Put every change to one file into a single call. All operations of a call refer to the file exactly as you read \
+it: they are checked together and applied from the bottom up, so line numbers never shift between the operations \
+of one call.
+
+## Operations
+
+- Replace one line: `{{ \"target\": \"LINE#ID\", \"new_content\": [\"...\"] }}`. `new_content: null` removes the \
+line; `new_content: [\"\"]` keeps it as an empty line. Several strings replace the line with several lines.
+- Replace a range: `{{ \"first\": \"LINE#ID\", \"last\": \"LINE#ID\", \"new_content\": [\"...\"] }}`, both ends \
+included. `new_content: null` removes the whole range.
+- Insert new lines: `{{ \"after\": \"LINE#ID\", \"inserted_lines\": [\"...\"] }}`, or `\"before\"` instead of \
+`\"after\"`, or both `\"after\"` and `\"before\"` on two neighbouring lines to pin the exact gap. `inserted_lines` \
+holds at least one line (`[\"\"]` inserts an empty line).
+",
+        a41 = anchor(41, "export function total(items: Item[]): number {", w),
+    ));
+    if options.allow_replace_text {
+        p.push_str(
+            "- Replace text (only when no anchor fits): `{ \"old_text\": \"...\", \"new_text\": \"...\", \"all\"?: true }`. \
+`old_text` must appear exactly once in the file, character for character, unless `all` is true.\n",
+        );
+    }
+    p.push_str(
+        "- Delete the file: `{ \"path\": \"...\", \"delete\": true, \"edits\": [] }`.
+- Move the file: `{ \"path\": \"...\", \"rename\": \"new/path.ts\", \"edits\": [...] }`. The edits (if any) are applied \
+and the result is written to the new path in the same step. A call cannot both delete and rename.
+
+## Rules
+
+1. An anchor is `LINE#ID` and nothing else: copy it exactly from the read output or from an error, without spaces \
+and without the `|` and the text after it. Never make up an ID.
+2. `new_content` and `inserted_lines` hold plain file lines with their indentation: no `LINE#ID|` prefixes, no \
+diff markers.
+3. One operation per place that changes. Two operations of one call may not touch the same lines or insert at the \
+same place; for neighbouring changes, or to swap or move lines, use one range operation.
+4. Every operation must change something: content identical to the current lines is refused.
+5. Change only what was asked. Keep indentation, quotes, commas and brace style as they are.
+6. Anchor inserts on lines with code (`}`, a function header, an existing entry) rather than on empty lines, which \
+other edits add and remove.
+7. Lines you changed have new IDs. Before editing the same file again, use the anchors the result shows or read the \
+file again.
+8. Reply with tool calls only.
+
+## Examples\n\n",
+    );
+    for example in examples(options.allow_replace_text) {
+        p.push_str(&render_example(&example, w));
+    }
+    p.push_str(&refusals(w));
+    p
+}
+
+struct Example {
+    title: &'static str,
+    path: &'static str,
+    /// First line number of the excerpt the model read.
+    start: usize,
+    lines: &'static [&'static str],
+    /// Operations, fields in order; anchors written as `@N` (line N of the excerpt's numbering).
+    ops: Vec<Vec<(&'static str, Value)>>,
+    extra: Vec<(&'static str, Value)>,
+    note: &'static str,
+}
+
+fn examples(allow_replace_text: bool) -> Vec<Example> {
+    use serde_json::json;
+    let mut list = vec![
+        Example {
+            title: "Fix one value",
+            path: "src/client.ts",
+            start: 23,
+            lines: &["  const timeout: number = 5000;"],
+            ops: vec![vec![("target", json!("@23")), ("new_content", json!(["  const timeout: number = 30_000;"]))]],
+            extra: vec![],
+            note: "",
+        },
+        Example {
+            title: "Remove a line",
+            path: "src/load.ts",
+            start: 7,
+            lines: &["// @ts-ignore", "const data = fetchSync(url);"],
+            ops: vec![vec![("target", json!("@7")), ("new_content", Value::Null)]],
+            extra: vec![],
+            note: "",
+        },
+        Example {
+            title: "Empty a line but keep it",
+            path: "src/form.ts",
+            start: 14,
+            lines: &["  placeholder: \"DO NOT SHIP\","],
+            ops: vec![vec![("target", json!("@14")), ("new_content", json!([""]))]],
+            extra: vec![],
+            note: "",
+        },
+        Example {
+            title: "Rewrite a block",
+            path: "src/read.ts",
+            start: 60,
+            lines: &["    } catch (err) {", "      console.error(err);", "      return null;", "    }"],
+            ops: vec![vec![
+                ("first", json!("@60")),
+                ("last", json!("@63")),
+                ("new_content", json!(["    } catch (err) {", "      if (isEnoent(err)) return null;", "      throw err;", "    }"])),
+            ]],
+            extra: vec![],
+            note: "",
+        },
+        Example {
+            title: "Remove a block",
+            path: "src/handler.ts",
+            start: 80,
+            lines: &["  // TODO: remove after migration", "  if (legacy) {", "    legacyHandler(req);", "  }"],
+            ops: vec![vec![("first", json!("@80")), ("last", json!("@83")), ("new_content", Value::Null)]],
+            extra: vec![],
+            note: "",
+        },
+        Example {
+            title: "Add an import at the top",
+            path: "src/paths.ts",
+            start: 1,
+            lines: &["import * as fs from \"node:fs/promises\";", "import * as path from \"node:path\";"],
+            ops: vec![vec![("before", json!("@1")), ("inserted_lines", json!(["import * as os from \"node:os\";"]))]],
+            extra: vec![],
+            note: "Nothing is above line 1, so `before` is the anchor to use.",
+        },
+        Example {
+            title: "Append at the end of the file",
+            path: "src/codec.ts",
+            start: 260,
+            lines: &["export { serialize, deserialize };"],
+            ops: vec![vec![("after", json!("@260")), ("inserted_lines", json!(["export { validate };"]))]],
+            extra: vec![],
+            note: "Nothing is below the last line, so `after` is the anchor to use.",
+        },
+        Example {
+            title: "Add an entry between two neighbours",
+            path: "package.json",
+            start: 44,
+            lines: &["    \"build\": \"bun run compile\",", "    \"test\": \"bun test\""],
+            ops: vec![vec![("after", json!("@44")), ("before", json!("@45")), ("inserted_lines", json!(["    \"lint\": \"biome check\","]))]],
+            extra: vec![],
+            note: "Two anchors name exactly one gap; prefer them whenever both neighbours are lines with content.",
+        },
+        Example {
+            title: "Add a function above another, anchored on code rather than on the empty line",
+            path: "src/serialize.ts",
+            start: 100,
+            lines: &["  return buf.toString(\"hex\");", "}", "", "export function serialize(data: unknown): string {"],
+            ops: vec![vec![
+                ("before", json!("@103")),
+                ("inserted_lines", json!(["function validate(data: unknown): boolean {", "  return data != null && typeof data === \"object\";", "}", ""])),
+            ]],
+            extra: vec![],
+            note: "The final `\"\"` keeps an empty line between the two functions. `after` on the empty line 102 would also work today, but empty lines come and go; the function header is a steadier anchor.",
+        },
+        Example {
+            title: "Several changes in one call, all numbered as read",
+            path: "src/config.ts",
+            start: 10,
+            lines: &["const port = 8080;", "const host = \"localhost\";", "const debug = true;", "", "export default { port, host };"],
+            ops: vec![
+                vec![("target", json!("@12")), ("new_content", Value::Null)],
+                vec![("target", json!("@14")), ("new_content", json!(["export default { port, host, tls: false };"]))],
+                vec![("before", json!("@10")), ("inserted_lines", json!(["// Server settings"]))],
+            ],
+            extra: vec![],
+            note: "Line 14 is still called 14 although line 12 is removed and a line is inserted above line 10 in the same call.",
+        },
+    ];
+    if allow_replace_text {
+        list.push(Example {
+            title: "Replace text when no anchor is at hand",
+            path: "src/answer.ts",
+            start: 0,
+            lines: &[],
+            ops: vec![vec![("old_text", json!("x = 42")), ("new_text", json!("x = 99"))]],
+            extra: vec![],
+            note: "`old_text` must occur exactly once in the file; add `\"all\": true` to replace every occurrence.",
+        });
+    }
+    list.push(Example {
+        title: "Delete a file",
+        path: "src/deprecated/legacy.ts",
+        start: 0,
+        lines: &[],
+        ops: vec![],
+        extra: vec![("delete", Value::Bool(true))],
+        note: "",
+    });
+    list.push(Example {
+        title: "Move a file and change it in the same step",
+        path: "src/utils.ts",
+        start: 1,
+        lines: &["export function clamp(n: number, lo: number, hi: number) {"],
+        ops: vec![vec![("target", json!("@1")), ("new_content", json!(["export function clamp(n: number, lo = 0, hi = 1) {"]))]],
+        extra: vec![("rename", json!("src/helpers/utils.ts"))],
+        note: "",
+    });
+    list
+}
+
+/// The read view of `lines` as lines `start..`: real [`format_hashlines`] output.
+fn view(start: usize, lines: &[&str], width: usize) -> String {
+    let mut content = "\n".repeat(start.saturating_sub(1));
+    for line in lines {
+        content.push_str(line);
+        content.push('\n');
+    }
+    format_hashlines(&content, start, None, width)
+}
+
+fn anchor(number: usize, line: &str, width: usize) -> String {
+    format!("{number}#{}", line_id(line, width))
+}
+
+fn render_example(example: &Example, width: usize) -> String {
+    let resolve = |value: &Value| -> Value {
+        match value.as_str().and_then(|s| s.strip_prefix('@')).and_then(|n| n.parse::<usize>().ok()) {
+            Some(n) => Value::String(anchor(n, example.lines.get(n - example.start).copied().unwrap_or(""), width)),
+            None => value.clone(),
+        }
+    };
+    let mut out = format!("### {}\n\n", example.title);
+    if !example.lines.is_empty() {
+        out.push_str(&format!("Read:\n```\n{}\n```\n", view(example.start, example.lines, width)));
+    }
+    let ops: Vec<String> = example
+        .ops
+        .iter()
+        .map(|fields| {
+            let inner: Vec<String> = fields.iter().map(|(k, v)| format!("\"{k}\": {}", inline_json(&resolve(v)))).collect();
+            format!("  {{ {} }}", inner.join(", "))
+        })
+        .collect();
+    let mut head = format!("{{ \"path\": {}", serde_json::to_string(example.path).unwrap_or_default());
+    for (k, v) in &example.extra {
+        head.push_str(&format!(", \"{k}\": {}", inline_json(v)));
+    }
+    let call = if ops.is_empty() { format!("{head}, \"edits\": [] }}") } else { format!("{head}, \"edits\": [\n{}\n] }}", ops.join(",\n")) };
+    out.push_str(&format!("Call:\n```\n{call}\n```\n"));
+    if !example.note.is_empty() {
+        out.push_str(example.note);
+        out.push('\n');
+    }
+    out.push('\n');
+    out
+}
+
+/// JSON on one line, with a space after each comma of an array.
+fn inline_json(value: &Value) -> String {
+    match value {
+        Value::Array(items) => format!("[{}]", items.iter().map(inline_json).collect::<Vec<_>>().join(", ")),
+        other => serde_json::to_string(other).unwrap_or_default(),
+    }
+}
+
+/// The refusals section, with a stale-anchor error produced by the applier itself.
+fn refusals(width: usize) -> String {
+    let read = "def area(r):\n    return 3.14 * r * r\n\ndef perimeter(r):\n    return 2 * 3.14 * r\n";
+    let now = format!("import math\n\n{read}");
+    let read_lines: Vec<&str> = read.lines().collect();
+    let call = serde_json::json!({ "path": "geometry.py", "edits": [
+        { "target": anchor(2, read_lines[1], width), "new_content": ["    return round(3.14 * r * r, 2)"] }
+    ]});
+    let error = parse_call(&call, width)
+        .ok()
+        .and_then(|c| {
+            let ops: Vec<Operation> = c.edits;
+            edit_body("geometry.py", &now, &ops, width).err()
+        })
+        .and_then(|r| r.reason)
+        .unwrap_or_default();
+    format!(
+        "## When a call is refused
+
+A refused call writes nothing at all, so fix it and send the whole call again.
+
+- **Stale anchors.** The file changed since you read it. The error shows every line an anchor named, marked \
+`>>>`, with its current `LINE#ID` and two lines around it. For example, after you read `geometry.py` and sent \
+`{{ \"target\": \"{sent}\", ... }}`, an import and an empty line were added at the top:
+
+```
+{error}
+```
+
+  Retry with the anchors shown (here `{fixed}`); read again only when a line you need is not in the excerpt. If \
+the same lines are refused twice, read that part of the file again.
+- **A line that does not exist.** The error says how many lines the file has; read the end of the file again.
+- **A malformed anchor.** Send `LINE#ID` exactly as shown, such as `{sent}`, never `{sent}|{content}`.
+- **Nothing would change, or operations overlap.** Read the lines again and send one operation per place, each \
+with content that differs from the current lines.
+",
+        sent = anchor(2, read_lines[1], width),
+        fixed = anchor(4, read_lines[1], width),
+        content = read_lines[1],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hashline::DEFAULT_WIDTH;
+
+    #[test]
+    fn prompt_has_real_anchors_and_no_placeholders() {
+        let p = system_prompt();
+        assert!(!p.contains("{{") && !p.contains("@23") && !p.contains("hlineref"), "{p}");
+        assert!(p.contains(&format!("23#{}|  const timeout: number = 5000;", line_id("  const timeout: number = 5000;", DEFAULT_WIDTH))));
+        assert!(p.contains(&format!("\"target\": \"23#{}\"", line_id("  const timeout: number = 5000;", DEFAULT_WIDTH))));
+        assert!(p.contains(">>> "), "the stale example was not rendered");
+        assert!(!p.contains("old_text"));
+        assert!(system_prompt_with(&HashlineOptions { allow_replace_text: true, ..HashlineOptions::default() }).contains("old_text"));
+    }
 }
