@@ -223,7 +223,7 @@ pub fn apply_call(call: &HashlineCall, host: &mut dyn FileHost, options: &Hashli
         if let Err(e) = host.delete_file(&path) {
             return failed(ErrorKind::HostError, format!("{path} could not be deleted: {e}."));
         }
-        stage(host, options, &[path.clone()]);
+        stage(host, options, std::slice::from_ref(&path));
         result.message = format!("Deleted {path}.");
         return result;
     }
