@@ -179,7 +179,11 @@ fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation
         };
         let new_content = match new_content {
             Value::Null => None,
-            other => Some(parse_lines(other, &field("new_content"), at)?),
+            other => {
+                let lines = parse_lines(other, &field("new_content"), at)?;
+                check_no_view_prefix(&lines, &field("new_content"), width, at)?;
+                Some(lines)
+            }
         };
         let (first, last) = if let Some(target) = fields.get("target") {
             let anchor = parse_anchor(target, &field("target"), width, at)?;
@@ -206,6 +210,7 @@ fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation
             None | Some(Value::Null) => return err(at, format!("edits[{index}] has no inserted_lines: give the lines to insert as a non-empty array of strings.")),
             Some(v) => parse_lines(v, &field("inserted_lines"), at)?,
         };
+        check_no_view_prefix(&lines, &field("inserted_lines"), width, at)?;
         if lines.is_empty() {
             return err(at, format!("edits[{index}].inserted_lines is empty; an insert needs at least one line ([\"\"] inserts a blank line)."));
         }
@@ -238,6 +243,21 @@ fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation
         Some(other) => return err(at, format!("edits[{index}].all must be true or false, not {}.", kind_of(other))),
     };
     Ok(Operation::ReplaceText { old_text: old_text.replace("\r\n", "\n"), new_text: new_text.replace("\r\n", "\n"), all })
+}
+
+/// Refuses content lines that still carry a read-view prefix (`12#abc|`).
+fn check_no_view_prefix(lines: &[String], field: &str, width: usize, at: Option<usize>) -> Result<(), CallError> {
+    for (i, line) in lines.iter().enumerate() {
+        let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+        let rest = line.get(digits..).unwrap_or("");
+        let Some(after_hash) = rest.strip_prefix('#') else { continue };
+        let id = after_hash.get(..width).unwrap_or("");
+        if digits > 0 && is_id_text(id) && after_hash.get(width..).is_some_and(|r| r.starts_with('|')) {
+            let prefix = line.get(..digits + 1 + width + 1).unwrap_or(line);
+            return err(at, format!("{field}[{i}] starts with the read-view prefix {prefix:?}; content lines hold only the file's text, so drop the prefix."));
+        }
+    }
+    Ok(())
 }
 
 /// An array of line strings; a string inside holding `\n` is several lines,
@@ -345,6 +365,7 @@ mod tests {
             (json!({}), "not an operation"),
             (json!({"old_text": "", "new_text": "x"}), "empty"),
             (json!({"target": "1#abc", "new_content": [1]}), "must be a string"),
+            (json!({"after": "1#abc", "inserted_lines": ["ok", "7#x2z|  let y = 2;"]}), "prefix \"7#x2z|\""),
         ] {
             let e = parse_call(&json!({"path": "a", "edits": [bad]}), 3).unwrap_err();
             assert!(e.reason.contains(needle), "{needle}: {}", e.reason);
