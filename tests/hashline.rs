@@ -149,3 +149,16 @@ fn an_edit_that_ends_where_it_started_is_a_no_op() {
     let (r, _) = run(text, json!([]));
     assert_eq!(r.error_kind, Some(ErrorKind::NoOp));
 }
+
+#[test]
+fn a_call_as_json_text_and_a_large_change() {
+    let lines: String = (1..=100).map(|i| format!("row {i}\n")).collect();
+    let mut host = MemoryHost::with_files([("f.txt", lines.as_str())]);
+    let replacement: Vec<String> = (1..=90).map(|i| format!("new {i}")).collect();
+    let call = json!({ "path": "f.txt", "edits": [{ "first": a(&lines, 1), "last": a(&lines, 90), "new_content": replacement }] });
+    let r = apply_hashline_edit(&Value::String(call.to_string()), &mut host, &HashlineOptions::default());
+    assert_eq!(r.status, Status::Applied, "{}", r.message);
+    assert!(r.message.contains("read f.txt again"), "{}", r.message);
+    let r = apply_hashline_edit(&Value::String("{\"path\": \"f.txt\", \"edits\": 3}".into()), &mut host, &HashlineOptions::default());
+    assert_eq!((r.error_kind, r.path.as_str()), (Some(ErrorKind::Malformed), "f.txt"));
+}

@@ -144,6 +144,17 @@ pub fn hashline_paths(call: &Value) -> Vec<String> {
 /// Reads and applies one edit call (JSON) through `host`.
 pub fn apply_hashline_edit(call: &Value, host: &mut dyn FileHost, options: &HashlineOptions) -> HashlineResult {
     let width = options.width.clamp(1, MAX_WIDTH);
+    let parsed;
+    let call = match call {
+        Value::String(text) => match serde_json::from_str::<Value>(text) {
+            Ok(v) => {
+                parsed = v;
+                &parsed
+            }
+            Err(_) => call,
+        },
+        other => other,
+    };
     let raw_path = call.get("path").and_then(Value::as_str).unwrap_or("").to_string();
     match parse_call(call, width) {
         Ok(call) => apply_call(&call, host, options),
@@ -279,7 +290,9 @@ pub fn apply_call(call: &HashlineCall, host: &mut dyn FileHost, options: &Hashli
         (None, None) => String::new(),
     };
     if let Some(s) = &summary {
-        if !s.view.is_empty() {
+        if s.view.is_empty() {
+            message.push_str(&format!(" Too many lines changed to show them here; read {written} again before editing it further."));
+        } else {
             message.push_str(&format!(" Changed lines of {written} with their new anchors:\n{}", s.view));
         }
     }
