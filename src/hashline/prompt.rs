@@ -6,7 +6,6 @@ use super::apply::{edit_body, HashlineOptions};
 use super::call::{parse_call, Operation};
 use super::id::{line_id, MAX_WIDTH};
 use super::view::format_hashlines;
-use serde_json::Value;
 
 /// Instructions for the model using hashline edits (default width, content
 /// replace not offered).
@@ -85,7 +84,7 @@ file again.
 ## Examples\n\n",
     );
     for example in examples(options.allow_replace_text) {
-        p.push_str(&render_example(&example, w));
+        p.push_str(&render_example(example, w));
     }
     p.push_str(&refusals(w));
     p
@@ -97,146 +96,147 @@ struct Example {
     /// First line number of the excerpt the model read.
     start: usize,
     lines: &'static [&'static str],
-    /// Operations, fields in order; anchors written as `@N` (line N of the excerpt's numbering).
-    ops: Vec<Vec<(&'static str, Value)>>,
-    extra: Vec<(&'static str, Value)>,
+    /// Operations as JSON text; `"@N"` stands for the anchor of line N.
+    ops: &'static [&'static str],
+    /// More fields of the call, as JSON text (`"rename": "..."`).
+    extra: &'static str,
     note: &'static str,
 }
 
-fn examples(allow_replace_text: bool) -> Vec<Example> {
-    use serde_json::json;
-    let mut list = vec![
-        Example {
-            title: "Fix one value",
-            path: "src/client.ts",
-            start: 23,
-            lines: &["  const timeout: number = 5000;"],
-            ops: vec![vec![("target", json!("@23")), ("new_content", json!(["  const timeout: number = 30_000;"]))]],
-            extra: vec![],
-            note: "",
-        },
-        Example {
-            title: "Remove a line",
-            path: "src/load.ts",
-            start: 7,
-            lines: &["// @ts-ignore", "const data = fetchSync(url);"],
-            ops: vec![vec![("target", json!("@7")), ("new_content", Value::Null)]],
-            extra: vec![],
-            note: "",
-        },
-        Example {
-            title: "Empty a line but keep it",
-            path: "src/form.ts",
-            start: 14,
-            lines: &["  placeholder: \"DO NOT SHIP\","],
-            ops: vec![vec![("target", json!("@14")), ("new_content", json!([""]))]],
-            extra: vec![],
-            note: "",
-        },
-        Example {
-            title: "Rewrite a block",
-            path: "src/read.ts",
-            start: 60,
-            lines: &["    } catch (err) {", "      console.error(err);", "      return null;", "    }"],
-            ops: vec![vec![
-                ("first", json!("@60")),
-                ("last", json!("@63")),
-                ("new_content", json!(["    } catch (err) {", "      if (isEnoent(err)) return null;", "      throw err;", "    }"])),
-            ]],
-            extra: vec![],
-            note: "",
-        },
-        Example {
-            title: "Remove a block",
-            path: "src/handler.ts",
-            start: 80,
-            lines: &["  // TODO: remove after migration", "  if (legacy) {", "    legacyHandler(req);", "  }"],
-            ops: vec![vec![("first", json!("@80")), ("last", json!("@83")), ("new_content", Value::Null)]],
-            extra: vec![],
-            note: "",
-        },
-        Example {
-            title: "Add an import at the top",
-            path: "src/paths.ts",
-            start: 1,
-            lines: &["import * as fs from \"node:fs/promises\";", "import * as path from \"node:path\";"],
-            ops: vec![vec![("before", json!("@1")), ("inserted_lines", json!(["import * as os from \"node:os\";"]))]],
-            extra: vec![],
-            note: "Nothing is above line 1, so `before` is the anchor to use.",
-        },
-        Example {
-            title: "Append at the end of the file",
-            path: "src/codec.ts",
-            start: 260,
-            lines: &["export { serialize, deserialize };"],
-            ops: vec![vec![("after", json!("@260")), ("inserted_lines", json!(["export { validate };"]))]],
-            extra: vec![],
-            note: "Nothing is below the last line, so `after` is the anchor to use.",
-        },
-        Example {
-            title: "Add an entry between two neighbours",
-            path: "package.json",
-            start: 44,
-            lines: &["    \"build\": \"bun run compile\",", "    \"test\": \"bun test\""],
-            ops: vec![vec![("after", json!("@44")), ("before", json!("@45")), ("inserted_lines", json!(["    \"lint\": \"biome check\","]))]],
-            extra: vec![],
-            note: "Two anchors name exactly one gap; prefer them whenever both neighbours are lines with content.",
-        },
-        Example {
-            title: "Add a function above another, anchored on code rather than on the empty line",
-            path: "src/serialize.ts",
-            start: 100,
-            lines: &["  return buf.toString(\"hex\");", "}", "", "export function serialize(data: unknown): string {"],
-            ops: vec![vec![
-                ("before", json!("@103")),
-                ("inserted_lines", json!(["function validate(data: unknown): boolean {", "  return data != null && typeof data === \"object\";", "}", ""])),
-            ]],
-            extra: vec![],
-            note: "The final `\"\"` keeps an empty line between the two functions. `after` on the empty line 102 would also work today, but empty lines come and go; the function header is a steadier anchor.",
-        },
-        Example {
-            title: "Several changes in one call, all numbered as read",
-            path: "src/config.ts",
-            start: 10,
-            lines: &["const port = 8080;", "const host = \"localhost\";", "const debug = true;", "", "export default { port, host };"],
-            ops: vec![
-                vec![("target", json!("@12")), ("new_content", Value::Null)],
-                vec![("target", json!("@14")), ("new_content", json!(["export default { port, host, tls: false };"]))],
-                vec![("before", json!("@10")), ("inserted_lines", json!(["// Server settings"]))],
-            ],
-            extra: vec![],
-            note: "Line 14 is still called 14 although line 12 is removed and a line is inserted above line 10 in the same call.",
-        },
-    ];
-    if allow_replace_text {
-        list.push(Example {
-            title: "Replace text when no anchor is at hand",
-            path: "src/answer.ts",
-            start: 0,
-            lines: &[],
-            ops: vec![vec![("old_text", json!("x = 42")), ("new_text", json!("x = 99"))]],
-            extra: vec![],
-            note: "`old_text` must occur exactly once in the file; add `\"all\": true` to replace every occurrence.",
-        });
-    }
-    list.push(Example {
+const EXAMPLES: &[Example] = &[
+    Example {
+        title: "Fix one value",
+        path: "src/client.ts",
+        start: 23,
+        lines: &["  const timeout: number = 5000;"],
+        ops: &[r#"{ "target": "@23", "new_content": ["  const timeout: number = 30_000;"] }"#],
+        extra: "",
+        note: "",
+    },
+    Example {
+        title: "Remove a line",
+        path: "src/load.ts",
+        start: 7,
+        lines: &["// @ts-ignore", "const data = fetchSync(url);"],
+        ops: &[r#"{ "target": "@7", "new_content": null }"#],
+        extra: "",
+        note: "",
+    },
+    Example {
+        title: "Empty a line but keep it",
+        path: "src/form.ts",
+        start: 14,
+        lines: &["  placeholder: \"DO NOT SHIP\","],
+        ops: &[r#"{ "target": "@14", "new_content": [""] }"#],
+        extra: "",
+        note: "",
+    },
+    Example {
+        title: "Rewrite a block",
+        path: "src/read.ts",
+        start: 60,
+        lines: &["    } catch (err) {", "      console.error(err);", "      return null;", "    }"],
+        ops: &[r#"{ "first": "@60", "last": "@63", "new_content": ["    } catch (err) {", "      if (isEnoent(err)) return null;", "      throw err;", "    }"] }"#],
+        extra: "",
+        note: "",
+    },
+    Example {
+        title: "Remove a block",
+        path: "src/handler.ts",
+        start: 80,
+        lines: &["  // TODO: remove after migration", "  if (legacy) {", "    legacyHandler(req);", "  }"],
+        ops: &[r#"{ "first": "@80", "last": "@83", "new_content": null }"#],
+        extra: "",
+        note: "",
+    },
+    Example {
+        title: "Add an import at the top",
+        path: "src/paths.ts",
+        start: 1,
+        lines: &["import * as fs from \"node:fs/promises\";", "import * as path from \"node:path\";"],
+        ops: &[r#"{ "before": "@1", "inserted_lines": ["import * as os from \"node:os\";"] }"#],
+        extra: "",
+        note: "Nothing is above line 1, so `before` is the anchor to use.",
+    },
+    Example {
+        title: "Append at the end of the file",
+        path: "src/codec.ts",
+        start: 260,
+        lines: &["export { serialize, deserialize };"],
+        ops: &[r#"{ "after": "@260", "inserted_lines": ["export { validate };"] }"#],
+        extra: "",
+        note: "Nothing is below the last line, so `after` is the anchor to use.",
+    },
+    Example {
+        title: "Add an entry between two neighbours",
+        path: "package.json",
+        start: 44,
+        lines: &["    \"build\": \"bun run compile\",", "    \"test\": \"bun test\""],
+        ops: &[r#"{ "after": "@44", "before": "@45", "inserted_lines": ["    \"lint\": \"biome check\","] }"#],
+        extra: "",
+        note: "Two anchors name exactly one gap; prefer them whenever both neighbours are lines with content.",
+    },
+    Example {
+        title: "Add a function above another, anchored on code rather than on the empty line",
+        path: "src/serialize.ts",
+        start: 100,
+        lines: &["  return buf.toString(\"hex\");", "}", "", "export function serialize(data: unknown): string {"],
+        ops: &[r#"{ "before": "@103", "inserted_lines": ["function validate(data: unknown): boolean {", "  return data != null && typeof data === \"object\";", "}", ""] }"#],
+        extra: "",
+        note: "The final `\"\"` keeps an empty line between the two functions. `after` on the empty line 102 would also work today, but empty lines come and go; the function header is a steadier anchor.",
+    },
+    Example {
+        title: "Several changes in one call, all numbered as read",
+        path: "src/config.ts",
+        start: 10,
+        lines: &["const port = 8080;", "const host = \"localhost\";", "const debug = true;", "", "export default { port, host };"],
+        ops: &[
+            r#"{ "target": "@12", "new_content": null }"#,
+            r#"{ "target": "@14", "new_content": ["export default { port, host, tls: false };"] }"#,
+            r#"{ "before": "@10", "inserted_lines": ["// Server settings"] }"#,
+        ],
+        extra: "",
+        note: "Line 14 is still called 14 although line 12 is removed and a line is inserted above line 10 in the same call.",
+    },
+];
+
+const REPLACE_TEXT_EXAMPLE: Example = Example {
+    title: "Replace text when no anchor is at hand",
+    path: "src/answer.ts",
+    start: 0,
+    lines: &[],
+    ops: &[r#"{ "old_text": "x = 42", "new_text": "x = 99" }"#],
+    extra: "",
+    note: "`old_text` must occur exactly once in the file; add `\"all\": true` to replace every occurrence.",
+};
+
+const FILE_EXAMPLES: &[Example] = &[
+    Example {
         title: "Delete a file",
         path: "src/deprecated/legacy.ts",
         start: 0,
         lines: &[],
-        ops: vec![],
-        extra: vec![("delete", Value::Bool(true))],
+        ops: &[],
+        extra: r#""delete": true"#,
         note: "",
-    });
-    list.push(Example {
+    },
+    Example {
         title: "Move a file and change it in the same step",
         path: "src/utils.ts",
         start: 1,
         lines: &["export function clamp(n: number, lo: number, hi: number) {"],
-        ops: vec![vec![("target", json!("@1")), ("new_content", json!(["export function clamp(n: number, lo = 0, hi = 1) {"]))]],
-        extra: vec![("rename", json!("src/helpers/utils.ts"))],
+        ops: &[r#"{ "target": "@1", "new_content": ["export function clamp(n: number, lo = 0, hi = 1) {"] }"#],
+        extra: r#""rename": "src/helpers/utils.ts""#,
         note: "",
-    });
+    },
+];
+
+fn examples(allow_replace_text: bool) -> Vec<&'static Example> {
+    let mut list: Vec<&'static Example> = EXAMPLES.iter().collect();
+    if allow_replace_text {
+        list.push(&REPLACE_TEXT_EXAMPLE);
+    }
+    list.extend(FILE_EXAMPLES.iter());
     list
 }
 
@@ -255,28 +255,32 @@ fn anchor(number: usize, line: &str, width: usize) -> String {
 }
 
 fn render_example(example: &Example, width: usize) -> String {
-    let resolve = |value: &Value| -> Value {
-        match value.as_str().and_then(|s| s.strip_prefix('@')).and_then(|n| n.parse::<usize>().ok()) {
-            Some(n) => Value::String(anchor(n, example.lines.get(n - example.start).copied().unwrap_or(""), width)),
-            None => value.clone(),
+    // `"@N"` becomes the real anchor of line N, computed from the excerpt.
+    let resolve = |op: &str| -> String {
+        let mut out = String::new();
+        let mut rest = op;
+        while let Some(at) = rest.find("\"@") {
+            out.push_str(&rest[..at + 1]);
+            let after = &rest[at + 2..];
+            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+            let n: usize = after[..digits].parse().unwrap_or(0);
+            let line = n.checked_sub(example.start).and_then(|i| example.lines.get(i)).copied().unwrap_or("");
+            out.push_str(&anchor(n, line, width));
+            rest = &after[digits..];
         }
+        out.push_str(rest);
+        out
     };
     let mut out = format!("### {}\n\n", example.title);
     if !example.lines.is_empty() {
         out.push_str(&format!("Read:\n```\n{}\n```\n", view(example.start, example.lines, width)));
     }
-    let ops: Vec<String> = example
-        .ops
-        .iter()
-        .map(|fields| {
-            let inner: Vec<String> = fields.iter().map(|(k, v)| format!("\"{k}\": {}", inline_json(&resolve(v)))).collect();
-            format!("  {{ {} }}", inner.join(", "))
-        })
-        .collect();
-    let mut head = format!("{{ \"path\": {}", serde_json::to_string(example.path).unwrap_or_default());
-    for (k, v) in &example.extra {
-        head.push_str(&format!(", \"{k}\": {}", inline_json(v)));
+    let mut head = format!("{{ \"path\": \"{}\"", example.path);
+    if !example.extra.is_empty() {
+        head.push_str(", ");
+        head.push_str(example.extra);
     }
+    let ops: Vec<String> = example.ops.iter().map(|op| format!("  {}", resolve(op))).collect();
     let call = if ops.is_empty() { format!("{head}, \"edits\": [] }}") } else { format!("{head}, \"edits\": [\n{}\n] }}", ops.join(",\n")) };
     out.push_str(&format!("Call:\n```\n{call}\n```\n"));
     if !example.note.is_empty() {
@@ -285,14 +289,6 @@ fn render_example(example: &Example, width: usize) -> String {
     }
     out.push('\n');
     out
-}
-
-/// JSON on one line, with a space after each comma of an array.
-fn inline_json(value: &Value) -> String {
-    match value {
-        Value::Array(items) => format!("[{}]", items.iter().map(inline_json).collect::<Vec<_>>().join(", ")),
-        other => serde_json::to_string(other).unwrap_or_default(),
-    }
 }
 
 /// The refusals section, with a stale-anchor error produced by the applier itself.

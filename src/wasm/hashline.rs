@@ -36,7 +36,7 @@ fn line_number(value: Option<f64>, what: &str) -> Result<Option<usize>, JsError>
     match value {
         None => Ok(None),
         Some(v) if v.is_finite() && v.fract() == 0.0 && v >= 0.0 => Ok(Some(v as usize)),
-        Some(v) => Err(JsError::new(&format!("editblocks: {what} must be a whole line number (1-based), got {v}"))),
+        Some(_) => Err(JsError::new(&format!("editblocks: {what} must be a whole, non-negative line number (1-based)"))),
     }
 }
 
