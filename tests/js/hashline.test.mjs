@@ -60,7 +60,7 @@ test('formatHashlines renders N#ID|content for a range', () => {
   assert.equal(formatHashlines(text, { startLine: 2, endLine: 2 }), `2#${lineId('beta')}|beta`);
   assert.equal(formatHashlines(text, { startLine: 9 }), '');
   assert.equal(formatHashlines('x\n', { width: 5 }), `1#${lineId('x', { width: 5 })}|x`);
-  assert.throws(() => formatHashlines(text, { startLine: 1.5 }), /startLine must be a whole line number/);
+  assert.throws(() => formatHashlines(text, { startLine: 1.5 }), /startLine must be a whole, non-negative line number/);
 });
 
 function readTree(dir) {
