@@ -36,6 +36,7 @@ fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 fn fixtures() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hashline");
     let mut dirs: Vec<PathBuf> = fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    // (README.md and .gitattributes sit beside the case folders.)
     dirs.sort();
     assert!(dirs.len() >= 30, "fixtures missing under {}", root.display());
     dirs

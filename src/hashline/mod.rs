@@ -14,6 +14,29 @@
 //! anything is written ([`apply_hashline_edit`]). All operations of a call
 //! refer to the same snapshot: their line numbers are the ones the model
 //! read, whatever the other operations of the call do.
+//!
+//! How a call is checked, in order; the first failing step refuses the whole
+//! call and nothing is written:
+//!
+//! 1. the call's shape: every operation is exactly one of `target`,
+//!    `first`/`last`, `before`/`after` + `inserted_lines`, `old_text`/`new_text`
+//!    (only with [`HashlineOptions::allow_replace_text`]); anchors are
+//!    `LINE#ID` without `|content`; content lines carry no `N#ID|` prefix;
+//! 2. the paths ([`crate::path::normalize_path`]), `delete` xor `rename`, a
+//!    rename target that does not exist (unless `overwrite`);
+//! 3. every anchor names an existing line (the error says how many there are);
+//! 4. every anchor's ID matches its line now (else every stale line is shown
+//!    with `>>>`, its current `LINE#ID` and two lines of context);
+//! 5. no operation is a no-op, and no two touch the same lines or insert into
+//!    the same gap (an insert's anchors count as touched).
+//!
+//! `new_content: null` and `new_content: []` both delete. A bare string, or a
+//! string holding `\n`, is read as its lines. Files go through
+//! [`crate::text::TextFile`]: BOM, CRLF and the final newline are kept.
+//!
+//! Known limit of the format: a range replace checks only its `first` and
+//! `last` anchors, so a line changed in place strictly inside the range since
+//! the read is overwritten without notice.
 
 mod apply;
 mod call;
