@@ -48,6 +48,20 @@
 //!   [`StreamEvent::BlockDiscarded`] that says why; parsing goes on with the
 //!   next line. A block refused for its path is still read to its end, so
 //!   its content is never mistaken for paths or blocks.
+//! * **A new block inside an open one.** A start marker whose nearest
+//!   non-blank, non-fence line is a usable path starts a new block even
+//!   inside an open block; the open block is discarded as unclosed. This is
+//!   what a reply cut short (or a forgotten end marker) looks like, and
+//!   applying the open block would write the next block's text into the
+//!   file. A start marker *without* a path line before it stays content
+//!   (seed 001: nested markers are content).
+//! * **`search-replace` leniency** (as models write it, and as aider reads
+//!   it): `=======` written twice in a row counts once; a second `=======`
+//!   after replace text closes the block (a `>>>>>>> REPLACE` right after it
+//!   is skipped). So a `=======` line can never be replace text.
+//! * **Fences.** Markdown fences (```` ``` ````, `~~~`, with an info string)
+//!   and the HTML-like fences some models use (`<source>python`, `</code>`,
+//!   `<pre>`) are skipped when looking for the path.
 //! * **`edit-repl` anchor**: the common prefix of whole lines of both
 //!   sections; the rest are old and new lines (create, insert after, delete,
 //!   replace fall out of this).
