@@ -9,20 +9,12 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 let memory = null;
 const buffer = () => (memory ??= raw.parserMemory()).buffer;
-// A Uint32Array over all of wasm memory, remade when memory grows.
-let u32view = null;
-const u32 = () => {
-  const b = buffer();
-  if (u32view === null || u32view.buffer !== b) u32view = new Uint32Array(b);
-  return u32view;
-};
-
-let u8view = null;
-const u8 = () => {
-  const b = buffer();
-  if (u8view === null || u8view.buffer !== b) u8view = new Uint8Array(b);
-  return u8view;
-};
+// Views over all of wasm memory, remade when memory grows (a grown memory
+// detaches the old buffer, whose views then have byteLength 0).
+let u32view = new Uint32Array(0);
+const u32 = () => (u32view.byteLength === 0 ? (u32view = new Uint32Array(buffer())) : u32view);
+let u8view = new Uint8Array(0);
+const u8 = () => (u8view.byteLength === 0 ? (u8view = new Uint8Array(buffer())) : u8view);
 
 // Writes `text` as UTF-8 at the address `reserve(capacity)` returns (lone
 // surrogates become U+FFFD); returns the byte length.
@@ -32,8 +24,8 @@ function writeInput(text, reserve) {
   return encodeAt(text, ptr, capacity);
 }
 
-// Short ASCII text is copied directly (no typed-array view per call); the
-// rest goes through TextEncoder.encodeInto.
+// Short ASCII text is copied directly (cheaper than a typed-array view per
+// call); the rest goes through TextEncoder.encodeInto.
 const ASCII_COPY_MAX = 256;
 function encodeAt(text, ptr, capacity) {
   let i = 0;
@@ -47,8 +39,9 @@ function encodeAt(text, ptr, capacity) {
     if (i === text.length) return i;
   }
   const rest = i === 0 ? text : text.slice(i);
-  return i + encoder.encodeInto(rest, new Uint8Array(buffer(), ptr + i, capacity - i)).written;
+  return i + encoder.encodeInto(rest, u8().subarray(ptr + i, ptr + capacity)).written;
 }
+
 const STRIDE = 14;
 
 function formatMask(options, where) {
