@@ -137,6 +137,7 @@ export class EditStream {
     this._path = ''; // the open block's path, from its block-start
     this._input = 0; // address and size of the stream's input buffer in wasm memory
     this._inputCapacity = 0;
+    this._slots = this._raw.slots() >>> 2; // [keepFrom, records address], set by every feed
   }
 
   /** Reads a chunk; returns the events it completes (possibly none). */
@@ -201,7 +202,7 @@ export class EditStream {
       this._partial = nl < 0 ? before + text : text.slice(nl + 1);
     }
     if (ret === 0) {
-      this._trim(stream.keepFrom());
+      this._trim(u32()[this._slots]);
       return EMPTY();
     }
     // Text-bearing events first: fetching them allocates in wasm, which may
@@ -209,7 +210,8 @@ export class EditStream {
     const json = ret & 1 ? JSON.parse(stream.events()) : null;
     const n = ret >>> 1;
     const rec = u32();
-    const base = stream.records() >>> 2;
+    const base = rec[this._slots + 1] >>> 2;
+    const keepFrom = rec[this._slots];
     const events = [];
     // Lines completed by this feed, numbered from 0, read on demand in order.
     let lineIndex = -1;
@@ -277,7 +279,7 @@ export class EditStream {
           throw new Error(`editblocks: internal error: unknown parser record ${rec[i]}`);
       }
     }
-    this._trim(stream.keepFrom());
+    this._trim(keepFrom);
     return events;
   }
 

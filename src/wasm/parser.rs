@@ -135,13 +135,16 @@ pub struct RawEditStream {
     /// Records of the last `finish` (a feed's stay in `inner`).
     finished: Vec<u32>,
     json: String,
+    /// After each feed: the UTF-16 offset to keep text from, and the
+    /// address of the records (read by `js/parser.js` without a call).
+    slots: Box<[u32; 2]>,
 }
 
 #[wasm_bindgen]
 impl RawEditStream {
     #[wasm_bindgen(constructor)]
     pub fn new(formats: u32) -> RawEditStream {
-        RawEditStream { inner: EditStream::compact(&options(formats)), input: Vec::new(), finished: Vec::new(), json: String::new() }
+        RawEditStream { inner: EditStream::compact(&options(formats)), input: Vec::new(), finished: Vec::new(), json: String::new(), slots: Box::new([0; 2]) }
     }
 
     /// Makes this stream's input buffer hold at least `capacity` bytes;
@@ -156,7 +159,7 @@ impl RawEditStream {
     /// returns twice the number of [`RawEditStream::records`], plus 1 when
     /// [`RawEditStream::events`] has events.
     #[wasm_bindgen(js_name = feedInput)]
-    pub fn feed_input(&mut self, len: usize) -> Result<usize, JsError> {
+    pub fn feed_input(&mut self, len: usize) -> usize {
         let len = len.min(self.input.capacity());
         // SAFETY: JavaScript wrote `len` bytes into the reserved capacity.
         unsafe { self.input.set_len(len) };
@@ -170,25 +173,36 @@ impl RawEditStream {
         self.input.clear();
         self.finished.clear();
         let events = self.inner.take_compact_events();
-        self.encode(&events)?;
-        Ok(self.inner.compact_records().len() * 2 + !self.json.is_empty() as usize)
+        self.encode(&events);
+        self.slots[0] = self.inner.keep_from() as u32;
+        self.slots[1] = self.inner.compact_records().as_ptr() as u32;
+        self.inner.compact_records().len() * 2 + !self.json.is_empty() as usize
     }
 
     /// Ends the reply; returns how many numbers [`RawEditStream::records`] holds.
     #[wasm_bindgen(js_name = finishInput)]
-    pub fn finish_input(&mut self) -> Result<usize, JsError> {
+    pub fn finish_input(&mut self) -> usize {
         let out = self.inner.finish_compact();
         self.finished = out.records;
-        self.encode(&out.events)?;
-        Ok(self.finished.len() * 2 + !self.json.is_empty() as usize)
+        self.encode(&out.events);
+        self.slots[0] = 0;
+        self.slots[1] = self.finished.as_ptr() as u32;
+        self.finished.len() * 2 + !self.json.is_empty() as usize
     }
 
-    fn encode(&mut self, events: &[crate::parser::StreamEvent]) -> Result<(), JsError> {
+    /// Events that carry text, as JSON. Encoding plain strings and numbers
+    /// cannot fail; if it ever did, the events would be lost, not the stream.
+    fn encode(&mut self, events: &[crate::parser::StreamEvent]) {
         self.json.clear();
         if !events.is_empty() {
-            self.json = serde_json::to_string(events).map_err(|e| JsError::new(&format!("editblocks: could not encode parser events: {e}")))?;
+            self.json = serde_json::to_string(events).unwrap_or_else(|_| "[]".into());
         }
-        Ok(())
+    }
+
+    /// Address of two numbers set by every feed: the UTF-16 offset to keep
+    /// text from, and the address of the records.
+    pub fn slots(&self) -> *const u32 {
+        self.slots.as_ptr()
     }
 
     /// Address of the records of the last feed.
