@@ -147,3 +147,65 @@ fn huge_lines_and_lone_markers_are_fine() {
     let events = stream.finish();
     assert!(matches!(events.last(), Some(StreamEvent::BlockDiscarded { .. })), "an unclosed block is discarded at finish");
 }
+
+/// Blocks rebuilt from compact-mode records (what `js/parser.js` does):
+/// paths and texts sliced out of the normalised reply by UTF-16 offsets.
+fn compact_blocks(chunks: &[&str], options: &ParseOptions) -> Vec<(String, String, String, String, String, String, u32)> {
+    use editblocks::parser::{RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
+    let normal: String = chunks.concat().replace("\r\n", "\n");
+    let normal = normal.strip_suffix('\r').unwrap_or(&normal);
+    let units: Vec<u16> = normal.encode_utf16().collect();
+    let slice = |s: u32, e: u32| String::from_utf16_lossy(units.get(s as usize..e as usize).expect("offsets inside the reply"));
+    let mut stream = EditStream::compact(options);
+    let mut records = Vec::new();
+    for c in chunks {
+        stream.feed_compact_in_place(c);
+        records.extend_from_slice(stream.compact_records());
+    }
+    records.extend(stream.finish_compact().records);
+    let mut out = Vec::new();
+    let mut path = String::new();
+    let mut i = 0;
+    while i < records.len() {
+        match records[i] {
+            RECORD_UPDATE => i += 5,
+            RECORD_JSON => i += 2,
+            RECORD_START => {
+                if records[i + 3] != u32::MAX {
+                    path = slice(records[i + 3], records[i + 4]);
+                }
+                i += 5;
+            }
+            RECORD_COMPLETE => {
+                let r = &records[i..i + 14];
+                out.push((path.clone(), slice(r[4], r[5]), slice(r[6], r[7]), slice(r[8], r[9]), slice(r[10], r[11]), slice(r[12], r[13]), r[3]));
+                i += 14;
+            }
+            other => panic!("unknown record {other}"),
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn compact_records_rebuild_the_blocks_of_parse_edits(text in reply(), cuts in prop::collection::vec(any::<usize>(), 0..30), options in options()) {
+        // Compact mode keeps CRLF pairs whole (the JS wrapper holds a trailing CR).
+        let chunks: Vec<&str> = split_at(&text, &cuts).into_iter().collect();
+        let mut joined: Vec<String> = Vec::new();
+        for c in chunks {
+            match joined.last_mut() {
+                Some(last) if last.ends_with('\r') => last.push_str(c),
+                _ => joined.push(c.to_string()),
+            }
+        }
+        let pieces: Vec<&str> = joined.iter().map(String::as_str).collect();
+        let expected: Vec<_> = parse_edits(&text, &options)
+            .into_iter()
+            .map(|b| (b.file_path, b.anchor, b.old_lines, b.new_lines, b.trailing_anchor, b.raw_block, b.line_number))
+            .collect();
+        prop_assert_eq!(compact_blocks(&pieces, &options), expected);
+    }
+}
