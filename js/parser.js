@@ -6,7 +6,6 @@ import * as raw from 'editblocks-raw';
 
 const FORMATS = ['edit-repl', 'anchored', 'search-replace'];
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 let memory = null;
 const buffer = () => (memory ??= raw.parserMemory()).buffer;
 // Views over all of wasm memory, remade when memory grows (a grown memory

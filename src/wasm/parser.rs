@@ -1,7 +1,11 @@
-//! Binding for the parser: `parseEditSpans` (one-shot, as UTF-16 offsets so
-//! `js/parser.js` can slice the caller's string instead of copying text
-//! across), `detectFormat`, and `RawEditStream` (events as a JSON string,
-//! parsed by `js/parser.js`: one crossing per `feed`).
+//! Binding for the parser. Text crosses the boundary once, as UTF-8 written
+//! by `TextEncoder.encodeInto` straight into a wasm buffer; what comes back
+//! is numbers, and `js/parser.js` slices the caller's own string:
+//!
+//! * `parseEditSpansInput`: one-shot, every block as UTF-16 offsets;
+//! * `RawEditStream`: the incremental parser in compact mode (records of
+//!   numbers per feed; only discard events carry text, as JSON);
+//! * `detectFormat`.
 
 use wasm_bindgen::prelude::*;
 
@@ -47,10 +51,10 @@ impl Utf16Cursor<'_> {
     }
 }
 
-/// Every complete block as 14 numbers: format code, line number, then
+/// Every complete block as 14 numbers: format code (index in
+/// [`Format::ALL`]), line number, then
 /// start/end UTF-16 offsets of path, anchor, old, new, trailing anchor and
 /// raw block, into `text` (which must already read CRLF as LF).
-#[wasm_bindgen(js_name = parseEditSpans)]
 pub fn parse_edit_spans(text: &str, formats: u32) -> Vec<u32> {
     let spans = parser::parse_spans(text, &options(formats));
     let mut out = Vec::with_capacity(spans.len() * SPAN_STRIDE);
@@ -205,24 +209,9 @@ impl RawEditStream {
         self.slots.as_ptr()
     }
 
-    /// Address of the records of the last feed.
-    pub fn records(&self) -> *const u32 {
-        if self.finished.is_empty() {
-            self.inner.compact_records().as_ptr()
-        } else {
-            self.finished.as_ptr()
-        }
-    }
-
     /// The events of the last feed that carry text (JSON array).
     pub fn events(&self) -> String {
         self.json.clone()
-    }
-
-    /// UTF-16 offset of the first character the wrapper must still keep.
-    #[wasm_bindgen(js_name = keepFrom)]
-    pub fn keep_from(&self) -> f64 {
-        self.inner.keep_from() as f64
     }
 
     /// The pending block as JSON, or `""` when there is none.
