@@ -23,22 +23,46 @@ function writeInput(text, reserve) {
   return encodeAt(text, ptr, capacity);
 }
 
-// Short ASCII text is copied directly (cheaper than a typed-array view per
-// call); the rest goes through TextEncoder.encodeInto.
-const ASCII_COPY_MAX = 256;
+// Short text is encoded by hand straight into wasm memory (cheaper than a
+// typed-array view per call); the rest goes through TextEncoder.encodeInto.
+// `text` must be clean (see `clean`).
+const HAND_MAX = 512;
 function encodeAt(text, ptr, capacity) {
-  let i = 0;
-  if (text.length <= ASCII_COPY_MAX) {
-    const mem = u8();
-    for (; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c > 0x7f) break;
-      mem[ptr + i] = c;
-    }
-    if (i === text.length) return i;
+  if (text.length <= HAND_MAX) {
+    const n = encodeHand(text, u8(), ptr);
+    if (n >= 0) return n;
   }
-  const rest = i === 0 ? text : text.slice(i);
-  return i + encoder.encodeInto(rest, u8().subarray(ptr + i, ptr + capacity)).written;
+  return encoder.encodeInto(text, u8().subarray(ptr, ptr + capacity)).written;
+}
+
+// UTF-8 of `text` written at `at`; its byte length, or -1 when `text` is not
+// clean (a CRLF or a lone surrogate), which `encodeAt` leaves to `clean`.
+function encodeHand(text, mem, at) {
+  let p = at;
+  for (let i = 0, n = text.length; i < n; i++) {
+    let c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if (c === 13 && text.charCodeAt(i + 1) === 10) return -1;
+      mem[p++] = c;
+    } else if (c < 0x800) {
+      mem[p++] = 0xc0 | (c >> 6);
+      mem[p++] = 0x80 | (c & 63);
+    } else if (c < 0xd800 || c > 0xdfff) {
+      mem[p++] = 0xe0 | (c >> 12);
+      mem[p++] = 0x80 | ((c >> 6) & 63);
+      mem[p++] = 0x80 | (c & 63);
+    } else {
+      const d = text.charCodeAt(i + 1);
+      if (c > 0xdbff || !(d >= 0xdc00 && d <= 0xdfff)) return -1;
+      c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+      i++;
+      mem[p++] = 0xf0 | (c >> 18);
+      mem[p++] = 0x80 | ((c >> 12) & 63);
+      mem[p++] = 0x80 | ((c >> 6) & 63);
+      mem[p++] = 0x80 | (c & 63);
+    }
+  }
+  return p - at;
 }
 
 const STRIDE = 14;
@@ -108,7 +132,6 @@ export function detectFormat(text) {
   return raw.detectFormat(text);
 }
 
-const EMPTY = () => [];
 // Section numbers of the core's records, in the order of its `Section` enum.
 const SECTIONS = ['edit', 'repl', 'anchor', 'old', 'new', 'trailing-anchor', 'search', 'replace'];
 
@@ -129,10 +152,11 @@ export class EditStream {
     const mask = formatMask(options, 'EditStream');
     this._raw = new raw.RawEditStream(mask);
     this._held = ''; // a trailing CR or high surrogate, until the next chunk shows what follows
+    this._unsent = ''; // text after the last newline not yet handed to the core (not cleaned yet)
     this._finished = false;
     this._kept = ''; // the reply from UTF-16 offset _keptStart on (CRLF read as LF)
     this._keptStart = 0;
-    this._partial = ''; // the current unterminated line
+    this._partial = ''; // the current unterminated line, as far as the core has it
     this._path = ''; // the open block's path, from its block-start
     this._input = 0; // address and size of the stream's input buffer in wasm memory
     this._inputCapacity = 0;
@@ -153,19 +177,30 @@ export class EditStream {
       this._held = text.slice(end);
       text = text.slice(0, end);
     }
-    if (text === '') return EMPTY();
-    return this._run(clean(text), false);
+    // Events only come at line ends: text without a newline waits here
+    // (pending() hands it over first), and the core is not called.
+    if (text.indexOf('\n') < 0) {
+      this._unsent += text;
+      return [];
+    }
+    if (this._unsent !== '') {
+      text = this._unsent + text;
+      this._unsent = '';
+    }
+    return this._run(text, false);
   }
 
   /** Ends the reply; a block still open is discarded, with its reason. */
   finish() {
     if (this._finished) return [];
-    const events = [];
     // A CR at the very end is dropped (the core reads it as a line end too).
     const held = this._held === '\r' ? '' : this._held;
     this._held = '';
-    if (held !== '') events.push(...this._run(clean(held), false));
-    events.push(...this._run('', true));
+    const rest = this._unsent + held;
+    this._unsent = '';
+    // `rest` holds no newline: handing it over completes nothing.
+    if (rest !== '') this._run(rest, false);
+    const events = this._run('', true);
     this._finished = true;
     this._raw.free();
     this._raw = null;
@@ -176,10 +211,17 @@ export class EditStream {
   /** The block being written (path, format if known, sections so far), or null. */
   pending() {
     if (this._finished) return null;
+    if (this._unsent !== '') {
+      // No newline in it, so no events: only the current line grows.
+      this._run(this._unsent, false);
+      this._unsent = '';
+    }
     const json = this._raw.pending();
     return json === '' ? null : JSON.parse(json);
   }
 
+  // Hands `text` (no trailing CR or high surrogate) to the core, or ends the
+  // reply when `finishing`; returns the events.
   _run(text, finishing) {
     const stream = this._raw;
     let ret;
@@ -191,7 +233,14 @@ export class EditStream {
         this._inputCapacity = Math.max(capacity, 4096);
         this._input = stream.input(this._inputCapacity);
       }
-      ret = stream.feedInput(encodeAt(text, this._input, capacity));
+      // Clean text (no CRLF, no lone surrogate) is encoded as it is; the
+      // rest is cleaned first.
+      let n = text.length <= HAND_MAX ? encodeHand(text, u8(), this._input) : -1;
+      if (n < 0) {
+        text = clean(text);
+        n = encodeAt(text, this._input, capacity);
+      }
+      ret = stream.feedInput(n);
     }
     const before = this._partial;
     this._kept += text;
@@ -202,7 +251,7 @@ export class EditStream {
     }
     if (ret === 0) {
       this._trim(u32()[this._slots]);
-      return EMPTY();
+      return [];
     }
     // Text-bearing events first: fetching them allocates in wasm, which may
     // move memory; the records are read after.
