@@ -23,46 +23,9 @@ function writeInput(text, reserve) {
   return encodeAt(text, ptr, capacity);
 }
 
-// Short text is encoded by hand straight into wasm memory (cheaper than a
-// typed-array view per call); the rest goes through TextEncoder.encodeInto.
-// `text` must be clean (see `clean`).
-const HAND_MAX = 512;
+// Writes clean text (see `clean`) as UTF-8 at `ptr`; returns the byte length.
 function encodeAt(text, ptr, capacity) {
-  if (text.length <= HAND_MAX) {
-    const n = encodeHand(text, u8(), ptr);
-    if (n >= 0) return n;
-  }
   return encoder.encodeInto(text, u8().subarray(ptr, ptr + capacity)).written;
-}
-
-// UTF-8 of `text` written at `at`; its byte length, or -1 when `text` is not
-// clean (a CRLF or a lone surrogate), which `encodeAt` leaves to `clean`.
-function encodeHand(text, mem, at) {
-  let p = at;
-  for (let i = 0, n = text.length; i < n; i++) {
-    let c = text.charCodeAt(i);
-    if (c < 0x80) {
-      if (c === 13 && text.charCodeAt(i + 1) === 10) return -1;
-      mem[p++] = c;
-    } else if (c < 0x800) {
-      mem[p++] = 0xc0 | (c >> 6);
-      mem[p++] = 0x80 | (c & 63);
-    } else if (c < 0xd800 || c > 0xdfff) {
-      mem[p++] = 0xe0 | (c >> 12);
-      mem[p++] = 0x80 | ((c >> 6) & 63);
-      mem[p++] = 0x80 | (c & 63);
-    } else {
-      const d = text.charCodeAt(i + 1);
-      if (c > 0xdbff || !(d >= 0xdc00 && d <= 0xdfff)) return -1;
-      c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-      i++;
-      mem[p++] = 0xf0 | (c >> 18);
-      mem[p++] = 0x80 | ((c >> 12) & 63);
-      mem[p++] = 0x80 | ((c >> 6) & 63);
-      mem[p++] = 0x80 | (c & 63);
-    }
-  }
-  return p - at;
 }
 
 const STRIDE = 14;
@@ -160,7 +123,8 @@ export class EditStream {
     this._path = ''; // the open block's path, from its block-start
     this._input = 0; // address and size of the stream's input buffer in wasm memory
     this._inputCapacity = 0;
-    this._slots = this._raw.slots() >>> 2; // [keepFrom, records address], set by every feed
+    this._view = null;
+    this._slots = this._raw.slots() >>> 2; // [keepFrom, records address, current line length], set by every feed
   }
 
   /** Reads a chunk; returns the events it completes (possibly none). */
@@ -232,22 +196,22 @@ export class EditStream {
       if (capacity > this._inputCapacity) {
         this._inputCapacity = Math.max(capacity, 4096);
         this._input = stream.input(this._inputCapacity);
+        this._view = null;
       }
-      // Clean text (no CRLF, no lone surrogate) is encoded as it is; the
-      // rest is cleaned first.
-      let n = text.length <= HAND_MAX ? encodeHand(text, u8(), this._input) : -1;
-      if (n < 0) {
-        text = clean(text);
-        n = encodeAt(text, this._input, capacity);
-      }
-      ret = stream.feedInput(n);
+      text = clean(text);
+      // A view over the input buffer, remade when the buffer moves or
+      // memory grows (no typed-array view per feed).
+      let view = this._view;
+      if (view === null || view.byteLength === 0) view = this._view = new Uint8Array(buffer(), this._input, this._inputCapacity);
+      ret = stream.feedInput(encoder.encodeInto(text, view).written);
     }
     const before = this._partial;
     this._kept += text;
     if (finishing) this._partial = '';
     else {
-      const nl = text.lastIndexOf('\n');
-      this._partial = nl < 0 ? before + text : text.slice(nl + 1);
+      // The core's current line, in UTF-16 units (cheaper than lastIndexOf).
+      const rest = u32()[this._slots + 2];
+      this._partial = rest >= text.length ? before + text : text.slice(text.length - rest);
     }
     if (ret === 0) {
       this._trim(u32()[this._slots]);

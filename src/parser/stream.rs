@@ -812,6 +812,12 @@ impl EditStream {
         keep_from
     }
 
+    /// UTF-16 length of the current unterminated line (what follows the
+    /// last `'\n'` fed).
+    pub fn partial_len16(&self) -> usize {
+        utf16_len(&self.partial)
+    }
+
     /// [`EditStream::finish`] for a compact stream.
     pub fn finish_compact(&mut self) -> CompactOutput {
         self.records.clear();

@@ -139,16 +139,17 @@ pub struct RawEditStream {
     /// Records of the last `finish` (a feed's stay in `inner`).
     finished: Vec<u32>,
     json: String,
-    /// After each feed: the UTF-16 offset to keep text from, and the
-    /// address of the records (read by `js/parser.js` without a call).
-    slots: Box<[u32; 2]>,
+    /// After each feed: the UTF-16 offset to keep text from, the address
+    /// of the records, and the UTF-16 length of the current unterminated
+    /// line (read by `js/parser.js` without a call).
+    slots: Box<[u32; 3]>,
 }
 
 #[wasm_bindgen]
 impl RawEditStream {
     #[wasm_bindgen(constructor)]
     pub fn new(formats: u32) -> RawEditStream {
-        RawEditStream { inner: EditStream::compact(&options(formats)), input: Vec::new(), finished: Vec::new(), json: String::new(), slots: Box::new([0; 2]) }
+        RawEditStream { inner: EditStream::compact(&options(formats)), input: Vec::new(), finished: Vec::new(), json: String::new(), slots: Box::new([0; 3]) }
     }
 
     /// Makes this stream's input buffer hold at least `capacity` bytes;
@@ -180,6 +181,7 @@ impl RawEditStream {
         self.encode(&events);
         self.slots[0] = self.inner.keep_from() as u32;
         self.slots[1] = self.inner.compact_records().as_ptr() as u32;
+        self.slots[2] = self.inner.partial_len16() as u32;
         self.inner.compact_records().len() * 2 + !self.json.is_empty() as usize
     }
 
@@ -191,6 +193,7 @@ impl RawEditStream {
         self.encode(&out.events);
         self.slots[0] = 0;
         self.slots[1] = self.finished.as_ptr() as u32;
+        self.slots[2] = 0;
         self.finished.len() * 2 + !self.json.is_empty() as usize
     }
 
@@ -203,8 +206,9 @@ impl RawEditStream {
         }
     }
 
-    /// Address of two numbers set by every feed: the UTF-16 offset to keep
-    /// text from, and the address of the records.
+    /// Address of three numbers set by every feed: the UTF-16 offset to
+    /// keep text from, the address of the records, and the UTF-16 length of
+    /// the current unterminated line.
     pub fn slots(&self) -> *const u32 {
         self.slots.as_ptr()
     }
