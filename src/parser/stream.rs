@@ -345,7 +345,7 @@ impl EditStream {
             self.offset16 += utf16_len(line) + 1;
             self.feed_lines += 1;
         }
-        let trimmed = line.trim();
+        let trimmed = trim(line);
         let marker = classify(trimmed);
         if self.block.is_some() {
             let starts = match marker {
@@ -970,9 +970,39 @@ fn push_json(records: &mut Vec<u32>, events: &mut Vec<StreamEvent>, last_update:
     events.push(event);
 }
 
-/// UTF-16 length of a UTF-8 byte string.
-fn utf16_units(bytes: &[u8]) -> usize {
-    bytes.iter().map(|&b| ((b & 0xC0) != 0x80) as usize + (b >= 0xF0) as usize).sum()
+/// UTF-16 length of a UTF-8 byte string, eight ASCII bytes at a time.
+pub(crate) fn utf16_units(bytes: &[u8]) -> usize {
+    let unit = |&b: &u8| ((b & 0xC0) != 0x80) as usize + (b >= 0xF0) as usize;
+    let mut words = bytes.chunks_exact(8);
+    let mut n = 0;
+    for chunk in &mut words {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        n += if u64::from_le_bytes(word) & 0x8080_8080_8080_8080 == 0 { 8 } else { chunk.iter().map(unit).sum() };
+    }
+    n + words.remainder().iter().map(unit).sum::<usize>()
+}
+
+/// [`str::trim`], with ASCII whitespace stripped byte by byte (the usual
+/// case); a non-ASCII character at either end goes through `str::trim`.
+#[inline]
+fn trim(line: &str) -> &str {
+    let ws = |b: u8| b == b' ' || (0x09..=0x0D).contains(&b);
+    let bytes = line.as_bytes();
+    let mut start = 0;
+    while start < bytes.len() && ws(bytes[start]) {
+        start += 1;
+    }
+    let mut end = bytes.len();
+    while end > start && ws(bytes[end - 1]) {
+        end -= 1;
+    }
+    // Only ASCII bytes were skipped, so both ends are character boundaries.
+    let mid = line.get(start..end).unwrap_or(line);
+    match (mid.as_bytes().first(), mid.as_bytes().last()) {
+        (Some(&a), Some(&b)) if a >= 0x80 || b >= 0x80 => mid.trim(),
+        _ => mid,
+    }
 }
 
 fn utf16_len(line: &str) -> usize {
@@ -1002,4 +1032,23 @@ pub struct CompactOutput {
     /// UTF-16 offset of the first character a binding still needs to keep
     /// (the path candidate, the open block, or the current line).
     pub keep_from: usize,
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use super::{trim, utf16_units};
+
+    #[test]
+    fn trim_matches_str_trim() {
+        for t in ["", " ", "\t\x0b\x0c x \r", "  abc  ", "\u{a0} x \u{a0}", " \u{2003}\t«««  EDIT \u{3000} ", "é", " é ", "\u{85}", "a\u{a0}", "x\u{a0} \t"] {
+            assert_eq!(trim(t), t.trim(), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn utf16_units_matches_encode_utf16() {
+        for t in ["", "abc", "abcdefgh", "abcdefghi€", "🎉 héllo wörld, 日本語 text that is long enough 𝄞", "€€€€€€€€€€€"] {
+            assert_eq!(utf16_units(t.as_bytes()), t.encode_utf16().count(), "{t:?}");
+        }
+    }
 }

@@ -39,13 +39,9 @@ impl Utf16Cursor<'_> {
             self.byte = 0;
             self.unit = 0;
         }
-        let mut units = 0usize;
-        for &b in &self.bytes[self.byte..offset] {
-            // Every byte that starts a character counts one unit; a 4-byte
-            // character (a surrogate pair in UTF-16) counts one more.
-            units += ((b & 0xC0) != 0x80) as usize + (b >= 0xF0) as usize;
-        }
-        self.unit += units;
+        // Every byte that starts a character counts one unit; a 4-byte
+        // character (a surrogate pair in UTF-16) counts one more.
+        self.unit += crate::parser::utf16_units(self.bytes.get(self.byte..offset).unwrap_or(&[]));
         self.byte = offset;
         self.unit as u32
     }
@@ -115,8 +111,12 @@ pub fn parse_edit_spans_input(len: usize, formats: u32) -> Vec<u32> {
         let len = len.min(b.capacity());
         // SAFETY: JavaScript wrote `len` bytes into the reserved capacity.
         unsafe { b.set_len(len) };
-        let text = String::from_utf8_lossy(&b);
-        let out = parse_edit_spans(&text, formats);
+        // TextEncoder writes valid UTF-8: the fast check passes, and the
+        // lossy copy is only a fallback for misuse.
+        let out = match std::str::from_utf8(&b) {
+            Ok(text) => parse_edit_spans(text, formats),
+            Err(_) => parse_edit_spans(&String::from_utf8_lossy(&b), formats),
+        };
         b.clear();
         out
     })
