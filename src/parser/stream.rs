@@ -336,7 +336,10 @@ impl EditStream {
 
     /// One line, without its `'\n'`.
     fn line(&mut self, line: &str) {
-        let line = line.strip_suffix('\r').unwrap_or(line);
+        let line = match line.as_bytes().last() {
+            Some(b'\r') => line.get(..line.len() - 1).unwrap_or(line),
+            _ => line,
+        };
         self.line_count = self.line_count.saturating_add(1);
         let offset = self.offset;
         self.offset += line.len() + 1;
@@ -926,23 +929,30 @@ fn common_prefix(a: &str, na: u32, b: &str, nb: u32) -> Prefix {
     }
 }
 
+/// Eight bytes as a little-endian word (`chunk` has eight bytes).
+#[inline(always)]
+fn word(chunk: &[u8]) -> u64 {
+    match *chunk {
+        [a, b, c, d, e, f, g, h] => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+        _ => 0,
+    }
+}
+
 /// Position of the first `'\n'`, a word at a time.
-#[inline]
+#[inline(always)]
 fn find_newline(bytes: &[u8]) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
     let mut i = 0;
-    while i + 8 <= bytes.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&bytes[i..i + 8]);
-        let x = u64::from_le_bytes(word) ^ NL;
+    for chunk in bytes.chunks_exact(8) {
+        let x = word(chunk) ^ NL;
         if (x.wrapping_sub(LO) & !x & HI) != 0 {
             break;
         }
         i += 8;
     }
-    bytes[i..].iter().position(|&b| b == b'\n').map(|p| p + i)
+    bytes.get(i..)?.iter().position(|&b| b == b'\n').map(|p| p + i)
 }
 
 fn preview(text: &str) -> String {
@@ -971,21 +981,20 @@ fn push_json(records: &mut Vec<u32>, events: &mut Vec<StreamEvent>, last_update:
 }
 
 /// UTF-16 length of a UTF-8 byte string, eight ASCII bytes at a time.
+#[inline]
 pub(crate) fn utf16_units(bytes: &[u8]) -> usize {
     let unit = |&b: &u8| ((b & 0xC0) != 0x80) as usize + (b >= 0xF0) as usize;
     let mut words = bytes.chunks_exact(8);
     let mut n = 0;
     for chunk in &mut words {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        n += if u64::from_le_bytes(word) & 0x8080_8080_8080_8080 == 0 { 8 } else { chunk.iter().map(unit).sum() };
+        n += if word(chunk) & 0x8080_8080_8080_8080 == 0 { 8 } else { chunk.iter().map(unit).sum() };
     }
     n + words.remainder().iter().map(unit).sum::<usize>()
 }
 
 /// [`str::trim`], with ASCII whitespace stripped byte by byte (the usual
 /// case); a non-ASCII character at either end goes through `str::trim`.
-#[inline]
+#[inline(always)]
 fn trim(line: &str) -> &str {
     let ws = |b: u8| b == b' ' || (0x09..=0x0D).contains(&b);
     let bytes = line.as_bytes();
@@ -1005,6 +1014,7 @@ fn trim(line: &str) -> &str {
     }
 }
 
+#[inline(always)]
 fn utf16_len(line: &str) -> usize {
     if line.is_ascii() {
         line.len()
