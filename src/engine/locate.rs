@@ -60,6 +60,9 @@ pub(crate) struct LocateFailure {
 /// Quotes a line for a message, shortened when long.
 pub(crate) fn quote(text: &str) -> String {
     const MAX: usize = 80;
+    if text.is_empty() {
+        return "a blank line".to_string();
+    }
     if text.chars().count() > MAX {
         let short: String = text.chars().take(MAX).collect();
         format!("`{short}…`")
