@@ -157,7 +157,11 @@ impl Doc {
     }
 
     fn encode(&self, policy: TrailingNewline) -> String {
-        self.text.encode(&self.lines.join("\n"), self.final_newline, policy)
+        let mut body = self.lines.join("\n");
+        if self.final_newline && !self.lines.is_empty() {
+            body.push('\n');
+        }
+        self.text.encode(&body, self.final_newline, policy)
     }
 }
 

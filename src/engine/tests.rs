@@ -91,6 +91,19 @@ fn crlf_bom_and_missing_final_newline_are_kept() {
 }
 
 #[test]
+fn blank_lines_at_the_end_survive() {
+    let o = ApplyOptions::default();
+    let (out, _) = apply_to_content(&repl("f", "a", "b", "c"), "a\nb\n\n", &o);
+    assert_eq!(out, "a\nc\n\n");
+    let (out, _) = apply_to_content(&repl("f", "a", "b", "c"), "a\nb\n\n\n", &o);
+    assert_eq!(out, "a\nc\n\n\n");
+    let (out, _) = apply_to_content(&repl("f", "", "a", ""), "a\n\n", &o);
+    assert_eq!(out, "\n");
+    let (out, _) = apply_to_content(&repl("f", "", "", "x\n"), "", &o);
+    assert_eq!(out, "x\n\n", "a create keeps the blank last line it was given");
+}
+
+#[test]
 fn deleting_and_inserting_at_the_ends() {
     let o = ApplyOptions::default();
     let (out, _) = apply_to_content(&block(Format::Anchored, "f", "", "", "first", "a"), "a\nb\n", &o);
