@@ -37,7 +37,7 @@ fn show(files: &BTreeMap<String, Vec<u8>>) -> String {
     files.iter().map(|(p, b)| format!("--- {p}\n{}\n", String::from_utf8_lossy(b))).collect()
 }
 
-fn run_case(dir: &PathBuf) -> Result<(), String> {
+fn run_case(dir: &Path) -> Result<(), String> {
     let name = dir.file_name().unwrap().to_string_lossy().into_owned();
     let reply = fs::read_to_string(dir.join("reply.md")).map_err(|e| format!("{name}: reply.md: {e}"))?;
     let mut before = BTreeMap::new();

@@ -182,7 +182,7 @@ struct Located {
 }
 
 /// Applies one non-create block to `doc` in place. On failure `doc` is untouched.
-fn apply_block_to_doc(block: &EditBlock, path: &str, doc: &mut Doc, matching: Matching) -> Result<Located, LocateFailure> {
+fn apply_block_to_doc(block: &EditBlock, path: &str, doc: &mut Doc, matching: Matching) -> Result<Located, Box<LocateFailure>> {
     let parts = Parts {
         anchor: section_lines(&block.anchor),
         old: section_lines(&block.old_lines),
@@ -202,13 +202,13 @@ fn apply_block_to_doc(block: &EditBlock, path: &str, doc: &mut Doc, matching: Ma
             Ok(Located { line: (*pos + 1) as u32, pass: "exact".into(), no_op })
         }
         [] if matching == Matching::Tolerant => apply_tolerant(doc, path, &parts, &new),
-        [] => Err(explain_not_found(path, &doc.lines, &parts)),
-        many => Err(locate::ambiguous(path, &many.iter().map(|&i| (i + 1) as u32).collect::<Vec<_>>(), None)),
+        [] => Err(Box::new(explain_not_found(path, &doc.lines, &parts))),
+        many => Err(Box::new(locate::ambiguous(path, &many.iter().map(|&i| (i + 1) as u32).collect::<Vec<_>>(), None))),
     }
 }
 
 /// The tolerant passes, tried only when the exact pass found nothing.
-fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) -> Result<Located, LocateFailure> {
+fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) -> Result<Located, Box<LocateFailure>> {
     use crate::matching::{find_unique, TolerantError};
     let content = doc.lines.join("\n");
     let old_text = parts.sequence().join("\n");
@@ -219,7 +219,7 @@ fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) ->
     match find_unique(&content, &old_text, &new_text) {
         Ok(m) => {
             let (Some(before), Some(after)) = (content.get(..m.start), content.get(m.end..)) else {
-                return Err(explain_not_found(path, &doc.lines, parts));
+                return Err(Box::new(explain_not_found(path, &doc.lines, parts)));
             };
             let line = before.matches('\n').count() as u32 + 1;
             let no_op = content.get(m.start..m.end) == Some(m.replacement.as_str());
@@ -229,8 +229,8 @@ fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) ->
             }
             Ok(Located { line, pass: m.pass.as_str().to_string(), no_op })
         }
-        Err(TolerantError::Ambiguous { pass, lines }) => Err(locate::ambiguous(path, &lines, Some(pass.as_str()))),
-        Err(TolerantError::NotFound) => Err(explain_not_found(path, &doc.lines, parts)),
+        Err(TolerantError::Ambiguous { pass, lines }) => Err(Box::new(locate::ambiguous(path, &lines, Some(pass.as_str())))),
+        Err(TolerantError::NotFound) => Err(Box::new(explain_not_found(path, &doc.lines, parts))),
     }
 }
 
@@ -312,7 +312,7 @@ fn apply_one(index: usize, path: &str, block: &EditBlock, doc: &mut Doc, opts: &
             r.matched_by = Some(located.pass);
             (r, Outcome::Applied)
         }
-        Err(f) => (fail_with(base, f), Outcome::Failed),
+        Err(f) => (fail_with(base, *f), Outcome::Failed),
     }
 }
 
@@ -346,21 +346,21 @@ pub fn apply_to_content(block: &EditBlock, content: &str, opts: &ApplyOptions) -
 /// Why a block is not attempted before any file is read.
 enum Precheck {
     Go(String),
-    Refused(EditResult),
+    Refused(Box<EditResult>),
 }
 
 fn precheck(index: usize, block: &EditBlock, in_context: Option<&[String]>) -> Precheck {
     match normalize_path(&block.file_path) {
-        Err(e) => Precheck::Refused(refuse(result_for(index, &block.file_path, block, Status::Skipped), Status::Skipped, ErrorKind::PathEscape, e.reason)),
+        Err(e) => Precheck::Refused(Box::new(refuse(result_for(index, &block.file_path, block, Status::Skipped), Status::Skipped, ErrorKind::PathEscape, e.reason))),
         Ok(path) => match in_context {
-            Some(list) if !block.is_create() && !list.iter().any(|p| *p == path) => {
+            Some(list) if !block.is_create() && !list.contains(&path) => {
                 let reason = format!(
                     "{path} was not in context, so this edit was not attempted. The file has been added to the context; \
                      send the edit again now that its full content is visible."
                 );
                 let mut r = result_for(index, &path, block, Status::NotInContext);
                 r.reason = Some(reason);
-                Precheck::Refused(r)
+                Precheck::Refused(Box::new(r))
             }
             _ => Precheck::Go(path),
         },
@@ -422,7 +422,7 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
                 if r.status == Status::NotInContext && !out.files_auto_added.contains(&r.file_path) {
                     out.files_auto_added.push(r.file_path.clone());
                 }
-                out.results.push(r);
+                out.results.push(*r);
                 continue;
             }
             Precheck::Go(path) => path,
