@@ -10,14 +10,6 @@ export interface FileHost {
   stage?(paths: string[]): void | Promise<void>;
 }
 
-/** A FileHost whose methods return plain values (for applyEditsSync). */
-export interface SyncFileHost {
-  readFile(path: string): string | Uint8Array | null | undefined;
-  writeFile(path: string, content: string): void;
-  deleteFile?(path: string): void;
-  stage?(paths: string[]): void;
-}
-
 export type Status = 'applied' | 'validated' | 'failed' | 'skipped' | 'not-in-context';
 
 export type ErrorKind =
@@ -113,8 +105,8 @@ export interface Validation {
 
 /** Parses (if given a reply) and applies every block through `host`. */
 export function applyEdits(input: string | EditBlock[], host: FileHost, options?: ApplyOptions): Promise<ApplyResult>;
-/** As applyEdits, for a host whose methods return plain values. */
-export function applyEditsSync(input: string | EditBlock[], host: SyncFileHost, options?: ApplyOptions): ApplyResult;
+/** As applyEdits, for a host whose methods return plain values (a Promise from the host is a TypeError). */
+export function applyEditsSync(input: string | EditBlock[], host: FileHost, options?: ApplyOptions): ApplyResult;
 /** Applies one block to a file's content ('' for a new file). On failure the content comes back unchanged. */
 export function applyToContent(block: EditBlock, content: string, options?: ApplyOptions): { content: string; result: EditResult };
 /** Checks one block against a file's content. */
