@@ -170,11 +170,13 @@ async function apply(opts) {
   const stream = typeof api.EditStream === 'function' ? new api.EditStream(formats ? { formats } : undefined) : null;
   const blocks = [];
   const discarded = [];
+  // Progress only helps a person watching a reply arrive on standard input.
+  const showProgress = !opts.json && (opts.file === null || opts.file === '-') && !!process.stderr.isTTY;
   const onEvents = (events) => {
     for (const ev of events || []) {
       if (ev.type === 'block-complete') {
         blocks[ev.index ?? blocks.length] = ev.block;
-        if (!opts.json) process.stderr.write(err.dim(`  received block ${blocks.length}: ${ev.block.filePath}\n`));
+        if (showProgress) process.stderr.write(err.dim(`  received block ${blocks.filter(Boolean).length}: ${ev.block.filePath}\n`));
       } else if (ev.type === 'block-discarded') {
         discarded.push(ev);
       }
