@@ -32,22 +32,6 @@ pub(crate) fn section_lines(text: &str) -> Vec<&str> {
     text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
 }
 
-/// Every 0-based line index where `seq` occurs as consecutive whole lines.
-pub(crate) fn find_all<S: AsRef<str>>(lines: &[S], seq: &[&str]) -> Vec<usize> {
-    let Some(first) = seq.first() else { return Vec::new() };
-    if seq.len() > lines.len() {
-        return Vec::new();
-    }
-    let last_start = lines.len() - seq.len();
-    let mut found = Vec::new();
-    for (i, line) in lines.iter().enumerate().take(last_start + 1) {
-        if line.as_ref() == *first && lines[i + 1..i + seq.len()].iter().zip(&seq[1..]).all(|(a, b)| a.as_ref() == *b) {
-            found.push(i);
-        }
-    }
-    found
-}
-
 /// A failure to locate an edit, explained.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct LocateFailure {
@@ -351,15 +335,6 @@ mod tests {
 
     fn lines(text: &str) -> Vec<String> {
         text.lines().map(String::from).collect()
-    }
-
-    #[test]
-    fn finds_whole_line_sequences() {
-        let file = lines("a\nb\na\nb\nab");
-        assert_eq!(find_all(&file, &["a", "b"]), [0, 2]);
-        assert_eq!(find_all(&file, &["b", "ab"]), [3]);
-        assert_eq!(find_all(&file, &["a", "b", "a", "b", "ab", "x"]), Vec::<usize>::new());
-        assert_eq!(find_all(&file, &[]), Vec::<usize>::new());
     }
 
     #[test]

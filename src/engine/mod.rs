@@ -41,7 +41,7 @@ use crate::path::normalize_path;
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
 use crate::text::{DecodeError, TextFile, TrailingNewline};
 
-use locate::{explain_not_found, find_all, section_lines, LocateFailure, Parts};
+use locate::{explain_not_found, section_lines, LocateFailure, Parts};
 
 /// How failures affect the rest of a reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -141,6 +141,9 @@ pub struct Validation {
 struct Doc {
     text: TextFile,
     lines: Vec<String>,
+    /// A hash of each line, kept alongside `lines`: finding an edit scans
+    /// these 8-byte values instead of comparing every string of a large file.
+    hashes: Vec<u64>,
     final_newline: bool,
 }
 
@@ -149,7 +152,35 @@ impl Doc {
         let final_newline = text.body.ends_with('\n') || text.body.is_empty();
         let lines = split_body(&text.body);
         text.body = String::new(); // the lines hold the content now
-        Doc { text, lines, final_newline }
+        let hashes = lines.iter().map(|l| line_hash(l)).collect();
+        Doc { text, lines, hashes, final_newline }
+    }
+
+    fn set_lines(&mut self, lines: Vec<String>) {
+        self.hashes = lines.iter().map(|l| line_hash(l)).collect();
+        self.lines = lines;
+    }
+
+    fn splice(&mut self, range: std::ops::Range<usize>, new: &[&str]) {
+        self.hashes.splice(range.clone(), new.iter().map(|l| line_hash(l)));
+        self.lines.splice(range, new.iter().map(|l| l.to_string()));
+    }
+
+    /// Every 0-based index where `seq` occurs as consecutive whole lines.
+    fn find_all(&self, seq: &[&str]) -> Vec<usize> {
+        let Some(first) = seq.first() else { return Vec::new() };
+        if seq.len() > self.lines.len() {
+            return Vec::new();
+        }
+        let want = line_hash(first);
+        let last_start = self.lines.len() - seq.len();
+        let mut found = Vec::new();
+        for (i, h) in self.hashes.iter().enumerate().take(last_start + 1) {
+            if *h == want && self.lines[i..i + seq.len()].iter().zip(seq).all(|(a, b)| a == b) {
+                found.push(i);
+            }
+        }
+        found
     }
 
     fn is_blank(&self) -> bool {
@@ -163,6 +194,16 @@ impl Doc {
         }
         self.text.encode(&body, self.final_newline, policy)
     }
+}
+
+/// FNV-1a: tiny, no dependency, and good enough to skip unequal lines.
+fn line_hash(line: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in line.as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
 }
 
 fn split_body(body: &str) -> Vec<String> {
@@ -190,14 +231,14 @@ fn apply_block_to_doc(block: &EditBlock, path: &str, doc: &mut Doc, matching: Ma
     };
     let new = section_lines(&block.new_lines);
     let seq = parts.sequence();
-    let starts = find_all(&doc.lines, &seq);
+    let starts = doc.find_all(&seq);
     match starts.as_slice() {
         [pos] => {
             let from = pos + parts.anchor.len();
             let to = from + parts.old.len();
             let no_op = parts.old == new;
             if !no_op {
-                doc.lines.splice(from..to, new.iter().map(|s| s.to_string()));
+                doc.splice(from..to, &new);
             }
             Ok(Located { line: (*pos + 1) as u32, pass: "exact".into(), no_op })
         }
@@ -225,7 +266,7 @@ fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) ->
             let no_op = content.get(m.start..m.end) == Some(m.replacement.as_str());
             let edited = format!("{before}{}{after}", m.replacement);
             if !no_op {
-                doc.lines = if edited.is_empty() { Vec::new() } else { edited.split('\n').map(String::from).collect() };
+                doc.set_lines(if edited.is_empty() { Vec::new() } else { edited.split('\n').map(String::from).collect() });
             }
             Ok(Located { line, pass: m.pass.as_str().to_string(), no_op })
         }
@@ -293,7 +334,7 @@ fn apply_one(index: usize, path: &str, block: &EditBlock, doc: &mut Doc, opts: &
         if !doc.is_blank() && !opts.overwrite {
             return (refuse(base, Status::Failed, ErrorKind::FileExists, file_exists_reason(path)), Outcome::Failed);
         }
-        doc.lines = section_lines(&block.new_lines).into_iter().map(String::from).collect();
+        doc.set_lines(section_lines(&block.new_lines).into_iter().map(String::from).collect());
         doc.final_newline = true; // new files end with a newline
         let mut r = base;
         r.estimated_line = Some(1);

@@ -41,6 +41,18 @@ fn ambiguous_names_every_line() {
 }
 
 #[test]
+fn finds_whole_line_sequences() {
+    let doc = Doc::from_text_file(TextFile::from_text("a\nb\na\nb\nab\n"));
+    assert_eq!(doc.find_all(&["a", "b"]), [0, 2]);
+    assert_eq!(doc.find_all(&["b", "ab"]), [3]);
+    assert_eq!(doc.find_all(&["a", "b", "a", "b", "ab", "x"]), Vec::<usize>::new());
+    assert_eq!(doc.find_all(&[]), Vec::<usize>::new());
+    let mut doc = doc;
+    doc.splice(1..3, &["z"]);
+    assert_eq!(doc.find_all(&["z", "b"]), [1], "hashes follow the lines through a splice");
+}
+
+#[test]
 fn whole_lines_only() {
     // "b" occurs inside "abc" but not as a whole line.
     let v = validate_edit(&repl("f", "", "b", "c"), "abc\n", &ApplyOptions::default());
