@@ -1,4 +1,4 @@
-import type { EditBlock, Format } from './parser';
+import type { EditBlock, Format } from './parser.js';
 
 /** A filesystem the host supplies. Every method may return a value or a Promise. */
 export interface FileHost {
