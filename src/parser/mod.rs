@@ -87,6 +87,7 @@ mod prompt;
 mod stream;
 
 pub use stream::{BlockSpans, CompactOutput, EditStream, PendingBlock, PendingSection, Section, StreamEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
+#[cfg(target_arch = "wasm32")]
 pub(crate) use stream::utf16_units;
 
 use crate::block::{EditBlock, Format};
