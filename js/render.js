@@ -1,2 +1,68 @@
-// render: being written.
-export {};
+// Diffs and HTML renderers. The HTML is built (and escaped) in the core; this
+// layer checks arguments, so misuse is a JS error that names the problem.
+import {
+  diffBlockJson,
+  renderEditBlockHtml,
+  renderInProgressHtml,
+  renderSummaryHtml,
+} from 'editblocks-raw';
+
+const text = (value, what) => {
+  if (typeof value !== 'string') {
+    throw new TypeError(`editblocks: ${what} must be a string, got ${value === null ? 'null' : typeof value}`);
+  }
+  return value;
+};
+
+/** Line diff of two texts; paired changed lines carry grapheme-level `spans`. */
+export function diffBlock(oldText, newText) {
+  return JSON.parse(diffBlockJson(text(oldText, 'diffBlock(oldText, …)'), text(newText, 'diffBlock(…, newText)')));
+}
+
+/** Accepts an array of results, an apply result ({ results }), one result, or nothing. */
+function resultList(results) {
+  if (results == null) return undefined;
+  if (Array.isArray(results)) return results;
+  if (typeof results === 'object' && Array.isArray(results.results)) return results.results;
+  if (typeof results === 'object') return [results];
+  throw new TypeError('editblocks: renderEditBlock(block, results) takes an array of results, an apply result or one result');
+}
+
+/**
+ * HTML for a parsed edit block: header (path, status badge), failure reason,
+ * and the diff with changed spans. `options.index` picks the result by block index.
+ */
+export function renderEditBlock(block, results, options) {
+  if (block == null || typeof block !== 'object') throw new TypeError('editblocks: renderEditBlock needs an edit block object');
+  const index = options && options.index != null ? options.index : undefined;
+  if (index !== undefined && !(Number.isInteger(index) && index >= 0)) {
+    throw new TypeError('editblocks: renderEditBlock options.index must be a non-negative integer');
+  }
+  return renderEditBlockHtml(block, resultList(results), index);
+}
+
+/**
+ * HTML for a block still being written. `partialLines` are the lines after the
+ * path line so far (an array, or one string split at line breaks).
+ */
+export function renderInProgressEditBlock(filePath, partialLines) {
+  text(filePath, 'renderInProgressEditBlock(filePath, …)');
+  let lines = partialLines == null ? [] : partialLines;
+  if (typeof lines === 'string') lines = lines.split('\n');
+  if (!Array.isArray(lines) || !lines.every((l) => typeof l === 'string')) {
+    throw new TypeError('editblocks: renderInProgressEditBlock(…, partialLines) takes an array of strings');
+  }
+  return renderInProgressHtml(filePath, lines);
+}
+
+/**
+ * HTML for the summary banner from an apply result or an array of results.
+ * `options.retryPromptPrepared` shows the retry note when you pass results only;
+ * `options.retryNote` rewords it.
+ */
+export function renderEditsSummary(results, options) {
+  if (results == null || typeof results !== 'object') {
+    throw new TypeError('editblocks: renderEditsSummary takes an array of results or an apply result');
+  }
+  return renderSummaryHtml(results, options);
+}
