@@ -1,7 +1,7 @@
 // Diffs and HTML renderers. The HTML is built (and escaped) in the core; this
 // layer checks arguments, so misuse is a JS error that names the problem.
 import {
-  diffBlockJson,
+  diffBlockPacked,
   renderEditBlockHtml,
   renderInProgressHtml,
   renderSummaryHtml,
@@ -14,9 +14,51 @@ const text = (value, what) => {
   return value;
 };
 
+/** Splits lines exactly as the core does (src/diff.rs `split_lines`). */
+function splitLines(s) {
+  if (s === '') return [];
+  const lines = (s.endsWith('\n') ? s.slice(0, -1) : s).split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (l.endsWith('\r')) lines[i] = l.slice(0, -1);
+  }
+  return lines;
+}
+
+const KINDS = ['context', 'removed', 'added'];
+const utf8 = new TextEncoder();
+
 /** Line diff of two texts; paired changed lines carry grapheme-level `spans`. */
 export function diffBlock(oldText, newText) {
-  return JSON.parse(diffBlockJson(text(oldText, 'diffBlock(oldText, …)'), text(newText, 'diffBlock(…, newText)')));
+  text(oldText, 'diffBlock(oldText, …)');
+  text(newText, 'diffBlock(…, newText)');
+  // Bytes cross into wasm with one native copy; strings would be encoded by a JS loop.
+  const packed = diffBlockPacked(utf8.encode(oldText), utf8.encode(newText));
+  const oldLines = splitLines(oldText);
+  const newLines = splitLines(newText);
+  const out = [];
+  let i = 0;
+  while (i < packed.length) {
+    const kind = packed[i];
+    const oldLine = packed[i + 1] || null;
+    const newLine = packed[i + 2] || null;
+    const spanSlots = packed[i + 3];
+    i += 4;
+    const lineText = (kind === 2 ? newLines[newLine - 1] : oldLines[oldLine - 1]) ?? '';
+    const line = { kind: KINDS[kind], text: lineText, oldLine, newLine };
+    if (spanSlots > 0) {
+      const spans = [];
+      let at = 0;
+      for (let k = 1; k < spanSlots; k++, i++) {
+        const len = packed[i] >>> 1;
+        spans.push({ text: lineText.slice(at, at + len), changed: (packed[i] & 1) === 1 });
+        at += len;
+      }
+      line.spans = spans;
+    }
+    out.push(line);
+  }
+  return out;
 }
 
 /** Accepts an array of results, an apply result ({ results }), one result, or nothing. */

@@ -102,8 +102,8 @@ pub struct DiffLimits {
 impl Default for DiffLimits {
     fn default() -> Self {
         DiffLimits {
-            line_timeout: Duration::from_millis(40),
-            span_timeout: Duration::from_millis(70),
+            line_timeout: Duration::from_millis(25),
+            span_timeout: Duration::from_millis(45),
             max_line_bytes: 8 * 1024,
             min_pair_similarity: 0.3,
         }
@@ -137,16 +137,105 @@ pub fn split_lines(text: &str) -> Vec<&str> {
 }
 
 /// [`diff_block`] with explicit limits, reporting whether a limit was hit.
-pub fn diff_block_with<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> BlockDiff {
-    let start = Instant::now();
-    let line_deadline = start.checked_add(limits.line_timeout);
-    let span_deadline = start.checked_add(limits.span_timeout);
+pub fn diff_block_with(old: &str, new: &str, limits: &DiffLimits) -> BlockDiff {
+    let diff = diff_block_ref(old, new, limits);
+    let lines = diff
+        .lines
+        .iter()
+        .map(|l| DiffLine {
+            kind: l.kind,
+            text: l.text.to_string(),
+            old_line: l.old_line,
+            new_line: l.new_line,
+            spans: l.spans.as_ref().map(|spans| spans.iter().map(|s| Span { text: s.text.to_string(), changed: s.changed }).collect()),
+        })
+        .collect();
+    BlockDiff { lines, complete: diff.complete }
+}
 
+/// A [`Span`] borrowing its text from the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpanRef<'a> {
+    pub text: &'a str,
+    pub changed: bool,
+}
+
+/// A [`DiffLine`] borrowing its text from the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffLineRef<'a> {
+    pub kind: LineKind,
+    pub text: &'a str,
+    pub old_line: Option<u32>,
+    pub new_line: Option<u32>,
+    pub spans: Option<Vec<SpanRef<'a>>>,
+}
+
+/// [`diff_block_with`] without copying any text: lines and spans borrow
+/// from `old` and `new`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockDiffRef<'a> {
+    pub lines: Vec<DiffLineRef<'a>>,
+    pub complete: bool,
+}
+
+/// Inputs at most this many lines (both sides together) need no line-diff
+/// deadline: Myers is quick on them whatever they hold.
+const SMALL_LINE_COUNT: usize = 2000;
+
+/// Bytes of paired lines diffed between two looks at the clock.
+const CLOCK_EVERY_BYTES: usize = 4096;
+
+/// Lines longer than this (both together) get a deadline inside their diff.
+const LONG_PAIR_BYTES: usize = 512;
+
+/// Looks at the clock only now and then: reading it can cost more than a
+/// short line's diff (on wasm it is a call out to `performance.now()`), so a
+/// small diff never reads it at all. The clock starts at the first look.
+struct Budget {
+    timeout: Duration,
+    deadline: Option<Instant>,
+    since_check: usize,
+    expired: bool,
+}
+
+impl Budget {
+    fn new(timeout: Duration, started: Option<Instant>) -> Self {
+        Budget { timeout, deadline: started.and_then(|s| s.checked_add(timeout)), since_check: 0, expired: false }
+    }
+
+    /// The deadline, starting the clock if it has not started.
+    fn deadline(&mut self) -> Option<Instant> {
+        if self.deadline.is_none() {
+            self.deadline = Instant::now().checked_add(self.timeout);
+        }
+        self.deadline
+    }
+
+    fn spend(&mut self, bytes: usize) -> bool {
+        if self.expired {
+            return true;
+        }
+        self.since_check += bytes;
+        if self.since_check >= CLOCK_EVERY_BYTES {
+            self.since_check = 0;
+            let deadline = self.deadline();
+            self.expired = deadline.is_some_and(|d| Instant::now() > d);
+        }
+        self.expired
+    }
+}
+
+/// The work of [`diff_block_with`], borrowing the text.
+pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> BlockDiffRef<'a> {
     let old_lines = split_lines(old);
     let new_lines = split_lines(new);
+    let large = old_lines.len() + new_lines.len() > SMALL_LINE_COUNT;
+    let start = if large { Some(Instant::now()) } else { None };
+    let line_deadline = start.and_then(|s| s.checked_add(limits.line_timeout));
+    let mut budget = Budget::new(limits.span_timeout, start);
 
     // Interning makes every comparison in the line diff an integer compare.
-    let mut ids: HashMap<&str, u32> = HashMap::with_capacity(old_lines.len() + new_lines.len());
+    let mut ids: HashMap<&str, u32, FxBuild> = HashMap::with_capacity_and_hasher(old_lines.len() + new_lines.len(), FxBuild);
     let mut intern = |line: &'a str| -> u32 {
         let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
         *ids.entry(line).or_insert(next)
@@ -158,7 +247,6 @@ pub fn diff_block_with<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> B
     let mut complete = !line_deadline.is_some_and(|d| Instant::now() > d);
 
     let mut out = Vec::with_capacity(old_lines.len().max(new_lines.len()) + 8);
-    let mut spans_allowed = true;
     // Positions are tracked here from the op lengths: after compaction the
     // index fields of a Delete or Insert op are not always the cursor.
     let (mut old_at, mut new_at) = (0usize, 0usize);
@@ -171,9 +259,9 @@ pub fn diff_block_with<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> B
         match op {
             DiffOp::Equal { .. } => {
                 for (o, n) in old_range.zip(new_range) {
-                    out.push(DiffLine {
+                    out.push(DiffLineRef {
                         kind: LineKind::Context,
-                        text: old_lines.get(o).copied().unwrap_or_default().to_string(),
+                        text: old_lines.get(o).copied().unwrap_or_default(),
                         old_line: Some(line_no(o)),
                         new_line: Some(line_no(n)),
                         spans: None,
@@ -183,30 +271,60 @@ pub fn diff_block_with<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> B
             DiffOp::Delete { .. } => push_side(&mut out, LineKind::Removed, &old_lines, old_range, &mut []),
             DiffOp::Insert { .. } => push_side(&mut out, LineKind::Added, &new_lines, new_range, &mut []),
             DiffOp::Replace { .. } => {
-                let mut old_spans: Vec<Option<Vec<Span>>> = vec![None; old_range.len()];
-                let mut new_spans: Vec<Option<Vec<Span>>> = vec![None; new_range.len()];
-                if spans_allowed {
-                    let finished = pair_lines(
-                        old_lines.get(old_range.clone()).unwrap_or_default(),
-                        new_lines.get(new_range.clone()).unwrap_or_default(),
-                        limits,
-                        span_deadline,
-                        &mut old_spans,
-                        &mut new_spans,
-                    );
-                    if !finished {
-                        spans_allowed = false;
-                        complete = false;
-                    }
-                } else {
-                    complete = false;
-                }
+                let mut old_spans: Vec<Option<Vec<SpanRef<'a>>>> = vec![None; old_range.len()];
+                let mut new_spans: Vec<Option<Vec<SpanRef<'a>>>> = vec![None; new_range.len()];
+                let finished = pair_lines(
+                    old_lines.get(old_range.clone()).unwrap_or_default(),
+                    new_lines.get(new_range.clone()).unwrap_or_default(),
+                    limits,
+                    &mut budget,
+                    &mut old_spans,
+                    &mut new_spans,
+                );
+                complete &= finished;
                 push_side(&mut out, LineKind::Removed, &old_lines, old_range, &mut old_spans);
                 push_side(&mut out, LineKind::Added, &new_lines, new_range, &mut new_spans);
             }
         }
     }
-    BlockDiff { lines: out, complete }
+    BlockDiffRef { lines: out, complete }
+}
+
+/// FxHash (as in rustc): much quicker than SipHash for interning lines, and
+/// nothing here needs protection from chosen collisions beyond a slower diff.
+#[derive(Default, Clone, Copy)]
+struct FxBuild;
+
+#[derive(Default)]
+struct FxHasher(u64);
+
+const FX_K: u64 = 0x517c_c1b7_2722_0a95;
+
+impl std::hash::BuildHasher for FxBuild {
+    type Hasher = FxHasher;
+    fn build_hasher(&self) -> FxHasher {
+        FxHasher(0)
+    }
+}
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(FX_K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(FX_K);
+        }
+    }
+    fn write_u8(&mut self, b: u8) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(FX_K);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// How many items an op covers in the old and the new sequence.
@@ -223,16 +341,22 @@ fn line_no(index: usize) -> u32 {
     u32::try_from(index + 1).unwrap_or(u32::MAX)
 }
 
-fn push_side(out: &mut Vec<DiffLine>, kind: LineKind, lines: &[&str], range: Range<usize>, spans: &mut [Option<Vec<Span>>]) {
+fn push_side<'a>(
+    out: &mut Vec<DiffLineRef<'a>>,
+    kind: LineKind,
+    lines: &[&'a str],
+    range: Range<usize>,
+    spans: &mut [Option<Vec<SpanRef<'a>>>],
+) {
     let base = range.start;
     for index in range {
         let (old_line, new_line) = match kind {
             LineKind::Removed => (Some(line_no(index)), None),
             _ => (None, Some(line_no(index))),
         };
-        out.push(DiffLine {
+        out.push(DiffLineRef {
             kind,
-            text: lines.get(index).copied().unwrap_or_default().to_string(),
+            text: lines.get(index).copied().unwrap_or_default(),
             old_line,
             new_line,
             spans: spans.get_mut(index - base).and_then(Option::take),
@@ -241,29 +365,32 @@ fn push_side(out: &mut Vec<DiffLine>, kind: LineKind, lines: &[&str], range: Ran
 }
 
 /// Pairs similar removed and added lines in order, filling their spans.
-/// Returns `false` when the deadline stopped it before the end.
-fn pair_lines(
-    old: &[&str],
-    new: &[&str],
+/// Returns `false` when the budget ran out before the end.
+fn pair_lines<'a>(
+    old: &[&'a str],
+    new: &[&'a str],
     limits: &DiffLimits,
-    deadline: Option<Instant>,
-    old_spans: &mut [Option<Vec<Span>>],
-    new_spans: &mut [Option<Vec<Span>>],
+    budget: &mut Budget,
+    old_spans: &mut [Option<Vec<SpanRef<'a>>>],
+    new_spans: &mut [Option<Vec<SpanRef<'a>>>],
 ) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < old.len() && j < new.len() {
-        if deadline.is_some_and(|d| Instant::now() > d) {
+        let (a, b) = (old[i], new[j]);
+        if budget.spend(a.len() + b.len()) {
             return false;
         }
-        let (a, b) = (old[i], new[j]);
         let paired = if a.len() > limits.max_line_bytes || b.len() > limits.max_line_bytes {
             None
         } else {
-            changed_spans(a, b, deadline).filter(|p| p.similarity >= limits.min_pair_similarity)
+            let deadline = if a.len() + b.len() > LONG_PAIR_BYTES { budget.deadline() } else { None };
+            changed_spans_ref(a, b, deadline).filter(|p| p.similarity >= limits.min_pair_similarity)
         };
         if let Some(pair) = paired {
-            old_spans[i] = Some(pair.old);
-            new_spans[j] = Some(pair.new);
+            if let (Some(o), Some(n)) = (old_spans.get_mut(i), new_spans.get_mut(j)) {
+                *o = Some(pair.old);
+                *n = Some(pair.new);
+            }
             i += 1;
             j += 1;
         } else {
@@ -281,6 +408,14 @@ fn pair_lines(
         }
     }
     true
+}
+
+/// The spans of a pair of lines and how alike they are, borrowing the text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairSpansRef<'a> {
+    pub old: Vec<SpanRef<'a>>,
+    pub new: Vec<SpanRef<'a>>,
+    pub similarity: f32,
 }
 
 /// The spans of a pair of lines and how alike they are.
@@ -358,6 +493,12 @@ impl Change {
 /// The changed spans of two lines at grapheme level, widened to whole words.
 /// `None` when the deadline passed during the comparison.
 pub fn changed_spans(old: &str, new: &str, deadline: Option<Instant>) -> Option<PairSpans> {
+    let owned = |spans: Vec<SpanRef>| spans.into_iter().map(|s| Span { text: s.text.to_string(), changed: s.changed }).collect();
+    changed_spans_ref(old, new, deadline).map(|p| PairSpans { old: owned(p.old), new: owned(p.new), similarity: p.similarity })
+}
+
+/// [`changed_spans`], borrowing the text.
+pub fn changed_spans_ref<'a>(old: &'a str, new: &'a str, deadline: Option<Instant>) -> Option<PairSpansRef<'a>> {
     let a = Clusters::new(old);
     let b = Clusters::new(new);
     let ops = if old.is_ascii() && new.is_ascii() {
@@ -390,7 +531,7 @@ pub fn changed_spans(old: &str, new: &str, deadline: Option<Instant>) -> Option<
     let old_spans = spans_of(&a, changes.iter().map(|c| c.old.clone()));
     let new_spans = spans_of(&b, changes.iter().map(|c| c.new.clone()));
     let similarity = similarity(&old_spans, &new_spans);
-    Some(PairSpans { old: old_spans, new: new_spans, similarity })
+    Some(PairSpansRef { old: old_spans, new: new_spans, similarity })
 }
 
 fn visible_graphemes(text: &str) -> usize {
@@ -403,12 +544,12 @@ fn visible_graphemes(text: &str) -> usize {
 
 /// How much of the two lines is left unchanged after the cleanup, counting
 /// only visible graphemes (indentation makes unrelated lines look alike).
-fn similarity(old: &[Span], new: &[Span]) -> f32 {
-    let visible = |spans: &[Span], changed: Option<bool>| -> usize {
+fn similarity(old: &[SpanRef], new: &[SpanRef]) -> f32 {
+    let visible = |spans: &[SpanRef], changed: Option<bool>| -> usize {
         spans
             .iter()
             .filter(|s| changed.is_none_or(|c| s.changed == c))
-            .map(|s| visible_graphemes(&s.text))
+            .map(|s| visible_graphemes(s.text))
             .sum()
     };
     let total = visible(old, None) + visible(new, None);
@@ -487,20 +628,20 @@ fn join_slivers(changes: Vec<Change>) -> Vec<Change> {
     out
 }
 
-fn spans_of(line: &Clusters, changed: impl Iterator<Item = Range<usize>>) -> Vec<Span> {
+fn spans_of<'a>(line: &Clusters<'a>, changed: impl Iterator<Item = Range<usize>>) -> Vec<SpanRef<'a>> {
     let mut spans = Vec::new();
     let mut at = 0;
     for range in changed {
         if range.start > at {
-            spans.push(Span { text: line.slice(at..range.start).to_string(), changed: false });
+            spans.push(SpanRef { text: line.slice(at..range.start), changed: false });
         }
         if !range.is_empty() {
-            spans.push(Span { text: line.slice(range.clone()).to_string(), changed: true });
+            spans.push(SpanRef { text: line.slice(range.clone()), changed: true });
         }
         at = range.end;
     }
     if at < line.len() {
-        spans.push(Span { text: line.slice(at..line.len()).to_string(), changed: false });
+        spans.push(SpanRef { text: line.slice(at..line.len()), changed: false });
     }
     spans
 }
