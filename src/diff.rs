@@ -428,33 +428,65 @@ pub struct PairSpans {
     pub similarity: f32,
 }
 
-/// A line cut into grapheme clusters: `bounds` holds the byte offset of each
-/// cluster's start, then the line's length.
-struct Clusters<'a> {
+/// A line cut into tokens: a run of word graphemes (letters and digits) is
+/// one token, and every other grapheme is a token of its own. `bounds` holds
+/// the byte offset of each token's start, then the line's length, so every
+/// cut falls on a grapheme boundary.
+struct Tokens<'a> {
     text: &'a str,
     bounds: Vec<usize>,
 }
 
-impl<'a> Clusters<'a> {
+/// Letters and digits make words; `_`, punctuation, spaces and emoji
+/// separate them, so `step_two` → `step_two_updated` highlights `_updated`.
+/// Scripts written without spaces (Han, kana, Thai, ...) count letter by
+/// letter, or one changed character would light up a whole sentence.
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric()
+        && !matches!(c as u32,
+            0x0E00..=0x0EFF        // Thai, Lao
+            | 0x1000..=0x109F      // Myanmar
+            | 0x1780..=0x17FF      // Khmer
+            | 0x3040..=0x30FF      // Hiragana, Katakana
+            | 0x3400..=0x4DBF      // CJK extension A
+            | 0x4E00..=0x9FFF      // CJK unified ideographs
+            | 0xF900..=0xFAFF      // CJK compatibility ideographs
+            | 0x20000..=0x3FFFF)   // CJK extensions
+}
+
+impl<'a> Tokens<'a> {
     fn new(text: &'a str) -> Self {
-        let bounds = if text.is_ascii() {
-            // Every ASCII byte is its own cluster (a line holds no "\r\n").
-            (0..=text.len()).collect()
+        let mut bounds = Vec::with_capacity(text.len() / 2 + 2);
+        if text.is_ascii() {
+            // Every ASCII byte is its own grapheme (a line holds no "\r\n").
+            let bytes = text.as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                bounds.push(i);
+                if bytes[i].is_ascii_alphanumeric() {
+                    while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                        i += 1;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
         } else {
-            text.grapheme_indices(true).map(|(i, _)| i).chain(std::iter::once(text.len())).collect()
-        };
-        Clusters { text, bounds }
+            let mut in_word = false;
+            for (i, g) in text.grapheme_indices(true) {
+                let word = g.chars().next().is_some_and(is_word_char);
+                if !(word && in_word) {
+                    bounds.push(i);
+                }
+                in_word = word;
+            }
+        }
+        bounds.push(text.len());
+        Tokens { text, bounds }
     }
 
     fn len(&self) -> usize {
         self.bounds.len().saturating_sub(1)
-    }
-
-    fn get(&self, index: usize) -> &'a str {
-        match (self.bounds.get(index), self.bounds.get(index + 1)) {
-            (Some(&s), Some(&e)) => self.text.get(s..e).unwrap_or(""),
-            _ => "",
-        }
     }
 
     fn slice(&self, range: Range<usize>) -> &'a str {
@@ -464,18 +496,16 @@ impl<'a> Clusters<'a> {
         }
     }
 
-    /// Letters and digits make words; `_`, punctuation and spaces separate
-    /// them, so `step_two` → `step_two_updated` highlights `_updated` only.
-    fn is_word(&self, index: usize) -> bool {
-        self.get(index).chars().next().is_some_and(char::is_alphanumeric)
+    fn bytes(&self, range: Range<usize>) -> usize {
+        self.slice(range).len()
     }
 
     fn all(&self) -> Vec<&'a str> {
-        (0..self.len()).map(|i| self.get(i)).collect()
+        (0..self.len()).map(|i| self.slice(i..i + 1)).collect()
     }
 }
 
-/// One changed region: the clusters it covers in the old and the new line.
+/// One changed region: the tokens it covers in the old and the new line.
 /// Between two regions (and before the first, after the last) the lines are
 /// equal, so the gaps have the same length on both sides.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -484,13 +514,8 @@ struct Change {
     new: Range<usize>,
 }
 
-impl Change {
-    fn size(&self) -> usize {
-        self.old.len().max(self.new.len())
-    }
-}
-
-/// The changed spans of two lines at grapheme level, widened to whole words.
+/// The changed spans of two lines: a diff of their words and single
+/// graphemes, with slivers of unchanged text between changes absorbed.
 /// `None` when the deadline passed during the comparison.
 pub fn changed_spans(old: &str, new: &str, deadline: Option<Instant>) -> Option<PairSpans> {
     let owned = |spans: Vec<SpanRef>| spans.into_iter().map(|s| Span { text: s.text.to_string(), changed: s.changed }).collect();
@@ -499,13 +524,9 @@ pub fn changed_spans(old: &str, new: &str, deadline: Option<Instant>) -> Option<
 
 /// [`changed_spans`], borrowing the text.
 pub fn changed_spans_ref<'a>(old: &'a str, new: &'a str, deadline: Option<Instant>) -> Option<PairSpansRef<'a>> {
-    let a = Clusters::new(old);
-    let b = Clusters::new(new);
-    let ops = if old.is_ascii() && new.is_ascii() {
-        capture_diff_slices_deadline(Algorithm::Myers, old.as_bytes(), new.as_bytes(), deadline)
-    } else {
-        capture_diff_slices_deadline(Algorithm::Myers, &a.all(), &b.all(), deadline)
-    };
+    let a = Tokens::new(old);
+    let b = Tokens::new(new);
+    let ops = capture_diff_slices_deadline(Algorithm::Myers, &a.all(), &b.all(), deadline);
     if deadline.is_some_and(|d| Instant::now() > d) {
         return None;
     }
@@ -527,7 +548,7 @@ pub fn changed_spans_ref<'a>(old: &'a str, new: &'a str, deadline: Option<Instan
             _ => changes.push(Change { old: o, new: n }),
         }
     }
-    let changes = join_slivers(widen_to_words(changes, &a, &b));
+    let changes = join_slivers(changes, &a, &b);
     let old_spans = spans_of(&a, changes.iter().map(|c| c.old.clone()));
     let new_spans = spans_of(&b, changes.iter().map(|c| c.new.clone()));
     let similarity = similarity(&old_spans, &new_spans);
@@ -559,50 +580,14 @@ fn similarity(old: &[SpanRef], new: &[SpanRef]) -> f32 {
     (visible(old, Some(false)) + visible(new, Some(false))) as f32 / total as f32
 }
 
-/// A change that starts or ends inside a word grows to the word's edge, and
-/// changes that come to touch are merged.
-fn widen_to_words(changes: Vec<Change>, a: &Clusters, b: &Clusters) -> Vec<Change> {
-    let mut out: Vec<Change> = Vec::with_capacity(changes.len());
-    for (index, change) in changes.iter().enumerate() {
-        let mut c = change.clone();
-        let low = out.last().map_or(0, |p| p.old.end);
-        let starts_inside = c.old.start > low
-            && a.is_word(c.old.start - 1)
-            && ((!c.old.is_empty() && a.is_word(c.old.start)) || (!c.new.is_empty() && b.is_word(c.new.start)));
-        if starts_inside {
-            while c.old.start > low && c.new.start > 0 && a.is_word(c.old.start - 1) {
-                c.old.start -= 1;
-                c.new.start -= 1;
-            }
-        }
-        if let Some(prev) = out.last_mut() {
-            if prev.old.end == c.old.start {
-                prev.old.end = c.old.end;
-                prev.new.end = c.new.end;
-                c = prev.clone();
-                out.pop();
-            }
-        }
-        let high = changes.get(index + 1).map_or(a.len(), |n| n.old.start);
-        let ends_inside = c.old.end < high
-            && a.is_word(c.old.end)
-            && ((!c.old.is_empty() && a.is_word(c.old.end - 1)) || (!c.new.is_empty() && b.is_word(c.new.end - 1)));
-        if ends_inside {
-            while c.old.end < high && c.new.end < b.len() && a.is_word(c.old.end) {
-                c.old.end += 1;
-                c.new.end += 1;
-            }
-        }
-        out.push(c);
-    }
-    merge_touching(out)
-}
-
-fn merge_touching(changes: Vec<Change>) -> Vec<Change> {
+/// Joins two changes when the unchanged text between them is no longer (in
+/// bytes) than either change: a lone shared letter between two edits is noise.
+fn join_slivers(changes: Vec<Change>, a: &Tokens, b: &Tokens) -> Vec<Change> {
+    let size = |c: &Change| a.bytes(c.old.clone()).max(b.bytes(c.new.clone()));
     let mut out: Vec<Change> = Vec::with_capacity(changes.len());
     for c in changes {
         match out.last_mut() {
-            Some(last) if last.old.end >= c.old.start => {
+            Some(last) if a.bytes(last.old.end..c.old.start) <= size(last).min(size(&c)) => {
                 last.old.end = c.old.end;
                 last.new.end = c.new.end;
             }
@@ -612,23 +597,7 @@ fn merge_touching(changes: Vec<Change>) -> Vec<Change> {
     out
 }
 
-/// Joins two changes when the unchanged text between them is no longer than
-/// either change: a lone shared letter between two edits is noise.
-fn join_slivers(changes: Vec<Change>) -> Vec<Change> {
-    let mut out: Vec<Change> = Vec::with_capacity(changes.len());
-    for c in changes {
-        match out.last_mut() {
-            Some(last) if c.old.start - last.old.end <= last.size().min(c.size()) => {
-                last.old.end = c.old.end;
-                last.new.end = c.new.end;
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-fn spans_of<'a>(line: &Clusters<'a>, changed: impl Iterator<Item = Range<usize>>) -> Vec<SpanRef<'a>> {
+fn spans_of<'a>(line: &Tokens<'a>, changed: impl Iterator<Item = Range<usize>>) -> Vec<SpanRef<'a>> {
     let mut spans = Vec::new();
     let mut at = 0;
     for range in changed {
