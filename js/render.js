@@ -17,10 +17,13 @@ const text = (value, what) => {
 /** Splits lines exactly as the core does (src/diff.rs `split_lines`). */
 function splitLines(s) {
   if (s === '') return [];
-  const lines = (s.endsWith('\n') ? s.slice(0, -1) : s).split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i];
-    if (l.endsWith('\r')) lines[i] = l.slice(0, -1);
+  const body = s.charCodeAt(s.length - 1) === 10 ? s.slice(0, -1) : s;
+  const lines = body.split('\n');
+  if (body.indexOf('\r') !== -1) {
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i];
+      if (l.charCodeAt(l.length - 1) === 13) lines[i] = l.slice(0, -1);
+    }
   }
   return lines;
 }

@@ -3,12 +3,14 @@
 //! [`diff_block`] compares two texts line by line (the `similar` crate, Myers
 //! over interned lines). Inside each run of replaced lines, removed and added
 //! lines that resemble each other are paired, and each pair is diffed again
-//! at the level of extended grapheme clusters (`unicode-segmentation`), so an
-//! emoji with a skin tone, a flag or a letter with a combining accent is never
-//! cut in two. The changed spans are then widened to whole words where a
-//! change starts or ends inside a word, and changes separated by a sliver of
-//! unchanged text are joined, because `c̲o̲u̲n̲t̲` → `t̲o̲t̲a̲l̲` reads better
-//! than a scatter of single letters.
+//! over tokens: a run of letters and digits is one token and every other
+//! extended grapheme cluster (`unicode-segmentation`) is one. So an emoji with
+//! a skin tone, a flag or a letter with a combining accent is never cut in
+//! two, and highlights fall on whole words (`count` → `total`, not a scatter
+//! of single letters) while `_`, punctuation and spaces still split
+//! identifiers (`step_two` → `step_two_updated` highlights `_updated`).
+//! Scripts written without spaces (Han, kana, Thai) are compared character
+//! by character. Changes separated by a sliver of unchanged text are joined.
 //!
 //! The worst case is bounded: the line diff has a deadline (after which
 //! `similar` returns a correct but less minimal diff), span computation stops
@@ -569,7 +571,7 @@ fn similarity(old: &[SpanRef], new: &[SpanRef]) -> f32 {
     let visible = |spans: &[SpanRef], changed: Option<bool>| -> usize {
         spans
             .iter()
-            .filter(|s| changed.is_none_or(|c| s.changed == c))
+            .filter(|s| changed.map_or(true, |c| s.changed == c))
             .map(|s| visible_graphemes(s.text))
             .sum()
     };

@@ -19,12 +19,7 @@ use crate::render::{ResultView, SummaryInput, SummaryOptions, SummaryView};
 #[wasm_bindgen(js_name = diffBlockPacked)]
 pub fn diff_block_packed(old_utf8: &[u8], new_utf8: &[u8]) -> Vec<u32> {
     use crate::diff::LineKind;
-    // `from_utf8` has a fast path for ASCII; the lossy decoder does not.
-    let text = |bytes: &[u8]| match std::str::from_utf8(bytes) {
-        Ok(s) => std::borrow::Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(bytes),
-    };
-    let (old_text, new_text) = (text(old_utf8), text(new_utf8));
+    let (old_text, new_text) = (utf8_text(old_utf8), utf8_text(new_utf8));
     let diff = crate::diff::diff_block_ref(&old_text, &new_text, &crate::diff::DiffLimits::default());
     let mut out = Vec::with_capacity(diff.lines.len() * 4 + 1);
     for line in &diff.lines {
@@ -47,6 +42,14 @@ pub fn diff_block_packed(old_utf8: &[u8], new_utf8: &[u8]) -> Vec<u32> {
         }
     }
     out
+}
+
+/// `from_utf8` has a fast path for ASCII; the lossy decoder does not.
+fn utf8_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// `renderEditBlock`: `results` is an array of results (or undefined);
