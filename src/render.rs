@@ -398,6 +398,13 @@ fn marker(line: &str) -> Option<&'static str> {
     }
 }
 
+const MARKERS: [&str; 7] = ["««« EDIT", "═══════ REPL", "»»» EDIT END", "───────", "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE"];
+
+fn is_partial_marker(line: &str) -> bool {
+    let t = line.trim_start();
+    !t.is_empty() && MARKERS.iter().any(|m| m.starts_with(t) && *m != t)
+}
+
 /// A block still being streamed: the file path, a "writing" badge, and the
 /// lines so far. `partial_lines` are the block's lines after the path line,
 /// as the model wrote them (markers included or not). Once the new section
@@ -411,8 +418,14 @@ pub fn render_in_progress_edit_block(file_path: &str, partial_lines: &[String]) 
     let mut section = Section::Old;
     let mut anchored = false;
     let mut separator_seen = false;
-    for line in partial_lines {
+    let count = partial_lines.len();
+    for (index, line) in partial_lines.iter().enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
+        // The line being typed may be a marker cut short ("═══════ R"):
+        // leave it out until it is complete rather than flash it as content.
+        if index + 1 == count && is_partial_marker(line) {
+            continue;
+        }
         match marker(line) {
             Some("start") => continue,
             Some("end") => break,

@@ -141,7 +141,7 @@ function layout(text, blocks, draw, { streaming, pendingPath }) {
     at = r.end + 1;
   }
   const tail = proseHtml(lines.slice(at));
-  html += streaming ? tail.replace(/<\/p>$/, '<span class="typing"></span></p>') || '<p class="typing"></p>' : tail;
+  html += streaming ? tail.replace(/<\/p>$/, '<span class="typing"></span></p>') : tail;
   return html;
 }
 
