@@ -1,2 +1,72 @@
-// hashline: being written.
-export {};
+// LINE#ID anchored edits (seed 003): the read view, line IDs and the edit
+// call, over any host (sync or Promise-returning) through the host driver.
+import {
+  hashlineLineId,
+  hashlineFormat,
+  hashlinePaths,
+  hashlineApply,
+  hashlineSystemPrompt as rawSystemPrompt,
+} from 'editblocks-raw';
+import { driveSync, driveAsync } from './host-driver.js';
+
+function requireString(value, what) {
+  if (typeof value !== 'string') throw new TypeError(`editblocks: ${what} must be a string, got ${value === null ? 'null' : typeof value}`);
+}
+
+/** The short, deterministic ID of one line's content (trailing whitespace ignored). */
+export function lineId(line, options) {
+  requireString(line, 'lineId(line)');
+  const width = options && options.width != null ? options.width : undefined;
+  if (width !== undefined && !Number.isInteger(width)) throw new RangeError(`editblocks: width must be an integer, got ${width}`);
+  return hashlineLineId(line, width);
+}
+
+/** The read view: one `N#ID|content` line per line, joined by '\n'. */
+export function formatHashlines(content, options) {
+  requireString(content, 'formatHashlines(content)');
+  return hashlineFormat(content, options ?? {});
+}
+
+/** The instructions for the model, for these options (`width`, `allowReplaceText`). */
+export function hashlineSystemPrompt(options) {
+  return rawSystemPrompt(options ?? {});
+}
+
+function wantsDelete(call, options) {
+  if (options && options.dryRun) return false;
+  let parsed = call;
+  if (typeof call === 'string') {
+    try {
+      parsed = JSON.parse(call);
+    } catch {
+      return false; // the core refuses it without touching the host
+    }
+  }
+  return !!(parsed && typeof parsed === 'object' && (parsed.delete === true || (typeof parsed.rename === 'string' && parsed.rename.trim() !== '')));
+}
+
+function plan(call, options) {
+  if (call === null || (typeof call !== 'object' && typeof call !== 'string')) {
+    throw new TypeError('editblocks: the hashline edit call must be an object { path, edits, delete?, rename? } or its JSON text');
+  }
+  const opts = options ?? {};
+  return {
+    paths: hashlinePaths(call),
+    needsDelete: wantsDelete(call, opts),
+    run: (files) => hashlineApply(call, files, opts),
+  };
+}
+
+/**
+ * Applies one edit call `{ path, edits, delete?, rename? }` through `host`
+ * (methods may return Promises). Every operation is checked against one
+ * snapshot of the file before anything is written.
+ */
+export async function applyHashlineEdit(call, host, options) {
+  return driveAsync(host, plan(call, options));
+}
+
+/** As applyHashlineEdit, for a synchronous host. */
+export function applyHashlineEditSync(call, host, options) {
+  return driveSync(host, plan(call, options));
+}

@@ -1,5 +1,27 @@
 //! Tolerant matching: the five passes of seed 002, unique-only.
-//! (Being written: issue 4. Until then only the exact pass exists.)
+//!
+//! A model copying old text into a search/replace edit makes a few typical
+//! mistakes: trailing blanks, a miscounted indentation depth, a context line
+//! it did not copy to the end. The passes below forgive exactly those, one
+//! at a time and strongest first, and stop at the first pass that finds
+//! anything. Whatever a pass finds must be unique (or every occurrence is
+//! replaced when the caller asks for that), so nothing is ever applied at a
+//! guessed location.
+//!
+//! 1. [`MatchPass::Exact`]: whole lines, character for character.
+//! 2. [`MatchPass::TrailingWhitespace`]: whole lines, trailing spaces, tabs
+//!    and `\r` ignored.
+//! 3. [`MatchPass::Whitespace`]: whole lines, all surrounding whitespace
+//!    ignored; the new text's indentation is repaired line by line where the
+//!    old text's indentation was wrong.
+//! 4. [`MatchPass::BoundaryPrefix`]: as 3, but the first and last lines of
+//!    the old text may be cut-off beginnings (at least 8 characters) of the
+//!    file's lines; those lines are written out in full in the new text.
+//!    Skipped when the old text is literally in the file: a cut-off line is
+//!    then a partial-line edit, and pass 5 keeps the rest of the line.
+//! 5. [`MatchPass::Substring`]: the old text anywhere, even inside a line.
+//!
+//! Content is LF text (see [`crate::text::TextFile`]).
 
 /// The pass that located a match, weakest last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -21,6 +43,10 @@ impl MatchPass {
             MatchPass::Substring => "substring",
         }
     }
+
+    /// Every pass, in the order they are tried.
+    pub const ALL: [MatchPass; 5] =
+        [MatchPass::Exact, MatchPass::TrailingWhitespace, MatchPass::Whitespace, MatchPass::BoundaryPrefix, MatchPass::Substring];
 }
 
 /// Where `old` was found and what replaces it.
@@ -43,16 +69,471 @@ pub enum TolerantError {
     Ambiguous { pass: MatchPass, lines: Vec<u32> },
 }
 
+/// The shortest truncated boundary line (after trimming) pass 4 accepts.
+pub const MIN_PREFIX_CHARS: usize = 8;
+
 /// Finds the unique location of `old` in `content` (LF text), trying each
 /// pass in order and stopping at the first pass that finds anything.
+///
+/// ```
+/// use editblocks::matching::{find_unique, MatchPass};
+/// let file = "fn main() {\n    run();\n}\n";
+/// // The model forgot the indentation of the old line and of the new one.
+/// let m = find_unique(file, "run();", "run();\nstop();").unwrap();
+/// assert_eq!(m.pass, MatchPass::Whitespace);
+/// assert_eq!(m.replacement, "    run();\n    stop();");
+/// ```
 pub fn find_unique(content: &str, old: &str, new: &str) -> Result<TolerantMatch, TolerantError> {
-    let starts: Vec<usize> = content.match_indices(old).map(|(i, _)| i).collect();
-    match starts.as_slice() {
-        [] => Err(TolerantError::NotFound),
-        [start] => Ok(TolerantMatch { start: *start, end: start + old.len(), pass: MatchPass::Exact, replacement: new.to_string() }),
-        many => Err(TolerantError::Ambiguous {
-            pass: MatchPass::Exact,
-            lines: many.iter().map(|&i| content[..i].matches('\n').count() as u32 + 1).collect(),
-        }),
+    find_with(content, old, new, &MatchPass::ALL, false).map(|mut all| all.remove(0))
+}
+
+/// Like [`find_unique`] but for `replace_all`: every non-overlapping
+/// occurrence found by the first pass that finds any, top to bottom.
+pub fn find_all(content: &str, old: &str, new: &str) -> Result<Vec<TolerantMatch>, TolerantError> {
+    find_with(content, old, new, &MatchPass::ALL, true)
+}
+
+/// Exact matching only (the raw text, anywhere): the `matching: 'exact'`
+/// option. Unique unless `all`.
+pub fn find_exact(content: &str, old: &str, new: &str, all: bool) -> Result<Vec<TolerantMatch>, TolerantError> {
+    find_with(content, old, new, &[MatchPass::Substring], all).map_err(|e| match e {
+        TolerantError::Ambiguous { lines, .. } => TolerantError::Ambiguous { pass: MatchPass::Exact, lines },
+        other => other,
+    })
+}
+
+/// Tries `passes` in order; the first pass with any candidate decides.
+pub fn find_with(content: &str, old: &str, new: &str, passes: &[MatchPass], all: bool) -> Result<Vec<TolerantMatch>, TolerantError> {
+    if old.is_empty() {
+        return Err(TolerantError::NotFound);
+    }
+    let file = Lines::new(content);
+    for &pass in passes {
+        let found = match pass {
+            MatchPass::Substring => substring_matches(content, old, new),
+            // Text that is literally in the file and ends (or starts) inside a
+            // line is a partial-line edit, not a truncated context line: leave
+            // it to the substring pass, which keeps the rest of the line.
+            MatchPass::BoundaryPrefix if content.contains(old) => continue,
+            line_pass => line_matches(&file, old, new, line_pass),
+        };
+        match found.len() {
+            0 => continue,
+            1 => return Ok(found),
+            _ if all => return Ok(found),
+            _ => {
+                let lines = found.iter().map(|m| line_of(content, m.start)).collect();
+                return Err(TolerantError::Ambiguous { pass, lines });
+            }
+        }
+    }
+    Err(TolerantError::NotFound)
+}
+
+/// 1-based line number of a byte offset.
+pub fn line_of(content: &str, offset: usize) -> u32 {
+    let offset = offset.min(content.len());
+    content.as_bytes()[..offset].iter().filter(|&&b| b == b'\n').count() as u32 + 1
+}
+
+fn substring_matches(content: &str, old: &str, new: &str) -> Vec<TolerantMatch> {
+    content
+        .match_indices(old)
+        .map(|(start, _)| TolerantMatch { start, end: start + old.len(), pass: MatchPass::Substring, replacement: new.to_string() })
+        .collect()
+}
+
+/// The content split into lines (without their `\n`), with byte offsets.
+struct Lines<'a> {
+    text: &'a str,
+    lines: Vec<&'a str>,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Lines<'a> {
+        let mut lines = Vec::new();
+        let mut starts = Vec::new();
+        let mut at = 0;
+        // A final newline does not start another line.
+        for line in text.split_terminator('\n') {
+            starts.push(at);
+            lines.push(line);
+            at += line.len() + 1;
+        }
+        Lines { text, lines, starts }
+    }
+
+    /// Byte offset just past line `i` (before its `\n`).
+    fn end_of(&self, i: usize) -> usize {
+        self.starts[i] + self.lines[i].len()
+    }
+}
+
+pub(crate) fn trim_trailing(s: &str) -> &str {
+    s.trim_end_matches([' ', '\t', '\r'])
+}
+
+pub(crate) fn leading_ws(s: &str) -> &str {
+    &s[..s.len() - s.trim_start().len()]
+}
+
+/// How a truncated boundary line of `old` matched a full file line.
+fn is_boundary_prefix(file_line: &str, old_line: &str) -> bool {
+    let want = old_line.trim();
+    let have = file_line.trim();
+    want == have || (want.chars().count() >= MIN_PREFIX_CHARS && have.starts_with(want))
+}
+
+fn line_equal(pass: MatchPass, file_line: &str, old_line: &str) -> bool {
+    match pass {
+        MatchPass::Exact => file_line == old_line,
+        MatchPass::TrailingWhitespace => trim_trailing(file_line) == trim_trailing(old_line),
+        _ => file_line.trim() == old_line.trim(),
+    }
+}
+
+fn line_matches(file: &Lines, old: &str, new: &str, pass: MatchPass) -> Vec<TolerantMatch> {
+    // A final newline on `old` means "through the end of the last line".
+    let (old_body, old_ends_nl) = match old.strip_suffix('\n') {
+        Some(body) => (body, true),
+        None => (old, false),
+    };
+    let old_lines: Vec<&str> = old_body.split('\n').collect();
+    let n = old_lines.len();
+    if n == 0 || n > file.lines.len() {
+        return Vec::new();
+    }
+    // Whitespace-insensitive passes need something to hold on to.
+    if pass >= MatchPass::Whitespace && old_lines.iter().all(|l| l.trim().is_empty()) {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i + n <= file.lines.len() {
+        let window = &file.lines[i..i + n];
+        let hit = match pass {
+            MatchPass::BoundaryPrefix => boundary_window(window, &old_lines),
+            _ => window.iter().zip(&old_lines).all(|(f, o)| line_equal(pass, f, o)),
+        };
+        if !hit {
+            i += 1;
+            continue;
+        }
+        let start = file.starts[i];
+        let mut end = file.end_of(i + n - 1);
+        let mut replacement = match pass {
+            MatchPass::Exact | MatchPass::TrailingWhitespace => new.to_string(),
+            MatchPass::Whitespace => repair_indentation(window, &old_lines, new),
+            _ => expand_truncated(window, &old_lines, &repair_indentation(window, &old_lines, new)),
+        };
+        if old_ends_nl {
+            if file.text.as_bytes().get(end) == Some(&b'\n') {
+                end += 1;
+            } else if let Some(stripped) = replacement.strip_suffix('\n') {
+                // The last line has no newline in the file; keep it that way.
+                replacement = stripped.to_string();
+            }
+        }
+        found.push(TolerantMatch { start, end, pass, replacement });
+        i += n;
+    }
+    found
+}
+
+/// Pass 4: interior lines equal after trimming, boundary lines may be
+/// truncated prefixes, and at least one of them really is truncated (or
+/// pass 3 would have matched).
+fn boundary_window(window: &[&str], old_lines: &[&str]) -> bool {
+    let n = old_lines.len();
+    let (first, last) = (0, n - 1);
+    let mut truncated = false;
+    for (k, (f, o)) in window.iter().zip(old_lines).enumerate() {
+        if f.trim() == o.trim() {
+            continue;
+        }
+        if (k == first || k == last) && is_boundary_prefix(f, o) {
+            truncated = true;
+            continue;
+        }
+        return false;
+    }
+    truncated
+}
+
+/// Replaces, in `new`, the lines that repeat a truncated boundary line of
+/// `old` with the file's full line (the first such line for the first
+/// boundary, the last such line for the last boundary).
+fn expand_truncated(window: &[&str], old_lines: &[&str], new: &str) -> String {
+    let mut new_lines: Vec<String> = new.split('\n').map(str::to_string).collect();
+    let n = old_lines.len();
+    let truncated = |k: usize| window[k].trim() != old_lines[k].trim();
+    if truncated(0) {
+        let want = old_lines[0].trim();
+        if let Some(line) = new_lines.iter_mut().find(|l| l.trim() == want) {
+            *line = window[0].to_string();
+        }
+    }
+    if n > 1 && truncated(n - 1) {
+        let want = old_lines[n - 1].trim();
+        if let Some(line) = new_lines.iter_mut().rev().find(|l| l.trim() == want) {
+            *line = window[n - 1].to_string();
+        }
+    }
+    new_lines.join("\n")
+}
+
+/// How to turn the indentation the model wrote for one line into the
+/// file's: drop `remove` leading characters, then put `add` in front.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct IndentFix {
+    remove: usize,
+    add: String,
+}
+
+impl IndentFix {
+    fn between(written: &str, actual: &str) -> IndentFix {
+        if let Some(extra) = actual.strip_prefix(written) {
+            IndentFix { remove: 0, add: extra.to_string() }
+        } else if actual.len() <= written.len() && written.starts_with(actual) {
+            IndentFix { remove: written.chars().count() - actual.chars().count(), add: String::new() }
+        } else {
+            // Tabs against spaces: swap the whole indentation.
+            IndentFix { remove: written.chars().count(), add: actual.to_string() }
+        }
+    }
+
+    fn is_none(&self) -> bool {
+        self.remove == 0 && self.add.is_empty()
+    }
+
+    fn apply(&self, line: &str) -> String {
+        if line.trim().is_empty() || self.is_none() {
+            return line.to_string();
+        }
+        let indent = leading_ws(line);
+        // Indentation is ASCII whitespace in practice; count chars to stay on boundaries.
+        let kept: String = indent.chars().skip(self.remove).collect();
+        format!("{}{}{}", self.add, kept, &line[indent.len()..])
+    }
+}
+
+/// Pass 3's indentation repair. Each old line whose indentation differs
+/// from the file line it matched gives a fix; each new line takes the fix of
+/// the old line it corresponds to (same text after trimming, aligned by a
+/// line diff), or of the nearest corresponding line above it. Lines whose
+/// old line was indented correctly are left alone, so a partly wrong old
+/// text does not shift the right parts.
+///
+/// When old and new disagree on the indentation of their first non-empty
+/// line, the model evidently indented the new text on purpose (and copied
+/// the old one badly), so nothing is repaired.
+fn repair_indentation(window: &[&str], old_lines: &[&str], new: &str) -> String {
+    fn first_indent<'s>(lines: &[&'s str]) -> Option<&'s str> {
+        lines.iter().find(|l| !l.trim().is_empty()).map(|l| leading_ws(l))
+    }
+    let new_lines: Vec<&str> = new.split('\n').collect();
+    let old_first = first_indent(old_lines);
+    let new_first = first_indent(&new_lines);
+    if old_first != new_first {
+        return new.to_string();
+    }
+    let fixes: Vec<IndentFix> = window
+        .iter()
+        .zip(old_lines)
+        .map(|(f, o)| if o.trim().is_empty() { IndentFix::default() } else { IndentFix::between(leading_ws(o), leading_ws(f)) })
+        .collect();
+    if fixes.iter().all(IndentFix::is_none) {
+        return new.to_string();
+    }
+    // Align new lines to old lines on their trimmed text.
+    let old_keys: Vec<&str> = old_lines.iter().map(|l| l.trim()).collect();
+    let new_keys: Vec<&str> = new_lines.iter().map(|l| l.trim()).collect();
+    let mut partner: Vec<Option<usize>> = vec![None; new_lines.len()];
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old_keys, &new_keys) {
+        if let similar::DiffOp::Equal { old_index, new_index, len } = op {
+            for d in 0..len {
+                if !new_keys[new_index + d].is_empty() {
+                    partner[new_index + d] = Some(old_index + d);
+                }
+            }
+        }
+    }
+    // Lines with no partner follow the nearest partnered line above; before
+    // any, the first non-empty old line.
+    let first_fix = old_lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(0);
+    let mut current = first_fix;
+    let mut out = Vec::with_capacity(new_lines.len());
+    for (j, line) in new_lines.iter().enumerate() {
+        if let Some(k) = partner[j] {
+            current = k;
+        }
+        out.push(fixes.get(current).map_or_else(|| line.to_string(), |fix| fix.apply(line)));
+    }
+    out.join("\n")
+}
+
+/// How alike two lines are, 0.0 to 1.0 (character-bigram overlap of the
+/// trimmed text): cheap enough to rank every line of a large file.
+pub fn similarity(a: &str, b: &str) -> f32 {
+    let a: Vec<char> = a.trim().chars().collect();
+    let b: Vec<char> = b.trim().chars().collect();
+    if a == b {
+        return 1.0;
+    }
+    if a.len() < 2 || b.len() < 2 {
+        return 0.0;
+    }
+    let mut bigrams: std::collections::HashMap<(char, char), u32> = std::collections::HashMap::new();
+    for w in a.windows(2) {
+        *bigrams.entry((w[0], w[1])).or_default() += 1;
+    }
+    let total = a.len() - 1 + b.len() - 1;
+    let mut common = 0;
+    for w in b.windows(2) {
+        if let Some(count) = bigrams.get_mut(&(w[0], w[1])).filter(|c| **c > 0) {
+            *count -= 1;
+            common += 1;
+        }
+    }
+    (2 * common) as f32 / total as f32
+}
+
+/// The file lines most like `wanted`, best first, at most `limit`, each
+/// with its 1-based line number and similarity (only those at least 0.5).
+pub fn nearest_lines(content: &str, wanted: &str, limit: usize) -> Vec<(u32, String, f32)> {
+    if wanted.trim().is_empty() {
+        return Vec::new();
+    }
+    let mut scored: Vec<(u32, String, f32)> = content
+        .split_terminator('\n')
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i as u32 + 1, l.to_string(), similarity(l, wanted)))
+        .filter(|(_, _, s)| *s >= 0.5)
+        .collect();
+    scored.sort_by(|a, b| b.2.partial_cmp(&a.2).unwrap_or(std::cmp::Ordering::Equal).then(a.0.cmp(&b.0)));
+    scored.truncate(limit);
+    scored
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn apply(content: &str, m: &TolerantMatch) -> String {
+        format!("{}{}{}", &content[..m.start], m.replacement, &content[m.end..])
+    }
+
+    #[test]
+    fn exact_whole_lines_win_over_substrings() {
+        let file = "end\nbackend\n";
+        let m = find_unique(file, "end", "END").unwrap();
+        assert_eq!((m.pass, apply(file, &m)), (MatchPass::Exact, "END\nbackend\n".to_string()));
+    }
+
+    #[test]
+    fn trailing_whitespace_pass() {
+        let file = "a = 1   \nb = 2\n";
+        let m = find_unique(file, "a = 1\nb = 2\n", "a = 3\nb = 2\n").unwrap();
+        assert_eq!(m.pass, MatchPass::TrailingWhitespace);
+        assert_eq!(apply(file, &m), "a = 3\nb = 2\n");
+    }
+
+    #[test]
+    fn whitespace_pass_repairs_only_wrong_lines() {
+        let file = "fn f() {\n    if x {\n        go();\n    }\n}\n";
+        // First line right, the rest under-indented by four spaces.
+        let old = "    if x {\n    go();\n}";
+        let new = "    if x {\n    go();\n    again();\n}";
+        let m = find_unique(file, old, new).unwrap();
+        assert_eq!(m.pass, MatchPass::Whitespace);
+        assert_eq!(apply(file, &m), "fn f() {\n    if x {\n        go();\n        again();\n    }\n}\n");
+    }
+
+    #[test]
+    fn whitespace_pass_skips_repair_when_first_indents_disagree() {
+        let file = "class A:\n    def f(self):\n        return 1\n";
+        let old = "def f(self):\n    return 1";
+        let new = "    def f(self):\n        return 2";
+        let m = find_unique(file, old, new).unwrap();
+        assert_eq!(apply(file, &m), "class A:\n    def f(self):\n        return 2\n");
+    }
+
+    #[test]
+    fn boundary_prefix_expands_truncated_lines() {
+        let file = "// ParseConfig reads a configuration file from disk.\nfunc ParseConfig() {\n\treturn nil\n}\n";
+        let old = "// ParseConfig\nfunc ParseConfig() {\n\treturn nil";
+        let new = "// ParseConfig\nfunc ParseConfig() {\n\treturn defaults()";
+        let m = find_unique(file, old, new).unwrap();
+        assert_eq!(m.pass, MatchPass::BoundaryPrefix);
+        assert_eq!(
+            apply(file, &m),
+            "// ParseConfig reads a configuration file from disk.\nfunc ParseConfig() {\n\treturn defaults()\n}\n"
+        );
+    }
+
+    #[test]
+    fn boundary_prefix_on_the_last_line() {
+        let file = "fn a() {\n    let x = 1;\n    return compute_everything(x, y, z);\n}\n";
+        // Literally in the file: the substring pass keeps the rest of the line.
+        let old = "    let x = 1;\n    return compute_every";
+        let new = "    let x = 2;\n    return compute_every";
+        let m = find_unique(file, old, new).unwrap();
+        assert_eq!(m.pass, MatchPass::Substring);
+        assert_eq!(apply(file, &m), "fn a() {\n    let x = 2;\n    return compute_everything(x, y, z);\n}\n");
+        // Not literally there (a tab for four spaces): the boundary pass expands the cut line.
+        let old = "\tlet x = 1;\n    return compute_every";
+        let new = "\tlet x = 2;\n    return compute_every";
+        let m = find_unique(file, old, new).unwrap();
+        assert_eq!(m.pass, MatchPass::BoundaryPrefix);
+        assert_eq!(apply(file, &m), "fn a() {\n    let x = 2;\n    return compute_everything(x, y, z);\n}\n");
+    }
+
+    #[test]
+    fn replace_all_uses_the_first_pass_that_finds_any() {
+        let file = "  a()\n  b()\n  a()\n";
+        let all = find_all(file, "a()", "c()").unwrap();
+        assert_eq!(all.len(), 2);
+        assert!(all.iter().all(|m| m.pass == MatchPass::Whitespace && m.replacement == "  c()"));
+    }
+
+    #[test]
+    fn a_partial_line_edit_keeps_the_rest_of_the_line() {
+        let file = "let total = compute(a, b);\nlet other = 1;\n";
+        let m = find_unique(file, "let total = compute(", "let total = compute_fast(").unwrap();
+        assert_eq!(m.pass, MatchPass::Substring);
+        assert_eq!(apply(file, &m), "let total = compute_fast(a, b);\nlet other = 1;\n");
+        let m = find_unique(file, "b);\nlet other = 1;", "b);\nlet other = 2;").unwrap();
+        assert_eq!(apply(file, &m), "let total = compute(a, b);\nlet other = 2;\n");
+    }
+
+    #[test]
+    fn boundary_prefix_needs_eight_characters() {
+        let file = "// Parse reads.\nx\n";
+        assert_eq!(find_unique(file, "// Pars\nx", "y"), Err(TolerantError::NotFound));
+    }
+
+    #[test]
+    fn substring_pass_and_ambiguity() {
+        let file = "let a = f(1) + f(2);\n";
+        let m = find_unique(file, "f(2)", "g(2)").unwrap();
+        assert_eq!((m.pass, apply(file, &m)), (MatchPass::Substring, "let a = f(1) + g(2);\n".to_string()));
+        let file = "}\nx\n}\n";
+        assert_eq!(find_unique(file, "}", "};"), Err(TolerantError::Ambiguous { pass: MatchPass::Exact, lines: vec![1, 3] }));
+        assert_eq!(find_all(file, "}", "};").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn no_panic_on_multibyte_indentation() {
+        let file = "\u{3000}é\n";
+        let m = find_unique(file, "é", "ü").unwrap();
+        assert_eq!(apply(file, &m), "\u{3000}ü\n");
+    }
+
+    #[test]
+    fn similarity_ranks() {
+        assert!(similarity("def handle_user(req):", "def handle_users(req):") > 0.8);
+        assert!(similarity("abc", "xyz") < 0.1);
     }
 }

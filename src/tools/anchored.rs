@@ -1,0 +1,119 @@
+//! Anchored changes (`modify_file`): `start` and optional `end` anchors of
+//! 1-4 lines locate a region of whole lines; `content` replaces it.
+//!
+//! Each anchor is matched as consecutive lines in three passes (exact,
+//! trailing whitespace ignored, all surrounding whitespace ignored); the
+//! first pass with any candidate decides, and it must have exactly one.
+
+use super::calls::AnchoredChange;
+use crate::matching::trim_trailing;
+
+/// Why an anchor did not locate one place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnchorError {
+    NotFound,
+    /// 1-based first lines of every candidate.
+    NotUnique(Vec<u32>),
+}
+
+const ANCHOR_PASSES: [fn(&str, &str) -> bool; 3] =
+    [|f, a| f == a, |f, a| trim_trailing(f) == trim_trailing(a), |f, a| f.trim() == a.trim()];
+
+/// Finds `anchor` (consecutive lines) in `lines` at or after line index `from`.
+pub fn find_anchor(lines: &[&str], anchor: &[String], from: usize) -> Result<usize, AnchorError> {
+    let n = anchor.len();
+    if n == 0 || lines.len() < n {
+        return Err(AnchorError::NotFound);
+    }
+    for same in ANCHOR_PASSES {
+        let hits: Vec<usize> = (from..=lines.len() - n)
+            .filter(|&i| lines[i..i + n].iter().zip(anchor).all(|(f, a)| same(f, a)))
+            .collect();
+        match hits.as_slice() {
+            [] => continue,
+            [one] => return Ok(*one),
+            many => return Err(AnchorError::NotUnique(many.iter().map(|&i| i as u32 + 1).collect())),
+        }
+    }
+    Err(AnchorError::NotFound)
+}
+
+/// A located region: 0-based inclusive line indices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Region {
+    pub first: usize,
+    pub last: usize,
+}
+
+/// Which anchor failed, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocateError {
+    pub part: &'static str,
+    pub error: AnchorError,
+    /// For the end anchor: the 1-based line where start was found.
+    pub start_line: Option<u32>,
+}
+
+pub fn locate(lines: &[&str], change: &AnchoredChange) -> Result<Region, LocateError> {
+    let first = find_anchor(lines, &change.start, 0).map_err(|error| LocateError { part: "start", error, start_line: None })?;
+    let after_start = first + change.start.len();
+    let last = match &change.end {
+        None => after_start - 1,
+        Some(end) => {
+            let at = find_anchor(lines, end, after_start).map_err(|error| LocateError {
+                part: "end",
+                error,
+                start_line: Some(first as u32 + 1),
+            })?;
+            at + end.len() - 1
+        }
+    };
+    Ok(Region { first, last })
+}
+
+/// Replaces each region with its content, bottom to top (regions must not
+/// overlap). Keeps the body's final newline.
+pub fn splice(body: &str, mut edits: Vec<(Region, &[String])>) -> String {
+    let mut lines: Vec<String> = body.split_terminator('\n').map(str::to_string).collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0.first));
+    for (region, content) in edits {
+        let last = region.last.min(lines.len().saturating_sub(1));
+        if region.first <= last {
+            lines.splice(region.first..=last, content.iter().cloned());
+        }
+    }
+    let mut out = lines.join("\n");
+    if !out.is_empty() && body.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn change(start: &[&str], end: Option<&[&str]>, content: &[&str]) -> AnchoredChange {
+        let v = |s: &[&str]| s.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        AnchoredChange { start: v(start), end: end.map(v), content: v(content) }
+    }
+
+    #[test]
+    fn start_and_end_region() {
+        let body = "def a():\n    pass\n\ndef b():\n    pass\n";
+        let lines: Vec<&str> = body.split_terminator('\n').collect();
+        let c = change(&["def a():"], Some(&["def b():"]), &["def a(x):", "    return x", "", "def b():"]);
+        let r = locate(&lines, &c).unwrap();
+        assert_eq!(r, Region { first: 0, last: 3 });
+        assert_eq!(splice(body, vec![(r, &c.content)]), "def a(x):\n    return x\n\ndef b():\n    pass\n");
+    }
+
+    #[test]
+    fn anchors_tolerate_indentation_and_report_candidates() {
+        let lines = ["if x:", "        y = 1", "}", "z", "}"];
+        assert_eq!(find_anchor(&lines, &["    y = 1".to_string()], 0), Ok(1));
+        assert_eq!(find_anchor(&lines, &["}".to_string()], 0), Err(AnchorError::NotUnique(vec![3, 5])));
+        assert_eq!(find_anchor(&lines, &["}".to_string()], 3), Ok(4));
+        assert_eq!(find_anchor(&lines, &["nope".to_string()], 0), Err(AnchorError::NotFound));
+    }
+}

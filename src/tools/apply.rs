@@ -1,0 +1,658 @@
+//! Applying a reply's tool calls: sequentially in memory, then all written
+//! together, or nothing written at all.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::anchored::{self, AnchorError, Region};
+use super::calls::{plan, AnchoredChange, Op, Planned, ToolCall};
+use crate::host::FileHost;
+use crate::matching::{self, MatchPass, TolerantError};
+use crate::path::normalize_path;
+use crate::result::{Diagnostics, EditResult, ErrorKind, NearLine, Status};
+use crate::text::{DecodeError, TextFile, TrailingNewline};
+
+/// How `edit_file` locates `old_string`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Matching {
+    /// The raw text, anywhere, unique.
+    Exact,
+    /// The five passes of [`crate::matching`].
+    #[default]
+    Tolerant,
+}
+
+/// The final-newline policy, as the options spell it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NewlinePolicy {
+    #[default]
+    Preserve,
+    Ensure,
+}
+
+/// Options of [`apply_tool_calls`] (`applyToolCalls(calls, host, options)`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ToolOptions {
+    /// Check everything, write nothing; results say `validated`.
+    pub dry_run: bool,
+    /// Ask the host to stage the written files (e.g. `git add`).
+    pub stage: bool,
+    pub matching: Matching,
+    pub trailing_newline: NewlinePolicy,
+}
+
+/// The result of one change: one `write_file` call, one edit of a batched
+/// `edit_file`, one single `edit_file`, or one entry of `changes`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolChangeResult {
+    /// 0-based index of the call in the reply.
+    pub call_index: usize,
+    /// 0-based index inside the call's `edits` or `changes`; absent for a
+    /// call that is one change.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub change_index: Option<usize>,
+    /// The tool's name as the model called it.
+    pub tool: String,
+    #[serde(flatten)]
+    pub edit: EditResult,
+}
+
+/// Everything that happened to a reply's tool calls.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolApplyResult {
+    /// True when every change applied (or validated, in a dry run).
+    pub ok: bool,
+    pub results: Vec<ToolChangeResult>,
+    pub files_modified: Vec<String>,
+    pub files_created: Vec<String>,
+    /// One sentence per failed change, naming call, change, file and why.
+    pub errors: Vec<String>,
+    /// The calls as received (string arguments parsed when they parse).
+    pub calls: Vec<ToolCall>,
+}
+
+/// The normalised paths the calls will read, in first-use order; refused
+/// paths are left out (they are never read).
+pub fn tool_call_paths(calls: &[ToolCall]) -> Vec<String> {
+    let mut paths: Vec<String> = Vec::new();
+    for item in plan(calls) {
+        if item.op.is_err() {
+            continue;
+        }
+        if let Ok(path) = normalize_path(&item.path) {
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+    }
+    paths
+}
+
+/// A file as the reply has left it so far.
+struct FileState {
+    original: Option<Vec<u8>>,
+    text: TextFile,
+    final_newline: bool,
+    /// The LF body now; `None` while the file does not exist.
+    body: Option<String>,
+    /// Why it cannot be edited (binary, not UTF-8, unreadable).
+    unusable: Option<(ErrorKind, String)>,
+    failed: bool,
+    touched: bool,
+}
+
+impl FileState {
+    fn load(host: &mut dyn FileHost, path: &str) -> FileState {
+        let empty = |unusable| FileState {
+            original: None,
+            text: TextFile::new_file(),
+            final_newline: true,
+            body: None,
+            unusable,
+            failed: false,
+            touched: false,
+        };
+        match host.read_file(path) {
+            Err(e) => empty(Some((ErrorKind::HostError, format!("the host could not read it ({e})")))),
+            Ok(None) => empty(None),
+            Ok(Some(bytes)) => match TextFile::decode(&bytes) {
+                Ok(text) => FileState {
+                    final_newline: text.has_final_newline(),
+                    body: Some(text.body.clone()),
+                    text,
+                    original: Some(bytes),
+                    unusable: None,
+                    failed: false,
+                    touched: false,
+                },
+                Err(DecodeError::Binary) => FileState {
+                    original: Some(bytes),
+                    ..empty(Some((ErrorKind::Binary, "it is a binary file (it has a NUL byte), so it is not edited as text".into())))
+                },
+                Err(DecodeError::NotUtf8) => FileState {
+                    original: Some(bytes),
+                    ..empty(Some((ErrorKind::Encoding, "it is not valid UTF-8 text, so it is not edited".into())))
+                },
+            },
+        }
+    }
+
+    /// Text from the model, in this file's line endings as the body sees them.
+    fn normalise(&self, text: &str) -> String {
+        if self.text.crlf {
+            text.replace("\r\n", "\n")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+/// A change's outcome while the reply is being worked through.
+struct Outcome {
+    status: Status,
+    kind: Option<ErrorKind>,
+    reason: Option<String>,
+    line: Option<u32>,
+    matched_by: Option<MatchPass>,
+    diagnostics: Option<Diagnostics>,
+}
+
+impl Outcome {
+    fn ok(line: Option<u32>, matched_by: Option<MatchPass>) -> Outcome {
+        Outcome { status: Status::Applied, kind: None, reason: None, line, matched_by, diagnostics: None }
+    }
+    fn fail(kind: ErrorKind, reason: String) -> Outcome {
+        Outcome { status: Status::Failed, kind: Some(kind), reason: Some(reason), line: None, matched_by: None, diagnostics: None }
+    }
+    fn skip(kind: ErrorKind, reason: String) -> Outcome {
+        Outcome { status: Status::Skipped, ..Outcome::fail(kind, reason) }
+    }
+    fn at(mut self, line: Option<u32>) -> Outcome {
+        self.line = line;
+        self
+    }
+    fn with(mut self, diagnostics: Diagnostics) -> Outcome {
+        self.diagnostics = Some(diagnostics);
+        self
+    }
+}
+
+/// Records one change's result: path, change index, old and new text, outcome.
+type Push<'a> = dyn FnMut(&str, Option<usize>, &str, &str, Outcome) + 'a;
+
+/// Names a change the way the model can find it in its own reply.
+fn label(item: &Planned, change: Option<usize>, path: &str) -> String {
+    let mut out = format!("call {} ({})", item.call_index + 1, if item.tool.is_empty() { "unnamed" } else { &item.tool });
+    if let Some(i) = item.edit_index {
+        out.push_str(&format!(", edit {}", i + 1));
+    }
+    if let Some(i) = change {
+        out.push_str(&format!(", change {}", i + 1));
+    }
+    if !path.is_empty() {
+        out.push_str(&format!(", {path}"));
+    }
+    out
+}
+
+fn preview(text: &str) -> String {
+    text.chars().take(50).collect()
+}
+
+fn quote(line: &str) -> String {
+    format!("`{}`", line.trim())
+}
+
+fn nearest(body: &str, wanted: &str) -> Vec<NearLine> {
+    matching::nearest_lines(body, wanted, 3)
+        .into_iter()
+        .map(|(line, text, similarity)| NearLine { line, text, similarity })
+        .collect()
+}
+
+fn nearest_hint(near: &[NearLine]) -> String {
+    match near.first() {
+        Some(n) => format!(" The closest line is {}: {}.", n.line, quote(&n.text)),
+        None => String::new(),
+    }
+}
+
+/// Says which line of a text that was not found is absent from the file
+/// (the first non-empty one that no file line equals, ignoring surrounding
+/// whitespace), and returns that line for ranking the nearest file lines.
+fn explain_missing(body: &str, lines: &[&str], what: &str) -> (String, String) {
+    let present = |l: &str| body.split_terminator('\n').any(|f| f.trim() == l.trim());
+    let non_empty = || lines.iter().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    match non_empty().find(|(_, l)| !present(l)) {
+        Some((k, l)) if lines.len() > 1 => {
+            (l.to_string(), format!(" Line {} of {what}, {}, is not in the file.", k + 1, quote(l)))
+        }
+        Some((_, l)) => (l.to_string(), String::new()),
+        None => {
+            let first = non_empty().next().map(|(_, l)| l.to_string()).unwrap_or_default();
+            let hint = if lines.len() > 1 {
+                format!(" Each of its lines occurs in the file, but not together in this order; copy {what} as one piece.")
+            } else {
+                String::new()
+            };
+            (first, hint)
+        }
+    }
+}
+
+fn span(r: Region) -> String {
+    if r.first == r.last {
+        format!("line {}", r.first + 1)
+    } else {
+        format!("lines {}-{}", r.first + 1, r.last + 1)
+    }
+}
+
+fn lines_list(lines: &[u32]) -> String {
+    lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// Applies a reply's calls to `host`: all of them, in order, or none.
+///
+/// Every change is worked out in memory first, each seeing the ones before
+/// it (a `write_file` included). When one fails, later changes to the same
+/// file are skipped (their text may depend on it), other files are still
+/// checked so that every mistake is reported at once, and nothing is
+/// written. When all succeed, the changed files are written together (and
+/// staged when asked).
+pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &ToolOptions) -> ToolApplyResult {
+    let items = plan(calls);
+    let mut files: BTreeMap<String, FileState> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    let mut results: Vec<ToolChangeResult> = Vec::new();
+
+    for item in &items {
+        let mut push = |path: &str, change: Option<usize>, old: &str, new: &str, outcome: Outcome| {
+            let reason = outcome.reason.map(|why| format!("{}: {why}", label(item, change, path)));
+            results.push(ToolChangeResult {
+                call_index: item.call_index,
+                change_index: change.or(item.edit_index),
+                tool: item.tool.clone(),
+                edit: EditResult {
+                    block_index: results.len(),
+                    file_path: path.to_string(),
+                    status: outcome.status,
+                    error_kind: outcome.kind,
+                    reason,
+                    estimated_line: outcome.line,
+                    anchor_preview: String::new(),
+                    old_preview: preview(old),
+                    new_preview: preview(new),
+                    diagnostics: outcome.diagnostics,
+                    matched_by: outcome.matched_by.map(|p| p.as_str().to_string()),
+                },
+            });
+        };
+        let op = match &item.op {
+            Ok(op) => op,
+            Err(why) => {
+                push(&item.path, None, "", "", Outcome::fail(ErrorKind::Malformed, format!("{why}. Send the call again with valid arguments.")));
+                continue;
+            }
+        };
+        let path = match normalize_path(&item.path) {
+            Ok(path) => path,
+            Err(e) => {
+                let why = if item.path.is_empty() { "path is missing; name the file to change.".to_string() } else { e.reason };
+                let kind = if item.path.is_empty() { ErrorKind::Malformed } else { ErrorKind::PathEscape };
+                push(&item.path, None, "", "", Outcome::skip(kind, why));
+                continue;
+            }
+        };
+        if !files.contains_key(&path) {
+            files.insert(path.clone(), FileState::load(host, &path));
+            order.push(path.clone());
+        }
+        let Some(state) = files.get_mut(&path) else { continue };
+
+        let previous_failed = |push: &mut Push, change: Option<usize>| {
+            push(
+                &path,
+                change,
+                "",
+                "",
+                Outcome::skip(
+                    ErrorKind::PreviousFailed,
+                    "not tried, because an earlier change to this file in the reply failed; fix that one and send this one again.".into(),
+                ),
+            )
+        };
+
+        match op {
+            Op::Write { content } => {
+                if state.failed {
+                    previous_failed(&mut push, None);
+                    continue;
+                }
+                if let Some((kind, why)) = &state.unusable {
+                    let kind = *kind;
+                    let why = format!("{why}; write_file will not replace it.");
+                    state.failed = true;
+                    push(&path, None, "", content, Outcome::fail(kind, why));
+                    continue;
+                }
+                state.body = Some(state.normalise(content));
+                state.touched = true;
+                push(&path, None, "", content, Outcome::ok(Some(1), None));
+            }
+            Op::Replace { old, new, replace_all } => {
+                if old == new {
+                    push(
+                        &path,
+                        None,
+                        old,
+                        new,
+                        Outcome::fail(
+                            ErrorKind::NoOp,
+                            "old_string and new_string are identical, so this edit changes nothing; drop it or put the change in new_string.".into(),
+                        ),
+                    );
+                    continue;
+                }
+                if old.is_empty() {
+                    push(
+                        &path,
+                        None,
+                        old,
+                        new,
+                        Outcome::fail(
+                            ErrorKind::Malformed,
+                            "old_string is empty; copy the lines to replace into it, or use write_file to create or rewrite a whole file.".into(),
+                        ),
+                    );
+                    continue;
+                }
+                if state.failed {
+                    previous_failed(&mut push, None);
+                    continue;
+                }
+                let outcome = replace(state, old, new, *replace_all, options.matching);
+                if outcome.status == Status::Failed {
+                    state.failed = true;
+                } else {
+                    state.touched = true;
+                }
+                push(&path, None, old, new, outcome);
+            }
+            Op::Modify { changes } => {
+                if state.failed {
+                    for i in 0..changes.len() {
+                        previous_failed(&mut push, Some(i));
+                    }
+                    continue;
+                }
+                let outcomes = modify(state, changes);
+                let any_failed = outcomes.iter().any(|o| o.status == Status::Failed);
+                for (i, (outcome, change)) in outcomes.into_iter().zip(changes).enumerate() {
+                    let (old, new) = match change {
+                        Ok(c) => (c.start.join("\n"), c.content.join("\n")),
+                        Err(_) => (String::new(), String::new()),
+                    };
+                    push(&path, Some(i), &old, &new, outcome);
+                }
+                if any_failed {
+                    state.failed = true;
+                } else {
+                    state.touched = true;
+                }
+            }
+        }
+    }
+
+    let mut errors: Vec<String> = results.iter().filter(|r| r.edit.status != Status::Applied).filter_map(|r| r.edit.reason.clone()).collect();
+    let ok = errors.is_empty();
+    let mut out = ToolApplyResult { ok, calls: calls.iter().map(ToolCall::echo).collect(), ..ToolApplyResult::default() };
+
+    if !ok {
+        let first_failed = results.iter().find(|r| r.edit.status != Status::Applied).map(|r| r.call_index + 1).unwrap_or(1);
+        for r in results.iter_mut().filter(|r| r.edit.status == Status::Applied) {
+            r.edit.status = Status::Skipped;
+            r.edit.error_kind = Some(ErrorKind::AtomicAborted);
+            r.edit.reason = Some(format!(
+                "not written, because call {first_failed} failed and a reply is applied all or nothing; this change itself was fine and can be sent again as it was."
+            ));
+        }
+        out.results = results;
+        out.errors = std::mem::take(&mut errors);
+        return out;
+    }
+
+    // Everything applies: encode and write the changed files together.
+    let policy = match options.trailing_newline {
+        NewlinePolicy::Preserve => TrailingNewline::Preserve,
+        NewlinePolicy::Ensure => TrailingNewline::Ensure,
+    };
+    let mut written = Vec::new();
+    for path in &order {
+        let Some(state) = files.get(path) else { continue };
+        let (true, Some(body)) = (state.touched, &state.body) else { continue };
+        let bytes = state.text.encode(body, state.final_newline, policy);
+        if state.original.as_deref() == Some(bytes.as_bytes()) {
+            continue;
+        }
+        if state.original.is_some() {
+            out.files_modified.push(path.clone());
+        } else {
+            out.files_created.push(path.clone());
+        }
+        if !options.dry_run {
+            if let Err(e) = host.write_file(path, &bytes) {
+                out.ok = false;
+                out.errors.push(format!("{path}: the host could not write it ({e}); files listed before it were written."));
+                break;
+            }
+            written.push(path.clone());
+        }
+    }
+    if options.stage && !written.is_empty() {
+        if let Err(e) = host.stage(&written) {
+            out.errors.push(format!("the files were written but could not be staged ({e})."));
+        }
+    }
+    for r in results.iter_mut() {
+        if options.dry_run {
+            r.edit.status = Status::Validated;
+        }
+    }
+    out.results = results;
+    out
+}
+
+fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode: Matching) -> Outcome {
+    if let Some((kind, why)) = &state.unusable {
+        return Outcome::fail(*kind, format!("{why}."));
+    }
+    let Some(body) = state.body.as_ref() else {
+        return Outcome::fail(
+            ErrorKind::FileNotFound,
+            "the file does not exist; create it with write_file, or check the path.".into(),
+        );
+    };
+    let old = state.normalise(old);
+    let new = state.normalise(new);
+    let found = match mode {
+        Matching::Tolerant if replace_all => matching::find_all(body, &old, &new),
+        Matching::Tolerant => matching::find_unique(body, &old, &new).map(|m| vec![m]),
+        Matching::Exact => matching::find_exact(body, &old, &new, replace_all),
+    };
+    match found {
+        Ok(matches) => {
+            let line = matches.first().map(|m| matching::line_of(body, m.start));
+            let pass = matches.first().map(|m| m.pass);
+            let mut next = String::with_capacity(body.len() + new.len());
+            let mut at = 0;
+            for m in &matches {
+                next.push_str(&body[at..m.start]);
+                next.push_str(&m.replacement);
+                at = m.end;
+            }
+            next.push_str(&body[at..]);
+            state.body = Some(next);
+            Outcome::ok(line, pass)
+        }
+        Err(TolerantError::NotFound) => {
+            let (wanted, hint) = explain_missing(body, &old.split('\n').collect::<Vec<_>>(), "old_string");
+            let near = nearest(body, &wanted);
+            let tried = match mode {
+                Matching::Tolerant => "even ignoring whitespace, indentation and cut-off first or last lines",
+                Matching::Exact => "matching is exact",
+            };
+            let reason = format!(
+                "old_string was not found ({tried}).{hint}{} Copy old_string from the file as it is before this edit (earlier edits in the reply included), not as it will be.",
+                nearest_hint(&near)
+            );
+            let line = near.first().map(|n| n.line);
+            Outcome::fail(ErrorKind::AnchorNotFound, reason).at(line).with(Diagnostics {
+                failed_part: Some("old".into()),
+                expected_line: Some(wanted),
+                nearest: near,
+                ..Diagnostics::default()
+            })
+        }
+        Err(TolerantError::Ambiguous { pass, lines }) => {
+            let how = if pass == MatchPass::Exact { String::new() } else { format!(" with {} matching", pass.as_str()) };
+            let reason = format!(
+                "old_string is not unique{how} (lines {}); include more surrounding lines so it matches one place only, or set replace_all to change every occurrence.",
+                lines_list(&lines)
+            );
+            Outcome::fail(ErrorKind::Ambiguous, reason).at(lines.first().copied()).with(Diagnostics {
+                failed_part: Some("old".into()),
+                match_count: Some(lines.len() as u32),
+                match_lines: lines,
+                ..Diagnostics::default()
+            })
+        }
+    }
+}
+
+fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> Vec<Outcome> {
+    if let Some((kind, why)) = &state.unusable {
+        return changes.iter().map(|_| Outcome::fail(*kind, format!("{why}."))).collect();
+    }
+    let Some(body) = state.body.clone() else {
+        return changes
+            .iter()
+            .map(|_| Outcome::fail(ErrorKind::FileNotFound, "the file does not exist; create it with write_file, or check the path.".into()))
+            .collect();
+    };
+    let lines: Vec<&str> = body.split_terminator('\n').collect();
+    let normalised: Vec<Result<AnchoredChange, String>> = changes
+        .iter()
+        .map(|c| {
+            c.clone().map(|mut c| {
+                let fix = |l: &mut Vec<String>| l.iter_mut().for_each(|s| *s = state.normalise(s));
+                fix(&mut c.start);
+                fix(&mut c.content);
+                if let Some(end) = c.end.as_mut() {
+                    fix(end);
+                }
+                c
+            })
+        })
+        .collect();
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    let mut regions: Vec<Option<Region>> = Vec::new();
+    for change in &normalised {
+        let change = match change {
+            Ok(c) => c,
+            Err(why) => {
+                outcomes.push(Outcome::fail(ErrorKind::Malformed, format!("{why}.")));
+                regions.push(None);
+                continue;
+            }
+        };
+        match anchored::locate(&lines, change) {
+            Ok(region) => {
+                outcomes.push(Outcome::ok(Some(region.first as u32 + 1), None));
+                regions.push(Some(region));
+            }
+            Err(e) => {
+                let anchor = if e.part == "start" { &change.start } else { change.end.as_deref().unwrap_or_default() };
+                let after = e.start_line.map(|l| format!(" after the start anchor (line {l})")).unwrap_or_default();
+                let outcome = match e.error {
+                    AnchorError::NotFound => {
+                        let anchor_lines: Vec<&str> = anchor.iter().map(String::as_str).collect();
+                        let (wanted, hint) = explain_missing(&body, &anchor_lines, "the anchor");
+                        let near = nearest(&body, &wanted);
+                        Outcome::fail(
+                            ErrorKind::AnchorNotFound,
+                            format!(
+                                "{} anchor not found{after}: no consecutive lines match {} even ignoring whitespace.{hint}{} Anchors must be copied from the file as it is now, before this change.",
+                                e.part,
+                                quote(&anchor.join(" / ")),
+                                nearest_hint(&near)
+                            ),
+                        )
+                        .at(near.first().map(|n| n.line))
+                        .with(Diagnostics {
+                            failed_part: Some(e.part.into()),
+                            expected_line: Some(wanted),
+                            nearest: near,
+                            ..Diagnostics::default()
+                        })
+                    }
+                    AnchorError::NotUnique(lines) => Outcome::fail(
+                        ErrorKind::Ambiguous,
+                        format!(
+                            "{} anchor not unique (lines {}){after}: {} matches more than one place; use a more distinctive line, such as a function signature, or add lines to the anchor (up to 4).",
+                            e.part,
+                            lines_list(&lines),
+                            quote(&anchor.join(" / "))
+                        ),
+                    )
+                    .at(lines.first().copied())
+                    .with(Diagnostics {
+                        failed_part: Some(e.part.into()),
+                        match_count: Some(lines.len() as u32),
+                        match_lines: lines,
+                        ..Diagnostics::default()
+                    }),
+                };
+                outcomes.push(outcome);
+                regions.push(None);
+            }
+        }
+    }
+    // Overlapping regions: every change involved fails.
+    for a in 0..regions.len() {
+        for b in a + 1..regions.len() {
+            let (Some(ra), Some(rb)) = (regions[a], regions[b]) else { continue };
+            if ra.first <= rb.last && rb.first <= ra.last {
+                for (me, other, r_me, r_other) in [(a, b, ra, rb), (b, a, rb, ra)] {
+                    if outcomes[me].kind.is_none() {
+                        outcomes[me] = Outcome::fail(
+                            ErrorKind::Overlap,
+                            format!(
+                                "regions overlap: this change covers {} and change {} covers {}; merge them into one change.",
+                                span(r_me),
+                                other + 1,
+                                span(r_other)
+                            ),
+                        )
+                        .at(Some(r_me.first as u32 + 1));
+                    }
+                }
+            }
+        }
+    }
+    if outcomes.iter().all(|o| o.status == Status::Applied) {
+        let edits: Vec<(Region, &[String])> = regions
+            .iter()
+            .zip(&normalised)
+            .filter_map(|(r, c)| Some(((*r)?, c.as_ref().ok()?.content.as_slice())))
+            .collect();
+        state.body = Some(anchored::splice(&body, edits));
+    }
+    outcomes
+}

@@ -1,0 +1,296 @@
+//! The tool-call API around the fixtures: options, result shape, schemas,
+//! retry context, status column and prompt.
+
+use editblocks::host::{HostOp, MemoryHost};
+use editblocks::result::{ErrorKind, Status};
+use editblocks::tools::{
+    apply_tool_calls, file_status, retry_context, system_prompt, system_prompt_for, tool_call_paths, tool_schemas, DiffMode, Local,
+    Matching, NewlinePolicy, RetryInput, SchemaApi, ToolCall, ToolOptions,
+};
+use serde_json::{json, Value};
+
+fn edit(path: &str, old: &str, new: &str) -> Value {
+    json!({ "path": path, "old_string": old, "new_string": new })
+}
+
+fn multi(edits: Vec<Value>) -> ToolCall {
+    ToolCall::new("edit_file", json!({ "edits": edits }))
+}
+
+#[test]
+fn dry_run_validates_and_writes_nothing() {
+    let mut host = MemoryHost::with_files([("a.txt", "one\ntwo\n")]);
+    let calls = [multi(vec![edit("a.txt", "two", "three")]), ToolCall::new("write_file", json!({"path": "b.txt", "content": "new"}))];
+    let result = apply_tool_calls(&calls, &mut host, &ToolOptions { dry_run: true, ..ToolOptions::default() });
+    assert!(result.ok);
+    assert!(result.results.iter().all(|r| r.edit.status == Status::Validated));
+    assert_eq!(result.files_modified, ["a.txt"]);
+    assert_eq!(result.files_created, ["b.txt"]);
+    assert!(host.ops.is_empty());
+    assert_eq!(host.text("a.txt").unwrap(), "one\ntwo\n");
+}
+
+#[test]
+fn writes_together_and_stages_when_asked() {
+    let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+    let calls = [ToolCall::new("write_file", json!({"path": "dir/new.txt", "content": "x"})), multi(vec![edit("a.txt", "one", "uno")])];
+    let result = apply_tool_calls(&calls, &mut host, &ToolOptions { stage: true, ..ToolOptions::default() });
+    assert!(result.ok, "{:?}", result.errors);
+    assert_eq!(
+        host.ops,
+        [
+            // In the order the reply first touched them; a new file gets a final newline.
+            HostOp::Write { path: "dir/new.txt".into(), content: "x\n".into() },
+            HostOp::Write { path: "a.txt".into(), content: "uno\n".into() },
+            HostOp::Stage { paths: vec!["dir/new.txt".into(), "a.txt".into()] },
+        ]
+    );
+    assert_eq!(result.results[1].edit.estimated_line, Some(1));
+    assert_eq!(result.results[1].edit.matched_by.as_deref(), Some("exact"));
+}
+
+#[test]
+fn an_edit_undone_later_in_the_reply_writes_nothing() {
+    let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+    let calls = [multi(vec![edit("a.txt", "one", "two"), edit("a.txt", "two", "one")])];
+    let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
+    assert!(result.ok);
+    assert!(host.ops.is_empty());
+    assert!(result.files_modified.is_empty());
+}
+
+#[test]
+fn failure_marks_the_good_changes_atomic_aborted() {
+    let mut host = MemoryHost::with_files([("a.txt", "alpha\nbeta\n"), ("b.txt", "gamma\n")]);
+    let calls = [multi(vec![edit("a.txt", "alpha", "ALPHA"), edit("b.txt", "delta", "DELTA")])];
+    let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
+    assert!(!result.ok);
+    assert!(host.ops.is_empty());
+    let good = &result.results[0];
+    assert_eq!((good.edit.status, good.edit.error_kind), (Status::Skipped, Some(ErrorKind::AtomicAborted)));
+    assert_eq!(good.edit.matched_by.as_deref(), Some("exact"));
+    assert!(good.edit.reason.as_deref().unwrap().contains("call 1 failed"));
+    let bad = &result.results[1];
+    assert_eq!((bad.edit.status, bad.edit.error_kind), (Status::Failed, Some(ErrorKind::AnchorNotFound)));
+    assert_eq!((bad.call_index, bad.change_index, bad.tool.as_str()), (0, Some(1), "edit_file"));
+    assert_eq!(result.errors.len(), 1, "only real failures are errors: {:?}", result.errors);
+}
+
+#[test]
+fn refused_paths_are_never_read() {
+    let calls = [
+        ToolCall::new("write_file", json!({"path": "../x", "content": "x"})),
+        multi(vec![edit("./src//a.rs", "a", "b"), edit("src/a.rs", "b", "c")]),
+    ];
+    assert_eq!(tool_call_paths(&calls), ["src/a.rs"]);
+    let mut host = MemoryHost::with_files([("src/a.rs", "a\n")]);
+    let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
+    assert_eq!(host.reads, ["src/a.rs"]);
+    assert_eq!(result.results[0].edit.error_kind, Some(ErrorKind::PathEscape));
+    assert!(host.ops.is_empty());
+}
+
+#[test]
+fn exact_matching_option_refuses_what_tolerant_repairs() {
+    let file = "fn f() {\n    go();\n}\n";
+    let calls = [multi(vec![edit("f.rs", "go();\n", "stop();\n")])];
+    let mut host = MemoryHost::with_files([("f.rs", file)]);
+    let exact = apply_tool_calls(&calls, &mut host, &ToolOptions { matching: Matching::Exact, ..ToolOptions::default() });
+    assert!(exact.ok, "a raw substring is exact: {:?}", exact.errors);
+    assert_eq!(host.text("f.rs").unwrap(), "fn f() {\n    stop();\n}\n");
+
+    let calls = [multi(vec![edit("f.rs", "fn f() {\n  go();", "fn g() {\n  go();")])];
+    let mut host = MemoryHost::with_files([("f.rs", file)]);
+    let exact = apply_tool_calls(&calls, &mut host, &ToolOptions { matching: Matching::Exact, ..ToolOptions::default() });
+    assert!(!exact.ok);
+    assert_eq!(host.text("f.rs").unwrap(), file);
+    let tolerant = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
+    assert!(tolerant.ok);
+    assert_eq!(host.text("f.rs").unwrap(), "fn g() {\n    go();\n}\n");
+}
+
+#[test]
+fn trailing_newline_ensure() {
+    let mut host = MemoryHost::with_files([("a.txt", "one")]);
+    let options = ToolOptions { trailing_newline: NewlinePolicy::Ensure, ..ToolOptions::default() };
+    assert!(apply_tool_calls(&[multi(vec![edit("a.txt", "one", "two")])], &mut host, &options).ok);
+    assert_eq!(host.text("a.txt").unwrap(), "two\n");
+}
+
+#[test]
+fn call_envelopes_of_each_api() {
+    let args = json!({"path": "a", "content": "x"});
+    for value in [
+        json!({"name": "write_file", "arguments": args}),
+        json!({"name": "write_file", "arguments": args.to_string()}),
+        json!({"type": "function", "function": {"name": "write_file", "arguments": args.to_string()}}),
+        json!({"type": "tool_use", "id": "t1", "name": "write_file", "input": args}),
+        json!({"name": "write_file", "args": args}),
+    ] {
+        let call = ToolCall::from_value(&value);
+        assert_eq!(call.name, "write_file");
+        assert_eq!(call.echo().arguments, args, "{value}");
+    }
+}
+
+#[test]
+fn schemas_per_mode_and_api() {
+    let names = |mode| tool_schemas(mode, SchemaApi::Plain).iter().map(|t| t["name"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    assert_eq!(names(DiffMode::SearchReplaceMulti), ["write_file", "edit_file"]);
+    assert_eq!(names(DiffMode::SearchReplace), ["write_file", "edit_file"]);
+    assert_eq!(names(DiffMode::Anchored), ["write_file", "edit_file"]);
+    assert_eq!(names(DiffMode::Off), ["write_file"]);
+
+    let edit_params = |mode| tool_schemas(mode, SchemaApi::Plain)[1]["parameters"].clone();
+    assert_eq!(edit_params(DiffMode::SearchReplaceMulti)["required"], json!(["edits"]));
+    assert_eq!(edit_params(DiffMode::SearchReplaceMulti)["properties"]["edits"]["items"]["required"], json!(["path", "old_string", "new_string"]));
+    assert_eq!(edit_params(DiffMode::SearchReplace)["required"], json!(["path", "old_string", "new_string"]));
+    assert_eq!(edit_params(DiffMode::Anchored)["required"], json!(["path", "changes"]));
+    assert_eq!(edit_params(DiffMode::Anchored)["properties"]["changes"]["items"]["properties"]["start"]["maxItems"], json!(4));
+
+    let plain = &tool_schemas(DiffMode::SearchReplaceMulti, SchemaApi::Plain)[1];
+    let openai = &tool_schemas(DiffMode::SearchReplaceMulti, SchemaApi::Openai)[1];
+    assert_eq!(openai["type"], "function");
+    assert_eq!(openai["function"], *plain);
+    let responses = &tool_schemas(DiffMode::SearchReplaceMulti, SchemaApi::OpenaiResponses)[1];
+    assert_eq!((responses["type"].as_str(), &responses["parameters"]), (Some("function"), &plain["parameters"]));
+    let anthropic = &tool_schemas(DiffMode::SearchReplaceMulti, SchemaApi::Anthropic)[1];
+    assert_eq!(anthropic["input_schema"], plain["parameters"]);
+    assert!(anthropic.get("parameters").is_none());
+
+    // The JSON text keeps the reading order: path, old_string, new_string.
+    let text = editblocks::tools::tool_schemas_json(DiffMode::SearchReplace, SchemaApi::Anthropic);
+    let at = |key: &str| text.find(&format!("\"{key}\": {{")).unwrap();
+    assert!(at("path") < at("old_string") && at("old_string") < at("new_string") && at("new_string") < at("replace_all"));
+    for mode in [DiffMode::SearchReplaceMulti, DiffMode::SearchReplace, DiffMode::Anchored, DiffMode::Off] {
+        for api in [SchemaApi::Plain, SchemaApi::Openai, SchemaApi::OpenaiResponses, SchemaApi::Anthropic] {
+            let parsed: Value = serde_json::from_str(&editblocks::tools::tool_schemas_json(mode, api)).unwrap();
+            assert_eq!(parsed, Value::Array(tool_schemas(mode, api)));
+        }
+        assert_eq!(editblocks::tools::tool_defs(mode).len(), if mode == DiffMode::Off { 1 } else { 2 });
+    }
+
+    // Every required property exists and every property is described.
+    fn check(schema: &Value, at: &str) {
+        if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+            for req in schema["required"].as_array().unwrap() {
+                assert!(props.contains_key(req.as_str().unwrap()), "{at}: required {req} missing");
+            }
+            for (name, prop) in props {
+                assert!(prop["description"].as_str().is_some_and(|d| d.len() > 10), "{at}.{name} undescribed");
+                check(prop, &format!("{at}.{name}"));
+            }
+        }
+        if let Some(items) = schema.get("items") {
+            check(items, &format!("{at}[]"));
+        }
+    }
+    for mode in [DiffMode::SearchReplaceMulti, DiffMode::SearchReplace, DiffMode::Anchored, DiffMode::Off] {
+        for tool in tool_schemas(mode, SchemaApi::Plain) {
+            assert!(tool["description"].as_str().unwrap().len() > 100);
+            check(&tool["parameters"], tool["name"].as_str().unwrap());
+        }
+    }
+}
+
+#[test]
+fn calls_written_to_the_schema_apply() {
+    // A call shaped exactly as each schema describes is accepted.
+    let file = "a\nb\n";
+    let per_mode = [
+        json!({"edits": [{"path": "f", "old_string": "a", "new_string": "A", "replace_all": false}]}),
+        json!({"path": "f", "old_string": "a", "new_string": "A", "replace_all": false}),
+        json!({"path": "f", "changes": [{"start": ["a"], "end": ["b"], "content": ["A", "b"]}]}),
+    ];
+    for args in per_mode {
+        let mut host = MemoryHost::with_files([("f", file)]);
+        let result = apply_tool_calls(&[ToolCall::new("edit_file", args.clone())], &mut host, &ToolOptions::default());
+        assert!(result.ok, "{args}: {:?}", result.errors);
+        assert_eq!(host.text("f").unwrap(), "A\nb\n");
+    }
+}
+
+#[test]
+fn retry_context_block() {
+    let mut host = MemoryHost::with_files([("a.py", "x = 1\nx = 1\n")]);
+    let calls = [ToolCall::new("edit_file", json!(r#"{"path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}"#.to_string()))];
+    let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
+    let input: RetryInput = serde_json::from_value(serde_json::to_value(&result).unwrap()).unwrap();
+    let block = retry_context(&input);
+    let expected_error = "- call 1 (edit_file), a.py: old_string is not unique (lines 1, 2); include more surrounding lines so it matches one place only, or set replace_all to change every occurrence.\n";
+    assert!(block.starts_with("@retry_context\n"), "{block}");
+    assert!(block.ends_with("@end retry_context\n"), "{block}");
+    assert!(block.contains(expected_error), "{block}");
+    // The calls come back as JSON, string arguments parsed.
+    assert!(block.contains("\"old_string\": \"x = 1\""), "{block}");
+    assert_eq!(retry_context(&RetryInput { ok: true, ..RetryInput::default() }), "");
+}
+
+#[test]
+fn status_column() {
+    let rows = [
+        (Some("a"), Local::Text("a"), None, ""),
+        (Some("a"), Local::Text("a"), Some("b"), "M"),
+        (None, Local::Missing, Some("b"), "A"),
+        (Some("a"), Local::Text("changed"), None, "~"),
+        (Some("a"), Local::Text("changed"), Some("b"), "~M"),
+    ];
+    for (context, local, output, want) in rows {
+        assert_eq!(file_status(context, local, output), want, "{context:?} {local:?} {output:?}");
+    }
+}
+
+#[test]
+fn prompt_carries_the_guidance() {
+    let prompt = system_prompt();
+    for needle in [
+        "write_file",
+        "edit_file",
+        "1-4 lines",
+        "must not overlap",
+        "five lines",
+        "Do not use write_file and edit_file on the same file",
+        "@retry_context",
+        "signatures",
+        "exactly once",
+        "replace_all",
+    ] {
+        assert!(prompt.contains(needle), "prompt lacks {needle:?}");
+    }
+    assert!(!system_prompt_for(DiffMode::SearchReplaceMulti).contains("start and end are anchors"));
+    assert!(!system_prompt_for(DiffMode::Off).contains("edit_file"));
+    assert_eq!(editblocks::prompts::system_prompt("tools"), Some(prompt));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod no_panic {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn matching_never_panics(content in "[ \ta-c{}\n\u{e9}\u{3000}]{0,60}", old in "[ \ta-c{}\n\u{e9}]{0,12}", new in "[ \tx{}\n]{0,12}") {
+            if let Ok(m) = editblocks::matching::find_unique(&content, &old, &new) {
+                prop_assert!(content.is_char_boundary(m.start) && content.is_char_boundary(m.end) && m.start <= m.end);
+            }
+            if let Ok(all) = editblocks::matching::find_all(&content, &old, &new) {
+                prop_assert!(all.windows(2).all(|w| w[0].end <= w[1].start));
+            }
+        }
+
+        #[test]
+        fn apply_never_panics(content in "[ a-c{}\n]{0,40}", start in "[ a-c{}]{0,6}", end in "[ a-c}]{0,4}", old in "[ a-c\n]{0,8}") {
+            let mut host = MemoryHost::with_files([("f", content.as_str())]);
+            let calls = [
+                ToolCall::new("edit_file", json!({"path": "f", "changes": [{"start": [start], "end": [end], "content": ["z"]}, {"start": ["a"], "content": []}]})),
+                ToolCall::new("edit_file", json!({"edits": [{"path": "f", "old_string": old, "new_string": "q", "replace_all": true}]})),
+            ];
+            let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
+            if !result.ok {
+                prop_assert_eq!(host.text("f").unwrap(), content);
+            }
+        }
+    }
+}

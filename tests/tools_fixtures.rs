@@ -1,0 +1,139 @@
+//! Walks `tests/fixtures/tools/`: every `<case>.calls.json` of a task folder
+//! is applied to the task's `before/` files, and the files must then equal,
+//! byte for byte, `<case>.after/` if present, else `after/`; or, when
+//! `<case>.errors.txt` exists, the reply must be refused with exactly those
+//! errors (one per line) and every file left as it was.
+//!
+//! Optional `<case>.expect.json`: `{ "matchedBy": [...], "options": {...} }`.
+//!
+//! `BLESS=1 cargo test --test tools_fixtures` writes the errors of refused
+//! cases that have an `errors.txt` (to review, never to create outcomes).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use editblocks::host::MemoryHost;
+use editblocks::result::Status;
+use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
+use serde_json::Value;
+
+fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    fn walk(dir: &Path, root: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        let mut entries: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, root, out);
+            } else {
+                let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                out.insert(rel, fs::read(&path).unwrap());
+            }
+        }
+    }
+    if root.is_dir() {
+        walk(root, root, &mut out);
+    }
+    out
+}
+
+fn show(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+struct Case {
+    task: PathBuf,
+    name: String,
+}
+
+fn cases() -> Vec<Case> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tools");
+    let mut tasks: Vec<PathBuf> = fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    tasks.sort();
+    let mut out = Vec::new();
+    for task in tasks {
+        let mut names: Vec<String> = fs::read_dir(&task)
+            .unwrap()
+            .filter_map(|e| e.unwrap().file_name().to_str().and_then(|n| n.strip_suffix(".calls.json")).map(str::to_string))
+            .collect();
+        names.sort();
+        for name in names {
+            out.push(Case { task: task.clone(), name });
+        }
+    }
+    out
+}
+
+fn run_case(case: &Case) -> Result<(), String> {
+    let id = format!("{}/{}", case.task.file_name().unwrap().to_string_lossy(), case.name);
+    let file = |suffix: &str| case.task.join(format!("{}{suffix}", case.name));
+    let calls_json: Value = serde_json::from_slice(&fs::read(file(".calls.json")).unwrap()).map_err(|e| format!("{id}: calls: {e}"))?;
+    let calls: Vec<ToolCall> = calls_json.as_array().expect("calls.json is an array").iter().map(ToolCall::from_value).collect();
+    let expect: Value = fs::read(file(".expect.json")).ok().map(|b| serde_json::from_slice(&b).unwrap()).unwrap_or(Value::Null);
+    let options: ToolOptions = expect.get("options").map(|o| serde_json::from_value(o.clone()).unwrap()).unwrap_or_default();
+
+    let before = read_tree(&case.task.join("before"));
+    let mut host = MemoryHost::new();
+    host.files = before.clone();
+    let result = apply_tool_calls(&calls, &mut host, &options);
+
+    let errors_path = file(".errors.txt");
+    if errors_path.exists() {
+        let got = result.errors.join("\n") + "\n";
+        if std::env::var_os("BLESS").is_some() {
+            fs::write(&errors_path, &got).unwrap();
+        }
+        let want = fs::read_to_string(&errors_path).unwrap();
+        if result.ok {
+            return Err(format!("{id}: expected a refusal, but the reply applied"));
+        }
+        if got != want {
+            return Err(format!("{id}: errors differ\n--- want\n{want}--- got\n{got}"));
+        }
+        if !host.changes().is_empty() || host.files != before {
+            return Err(format!("{id}: a refused reply wrote something: {:?}", host.changes()));
+        }
+        if result.results.iter().any(|r| r.edit.status == Status::Applied) {
+            return Err(format!("{id}: a refused reply reports an applied change"));
+        }
+        return Ok(());
+    }
+
+    if !result.ok {
+        return Err(format!("{id}: expected to apply, but: {:#?}", result.errors));
+    }
+    let override_dir = file(".after");
+    let expected = if override_dir.is_dir() { read_tree(&override_dir) } else { read_tree(&case.task.join("after")) };
+    for (path, want) in &expected {
+        match host.files.get(path) {
+            Some(got) if got == want => {}
+            Some(got) => return Err(format!("{id}: {path} differs\n--- want\n{}--- got\n{}", show(want), show(got))),
+            None => return Err(format!("{id}: {path} was not written")),
+        }
+    }
+    for (path, bytes) in &host.files {
+        if !expected.contains_key(path) && before.get(path) != Some(bytes) {
+            return Err(format!("{id}: {path} changed but no expected version exists"));
+        }
+    }
+    if let Some(want) = expect.get("matchedBy") {
+        let got: Vec<Value> =
+            result.results.iter().map(|r| r.edit.matched_by.clone().map(Value::String).unwrap_or(Value::Null)).collect();
+        if &Value::Array(got.clone()) != want {
+            return Err(format!("{id}: matchedBy {got:?}, want {want}"));
+        }
+    }
+    Ok(())
+}
+
+/// Guards against the walk silently finding nothing.
+const MIN_CASES: usize = 50;
+
+#[test]
+fn tool_call_fixtures() {
+    let cases = cases();
+    assert!(cases.len() >= MIN_CASES, "expected the fixture set, found {} cases", cases.len());
+    let failures: Vec<String> = cases.iter().filter_map(|c| run_case(c).err()).collect();
+    assert!(failures.is_empty(), "{} of {} fixture cases failed:\n\n{}", failures.len(), cases.len(), failures.join("\n\n"));
+}
