@@ -136,6 +136,7 @@ fn long_lines_are_not_diffed_inside() {
     assert!(lines.iter().all(|l| l.spans.is_none()));
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 mod properties {
     use super::*;
     use proptest::prelude::*;
