@@ -178,3 +178,40 @@ fn summary_counts_every_status() {
     }
     assert!(!html.contains("eb-retry-note"));
 }
+
+#[cfg(not(target_arch = "wasm32"))]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn piece() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop::sample::select(vec![
+                "a", " ", "<", ">", "&", "\"", "'", "=", "«««", "»»»", "═══════", "───────", "REPL", "EDIT", "<script>", "\u{301}", "👋🏽",
+                "\r", "\n", "\0",
+            ]),
+            0..10,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn any_input_renders_only_our_markup(path in piece(), lines in prop::collection::vec(piece(), 0..8), status in piece(), reason in piece()) {
+            let block = EditBlock {
+                format: editblocks::Format::Anchored,
+                file_path: path.clone(),
+                anchor: lines.first().cloned().unwrap_or_default(),
+                old_lines: lines.get(1).cloned().unwrap_or_default(),
+                new_lines: lines.get(2).cloned().unwrap_or_default(),
+                trailing_anchor: lines.get(3).cloned().unwrap_or_default(),
+                raw_block: String::new(),
+                line_number: 1,
+            };
+            let result = ResultView { file_path: path.clone(), status, reason: Some(reason), estimated_line: Some(u32::MAX), ..ResultView::default() };
+            check_markup(&render_edit_block(&block, Some(&result)));
+            check_markup(&render_in_progress_edit_block(&path, &lines));
+            check_markup(&render_edits_summary(&SummaryView::from(vec![result]), &SummaryOptions::default()));
+        }
+    }
+}
