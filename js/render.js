@@ -86,11 +86,43 @@ export function renderEditBlock(block, results, options) {
   return renderEditBlockHtml(block, resultList(results), index);
 }
 
+// The separator each section begins with when a pending block is drawn.
+const SECTION_MARKERS = {
+  edit: null,
+  repl: '═══════ REPL',
+  anchor: null,
+  old: '───────',
+  new: '═══════',
+  'trailing-anchor': '───────',
+  search: null,
+  replace: '=======',
+};
+
+/** An EditStream pending() block as the lines the model wrote after its path line. */
+function pendingLines(pending) {
+  const lines = [];
+  for (const { section, lines: sectionLines } of pending.sections || []) {
+    const marker = SECTION_MARKERS[section];
+    if (marker) lines.push(marker);
+    if (Array.isArray(sectionLines)) lines.push(...sectionLines);
+  }
+  if (typeof pending.partialLine === 'string' && pending.partialLine !== '') lines.push(pending.partialLine);
+  return lines;
+}
+
 /**
  * HTML for a block still being written. `partialLines` are the lines after the
- * path line so far (an array, or one string split at line breaks).
+ * path line so far (an array, or one string split at line breaks). Or pass
+ * what `EditStream.pending()` returned, alone.
  */
 export function renderInProgressEditBlock(filePath, partialLines) {
+  if (filePath !== null && typeof filePath === 'object' && partialLines === undefined) {
+    const pending = filePath;
+    if (typeof pending.filePath !== 'string') {
+      throw new TypeError('editblocks: renderInProgressEditBlock(pending) needs what EditStream.pending() returned (with filePath and sections)');
+    }
+    return renderInProgressHtml(pending.filePath, pendingLines(pending));
+  }
   text(filePath, 'renderInProgressEditBlock(filePath, …)');
   let lines = partialLines == null ? [] : partialLines;
   if (typeof lines === 'string') lines = lines.split('\n');

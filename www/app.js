@@ -8,7 +8,6 @@ const $ = (id) => document.getElementById(id);
 const escapeHtml = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
-const START = /^\s*(«««|<<<<<<<)/;
 const END = /^\s*(»»»|>>>>>>>)/;
 
 const state = {
@@ -108,10 +107,10 @@ function proseHtml(lines) {
 
 /**
  * Lays the reply out as prose and blocks. `blocks` are the complete blocks so
- * far (each drawn by `draw(block, index)`); while `streaming`, a block that
- * has started but not ended is drawn with renderInProgressEditBlock.
+ * far (each drawn by `draw(block, index)`); while `streaming`, the block
+ * EditStream reports as pending is drawn with renderInProgressEditBlock.
  */
-function layout(text, blocks, draw, { streaming, pendingPath }) {
+function layout(text, blocks, draw, { streaming, pending }) {
   const lines = text.split('\n');
   const ranges = [];
   let searchFrom = 0;
@@ -123,15 +122,10 @@ function layout(text, blocks, draw, { streaming, pendingPath }) {
     ranges.push({ start, end, html: draw(block, index) });
     searchFrom = end + 1;
   });
-  if (streaming) {
-    const marker = lines.findIndex((l, i) => i >= searchFrom && START.test(l));
-    if (marker >= 0) {
-      let pathLine = marker - 1;
-      while (pathLine >= searchFrom && !lines[pathLine].trim()) pathLine--;
-      const start = pathLine >= searchFrom ? pathLine : marker;
-      const path = pendingPath || (pathLine >= searchFrom ? lines[pathLine].trim() : '');
-      ranges.push({ start, end: lines.length - 1, html: eb.renderInProgressEditBlock(path, lines.slice(marker)) });
-    }
+  if (streaming && pending) {
+    // The parser's view of the block being written, drawn from pending().
+    const start = Math.max(searchFrom, (pending.lineNumber || 1) - 1);
+    ranges.push({ start, end: lines.length - 1, html: eb.renderInProgressEditBlock(pending) });
   }
   let html = '';
   let at = 0;
@@ -209,7 +203,7 @@ async function streamReply(text) {
     take(stream.feed(chunk));
     const pending = stream.pending();
     const soFar = text.slice(0, sent);
-    drawCard(layout(soFar, blocks, (block) => eb.renderEditBlock(block), { streaming: true, pendingPath: pending && pending.filePath }));
+    drawCard(layout(soFar, blocks, (block) => eb.renderEditBlock(block), { streaming: true, pending }));
     setStatus(`Streaming… ${sent.toLocaleString()} of ${text.length.toLocaleString()} characters, ${blocks.length} block${blocks.length === 1 ? '' : 's'} complete${pending ? ', one being written' : ''}.`);
     await sleep(tick);
   }

@@ -1,4 +1,4 @@
-import type { EditBlock } from './parser';
+import type { EditBlock, PendingBlock } from './parser';
 import type { ApplyResult, EditResult } from './apply';
 
 /** One line of a diff. */
@@ -57,6 +57,8 @@ export function renderEditBlock(
  * included or not; a string is split at line breaks.
  */
 export function renderInProgressEditBlock(filePath: string, partialLines: string[] | string): string;
+/** The same, drawn straight from `EditStream.pending()`. */
+export function renderInProgressEditBlock(pending: PendingBlock): string;
 
 export interface RenderSummaryOptions {
   /** Show the retry note though only results were passed (an ApplyResult says so itself with `retryPrompt`). */

@@ -119,3 +119,21 @@ test('renderEditsSummary reads results or an ApplyResult; the retry note follows
   assert.match(eb.renderEditsSummary(results, { retryPromptPrepared: true, retryNote: 'See below.' }), /eb-retry-note">See below\.</);
   assert.throws(() => eb.renderEditsSummary(), /array of results or an apply result/);
 });
+
+test('renderInProgressEditBlock draws what EditStream.pending() returns', () => {
+  // The shape parser.d.ts documents for PendingBlock.
+  const pending = {
+    filePath: 'src/a.py', format: 'edit-repl', lineNumber: 3,
+    sections: [{ section: 'edit', lines: ['def f():', '    one()'] }, { section: 'repl', lines: ['def f():'] }],
+    partialLine: '    tw',
+  };
+  const fromPending = eb.renderInProgressEditBlock(pending);
+  assert.equal(fromPending, eb.renderInProgressEditBlock('src/a.py', ['def f():', '    one()', '═══════ REPL', 'def f():', '    tw']));
+  assert.match(fromPending, /eb-line-context.*def f\(\):.*eb-line-removed.*one\(\).*eb-line-added.*    tw<span class="eb-cursor"/s);
+  const anchored = eb.renderInProgressEditBlock({
+    filePath: 'b.rs', sections: [{ section: 'anchor', lines: ['fn main() {'] }, { section: 'old', lines: ['    a();'] }, { section: 'new', lines: [] }],
+    partialLine: '',
+  });
+  assert.match(anchored, /eb-line-context.*fn main.*eb-line-removed.*a\(\);/s);
+  assert.throws(() => eb.renderInProgressEditBlock({ sections: [] }), /needs what EditStream.pending\(\) returned/);
+});
