@@ -402,7 +402,8 @@ const MARKERS: [&str; 7] = ["««« EDIT", "═══════ REPL", "»»»
 
 fn is_partial_marker(line: &str) -> bool {
     let t = line.trim_start();
-    !t.is_empty() && MARKERS.iter().any(|m| m.starts_with(t) && *m != t)
+    // "═══════" is whole (the anchored separator) though "═══════ REPL" starts with it.
+    !t.is_empty() && marker(line).is_none() && MARKERS.iter().any(|m| m.starts_with(t))
 }
 
 /// A block still being streamed: the file path, a "writing" badge, and the
