@@ -266,6 +266,9 @@ async function main() {
     if (e.key === 'Enter' && e.target.closest('[data-action]')) onActionClick(e);
   });
   $('viewer-close').addEventListener('click', () => ($('viewer').hidden = true));
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') $('viewer').hidden = true;
+  });
 
   const t0 = performance.now();
   await eb.init();

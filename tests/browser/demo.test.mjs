@@ -62,6 +62,7 @@ test('a reply streams with an in-progress block, then applies with a summary', a
   await page.click('#card-body .eb-block[data-file-path="src/greeting.js"] .eb-path');
   assert.equal(await page.textContent('#viewer-title'), 'src/greeting.js');
   assert.match(await page.textContent('#viewer-code'), /Hello there/);
+  await page.keyboard.press('Escape');
 
   fs.mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: path.join(artifacts, 'demo-applied.png'), fullPage: true });
