@@ -1,2 +1,298 @@
-// parser: being written.
-export {};
+// The streaming parser for the text formats: parseEdits, detectFormat,
+// EditStream. The core runs in wasm; this layer checks arguments, keeps a
+// split surrogate pair together across chunks, and turns what crosses the
+// boundary into plain objects.
+import * as raw from 'editblocks-raw';
+
+const FORMATS = ['edit-repl', 'anchored', 'search-replace'];
+const encoder = new TextEncoder();
+let memory = null;
+const buffer = () => (memory ??= raw.parserMemory()).buffer;
+// Views over all of wasm memory, remade when memory grows (a grown memory
+// detaches the old buffer, whose views then have byteLength 0).
+let u32view = new Uint32Array(0);
+const u32 = () => (u32view.byteLength === 0 ? (u32view = new Uint32Array(buffer())) : u32view);
+let u8view = new Uint8Array(0);
+const u8 = () => (u8view.byteLength === 0 ? (u8view = new Uint8Array(buffer())) : u8view);
+
+// Writes `text` as UTF-8 at the address `reserve(capacity)` returns (lone
+// surrogates become U+FFFD); returns the byte length.
+function writeInput(text, reserve) {
+  const capacity = text.length * 3;
+  const ptr = reserve(capacity);
+  return encodeAt(text, ptr, capacity);
+}
+
+// Short ASCII text is copied directly (cheaper than a typed-array view per
+// call); the rest goes through TextEncoder.encodeInto.
+const ASCII_COPY_MAX = 256;
+function encodeAt(text, ptr, capacity) {
+  let i = 0;
+  if (text.length <= ASCII_COPY_MAX) {
+    const mem = u8();
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0x7f) break;
+      mem[ptr + i] = c;
+    }
+    if (i === text.length) return i;
+  }
+  const rest = i === 0 ? text : text.slice(i);
+  return i + encoder.encodeInto(rest, u8().subarray(ptr + i, ptr + capacity)).written;
+}
+
+const STRIDE = 14;
+
+function formatMask(options, where) {
+  if (options === undefined || options === null) return 0;
+  if (typeof options !== 'object') throw new TypeError(`editblocks: ${where} options must be an object`);
+  const { formats } = options;
+  if (formats === undefined || formats === null) return 0;
+  if (!Array.isArray(formats)) throw new TypeError(`editblocks: ${where} options.formats must be an array of ${FORMATS.map((f) => `'${f}'`).join(', ')}`);
+  let mask = 0;
+  for (const f of formats) {
+    const i = FORMATS.indexOf(f);
+    if (i < 0) throw new TypeError(`editblocks: ${where} does not know the format ${JSON.stringify(f)}; use ${FORMATS.map((x) => `'${x}'`).join(', ')}`);
+    mask |= 1 << i;
+  }
+  if (formats.length === 0) return 0;
+  return mask;
+}
+
+function checkText(text, where) {
+  if (typeof text !== 'string') throw new TypeError(`editblocks: ${where} expects a string, got ${text === null ? 'null' : typeof text}`);
+}
+
+// What the core sees: lone surrogates become U+FFFD (as in any UTF-8
+// crossing) and CRLF is read as LF, so offsets from the core index this string.
+function wellFormed(t) {
+  if (typeof t.isWellFormed === 'function') return t.isWellFormed() ? t : t.toWellFormed();
+  return /[\ud800-\udfff]/.test(t) ? Array.from(t, (c) => (c.length === 1 && c >= '\ud800' && c <= '\udfff' ? '\ufffd' : c)).join('') : t;
+}
+
+function normalize(text) {
+  let t = wellFormed(text);
+  if (t.indexOf('\r') >= 0) {
+    t = t.replace(/\r\n/g, '\n');
+    if (t.endsWith('\r')) t = t.slice(0, -1);
+  }
+  return t;
+}
+
+/** Every complete edit block in `text`, in order. */
+export function parseEdits(text, options) {
+  checkText(text, 'parseEdits');
+  const mask = formatMask(options, 'parseEdits');
+  const t = normalize(text);
+  const s = raw.parseEditSpansInput(writeInput(t, raw.parserInput), mask);
+  const n = s.length / STRIDE;
+  const blocks = new Array(n);
+  for (let i = 0, k = 0; i < n; i++, k += STRIDE) {
+    blocks[i] = {
+      format: FORMATS[s[k]],
+      filePath: t.slice(s[k + 2], s[k + 3]),
+      anchor: t.slice(s[k + 4], s[k + 5]),
+      oldLines: t.slice(s[k + 6], s[k + 7]),
+      newLines: t.slice(s[k + 8], s[k + 9]),
+      trailingAnchor: t.slice(s[k + 10], s[k + 11]),
+      rawBlock: t.slice(s[k + 12], s[k + 13]),
+      lineNumber: s[k + 1],
+    };
+  }
+  return blocks;
+}
+
+/** The format of the first block in `text`, or 'none'. */
+export function detectFormat(text) {
+  checkText(text, 'detectFormat');
+  return raw.detectFormat(text);
+}
+
+const EMPTY = () => [];
+// Section numbers of the core's records, in the order of its `Section` enum.
+const SECTIONS = ['edit', 'repl', 'anchor', 'old', 'new', 'trailing-anchor', 'search', 'replace'];
+
+/**
+ * An incremental parser: feed chunks as they arrive. Any chunking gives the
+ * blocks parseEdits gives for the whole text. finish() ends the reply and
+ * releases the stream's wasm memory.
+ *
+ * The core tells this wrapper, in numbers, which lines and which ranges of
+ * the reply make up each event; the wrapper keeps the text the core may
+ * still point into (the current block, or the path line before it) and
+ * slices it. So streaming stays linear and text crosses the boundary once.
+ */
+export class EditStream {
+  // Plain fields, not private ones: bundled for ES2020, private fields
+  // become WeakMap lookups on the hot path.
+  constructor(options) {
+    const mask = formatMask(options, 'EditStream');
+    this._raw = new raw.RawEditStream(mask);
+    this._held = ''; // a trailing CR or high surrogate, until the next chunk shows what follows
+    this._finished = false;
+    this._kept = ''; // the reply from UTF-16 offset _keptStart on (CRLF read as LF)
+    this._keptStart = 0;
+    this._partial = ''; // the current unterminated line
+    this._path = ''; // the open block's path, from its block-start
+    this._input = 0; // address and size of the stream's input buffer in wasm memory
+    this._inputCapacity = 0;
+    this._slots = this._raw.slots() >>> 2; // [keepFrom, records address], set by every feed
+  }
+
+  /** Reads a chunk; returns the events it completes (possibly none). */
+  feed(chunk) {
+    checkText(chunk, 'EditStream.feed');
+    if (this._finished) throw new Error('editblocks: EditStream.feed() called after finish(); create a new EditStream for the next reply');
+    let text = this._held === '' ? chunk : this._held + chunk;
+    this._held = '';
+    let end = text.length;
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff) end--; // maybe half of a surrogate pair
+    if (text.charCodeAt(end - 1) === 13) end--; // maybe half of a CRLF
+    if (end < text.length) {
+      this._held = text.slice(end);
+      text = text.slice(0, end);
+    }
+    if (text === '') return EMPTY();
+    return this._run(clean(text), false);
+  }
+
+  /** Ends the reply; a block still open is discarded, with its reason. */
+  finish() {
+    if (this._finished) return [];
+    const events = [];
+    // A CR at the very end is dropped (the core reads it as a line end too).
+    const held = this._held === '\r' ? '' : this._held;
+    this._held = '';
+    if (held !== '') events.push(...this._run(clean(held), false));
+    events.push(...this._run('', true));
+    this._finished = true;
+    this._raw.free();
+    this._raw = null;
+    this._kept = '';
+    return events;
+  }
+
+  /** The block being written (path, format if known, sections so far), or null. */
+  pending() {
+    if (this._finished) return null;
+    const json = this._raw.pending();
+    return json === '' ? null : JSON.parse(json);
+  }
+
+  _run(text, finishing) {
+    const stream = this._raw;
+    let ret;
+    if (finishing) ret = stream.finishInput();
+    else {
+      // The stream's input buffer keeps its address while it is big enough.
+      const capacity = text.length * 3;
+      if (capacity > this._inputCapacity) {
+        this._inputCapacity = Math.max(capacity, 4096);
+        this._input = stream.input(this._inputCapacity);
+      }
+      ret = stream.feedInput(encodeAt(text, this._input, capacity));
+    }
+    const before = this._partial;
+    this._kept += text;
+    if (finishing) this._partial = '';
+    else {
+      const nl = text.lastIndexOf('\n');
+      this._partial = nl < 0 ? before + text : text.slice(nl + 1);
+    }
+    if (ret === 0) {
+      this._trim(u32()[this._slots]);
+      return EMPTY();
+    }
+    // Text-bearing events first: fetching them allocates in wasm, which may
+    // move memory; the records are read after.
+    const json = ret & 1 ? JSON.parse(stream.events()) : null;
+    const n = ret >>> 1;
+    const rec = u32();
+    const base = rec[this._slots + 1] >>> 2;
+    const keepFrom = rec[this._slots];
+    const events = [];
+    // Lines completed by this feed, numbered from 0, read on demand in order.
+    let lineIndex = -1;
+    let lineEnd = -1;
+    const line = (want) => {
+      let out = '';
+      while (lineIndex < want) {
+        const start = lineEnd + 1;
+        lineEnd = text.indexOf('\n', start);
+        if (lineEnd < 0) lineEnd = text.length;
+        lineIndex++;
+        if (lineIndex === want) out = lineIndex === 0 ? before + text.slice(0, lineEnd) : text.slice(start, lineEnd);
+      }
+      return out;
+    };
+    for (let i = base, end = base + n; i < end; ) {
+      switch (rec[i]) {
+        case 1: {
+          const format = rec[i + 2];
+          const event = { type: 'block-update' };
+          if (format !== 0) event.format = FORMATS[format - 1];
+          event.section = SECTIONS[rec[i + 1]];
+          const first = rec[i + 3];
+          const lines = new Array(rec[i + 4]);
+          for (let j = 0; j < lines.length; j++) lines[j] = line(first + j);
+          event.lines = lines;
+          events.push(event);
+          i += 5;
+          break;
+        }
+        case 2: {
+          const k = this._keptStart;
+          const t = this._kept;
+          events.push({
+            type: 'block-complete',
+            index: rec[i + 1],
+            block: {
+              format: FORMATS[rec[i + 2] - 1],
+              filePath: this._path,
+              anchor: t.slice(rec[i + 4] - k, rec[i + 5] - k),
+              oldLines: t.slice(rec[i + 6] - k, rec[i + 7] - k),
+              newLines: t.slice(rec[i + 8] - k, rec[i + 9] - k),
+              trailingAnchor: t.slice(rec[i + 10] - k, rec[i + 11] - k),
+              rawBlock: t.slice(rec[i + 12] - k, rec[i + 13] - k),
+              lineNumber: rec[i + 3],
+            },
+          });
+          i += 14;
+          break;
+        }
+        case 3:
+          events.push(json[rec[i + 1]]);
+          i += 2;
+          break;
+        case 4: {
+          if (rec[i + 3] !== 0xffffffff) this._path = this._kept.slice(rec[i + 3] - this._keptStart, rec[i + 4] - this._keptStart);
+          const event = { type: 'block-start', filePath: this._path };
+          if (rec[i + 1] !== 0) event.format = FORMATS[rec[i + 1] - 1];
+          event.lineNumber = rec[i + 2];
+          events.push(event);
+          i += 5;
+          break;
+        }
+        default:
+          throw new Error(`editblocks: internal error: unknown parser record ${rec[i]}`);
+      }
+    }
+    this._trim(keepFrom);
+    return events;
+  }
+
+  // Drops the text the core can no longer point into.
+  _trim(keepFrom) {
+    if (keepFrom > this._keptStart) {
+      this._kept = this._kept.slice(keepFrom - this._keptStart);
+      this._keptStart = keepFrom;
+    }
+  }
+}
+
+// What the core reads from a chunk: lone surrogates as U+FFFD, CRLF as LF.
+function clean(text) {
+  const t = wellFormed(text);
+  return t.indexOf('\r') >= 0 ? t.replace(/\r\n/g, '\n') : t;
+}

@@ -1,1 +1,66 @@
 export type Format = 'edit-repl' | 'anchored' | 'search-replace';
+
+/** One edit, as the model wrote it. Text fields are lines joined by '\n', no final newline; '' means none. */
+export interface EditBlock {
+  format: Format;
+  filePath: string;
+  /** Leading context: the common prefix (edit-repl) or the leading anchor (anchored); '' for search-replace. */
+  anchor: string;
+  oldLines: string;
+  newLines: string;
+  /** The trailing anchor (anchored only), else ''. */
+  trailingAnchor: string;
+  /** The block as written, from its path line to its end marker (CRLF read as LF). */
+  rawBlock: string;
+  /** 1-based line of the path line in the reply. */
+  lineNumber: number;
+}
+
+export interface ParseOptions {
+  /** Formats to look for; all when omitted or empty. */
+  formats?: Format[];
+}
+
+/**
+ * Section names: edit-repl `edit`, `repl`; anchored `anchor`, `old`, `new`, `trailing-anchor`;
+ * search-replace `search`, `replace`. The first section of a `««« EDIT` block is `edit` until the
+ * next marker shows the format (for an anchored block those lines are its leading anchor).
+ */
+export type Section = 'edit' | 'repl' | 'anchor' | 'old' | 'new' | 'trailing-anchor' | 'search' | 'replace';
+
+export type StreamEvent =
+  /** A start marker after a usable path line. */
+  | { type: 'block-start'; filePath: string; format?: Format; lineNumber: number }
+  /** Only what is new: the lines appended to `section` (an empty `lines` announces a new section). */
+  | { type: 'block-update'; format?: Format; section: Section; lines: string[] }
+  /** The end marker arrived; `index` is the block's position in what parseEdits returns. */
+  | { type: 'block-complete'; index: number; block: EditBlock }
+  /** The block was dropped; `reason` names the line and what would fix it. */
+  | { type: 'block-discarded'; filePath?: string; lineNumber: number; reason: string };
+
+export interface PendingBlock {
+  filePath: string;
+  format?: Format;
+  lineNumber: number;
+  /** Sections begun so far, in order; the last one is being written. */
+  sections: { section: Section; lines: string[] }[];
+  /** The current line, not yet terminated (it may still turn out to be a marker). */
+  partialLine: string;
+}
+
+/** Every complete edit block in `text`, in order. */
+export function parseEdits(text: string, options?: ParseOptions): EditBlock[];
+
+/** The format of the first block in `text`, or 'none'. */
+export function detectFormat(text: string): Format | 'none';
+
+/** Incremental parser: any chunking gives exactly the blocks of parseEdits. */
+export class EditStream {
+  constructor(options?: ParseOptions);
+  /** Reads a chunk (any split, even inside a marker or a surrogate pair). */
+  feed(chunk: string): StreamEvent[];
+  /** Ends the reply: an unclosed block is discarded with a reason. Releases the stream; feed() afterwards throws. */
+  finish(): StreamEvent[];
+  /** The block being written, or null. */
+  pending(): PendingBlock | null;
+}

@@ -1,6 +1,95 @@
-//! The incremental parser for the text formats. (Being written: issue 2.)
+//! The incremental parser for the three text formats: `edit-repl`,
+//! `anchored` and `search-replace`.
+//!
+//! One state machine, [`EditStream`], reads a reply line by line; feed it
+//! chunks as they arrive and it reports [`StreamEvent`]s. [`parse_edits`] is
+//! the same machine fed the whole reply once, so any chunking of a reply
+//! gives exactly the blocks `parse_edits` gives.
+//!
+//! ```
+//! use editblocks::parser::{parse_edits, ParseOptions};
+//! use editblocks::Format;
+//!
+//! let reply = "Here is the fix.\n\nsrc/math.py\n««« EDIT\ndef multiply(a, b):\n    return a + b\n═══════ REPL\ndef multiply(a, b):\n    return a * b\n»»» EDIT END\n";
+//! let blocks = parse_edits(reply, &ParseOptions::default());
+//! assert_eq!(blocks.len(), 1);
+//! assert_eq!(blocks[0].format, Format::EditRepl);
+//! assert_eq!(blocks[0].file_path, "src/math.py");
+//! assert_eq!(blocks[0].anchor, "def multiply(a, b):");
+//! assert_eq!(blocks[0].old_lines, "    return a + b");
+//! assert_eq!(blocks[0].new_lines, "    return a * b");
+//! assert_eq!(blocks[0].line_number, 3);
+//! ```
+//!
+//! # The rules
+//!
+//! * **Lines.** The reply is read as lines; CRLF counts as LF (so does a CR
+//!   at the very end). Blank lines and indentation inside sections are kept
+//!   exactly.
+//! * **Markers** are whole lines once surrounding whitespace is removed;
+//!   inside a line they are content. Inside a block, a marker that has no
+//!   meaning at that point (another `««« EDIT`, a `<<<<<<< SEARCH`) is
+//!   content too (seed 001: nested markers are content). Tolerated: 5–9
+//!   `<`, `=`, `>` in `search-replace` markers; 3 or more box-drawing
+//!   characters in `═══════ REPL`, `═══════`, `───────`; `»»»` and
+//!   `»»» EDIT END` both close either `««« EDIT` format; `═══════ REPL` may
+//!   stand for `═══════` in an `anchored` block.
+//! * **Telling `edit-repl` from `anchored`.** Both start with `««« EDIT`;
+//!   the next marker decides: `═══════ REPL` means `edit-repl`, `───────`
+//!   means `anchored`. With [`ParseOptions::formats`] naming only one of
+//!   them, the other's separator is content.
+//! * **The path** is the nearest non-blank line before the start marker,
+//!   skipping code-fence lines, with markdown decoration removed; see
+//!   [`path rules`](self#path-rules). A block that directly follows another
+//!   one (only blank or fence lines between) continues in the same file.
+//! * **Discarded blocks.** A start marker with no usable path line, a block
+//!   whose end marker comes before one of its separators, and a block still
+//!   open at [`EditStream::finish`] are discarded with a
+//!   [`StreamEvent::BlockDiscarded`] that says why; parsing goes on with the
+//!   next line. A block refused for its path is still read to its end, so
+//!   its content is never mistaken for paths or blocks.
+//! * **A new block inside an open one.** A start marker whose nearest
+//!   non-blank, non-fence line is a usable path starts a new block even
+//!   inside an open block; the open block is discarded as unclosed. This is
+//!   what a reply cut short (or a forgotten end marker) looks like, and
+//!   applying the open block would write the next block's text into the
+//!   file. A start marker *without* a path line before it stays content
+//!   (seed 001: nested markers are content).
+//! * **`search-replace` leniency** (as models write it, and as aider reads
+//!   it): `=======` written twice in a row counts once; a second `=======`
+//!   after replace text closes the block (a `>>>>>>> REPLACE` right after it
+//!   is skipped). So a `=======` line can never be replace text.
+//! * **Fences.** Markdown fences (```` ``` ````, `~~~`, with an info string)
+//!   and the HTML-like fences some models use (`<source>python`, `</code>`,
+//!   `<pre>`) are skipped when looking for the path.
+//! * **`edit-repl` anchor**: the common prefix of whole lines of both
+//!   sections; the rest are old and new lines (create, insert after, delete,
+//!   replace fall out of this).
+//! * **Positions.** Each block carries `raw_block` (from its path line to
+//!   its end marker, LF-normalised) and `line_number`, the 1-based line of
+//!   the path line (of the start marker when the path was carried over).
+//!
+//! # Path rules
+//!
+//! The path line may carry decoration models add: surrounding backticks,
+//! `**bold**`, a trailing `:`, a markdown heading (`### src/a.py`, accepted
+//! only when the rest is one path-like word). Refused, with the reason in the
+//! discard event: lines starting with `//`, `>`, `-`, `+`, `*` (but not
+//! `**`), `#` followed by prose; marker lines; more than 200 characters;
+//! control characters; and sentences (text with spaces but no path
+//! separator and no final `name.ext` word, or ending in punctuation). A
+//! single file name without `/` (`Makefile`, `main.rs`) is a path; so is a
+//! path with spaces.
+
+mod markers;
+mod path_line;
+mod prompt;
+mod stream;
+
+pub use stream::{BlockSpans, CompactOutput, EditStream, PendingBlock, PendingSection, Section, StreamEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
 
 use crate::block::{EditBlock, Format};
+use markers::{classify, Marker};
 
 /// Which formats to look for; empty means all of them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -8,17 +97,52 @@ pub struct ParseOptions {
     pub formats: Vec<Format>,
 }
 
-/// Every complete block in `text`, in order.
-pub fn parse_edits(_text: &str, _options: &ParseOptions) -> Vec<EditBlock> {
-    Vec::new()
+/// Every complete block in `text`, in order: the stream fed once, then
+/// finished.
+pub fn parse_edits(text: &str, options: &ParseOptions) -> Vec<EditBlock> {
+    let mut stream = EditStream::for_blocks(options);
+    stream.consume(text);
+    stream.end();
+    stream
+        .take_events()
+        .into_iter()
+        .filter_map(|e| match e {
+            StreamEvent::BlockComplete { block, .. } => Some(block),
+            _ => None,
+        })
+        .collect()
 }
 
-/// The format of the first block marker in `text`, if any.
-pub fn detect_format(_text: &str) -> Option<Format> {
-    None
+/// The byte ranges of every complete block in the LF-normalised `text`
+/// (same blocks as [`parse_edits`], without copying any text).
+pub fn parse_spans(text: &str, options: &ParseOptions) -> Vec<BlockSpans> {
+    let mut stream = EditStream::for_spans(options);
+    stream.consume(text);
+    stream.end();
+    stream.take_spans()
 }
 
-/// Instructions for the model to write edits in `format`. (Being written.)
+/// The format of the first block marker in `text`, if any: `search-replace`
+/// for `<<<<<<< SEARCH`; for `««« EDIT`, the next marker decides
+/// (`═══════ REPL`: `edit-repl`, `───────`: `anchored`), and `edit-repl`
+/// when the text ends before one.
+pub fn detect_format(text: &str) -> Option<Format> {
+    let mut in_edit = false;
+    for line in text.split('\n') {
+        match classify(line.trim()) {
+            Marker::Search if !in_edit => return Some(Format::SearchReplace),
+            Marker::EditStart => in_edit = true,
+            Marker::ReplSeparator if in_edit => return Some(Format::EditRepl),
+            Marker::LightRule if in_edit => return Some(Format::Anchored),
+            Marker::EditEnd | Marker::ShortEnd if in_edit => return Some(Format::EditRepl),
+            _ => {}
+        }
+    }
+    in_edit.then_some(Format::EditRepl)
+}
+
+/// Instructions for the model to write edits in `format`, in our own words,
+/// with examples.
 pub fn system_prompt(format: Format) -> String {
-    format!("Write file edits in the {} format.", format.as_str())
+    prompt::system_prompt(format)
 }

@@ -1,0 +1,163 @@
+//! Recognising marker lines. A marker is a whole line once surrounding
+//! whitespace is removed; anything else on the line makes it content.
+
+/// What one line of a reply is, as far as block structure goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Marker {
+    /// Not a marker: prose, code, a path.
+    None,
+    /// `««« EDIT` — starts an `edit-repl` or `anchored` block.
+    EditStart,
+    /// `═══════ REPL` — `edit-repl` separator (also accepted between old and
+    /// new lines of an `anchored` block).
+    ReplSeparator,
+    /// `═══════` — `anchored` separator between old and new lines.
+    HeavyRule,
+    /// `───────` — `anchored` separator around the old/new pair.
+    LightRule,
+    /// `»»» EDIT END` — ends an `edit-repl` block (also accepted for `anchored`).
+    EditEnd,
+    /// `»»»` — ends an `anchored` block (also accepted for `edit-repl`).
+    ShortEnd,
+    /// `<<<<<<< SEARCH`
+    Search,
+    /// `=======`
+    Divider,
+    /// `>>>>>>> REPLACE`
+    Replace,
+}
+
+/// Classifies a line that has already been trimmed.
+///
+/// Tolerances (models miscount repeated characters): the box-drawing rules
+/// accept a run of 3 or more; the conflict-style markers accept 5 to 9 `<`,
+/// `=` or `>`; the guillemet markers need exactly three.
+pub(crate) fn classify(t: &str) -> Marker {
+    let bytes = t.as_bytes();
+    let Some(&first) = bytes.first() else { return Marker::None };
+    match first {
+        b'<' => {
+            let (n, rest) = run(t, '<');
+            if (5..=9).contains(&n) && rest.trim_start() == "SEARCH" && rest.starts_with(' ') {
+                Marker::Search
+            } else {
+                Marker::None
+            }
+        }
+        b'=' => {
+            let (n, rest) = run(t, '=');
+            if (5..=9).contains(&n) && rest.is_empty() {
+                Marker::Divider
+            } else {
+                Marker::None
+            }
+        }
+        b'>' => {
+            let (n, rest) = run(t, '>');
+            if (5..=9).contains(&n) && rest.trim_start() == "REPLACE" && rest.starts_with(' ') {
+                Marker::Replace
+            } else {
+                Marker::None
+            }
+        }
+        // '«' and '»' are C2 AB / C2 BB; '═' and '─' are E2 95 90 / E2 94 80.
+        0xC2 => {
+            if let Some(rest) = t.strip_prefix("«««") {
+                if rest.starts_with(char::is_whitespace) && rest.trim_start() == "EDIT" {
+                    return Marker::EditStart;
+                }
+            } else if let Some(rest) = t.strip_prefix("»»»") {
+                if rest.is_empty() {
+                    return Marker::ShortEnd;
+                }
+                if rest.starts_with(char::is_whitespace) && words_are(rest, &["EDIT", "END"]) {
+                    return Marker::EditEnd;
+                }
+            }
+            Marker::None
+        }
+        0xE2 => {
+            if t.starts_with('═') {
+                let (n, rest) = run(t, '═');
+                if n < 3 {
+                    Marker::None
+                } else if rest.is_empty() {
+                    Marker::HeavyRule
+                } else if rest.starts_with(char::is_whitespace) && rest.trim_start() == "REPL" {
+                    Marker::ReplSeparator
+                } else {
+                    Marker::None
+                }
+            } else if t.starts_with('─') {
+                let (n, rest) = run(t, '─');
+                if n >= 3 && rest.is_empty() {
+                    Marker::LightRule
+                } else {
+                    Marker::None
+                }
+            } else {
+                Marker::None
+            }
+        }
+        _ => Marker::None,
+    }
+}
+
+/// How many times `c` repeats at the start of `t`, and what follows.
+fn run(t: &str, c: char) -> (usize, &str) {
+    let rest = t.trim_start_matches(c);
+    ((t.len() - rest.len()) / c.len_utf8(), rest)
+}
+
+/// `rest` is exactly these words separated by whitespace.
+fn words_are(rest: &str, words: &[&str]) -> bool {
+    let mut it = rest.split_whitespace();
+    words.iter().all(|w| it.next() == Some(w)) && it.next().is_none()
+}
+
+/// A code fence line: markdown (```` ``` ````, ```` ```python ````, `~~~`)
+/// or the HTML-like fences some models use (`<source>python`, `</code>`,
+/// `<pre>`, `<codeblock>`, `<sourcecode>`).
+pub(crate) fn is_fence(t: &str) -> bool {
+    if t.starts_with("```") || t.starts_with("~~~") {
+        return true;
+    }
+    let Some(tag) = t.strip_prefix("</").or_else(|| t.strip_prefix('<')) else { return false };
+    ["sourcecode", "source", "codeblock", "code", "pre"].iter().any(|name| {
+        tag.strip_prefix(name).is_some_and(|rest| rest.starts_with('>') && !rest[1..].contains(char::is_whitespace))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_line_markers() {
+        assert_eq!(classify("««« EDIT"), Marker::EditStart);
+        assert_eq!(classify("═══════ REPL"), Marker::ReplSeparator);
+        assert_eq!(classify("═══════"), Marker::HeavyRule);
+        assert_eq!(classify("───────"), Marker::LightRule);
+        assert_eq!(classify("»»» EDIT END"), Marker::EditEnd);
+        assert_eq!(classify("»»»"), Marker::ShortEnd);
+        assert_eq!(classify("<<<<<<< SEARCH"), Marker::Search);
+        assert_eq!(classify("======="), Marker::Divider);
+        assert_eq!(classify(">>>>>>> REPLACE"), Marker::Replace);
+    }
+
+    #[test]
+    fn markers_with_text_around_them_are_content() {
+        for line in ["x ═══════ y", "««« EDIT now", "<<<<<<< SEARCHING", "======= x", "== =====", "»»»»", "───────x", "<<<<<<<SEARCH"] {
+            assert_eq!(classify(line), Marker::None, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn tolerated_run_lengths() {
+        assert_eq!(classify("<<<<< SEARCH"), Marker::Search);
+        assert_eq!(classify("<<<< SEARCH"), Marker::None);
+        assert_eq!(classify("=========="), Marker::None);
+        assert_eq!(classify("───"), Marker::LightRule);
+        assert_eq!(classify("──"), Marker::None);
+    }
+}

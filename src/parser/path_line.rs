@@ -1,0 +1,174 @@
+//! Reading the file path from the line before a block's start marker.
+//!
+//! The rules (seeds 000, 001 and 004, plus the decoration models add):
+//!
+//! * surrounding whitespace, a trailing `:`, enclosing `**`, and enclosing
+//!   backticks are decoration and are stripped, in any nesting
+//!   (`` **`src/a.py`**: `` → `src/a.py`);
+//! * a markdown heading (`### src/a.py`) counts as decoration only when what
+//!   follows is a single word that looks like a path (has `/`, `\` or a
+//!   `.`); otherwise a `#` line is a comment or a title and is refused;
+//! * refused: lines starting with `//`, `>`, `-`, `*` (other than `**`),
+//!   `+`; marker lines; lines over 200 characters; control characters; and
+//!   sentences — text with spaces that has neither a path separator nor a
+//!   final `name.ext` word, or that ends in `.`, `,`, `!`, `?`, or still
+//!   holds backticks or `**` inside it.
+//! * a single file name without a separator (`Makefile`, `main.rs`) is a
+//!   path; so is a path with spaces (`docs/My Notes.md`).
+//!
+//! The cleaned path is always a contiguous piece of the line, so bindings can
+//! hand out a slice of the original text.
+
+use super::markers::{classify, Marker};
+
+/// Longest path line accepted, in characters.
+pub(crate) const MAX_PATH_CHARS: usize = 200;
+
+/// The byte range of the path inside `line`, or why the line is not a path.
+pub(crate) fn path_in_line(line: &str) -> Result<(usize, usize), String> {
+    let (mut start, mut end) = trimmed_range(line, 0, line.len());
+    let t = &line[start..end];
+    if t.chars().count() > MAX_PATH_CHARS {
+        return Err(format!("it is longer than {MAX_PATH_CHARS} characters"));
+    }
+    if t.chars().any(|c| c.is_control()) {
+        return Err("it contains control characters".into());
+    }
+    if classify(t) != Marker::None {
+        return Err("it is a block marker".into());
+    }
+    if t.starts_with("//") {
+        return Err("it starts with `//`, like a comment".into());
+    }
+    if t.starts_with('>') {
+        return Err("it starts with `>`, like a quotation".into());
+    }
+    if t.starts_with('-') || t.starts_with('+') || (t.starts_with('*') && !t.starts_with("**")) {
+        return Err("it starts like a list item".into());
+    }
+    if t.starts_with('#') {
+        let rest = t.trim_start_matches('#');
+        let hashes = t.len() - rest.len();
+        let word = rest.trim();
+        if hashes <= 6 && rest.starts_with(char::is_whitespace) && !word.is_empty() && !word.contains(char::is_whitespace) && looks_like_path_word(undecorated(word)) {
+            start += hashes;
+            (start, end) = trimmed_range(line, start, end);
+        } else {
+            return Err("it starts with `#`, like a comment or a heading".into());
+        }
+    }
+    // Strip decoration until nothing changes.
+    loop {
+        let t = &line[start..end];
+        let before = (start, end);
+        if let Some(s) = t.strip_suffix(':') {
+            end = start + s.len();
+        }
+        let t = &line[start..end];
+        if t.len() >= 4 && t.starts_with("**") && t.ends_with("**") {
+            start += 2;
+            end -= 2;
+        }
+        let t = &line[start..end];
+        if t.len() >= 2 && t.starts_with('`') && t.ends_with('`') {
+            let inner = t.trim_matches('`');
+            let lead = t.len() - t.trim_start_matches('`').len();
+            start += lead;
+            end = start + inner.len();
+        }
+        (start, end) = trimmed_range(line, start, end);
+        if (start, end) == before {
+            break;
+        }
+    }
+    let path = &line[start..end];
+    if path.is_empty() {
+        return Err("it holds no path once decoration is removed".into());
+    }
+    if path.contains('`') || path.contains("**") {
+        return Err("it reads like a sentence, not a path".into());
+    }
+    if path.contains(char::is_whitespace) {
+        let last = path.rsplit(char::is_whitespace).next().unwrap_or("");
+        let separated = path.contains('/') || path.contains('\\');
+        if path.ends_with(['.', ',', '!', '?', ';']) || !(separated || has_extension(last)) {
+            return Err("it reads like a sentence, not a path".into());
+        }
+    }
+    Ok((start, end))
+}
+
+/// `word` without enclosing backticks or `**`.
+fn undecorated(word: &str) -> &str {
+    let w = word.trim_end_matches(':');
+    let w = w.strip_prefix("**").and_then(|w| w.strip_suffix("**")).unwrap_or(w);
+    w.trim_matches('`')
+}
+
+fn looks_like_path_word(word: &str) -> bool {
+    word.contains('/') || word.contains('\\') || has_extension(word)
+}
+
+/// `name.ext`: a dot with something before and one or more letters or
+/// digits after it.
+fn has_extension(word: &str) -> bool {
+    match word.rfind('.') {
+        Some(dot) if dot > 0 => {
+            let ext = &word[dot + 1..];
+            !ext.is_empty() && ext.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        }
+        _ => false,
+    }
+}
+
+/// `line[start..end]` with surrounding whitespace removed, as a range.
+fn trimmed_range(line: &str, start: usize, end: usize) -> (usize, usize) {
+    let t = &line[start..end];
+    let s = t.trim_start();
+    let new_start = start + (t.len() - s.len());
+    let s2 = s.trim_end();
+    (new_start, new_start + s2.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(line: &str) -> Result<&str, String> {
+        path_in_line(line).map(|(s, e)| &line[s..e])
+    }
+
+    #[test]
+    fn decoration_is_stripped() {
+        assert_eq!(path("src/a.py"), Ok("src/a.py"));
+        assert_eq!(path("  `src/a.py`  "), Ok("src/a.py"));
+        assert_eq!(path("**src/a.py**"), Ok("src/a.py"));
+        assert_eq!(path("**`src/a.py`**:"), Ok("src/a.py"));
+        assert_eq!(path("src/a.py:"), Ok("src/a.py"));
+        assert_eq!(path("### src/a.py"), Ok("src/a.py"));
+        assert_eq!(path("## `main.rs`"), Ok("main.rs"));
+        assert_eq!(path("Makefile"), Ok("Makefile"));
+        assert_eq!(path("docs/My Notes.md"), Ok("docs/My Notes.md"));
+    }
+
+    #[test]
+    fn plainly_not_paths() {
+        for line in [
+            "// src/a.py",
+            "> src/a.py",
+            "- src/a.py",
+            "* src/a.py",
+            "# Fix the bug",
+            "# comment about things",
+            "Here is the change:",
+            "Here is the change to `src/a.py`:",
+            "Update src/a.py as follows.",
+            "``",
+            "=======",
+            "a\u{7}b",
+        ] {
+            assert!(path(line).is_err(), "{line:?} should be refused");
+        }
+        assert!(path(&"a/".repeat(101)).is_err());
+    }
+}

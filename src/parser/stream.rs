@@ -1,0 +1,999 @@
+//! The incremental, line-based state machine behind [`EditStream`] and
+//! [`parse_edits`](super::parse_edits).
+//!
+//! State kept between chunks: the current unterminated line, the path
+//! candidate (the last path-like line and the blank or fence lines after it),
+//! and the block being read. Consumed text is never scanned again, so the
+//! cost is linear in the length of the reply however it is chunked.
+
+use serde::Serialize;
+
+use super::markers::{classify, is_fence, Marker};
+use super::path_line::path_in_line;
+use super::ParseOptions;
+use crate::block::{EditBlock, Format};
+
+/// A named section of a block, as the block's format calls it.
+///
+/// | format | sections, in order |
+/// |---|---|
+/// | `edit-repl` | `edit` (old text, anchor included), `repl` (new text, anchor included) |
+/// | `anchored` | `anchor`, `old`, `new`, `trailing-anchor` |
+/// | `search-replace` | `search`, `replace` |
+///
+/// When both `««« EDIT` formats are allowed, the first section of a
+/// `««« EDIT` block is reported as `edit` until the next marker tells the
+/// formats apart; if it turns out `anchored`, those lines were its leading
+/// anchor (the `block-update` that reports the next section carries
+/// `format: 'anchored'`, and [`EditStream::pending`] files them under
+/// `anchor` from then on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Section {
+    Edit,
+    Repl,
+    Anchor,
+    Old,
+    New,
+    TrailingAnchor,
+    Search,
+    Replace,
+}
+
+/// What happened in the reply, in order. Returned by [`EditStream::feed`] and
+/// [`EditStream::finish`].
+///
+/// Across the JavaScript boundary each event is a plain object whose `type`
+/// is the kebab-case variant name (`'block-start'`, …) and whose fields are
+/// camelCase.
+///
+/// A block produces one `BlockStart`, then any number of `BlockUpdate`s, then
+/// exactly one `BlockComplete` or `BlockDiscarded`. A block that is refused
+/// at its start marker (no usable path) produces only `BlockDiscarded`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case", rename_all_fields = "camelCase")]
+pub enum StreamEvent {
+    /// A start marker was read after a usable path line.
+    BlockStart {
+        file_path: String,
+        /// `None` while a `««« EDIT` block could still be either format.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        format: Option<Format>,
+        /// 1-based line of the path line (of the start marker when the path
+        /// was carried over from the block just before).
+        line_number: u32,
+    },
+    /// New content lines of the block being read. Only what is new since the
+    /// last event: the lines appended to `section`, without the `'\n'`.
+    /// Events for consecutive lines of one section within one `feed` are
+    /// merged.
+    BlockUpdate {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        format: Option<Format>,
+        section: Section,
+        lines: Vec<String>,
+    },
+    /// The block's end marker was read. `index` is the block's position in
+    /// what [`parse_edits`](super::parse_edits) returns (0-based).
+    BlockComplete { index: usize, block: EditBlock },
+    /// The block was dropped; `reason` says why, in a sentence naming the
+    /// line, and what would fix it. Parsing goes on after it.
+    BlockDiscarded {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        file_path: Option<String>,
+        line_number: u32,
+        reason: String,
+    },
+}
+
+/// The lines of one section of the block being written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingSection {
+    pub section: Section,
+    pub lines: Vec<String>,
+}
+
+/// The block being written, as far as it has been read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingBlock {
+    pub file_path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<Format>,
+    pub line_number: u32,
+    /// The sections begun so far, in order; the last one is being written.
+    pub sections: Vec<PendingSection>,
+    /// The current line, not yet terminated (it may still become a marker).
+    pub partial_line: String,
+}
+
+/// Byte offsets of one complete block in the LF-normalised reply (CRLF read
+/// as LF): each pair is a `start..end` range. For bindings that hand out
+/// slices of the caller's own string instead of copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockSpans {
+    pub format: Format,
+    pub line_number: u32,
+    pub path: (usize, usize),
+    pub anchor: (usize, usize),
+    pub old: (usize, usize),
+    pub new: (usize, usize),
+    pub trailing_anchor: (usize, usize),
+    pub raw: (usize, usize),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Family {
+    /// `««« EDIT`: `edit-repl` or `anchored`.
+    Edit,
+    Search,
+}
+
+/// Where to deliver results.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Every event (streaming).
+    Events,
+    /// Completed blocks only (one-shot parse).
+    Blocks,
+    /// Byte spans only (bindings).
+    Spans,
+    /// Numbers for a binding that keeps the text itself (see
+    /// [`EditStream::compact`]).
+    Compact,
+}
+
+/// The last non-blank, non-fence line before a start marker.
+enum Candidate {
+    None,
+    /// A line of text at `line_number`, starting at byte `offset`; the text and
+    /// the blank or fence lines after it are in `EditStream::lead`.
+    Line { line_number: u32, offset: usize, offset16: usize, len: usize },
+    /// The previous block ended and only blank or fence lines followed: a
+    /// block here continues in the same file.
+    Previous,
+}
+
+struct Block {
+    family: Family,
+    format: Option<Format>,
+    /// `None`: refused at its start marker; read to its end silently.
+    path: Option<String>,
+    path_span: (usize, usize),
+    line_number: u32,
+    /// The block as written (LF-normalised), each line followed by `'\n'`.
+    raw: String,
+    raw_start: usize,
+    raw_start16: usize,
+    /// Index of the current section (0..4).
+    section: usize,
+    /// Start offset in `raw` of each section's content, and its line count.
+    starts: [usize; 4],
+    ends: [usize; 4],
+    counts: [u32; 4],
+}
+
+/// An incremental parser for a reply that arrives in chunks.
+///
+/// ```
+/// use editblocks::parser::{EditStream, ParseOptions, StreamEvent};
+///
+/// let mut stream = EditStream::new(&ParseOptions::default());
+/// let mut events = stream.feed("src/a.py\n<<<<<<< SEA");
+/// events.extend(stream.feed("RCH\nold\n=======\nnew\n>>>>>>> REPLACE\n"));
+/// events.extend(stream.finish());
+/// let done: Vec<_> = events.iter().filter_map(|e| match e {
+///     StreamEvent::BlockComplete { block, .. } => Some(block.new_lines.as_str()),
+///     _ => None,
+/// }).collect();
+/// assert_eq!(done, ["new"]);
+/// ```
+pub struct EditStream {
+    allow_edit_repl: bool,
+    allow_anchored: bool,
+    allow_search: bool,
+    mode: Mode,
+    partial: String,
+    /// Lines consumed so far (the next line is `line_count + 1`).
+    line_count: u32,
+    /// Normalised byte offset of the next line's start.
+    offset: usize,
+    /// The same in UTF-16 units.
+    offset16: usize,
+    /// Lines completed in the current `feed` (compact mode numbers them).
+    feed_lines: u32,
+    records: Vec<u32>,
+    last_update: Option<usize>,
+    json_events: Vec<StreamEvent>,
+    candidate: Candidate,
+    lead: String,
+    previous_path: String,
+    previous_span: (usize, usize),
+    block: Option<Block>,
+    /// The last block's text buffer, kept to be reused by the next block.
+    spare: String,
+    completed: usize,
+    out: Vec<StreamEvent>,
+    spans: Vec<BlockSpans>,
+}
+
+impl EditStream {
+    /// A stream that looks for the formats in `options` (all when empty).
+    pub fn new(options: &ParseOptions) -> EditStream {
+        EditStream::with_mode(options, Mode::Events)
+    }
+
+    fn with_mode(options: &ParseOptions, mode: Mode) -> EditStream {
+        let all = options.formats.is_empty();
+        let has = |f| all || options.formats.contains(&f);
+        EditStream {
+            allow_edit_repl: has(Format::EditRepl),
+            allow_anchored: has(Format::Anchored),
+            allow_search: has(Format::SearchReplace),
+            mode,
+            partial: String::new(),
+            line_count: 0,
+            offset: 0,
+            offset16: 0,
+            feed_lines: 0,
+            records: Vec::new(),
+            last_update: None,
+            json_events: Vec::new(),
+            candidate: Candidate::None,
+            lead: String::new(),
+            previous_path: String::new(),
+            previous_span: (0, 0),
+            block: None,
+            spare: String::new(),
+            completed: 0,
+            out: Vec::new(),
+            spans: Vec::new(),
+        }
+    }
+
+    /// Reads a chunk of the reply (any split: inside a line, a marker or
+    /// between CR and LF) and returns what happened.
+    pub fn feed(&mut self, chunk: &str) -> Vec<StreamEvent> {
+        self.consume(chunk);
+        std::mem::take(&mut self.out)
+    }
+
+    /// Ends the reply: reads the last line if it had no newline, and discards
+    /// a block left open, with its reason. The stream is then empty and may
+    /// read a new reply from its first line.
+    pub fn finish(&mut self) -> Vec<StreamEvent> {
+        self.end();
+        let out = std::mem::take(&mut self.out);
+        let mode = self.mode;
+        let fresh = EditStream {
+            allow_edit_repl: self.allow_edit_repl,
+            allow_anchored: self.allow_anchored,
+            allow_search: self.allow_search,
+            ..EditStream::with_mode(&ParseOptions::default(), mode)
+        };
+        *self = fresh;
+        out
+    }
+
+    /// The block being written, or `None` between blocks (and while a block
+    /// refused at its start marker is being skipped).
+    pub fn pending(&self) -> Option<PendingBlock> {
+        let block = self.block.as_ref()?;
+        let path = block.path.as_ref()?;
+        let mut sections = Vec::new();
+        for i in 0..=block.section {
+            let end = if i < block.section { block.ends[i] } else { block.raw.len().saturating_sub(1).max(block.starts[i]) };
+            let text = block.raw.get(block.starts[i]..end).unwrap_or("");
+            let lines = if block.counts[i] == 0 { Vec::new() } else { text.split('\n').map(String::from).collect() };
+            sections.push(PendingSection { section: self.section_name(block, i), lines });
+        }
+        let partial = self.partial.strip_suffix('\r').unwrap_or(&self.partial);
+        Some(PendingBlock {
+            file_path: path.clone(),
+            format: block.format,
+            line_number: block.line_number,
+            sections,
+            partial_line: partial.to_string(),
+        })
+    }
+
+    pub(super) fn consume(&mut self, chunk: &str) {
+        let mut rest = chunk;
+        if !self.partial.is_empty() {
+            match find_newline(rest.as_bytes()) {
+                None => {
+                    self.partial.push_str(rest);
+                    return;
+                }
+                Some(i) => {
+                    let mut line = std::mem::take(&mut self.partial);
+                    line.push_str(&rest[..i]);
+                    self.line(&line);
+                    line.clear();
+                    self.partial = line;
+                    rest = &rest[i + 1..];
+                }
+            }
+        }
+        while let Some(i) = find_newline(rest.as_bytes()) {
+            self.line(&rest[..i]);
+            rest = &rest[i + 1..];
+        }
+        self.partial.push_str(rest);
+    }
+
+    pub(super) fn end(&mut self) {
+        if !self.partial.is_empty() {
+            let line = std::mem::take(&mut self.partial);
+            self.line(&line);
+        }
+        if let Some(block) = self.block.take() {
+            let expected = self.expected_marker(&block);
+            self.discard(block, format!("the reply ended before the block was closed: {expected} is missing"));
+        }
+    }
+
+    /// One line, without its `'\n'`.
+    fn line(&mut self, line: &str) {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        self.line_count = self.line_count.saturating_add(1);
+        let offset = self.offset;
+        self.offset += line.len() + 1;
+        let offset16 = self.offset16;
+        if self.mode == Mode::Compact {
+            self.offset16 += utf16_len(line) + 1;
+            self.feed_lines += 1;
+        }
+        let trimmed = line.trim();
+        let marker = classify(trimmed);
+        if self.block.is_some() {
+            let starts = match marker {
+                Marker::EditStart => (self.allow_edit_repl || self.allow_anchored).then_some(Family::Edit),
+                Marker::Search => self.allow_search.then_some(Family::Search),
+                _ => None,
+            };
+            if let (Some(family), Candidate::Line { len, .. }) = (starts, &self.candidate) {
+                if path_in_line(self.lead.get(..*len).unwrap_or("")).is_ok() {
+                    // A start marker right after a path line begins a new
+                    // block even inside an open one: the open block was
+                    // never closed (a reply cut short, a forgotten marker).
+                    let candidate = std::mem::replace(&mut self.candidate, Candidate::None);
+                    let lead = std::mem::take(&mut self.lead);
+                    if let Some(open) = self.block.take() {
+                        let expected = self.expected_marker(&open);
+                        let at = self.line_count;
+                        self.discard(open, format!("a new block starts at line {at} before this one was closed: {expected} is missing"));
+                    }
+                    self.candidate = candidate;
+                    self.lead = lead;
+                    self.start(family, line, offset, offset16);
+                    return;
+                }
+            }
+            let section = self.block.as_ref().map(|b| b.section);
+            self.block_line(line, marker);
+            // Track the last path-like line inside the block, for the rule above.
+            match self.block.as_ref() {
+                Some(b) if Some(b.section) == section && marker == Marker::None => self.note_candidate(line, trimmed, offset, offset16),
+                Some(_) => {
+                    self.candidate = Candidate::None;
+                    self.lead.clear();
+                }
+                None => {}
+            }
+            return;
+        }
+        match marker {
+            Marker::EditStart if self.allow_edit_repl || self.allow_anchored => self.start(Family::Edit, line, offset, offset16),
+            Marker::Search if self.allow_search => self.start(Family::Search, line, offset, offset16),
+            // A `>>>>>>> REPLACE` left over after a block closed by a second
+            // `=======` keeps the next block in the same file.
+            Marker::Replace if matches!(self.candidate, Candidate::Previous) => {}
+            _ => self.note_candidate(line, trimmed, offset, offset16),
+        }
+    }
+
+    /// Keeps `line` as the path candidate, or adds a blank or fence line to
+    /// the text after it.
+    fn note_candidate(&mut self, line: &str, trimmed: &str, offset: usize, offset16: usize) {
+        if trimmed.is_empty() || is_fence(trimmed) {
+            if let Candidate::Line { .. } = self.candidate {
+                self.lead.push_str(line);
+                self.lead.push('\n');
+            }
+        } else {
+            self.lead.clear();
+            self.lead.push_str(line);
+            self.lead.push('\n');
+            self.candidate = Candidate::Line { line_number: self.line_count, offset, offset16, len: line.len() };
+        }
+    }
+
+    fn start(&mut self, family: Family, marker_line: &str, offset: usize, offset16: usize) {
+        let format = match family {
+            Family::Search => Some(Format::SearchReplace),
+            Family::Edit if !self.allow_anchored => Some(Format::EditRepl),
+            Family::Edit if !self.allow_edit_repl => Some(Format::Anchored),
+            Family::Edit => None,
+        };
+        let candidate = std::mem::replace(&mut self.candidate, Candidate::None);
+        let marker_name = marker_line.trim();
+        let mut raw_start16 = offset16;
+        let mut path16 = None;
+        let (path, path_span, line_number, mut raw, raw_start) = match candidate {
+            Candidate::Line { line_number, offset: line_offset, offset16: line_offset16, len } => {
+                raw_start16 = line_offset16;
+                let text = self.lead.get(..len).unwrap_or("");
+                match path_in_line(text) {
+                    Ok((s, e)) => {
+                        let mut raw = std::mem::take(&mut self.spare);
+                        raw.push_str(&self.lead);
+                        if self.mode == Mode::Compact {
+                            let before = utf16_units(&text.as_bytes()[..s]);
+                            let inside = utf16_units(&text.as_bytes()[s..e]);
+                            path16 = Some((line_offset16 + before, line_offset16 + before + inside));
+                        }
+                        (Some(text[s..e].to_string()), (line_offset + s, line_offset + e), line_number, raw, line_offset)
+                    }
+                    Err(why) => {
+                        let reason = format!(
+                            "line {line_number} {:?} before `{marker_name}` is not a file path ({why}); put the file's path alone on the line before the marker",
+                            preview(text.trim())
+                        );
+                        self.refuse(line_number, reason);
+                        (None, (0, 0), line_number, String::new(), offset)
+                    }
+                }
+            }
+            Candidate::Previous => (Some(self.previous_path.clone()), self.previous_span, self.line_count, std::mem::take(&mut self.spare), offset),
+            Candidate::None => {
+                let reason = format!(
+                    "the block starting at line {} has no file path; put the file's path alone on the line before `{marker_name}`",
+                    self.line_count
+                );
+                self.refuse(self.line_count, reason);
+                (None, (0, 0), self.line_count, String::new(), offset)
+            }
+        };
+        self.lead.clear();
+        if path.is_some() {
+            raw.push_str(marker_line);
+            raw.push('\n');
+        }
+        let first = raw.len();
+        let block = Block {
+            family,
+            format,
+            path,
+            path_span,
+            line_number,
+            raw,
+            raw_start,
+            raw_start16,
+            section: 0,
+            starts: [first; 4],
+            ends: [first; 4],
+            counts: [0; 4],
+        };
+        if let Some(path) = &block.path {
+            match self.mode {
+                Mode::Events => self.out.push(StreamEvent::BlockStart { file_path: path.clone(), format, line_number }),
+                Mode::Compact => {
+                    // The path as UTF-16 offsets into the block's text, or
+                    // u32::MAX twice when it is the previous block's path.
+                    let (s, e) = match path16 {
+                        Some((s, e)) => (s as u32, e as u32),
+                        None => (u32::MAX, u32::MAX),
+                    };
+                    self.last_update = None;
+                    self.records.extend([RECORD_START, format_code(format), line_number, s, e]);
+                }
+                _ => {}
+            }
+        }
+        self.block = Some(block);
+    }
+
+    fn refuse(&mut self, line_number: u32, reason: String) {
+        let event = StreamEvent::BlockDiscarded { file_path: None, line_number, reason };
+        match self.mode {
+            Mode::Events => self.out.push(event),
+            Mode::Compact => push_json(&mut self.records, &mut self.json_events, &mut self.last_update, event),
+            _ => {}
+        }
+    }
+
+    fn block_line(&mut self, line: &str, marker: Marker) {
+        let Some(block) = self.block.as_mut() else { return };
+        use Marker as M;
+        enum Step {
+            Content,
+            Next(Option<Format>),
+            Complete,
+            Missing(&'static str),
+            Repeated,
+        }
+        let step = match (block.family, block.format, block.section, marker) {
+            (Family::Search, _, 0, M::Divider) => Step::Next(None),
+            (Family::Search, _, 0, M::Replace) => Step::Missing("`=======` between the search and replace text"),
+            (Family::Search, _, 1, M::Replace) => Step::Complete,
+            // `=======` twice in a row is one divider written twice, not a
+            // replace text starting with `=======`.
+            (Family::Search, _, 1, M::Divider) if block.counts[1] == 0 => Step::Repeated,
+            // A second `=======` after replace text closes the block: models
+            // write it for `>>>>>>> REPLACE` (aider reads it the same way), and
+            // the format leaves no way to have it as content anyway.
+            (Family::Search, _, 1, M::Divider) => Step::Complete,
+            (Family::Edit, None, 0, M::ReplSeparator) => Step::Next(Some(Format::EditRepl)),
+            (Family::Edit, None, 0, M::LightRule) => Step::Next(Some(Format::Anchored)),
+            (Family::Edit, None, 0, M::EditEnd | M::ShortEnd) => {
+                Step::Missing("`═══════ REPL` (edit-repl) or `───────` (anchored) after the first section")
+            }
+            (Family::Edit, Some(Format::EditRepl), 0, M::ReplSeparator) => Step::Next(None),
+            (Family::Edit, Some(Format::EditRepl), 0, M::EditEnd | M::ShortEnd) => Step::Missing("`═══════ REPL` between the old and new text"),
+            (Family::Edit, Some(Format::EditRepl), 1, M::EditEnd | M::ShortEnd) => Step::Complete,
+            (Family::Edit, Some(Format::Anchored), 0, M::LightRule) => Step::Next(None),
+            (Family::Edit, Some(Format::Anchored), 0, M::EditEnd | M::ShortEnd) => Step::Missing("`───────` after the leading anchor"),
+            (Family::Edit, Some(Format::Anchored), 1, M::HeavyRule | M::ReplSeparator) => Step::Next(None),
+            (Family::Edit, Some(Format::Anchored), 1, M::EditEnd | M::ShortEnd) => Step::Missing("`═══════` between the old and new lines"),
+            (Family::Edit, Some(Format::Anchored), 2, M::LightRule) => Step::Next(None),
+            (Family::Edit, Some(Format::Anchored), 2, M::EditEnd | M::ShortEnd) => {
+                Step::Missing("the second `───────` before the trailing anchor")
+            }
+            (Family::Edit, Some(Format::Anchored), 3, M::EditEnd | M::ShortEnd) => Step::Complete,
+            _ => Step::Content,
+        };
+        let keep = block.path.is_some();
+        match step {
+            Step::Content => {
+                if keep {
+                    block.raw.push_str(line);
+                    block.raw.push('\n');
+                    block.counts[block.section] += 1;
+                    if self.mode == Mode::Events {
+                        let section = section_name(block, block.section);
+                        let format = block.format;
+                        push_update(&mut self.out, format, section, line);
+                    } else if self.mode == Mode::Compact {
+                        let line_index = self.feed_lines - 1;
+                        match self.last_update {
+                            Some(at) if self.records.get(at + 3).zip(self.records.get(at + 4)).is_some_and(|(f, n)| f + n == line_index) => {
+                                self.records[at + 4] += 1;
+                            }
+                            _ => {
+                                let section = section_name(block, block.section);
+                                self.last_update = Some(self.records.len());
+                                self.records.extend([RECORD_UPDATE, section as u32, format_code(block.format), line_index, 1]);
+                            }
+                        }
+                    }
+                }
+            }
+            Step::Repeated => {
+                if keep {
+                    block.raw.push_str(line);
+                    block.raw.push('\n');
+                    let s = block.section;
+                    block.starts[s] = block.raw.len();
+                    block.ends[s] = block.raw.len();
+                }
+            }
+            Step::Next(decided) => {
+                if decided.is_some() {
+                    block.format = decided;
+                }
+                if keep {
+                    let s = block.section;
+                    block.ends[s] = section_end(block, s);
+                    block.raw.push_str(line);
+                    block.raw.push('\n');
+                }
+                block.section += 1;
+                let s = block.section;
+                block.starts[s] = block.raw.len();
+                block.ends[s] = block.raw.len();
+                if keep && self.mode == Mode::Events {
+                    let section = section_name(block, s);
+                    self.out.push(StreamEvent::BlockUpdate { format: block.format, section, lines: Vec::new() });
+                } else if keep && self.mode == Mode::Compact {
+                    let section = section_name(block, s);
+                    self.last_update = Some(self.records.len());
+                    self.records.extend([RECORD_UPDATE, section as u32, format_code(block.format), self.feed_lines, 0]);
+                }
+            }
+            Step::Complete => {
+                let Some(mut block) = self.block.take() else { return };
+                if block.path.is_some() {
+                    let s = block.section;
+                    block.ends[s] = section_end(&block, s);
+                    block.raw.push_str(line);
+                    self.complete(block);
+                } else {
+                    self.recycle(block.raw);
+                    self.after_block(None);
+                }
+            }
+            Step::Missing(what) => {
+                let Some(mut block) = self.block.take() else { return };
+                block.raw.push_str(line);
+                let name = line.trim().to_string();
+                self.discard(block, format!("`{name}` came before {what}"));
+            }
+        }
+    }
+
+    fn expected_marker(&self, block: &Block) -> &'static str {
+        match (block.family, block.format, block.section) {
+            (Family::Search, _, 0) => "`=======`",
+            (Family::Search, _, _) => "`>>>>>>> REPLACE`",
+            (Family::Edit, None, _) => "`═══════ REPL` (or `───────`)",
+            (Family::Edit, Some(Format::EditRepl), 0) => "`═══════ REPL`",
+            (Family::Edit, Some(Format::EditRepl), _) => "`»»» EDIT END`",
+            (Family::Edit, _, 0) | (Family::Edit, _, 2) => "`───────`",
+            (Family::Edit, _, 1) => "`═══════`",
+            (Family::Edit, _, _) => "`»»»`",
+        }
+    }
+
+    fn recycle(&mut self, mut raw: String) {
+        raw.clear();
+        self.spare = raw;
+    }
+
+    fn discard(&mut self, block: Block, what: String) {
+        let Some(path) = block.path else {
+            self.recycle(block.raw);
+            self.after_block(None);
+            return;
+        };
+        self.recycle(block.raw);
+        if matches!(self.mode, Mode::Events | Mode::Compact) {
+            let reason = format!("block for {path} at line {} was dropped: {what}", block.line_number);
+            let event = StreamEvent::BlockDiscarded { file_path: Some(path.clone()), line_number: block.line_number, reason };
+            if self.mode == Mode::Events {
+                self.out.push(event);
+            } else {
+                push_json(&mut self.records, &mut self.json_events, &mut self.last_update, event);
+            }
+        }
+        self.after_block(Some((path, block.path_span)));
+    }
+
+    fn after_block(&mut self, path: Option<(String, (usize, usize))>) {
+        self.lead.clear();
+        match path {
+            Some((path, span)) => {
+                self.previous_path = path;
+                self.previous_span = span;
+                self.candidate = Candidate::Previous;
+            }
+            None => self.candidate = Candidate::None,
+        }
+    }
+
+    fn complete(&mut self, block: Block) {
+        let Some(path) = block.path.clone() else { return };
+        let format = block.format.unwrap_or(Format::EditRepl);
+        let text = |i: usize| block.raw.get(block.starts[i]..block.ends[i]).unwrap_or("");
+        // Ranges inside `raw` of anchor, old, new, trailing anchor.
+        let empty_at = |i: usize| (block.starts[i], block.starts[i]);
+        let range = |i: usize| (block.starts[i], block.ends[i]);
+        let (anchor, old, new, trailing) = match format {
+            Format::SearchReplace => (empty_at(0), range(0), range(1), (block.ends[1], block.ends[1])),
+            Format::Anchored => (range(0), range(1), range(2), range(3)),
+            Format::EditRepl => {
+                let (edit, repl) = (text(0), text(1));
+                let common = common_prefix(edit, block.counts[0], repl, block.counts[1]);
+                match common {
+                    // Whole sections equal: all anchor, nothing changes.
+                    Prefix::All => (range(0), (block.ends[0], block.ends[0]), (block.ends[1], block.ends[1]), (block.ends[1], block.ends[1])),
+                    Prefix::Bytes(0) => (empty_at(0), range(0), range(1), (block.ends[1], block.ends[1])),
+                    Prefix::Bytes(n) => {
+                        let (s0, s1) = (block.starts[0], block.starts[1]);
+                        // The anchor ends before the newline that follows it.
+                        ((s0, s0 + n - 1), (s0 + n, block.ends[0]), (s1 + n, block.ends[1]), (block.ends[1], block.ends[1]))
+                    }
+                    Prefix::EditOnly(n) => {
+                        // EDIT section is entirely prefix of REPL: anchor is all of EDIT.
+                        let s1 = block.starts[1];
+                        (range(0), (block.ends[0], block.ends[0]), (s1 + n, block.ends[1]), (block.ends[1], block.ends[1]))
+                    }
+                    Prefix::ReplOnly(n) => {
+                        let s0 = block.starts[0];
+                        ((s0, block.ends[0].min(s0 + n.saturating_sub(1)).max(s0)), (s0 + n, block.ends[0]), (block.ends[1], block.ends[1]), (block.ends[1], block.ends[1]))
+                    }
+                }
+            }
+        };
+        let index = self.completed;
+        self.completed += 1;
+        let raw_len = block.raw.len();
+        match self.mode {
+            Mode::Spans => {
+                let g = |(s, e): (usize, usize)| (block.raw_start + s, block.raw_start + e);
+                self.spans.push(BlockSpans {
+                    format,
+                    line_number: block.line_number,
+                    path: block.path_span,
+                    anchor: g(anchor),
+                    old: g(old),
+                    new: g(new),
+                    trailing_anchor: g(trailing),
+                    raw: (block.raw_start, block.raw_start + raw_len),
+                });
+            }
+            Mode::Compact => {
+                // UTF-16 offsets, walking the block's text once in order.
+                let bytes = block.raw.as_bytes();
+                let (mut at, mut units) = (0usize, block.raw_start16);
+                let mut to16 = |offset: usize| -> u32 {
+                    let offset = offset.clamp(at, bytes.len());
+                    units += utf16_units(&bytes[at..offset]);
+                    at = offset;
+                    units as u32
+                };
+                self.last_update = None;
+                self.records.extend([RECORD_COMPLETE, index as u32, format_code(Some(format)), block.line_number]);
+                for (s, e) in [anchor, old, new, trailing] {
+                    let s16 = to16(s);
+                    let e16 = to16(e);
+                    self.records.extend([s16, e16]);
+                }
+                let raw16 = block.raw_start16 as u32;
+                let end16 = to16(raw_len);
+                self.records.extend([raw16, end16]);
+            }
+            Mode::Blocks | Mode::Events => {
+                let get = |(s, e): (usize, usize)| block.raw.get(s..e).unwrap_or("").to_string();
+                let edit_block = EditBlock {
+                    format,
+                    file_path: path.clone(),
+                    anchor: get(anchor),
+                    old_lines: get(old),
+                    new_lines: get(new),
+                    trailing_anchor: get(trailing),
+                    raw_block: block.raw.clone(),
+                    line_number: block.line_number,
+                };
+                self.out.push(StreamEvent::BlockComplete { index, block: edit_block });
+            }
+        }
+        let span = block.path_span;
+        self.recycle(block.raw);
+        self.after_block(Some((path, span)));
+    }
+
+    fn section_name(&self, block: &Block, i: usize) -> Section {
+        section_name(block, i)
+    }
+
+    /// A stream for bindings that keep the reply text themselves and want
+    /// numbers instead of copies (see [`CompactOutput`]). Text offsets are
+    /// in UTF-16 units of the reply read with CRLF as LF.
+    pub fn compact(options: &ParseOptions) -> EditStream {
+        EditStream::with_mode(options, Mode::Compact)
+    }
+
+    /// [`EditStream::feed`] for a compact stream.
+    pub fn feed_compact(&mut self, chunk: &str) -> CompactOutput {
+        self.feed_compact_in_place(chunk);
+        self.compact_output()
+    }
+
+    /// [`EditStream::feed_compact`] without moving the output out: read it
+    /// with [`EditStream::compact_records`], [`EditStream::take_compact_events`]
+    /// and [`EditStream::keep_from`] (no allocation per chunk).
+    pub fn feed_compact_in_place(&mut self, chunk: &str) {
+        self.records.clear();
+        self.json_events.clear();
+        self.feed_lines = 0;
+        self.consume(chunk);
+        self.last_update = None;
+    }
+
+    pub fn compact_records(&self) -> &[u32] {
+        &self.records
+    }
+
+    pub fn take_compact_events(&mut self) -> Vec<StreamEvent> {
+        std::mem::take(&mut self.json_events)
+    }
+
+    /// See [`CompactOutput::keep_from`].
+    pub fn keep_from(&self) -> usize {
+        let mut keep_from = self.offset16;
+        if let Candidate::Line { offset16, .. } = self.candidate {
+            keep_from = keep_from.min(offset16);
+        }
+        if let Some(block) = &self.block {
+            keep_from = keep_from.min(block.raw_start16);
+        }
+        keep_from
+    }
+
+    /// [`EditStream::finish`] for a compact stream.
+    pub fn finish_compact(&mut self) -> CompactOutput {
+        self.records.clear();
+        self.json_events.clear();
+        self.last_update = None;
+        self.feed_lines = 0;
+        self.end();
+        let out = self.compact_output();
+        let fresh = EditStream {
+            allow_edit_repl: self.allow_edit_repl,
+            allow_anchored: self.allow_anchored,
+            allow_search: self.allow_search,
+            ..EditStream::with_mode(&ParseOptions::default(), Mode::Compact)
+        };
+        *self = fresh;
+        out
+    }
+
+    fn compact_output(&mut self) -> CompactOutput {
+        self.last_update = None;
+        let keep_from = self.keep_from();
+        CompactOutput { records: std::mem::take(&mut self.records), events: std::mem::take(&mut self.json_events), keep_from }
+    }
+
+    pub(super) fn take_events(&mut self) -> Vec<StreamEvent> {
+        std::mem::take(&mut self.out)
+    }
+
+    pub(super) fn take_spans(&mut self) -> Vec<BlockSpans> {
+        std::mem::take(&mut self.spans)
+    }
+
+    pub(super) fn for_blocks(options: &ParseOptions) -> EditStream {
+        EditStream::with_mode(options, Mode::Blocks)
+    }
+
+    pub(super) fn for_spans(options: &ParseOptions) -> EditStream {
+        EditStream::with_mode(options, Mode::Spans)
+    }
+}
+
+/// End offset in `raw` of section `s`'s content (its last line without the
+/// `'\n'`), or its start when it has no lines.
+fn section_end(block: &Block, s: usize) -> usize {
+    if block.counts[s] == 0 {
+        block.starts[s]
+    } else {
+        block.raw.len() - 1
+    }
+}
+
+fn section_name(block: &Block, i: usize) -> Section {
+    match (block.family, block.format, i) {
+        (Family::Search, _, 0) => Section::Search,
+        (Family::Search, _, _) => Section::Replace,
+        (Family::Edit, None, _) => Section::Edit,
+        (Family::Edit, Some(Format::Anchored), 0) => Section::Anchor,
+        (Family::Edit, Some(Format::Anchored), 1) => Section::Old,
+        (Family::Edit, Some(Format::Anchored), 2) => Section::New,
+        (Family::Edit, Some(Format::Anchored), _) => Section::TrailingAnchor,
+        (Family::Edit, _, 0) => Section::Edit,
+        (Family::Edit, _, _) => Section::Repl,
+    }
+}
+
+fn push_update(out: &mut Vec<StreamEvent>, format: Option<Format>, section: Section, line: &str) {
+    if let Some(StreamEvent::BlockUpdate { section: last, lines, .. }) = out.last_mut() {
+        if *last == section {
+            lines.push(line.to_string());
+            return;
+        }
+    }
+    out.push(StreamEvent::BlockUpdate { format, section, lines: vec![line.to_string()] });
+}
+
+enum Prefix {
+    /// Both sections identical (same lines): everything is anchor.
+    All,
+    /// The first `n` bytes (whole lines, each with its `'\n'`) are common and
+    /// both sections go on after them.
+    Bytes(usize),
+    /// The EDIT section is a whole-line prefix of REPL; REPL's new lines start
+    /// at byte `n`.
+    EditOnly(usize),
+    /// The REPL section is a whole-line prefix of EDIT; EDIT's old lines
+    /// start at byte `n`.
+    ReplOnly(usize),
+}
+
+/// The common prefix of lines of two sections holding `na` and `nb` lines.
+fn common_prefix(a: &str, na: u32, b: &str, nb: u32) -> Prefix {
+    if na == 0 || nb == 0 {
+        return Prefix::Bytes(0);
+    }
+    let mut ai = a.split('\n');
+    let mut bi = b.split('\n');
+    let mut n = 0usize;
+    loop {
+        match (ai.next(), bi.next()) {
+            (Some(x), Some(y)) if x == y => n += x.len() + 1,
+            (None, None) => return Prefix::All,
+            (None, Some(_)) => return Prefix::EditOnly(n),
+            (Some(_), None) => return Prefix::ReplOnly(n),
+            _ => return Prefix::Bytes(n),
+        }
+    }
+}
+
+/// Position of the first `'\n'`, a word at a time.
+#[inline]
+fn find_newline(bytes: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+    let mut i = 0;
+    while i + 8 <= bytes.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[i..i + 8]);
+        let x = u64::from_le_bytes(word) ^ NL;
+        if (x.wrapping_sub(LO) & !x & HI) != 0 {
+            break;
+        }
+        i += 8;
+    }
+    bytes[i..].iter().position(|&b| b == b'\n').map(|p| p + i)
+}
+
+fn preview(text: &str) -> String {
+    let mut s: String = text.chars().take(60).collect();
+    if s.len() < text.len() {
+        s.push('…');
+    }
+    s
+}
+
+/// Record kinds of [`EditStream::compact`].
+pub const RECORD_UPDATE: u32 = 1;
+pub const RECORD_COMPLETE: u32 = 2;
+pub const RECORD_JSON: u32 = 3;
+pub const RECORD_START: u32 = 4;
+
+/// 0 for unknown, else 1 + the position in [`Format::ALL`].
+fn format_code(format: Option<Format>) -> u32 {
+    format.and_then(|f| Format::ALL.iter().position(|x| *x == f)).map_or(0, |i| i as u32 + 1)
+}
+
+fn push_json(records: &mut Vec<u32>, events: &mut Vec<StreamEvent>, last_update: &mut Option<usize>, event: StreamEvent) {
+    *last_update = None;
+    records.extend([RECORD_JSON, events.len() as u32]);
+    events.push(event);
+}
+
+/// UTF-16 length of a UTF-8 byte string.
+fn utf16_units(bytes: &[u8]) -> usize {
+    bytes.iter().map(|&b| ((b & 0xC0) != 0x80) as usize + (b >= 0xF0) as usize).sum()
+}
+
+fn utf16_len(line: &str) -> usize {
+    if line.is_ascii() {
+        line.len()
+    } else {
+        utf16_units(line.as_bytes())
+    }
+}
+
+/// What a compact-mode `feed` produced: numeric records and the events that
+/// carry text of their own.
+#[derive(Debug, Default)]
+pub struct CompactOutput {
+    /// `[1, section, format, first_line, count]`: `count` content lines of
+    /// `section`, numbered among the lines completed by this feed (an empty
+    /// update announces a section). `[2, index, format, line_number, then
+    /// start/end UTF-16 offsets of anchor, old, new, trailing anchor, raw]`:
+    /// a complete block, offsets into the normalised reply. `[3, k]`: the
+    /// `k`-th of `events` (block-discarded). `[4, format, line_number,
+    /// path_start, path_end]`: a block-start, the path as UTF-16 offsets
+    /// (`u32::MAX` twice: the previous block's path). Section numbers
+    /// follow [`Section`]'s order; format 0 is unknown, else 1 + its place in
+    /// [`Format::ALL`].
+    pub records: Vec<u32>,
+    pub events: Vec<StreamEvent>,
+    /// UTF-16 offset of the first character a binding still needs to keep
+    /// (the path candidate, the open block, or the current line).
+    pub keep_from: usize,
+}
