@@ -160,6 +160,12 @@ function memoryHost() {
 }
 
 async function applyAndShow(text, blocks) {
+  if (typeof eb.applyEdits !== 'function') {
+    drawCard(layout(text, blocks, (block) => eb.renderEditBlock(block), { streaming: false }));
+    setStatus('This build of the package has no applyEdits: the blocks are shown as parsed, not applied.', true);
+    setPhase('parsed');
+    return;
+  }
   setPhase('applying');
   const t0 = performance.now();
   const result = await eb.applyEdits(text, memoryHost());
@@ -272,7 +278,7 @@ async function main() {
 
   const t0 = performance.now();
   await eb.init();
-  const missing = ['EditStream', 'applyEdits', 'renderEditBlock'].filter((name) => typeof eb[name] !== 'function');
+  const missing = ['EditStream', 'renderEditBlock'].filter((name) => typeof eb[name] !== 'function');
   if (missing.length) {
     setStatus(`This build of the package lacks ${missing.join(', ')}; rebuild with node scripts/build.mjs.`, true);
     setPhase('error');
