@@ -137,3 +137,19 @@ test('renderInProgressEditBlock draws what EditStream.pending() returns', () => 
   assert.match(anchored, /eb-line-context.*fn main.*eb-line-removed.*a\(\);/s);
   assert.throws(() => eb.renderInProgressEditBlock({ sections: [] }), /needs what EditStream.pending\(\) returned/);
 });
+
+test('a block streamed through EditStream draws in progress, then as the block it becomes', () => {
+  const reply = 'Intro.\n\nsrc/a.py\n««« EDIT\ndef f():\n    one()\n═══════ REPL\ndef f():\n    two()\n»»» EDIT END\n';
+  const stream = new eb.EditStream();
+  const cut = reply.indexOf('    tw') + 6;
+  stream.feed(reply.slice(0, cut));
+  const pending = stream.pending();
+  assert.equal(pending.filePath, 'src/a.py');
+  const html = eb.renderInProgressEditBlock(pending);
+  assert.match(html, /data-file-path="src\/a\.py"/);
+  assert.match(html, /eb-line-context.*def f\(\):.*eb-line-removed.*    one\(\).*eb-line-added.*    tw<span class="eb-cursor"/s);
+  const complete = [...stream.feed(reply.slice(cut)), ...stream.finish()].filter((e) => e.type === 'block-complete');
+  assert.equal(complete.length, 1);
+  const done = eb.renderEditBlock(complete[0].block);
+  assert.match(done, /<span class="eb-text">    <span class="eb-change">two<\/span>\(\)<\/span>/);
+});
