@@ -80,7 +80,13 @@ pub struct NearLine {
     pub line: u32,
     pub text: String,
     /// 0.0 (nothing alike) to 1.0 (identical).
+    #[serde(serialize_with = "similarity_two_places")]
     pub similarity: f32,
+}
+
+/// Writes a similarity as a short decimal (0.87, not 0.8700000047683716).
+fn similarity_two_places<S: serde::Serializer>(value: &f32, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64((f64::from(*value) * 100.0).round() / 100.0)
 }
 
 /// Details that help a person or a model fix a failed edit.

@@ -1,6 +1,113 @@
+import type { EditBlock, Format } from './parser.js';
+
+/** A filesystem the host supplies. Every method may return a value or a Promise. */
 export interface FileHost {
+  /** The file's content; null or undefined when there is no such file. */
   readFile(path: string): string | Uint8Array | null | undefined | Promise<string | Uint8Array | null | undefined>;
   writeFile(path: string, content: string): void | Promise<void>;
   deleteFile?(path: string): void | Promise<void>;
+  /** E.g. `git add`; called with the modified and created paths after writing. */
   stage?(paths: string[]): void | Promise<void>;
 }
+
+export type Status = 'applied' | 'validated' | 'failed' | 'skipped' | 'not-in-context';
+
+export type ErrorKind =
+  | 'anchor-not-found' | 'ambiguous' | 'old-mismatch' | 'trailing-mismatch'
+  | 'file-not-found' | 'file-exists' | 'binary' | 'path-escape' | 'previous-failed' | 'no-op'
+  | 'atomic-aborted' | 'host-error' | 'encoding'
+  | (string & {});
+
+/** A file line near where a failed edit was aimed. */
+export interface NearLine {
+  /** 1-based line in the file. */
+  line: number;
+  text: string;
+  /** 0 (nothing alike) to 1 (identical). */
+  similarity: number;
+}
+
+/** Details that help a person or a model fix a failed edit. */
+export interface Diagnostics {
+  /** Which part did not match. */
+  failedPart?: 'anchor' | 'old' | 'trailing';
+  /** A whitespace-only difference, named: "tabs vs spaces: …", "trailing whitespace: …", "indentation depth: …". */
+  whitespace?: string;
+  /** The first line the edit has that the file does not, as written. */
+  expectedLine?: string;
+  /** The most similar lines in the file, best first. */
+  nearest?: NearLine[];
+  /** For ambiguous edits: how many places matched, and their 1-based first lines. */
+  matchCount?: number;
+  matchLines?: number[];
+}
+
+export interface EditResult {
+  /** 0-based index of the block in the reply. */
+  blockIndex: number;
+  /** The normalised path. */
+  filePath: string;
+  status: Status;
+  errorKind?: ErrorKind;
+  /** A sentence a model can act on: what was wrong, where, and what would fix it. */
+  reason?: string;
+  /** 1-based line where the edit was found or aimed. */
+  estimatedLine?: number;
+  /** First 50 characters of the first line of each section. */
+  anchorPreview: string;
+  oldPreview: string;
+  newPreview: string;
+  diagnostics?: Diagnostics;
+  /** Which matching pass located the edit: 'exact', or a tolerant pass. */
+  matchedBy?: 'exact' | 'trailing-whitespace' | 'whitespace' | 'boundary-prefix' | 'substring';
+}
+
+export interface ApplyResult {
+  results: EditResult[];
+  filesModified: string[];
+  filesCreated: string[];
+  /** Files edited without being in context (options.inContext); add them and ask again. */
+  filesAutoAdded: string[];
+  /** `git rm`, `git mv`, `mkdir -p`, `rm -rf` commands found in backticks in the reply. */
+  shellSuggestions: string[];
+  /** Prepared when some edits failed as ambiguous; never sent by us. */
+  retryPrompt: string | null;
+}
+
+export interface ApplyOptions {
+  /** Validate only: statuses become 'validated', nothing is written. */
+  dryRun?: boolean;
+  /** Call host.stage with the modified and created paths after writing (default true). */
+  stage?: boolean;
+  /** 'sequential' (default): later edits see earlier ones, a failure skips the rest of that file.
+   *  'atomic': one failure writes nothing at all. */
+  mode?: 'sequential' | 'atomic';
+  /** 'exact' (default) or 'tolerant' (unique-only fallback passes; the result says which matched). */
+  matching?: 'exact' | 'tolerant';
+  /** Files the model has seen in full; edits to other files are 'not-in-context'. Creates are always attempted. */
+  inContext?: string[];
+  /** 'preserve' (default) keeps a missing final newline missing; 'ensure' always ends with one. */
+  trailingNewline?: 'preserve' | 'ensure';
+  /** Let a create block replace a non-empty existing file. */
+  overwrite?: boolean;
+  /** Formats to parse when the input is a reply (default: all). */
+  formats?: Format[];
+}
+
+export interface Validation {
+  ok: boolean;
+  errorKind?: ErrorKind;
+  reason?: string;
+  estimatedLine?: number;
+  diagnostics?: Diagnostics;
+  matchedBy?: string;
+}
+
+/** Parses (if given a reply) and applies every block through `host`. */
+export function applyEdits(input: string | EditBlock[], host: FileHost, options?: ApplyOptions): Promise<ApplyResult>;
+/** As applyEdits, for a host whose methods return plain values (a Promise from the host is a TypeError). */
+export function applyEditsSync(input: string | EditBlock[], host: FileHost, options?: ApplyOptions): ApplyResult;
+/** Applies one block to a file's content ('' for a new file). On failure the content comes back unchanged. */
+export function applyToContent(block: EditBlock, content: string, options?: ApplyOptions): { content: string; result: EditResult };
+/** Checks one block against a file's content. */
+export function validateEdit(block: EditBlock, content: string, options?: ApplyOptions): Validation;

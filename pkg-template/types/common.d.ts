@@ -1,4 +1,4 @@
-import type { Format } from './parser';
+import type { Format } from './parser.js';
 
 /** Shell commands suggested in backticks: `git rm`, `git mv`, `mkdir -p`, `rm -rf`. */
 export function detectShellSuggestions(text: string): string[];

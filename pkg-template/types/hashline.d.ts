@@ -1,5 +1,5 @@
 // LINE#ID anchored edits (seed 003).
-import type { FileHost } from './apply';
+import type { FileHost } from './apply.js';
 
 /** Options of the ID itself. */
 export interface LineIdOptions {

@@ -1,8 +1,8 @@
 // TypeScript types for the whole editblocks contract, one file per feature.
-export * from './parser';
-export * from './apply';
-export * from './tools';
-export * from './hashline';
-export * from './render';
-export * from './common';
-export * from './loading';
+export * from './parser.js';
+export * from './apply.js';
+export * from './tools.js';
+export * from './hashline.js';
+export * from './render.js';
+export * from './common.js';
+export * from './loading.js';

@@ -1,4 +1,4 @@
-import type { FileHost } from './apply';
+import type { FileHost } from './apply.js';
 
 /**
  * Browsers and bundlers: loads the wasm module (fetched next to the package's
@@ -11,8 +11,11 @@ export function init(moduleOrPath?: string | URL | Request | Response | BufferSo
 export function initSync(module: BufferSource | WebAssembly.Module): unknown;
 
 export interface NodeHostOptions {
-  /** Stage written files with `git add` when root is a git work tree (default true). */
-  git?: boolean;
+  /**
+   * Staging with `git add`: 'auto' (default) stages when root is inside a git work tree,
+   * true always stages (and fails outside one), false never stages.
+   */
+  git?: boolean | 'auto';
 }
 
 /** Node only: a host confined to `root`, with atomic writes and optional git staging. */

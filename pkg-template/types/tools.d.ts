@@ -1,4 +1,4 @@
-import type { FileHost } from './apply';
+import type { FileHost } from './apply.js';
 
 /** Which edit_file the model is offered (seed 002). Default 'search_replace_multi'. */
 export type DiffMode = 'search_replace_multi' | 'search_replace' | 'anchored' | 'off';

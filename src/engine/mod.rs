@@ -1,1 +1,608 @@
-//! Validate and apply edit blocks. (Being written: issue 3.)
+//! Validate and apply text-format edit blocks (`edit-repl`, `anchored`,
+//! `search-replace`).
+//!
+//! An edit is located by its sequence anchor + old lines + trailing anchor,
+//! which must occur **exactly once** in the file as whole, consecutive lines.
+//! Zero matches fail and say which part did not match and what the file has
+//! there; two or more fail as [`ErrorKind::Ambiguous`] naming the lines.
+//! Nothing is ever applied at a guessed location: `matching: tolerant` only
+//! adds the unique-only passes of [`crate::matching`].
+//!
+//! ```
+//! use editblocks::engine::{apply_edits, ApplyOptions};
+//! use editblocks::host::MemoryHost;
+//! use editblocks::{EditBlock, Format, Status};
+//!
+//! let mut host = MemoryHost::with_files([("src/math.py", "def multiply(a, b):\n    return a + b\n")]);
+//! let block = EditBlock {
+//!     format: Format::EditRepl,
+//!     file_path: "src/math.py".into(),
+//!     anchor: "def multiply(a, b):".into(),
+//!     old_lines: "    return a + b".into(),
+//!     new_lines: "    return a * b".into(),
+//!     trailing_anchor: String::new(),
+//!     raw_block: String::new(),
+//!     line_number: 1,
+//! };
+//! let result = apply_edits(&[block], &mut host, &ApplyOptions::default());
+//! assert_eq!(result.results[0].status, Status::Applied);
+//! assert_eq!(host.text("src/math.py").unwrap(), "def multiply(a, b):\n    return a * b\n");
+//! ```
+
+mod locate;
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::block::{preview, EditBlock, Format};
+use crate::host::FileHost;
+use crate::path::normalize_path;
+use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
+use crate::text::{DecodeError, TextFile, TrailingNewline};
+
+use locate::{explain_not_found, section_lines, LocateFailure, Parts};
+
+/// How failures affect the rest of a reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Later edits see earlier ones; after a failure the remaining edits to
+    /// that file are skipped and other files go on (seeds 000, 001, 004).
+    #[default]
+    Sequential,
+    /// Everything is validated first; one failure writes nothing at all.
+    Atomic,
+}
+
+/// How strictly old text must match the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Matching {
+    /// Whole lines, byte for byte (after CRLF is read as LF).
+    #[default]
+    Exact,
+    /// Exact first; when nothing matches, the tolerant passes of
+    /// [`crate::matching`], each accepting only a unique match.
+    Tolerant,
+}
+
+/// The final-newline policy as it crosses the boundary (`'preserve' | 'ensure'`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NewlinePolicy {
+    #[default]
+    Preserve,
+    Ensure,
+}
+
+impl From<NewlinePolicy> for TrailingNewline {
+    fn from(p: NewlinePolicy) -> TrailingNewline {
+        match p {
+            NewlinePolicy::Preserve => TrailingNewline::Preserve,
+            NewlinePolicy::Ensure => TrailingNewline::Ensure,
+        }
+    }
+}
+
+/// Options for validating and applying edits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ApplyOptions {
+    /// Validate only: statuses become `validated`, nothing is written.
+    pub dry_run: bool,
+    /// After writing, ask the host to stage modified and created files.
+    pub stage: bool,
+    pub mode: Mode,
+    pub matching: Matching,
+    /// When set, edits to files not listed are `not-in-context` (seed 000);
+    /// creating a file is always attempted.
+    pub in_context: Option<Vec<String>>,
+    pub trailing_newline: NewlinePolicy,
+    /// Let a create block replace a non-empty existing file.
+    pub overwrite: bool,
+    /// Formats to parse when the input is a reply; empty means all.
+    pub formats: Vec<Format>,
+}
+
+impl Default for ApplyOptions {
+    fn default() -> ApplyOptions {
+        ApplyOptions {
+            dry_run: false,
+            stage: true,
+            mode: Mode::Sequential,
+            matching: Matching::Exact,
+            in_context: None,
+            trailing_newline: NewlinePolicy::Preserve,
+            overwrite: false,
+            formats: Vec::new(),
+        }
+    }
+}
+
+/// The outcome of [`validate_edit`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Validation {
+    pub ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<ErrorKind>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimated_line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnostics: Option<Diagnostics>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched_by: Option<String>,
+}
+
+/// A file being edited: its lines (no terminators) and how to write it back.
+struct Doc {
+    text: TextFile,
+    lines: Vec<String>,
+    /// A hash of each line, kept alongside `lines`: finding an edit scans
+    /// these 8-byte values instead of comparing every string of a large file.
+    hashes: Vec<u64>,
+    final_newline: bool,
+}
+
+impl Doc {
+    fn from_text_file(mut text: TextFile) -> Doc {
+        let final_newline = text.body.ends_with('\n') || text.body.is_empty();
+        let lines = split_body(&text.body);
+        text.body = String::new(); // the lines hold the content now
+        let hashes = lines.iter().map(|l| line_hash(l)).collect();
+        Doc { text, lines, hashes, final_newline }
+    }
+
+    fn set_lines(&mut self, lines: Vec<String>) {
+        self.hashes = lines.iter().map(|l| line_hash(l)).collect();
+        self.lines = lines;
+    }
+
+    fn splice(&mut self, range: std::ops::Range<usize>, new: &[&str]) {
+        self.hashes.splice(range.clone(), new.iter().map(|l| line_hash(l)));
+        self.lines.splice(range, new.iter().map(|l| l.to_string()));
+    }
+
+    /// Every 0-based index where `seq` occurs as consecutive whole lines.
+    fn find_all(&self, seq: &[&str]) -> Vec<usize> {
+        let Some(first) = seq.first() else { return Vec::new() };
+        if seq.len() > self.lines.len() {
+            return Vec::new();
+        }
+        let want = line_hash(first);
+        let last_start = self.lines.len() - seq.len();
+        let mut found = Vec::new();
+        for (i, h) in self.hashes.iter().enumerate().take(last_start + 1) {
+            if *h == want && self.lines[i..i + seq.len()].iter().zip(seq).all(|(a, b)| a == b) {
+                found.push(i);
+            }
+        }
+        found
+    }
+
+    fn is_blank(&self) -> bool {
+        self.lines.iter().all(|l| l.trim().is_empty())
+    }
+
+    fn encode(&self, policy: TrailingNewline) -> String {
+        let mut body = self.lines.join("\n");
+        if self.final_newline && !self.lines.is_empty() {
+            body.push('\n');
+        }
+        self.text.encode(&body, self.final_newline, policy)
+    }
+}
+
+/// FNV-1a: tiny, no dependency, and good enough to skip unequal lines.
+fn line_hash(line: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in line.as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn split_body(body: &str) -> Vec<String> {
+    if body.is_empty() {
+        return Vec::new();
+    }
+    let body = body.strip_suffix('\n').unwrap_or(body);
+    body.split('\n').map(String::from).collect()
+}
+
+/// A successful location and what the edit does there.
+struct Located {
+    /// 1-based line where the sequence starts.
+    line: u32,
+    pass: String,
+    no_op: bool,
+}
+
+/// Applies one non-create block to `doc` in place. On failure `doc` is untouched.
+fn apply_block_to_doc(block: &EditBlock, path: &str, doc: &mut Doc, matching: Matching) -> Result<Located, Box<LocateFailure>> {
+    let parts = Parts {
+        anchor: section_lines(&block.anchor),
+        old: section_lines(&block.old_lines),
+        trailing: section_lines(&block.trailing_anchor),
+    };
+    let new = section_lines(&block.new_lines);
+    let seq = parts.sequence();
+    let starts = doc.find_all(&seq);
+    match starts.as_slice() {
+        [pos] => {
+            let from = pos + parts.anchor.len();
+            let to = from + parts.old.len();
+            let no_op = parts.old == new;
+            if !no_op {
+                doc.splice(from..to, &new);
+            }
+            Ok(Located { line: (*pos + 1) as u32, pass: "exact".into(), no_op })
+        }
+        [] if matching == Matching::Tolerant => apply_tolerant(doc, path, &parts, &new),
+        [] => Err(Box::new(explain_not_found(path, &doc.lines, &parts))),
+        many => Err(Box::new(locate::ambiguous(path, &many.iter().map(|&i| (i + 1) as u32).collect::<Vec<_>>(), None))),
+    }
+}
+
+/// The tolerant passes, tried only when the exact pass found nothing.
+fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) -> Result<Located, Box<LocateFailure>> {
+    use crate::matching::{find_unique, TolerantError};
+    let content = doc.lines.join("\n");
+    let old_text = parts.sequence().join("\n");
+    let mut new_seq: Vec<&str> = parts.anchor.clone();
+    new_seq.extend_from_slice(new);
+    new_seq.extend_from_slice(&parts.trailing);
+    let new_text = new_seq.join("\n");
+    match find_unique(&content, &old_text, &new_text) {
+        Ok(m) => {
+            let (Some(before), Some(after)) = (content.get(..m.start), content.get(m.end..)) else {
+                return Err(Box::new(explain_not_found(path, &doc.lines, parts)));
+            };
+            let line = before.matches('\n').count() as u32 + 1;
+            let no_op = content.get(m.start..m.end) == Some(m.replacement.as_str());
+            let edited = format!("{before}{}{after}", m.replacement);
+            if !no_op {
+                doc.set_lines(if edited.is_empty() { Vec::new() } else { edited.split('\n').map(String::from).collect() });
+            }
+            Ok(Located { line, pass: m.pass.as_str().to_string(), no_op })
+        }
+        Err(TolerantError::Ambiguous { pass, lines }) => Err(Box::new(locate::ambiguous(path, &lines, Some(pass.as_str())))),
+        Err(TolerantError::NotFound) => Err(Box::new(explain_not_found(path, &doc.lines, parts))),
+    }
+}
+
+fn result_for(index: usize, path: &str, block: &EditBlock, status: Status) -> EditResult {
+    EditResult {
+        block_index: index,
+        file_path: path.to_string(),
+        status,
+        error_kind: None,
+        reason: None,
+        estimated_line: None,
+        anchor_preview: preview(&block.anchor, 50),
+        old_preview: preview(&block.old_lines, 50),
+        new_preview: preview(&block.new_lines, 50),
+        diagnostics: None,
+        matched_by: None,
+    }
+}
+
+fn refuse(mut r: EditResult, status: Status, kind: ErrorKind, reason: String) -> EditResult {
+    r.status = status;
+    r.error_kind = Some(kind);
+    r.reason = Some(reason);
+    r
+}
+
+fn fail_with(mut r: EditResult, f: LocateFailure) -> EditResult {
+    r.status = Status::Failed;
+    r.error_kind = Some(f.kind);
+    r.reason = Some(f.reason);
+    r.estimated_line = f.estimated_line;
+    r.diagnostics = Some(f.diagnostics);
+    r
+}
+
+fn no_op_reason(path: &str, line: u32) -> String {
+    format!("The edit changes nothing: its old and new lines are identical (at line {line} of {path}). Put the intended new lines in the replacement section.")
+}
+
+fn file_exists_reason(path: &str) -> String {
+    format!(
+        "File already exists: {path} is not empty, so this block (an empty edit section, which creates a file) was refused. \
+         To change the file, include context lines copied from it; to replace it entirely, apply with overwrite."
+    )
+}
+
+/// What applying one block to an in-memory document did.
+enum Outcome {
+    Applied,
+    Created,
+    /// Located, but changes nothing (`skipped`, `no-op`): the file goes on.
+    NoOp,
+    Failed,
+}
+
+/// Applies `block` to `doc`; `existed` says whether the file was there before.
+fn apply_one(index: usize, path: &str, block: &EditBlock, doc: &mut Doc, opts: &ApplyOptions) -> (EditResult, Outcome) {
+    let base = result_for(index, path, block, Status::Applied);
+    if block.is_create() {
+        if !doc.is_blank() && !opts.overwrite {
+            return (refuse(base, Status::Failed, ErrorKind::FileExists, file_exists_reason(path)), Outcome::Failed);
+        }
+        doc.set_lines(section_lines(&block.new_lines).into_iter().map(String::from).collect());
+        doc.final_newline = true; // new files end with a newline
+        let mut r = base;
+        r.estimated_line = Some(1);
+        return (r, Outcome::Created);
+    }
+    match apply_block_to_doc(block, path, doc, opts.matching) {
+        Ok(located) if located.no_op => {
+            let mut r = refuse(base, Status::Skipped, ErrorKind::NoOp, no_op_reason(path, located.line));
+            r.estimated_line = Some(located.line);
+            r.matched_by = Some(located.pass);
+            (r, Outcome::NoOp)
+        }
+        Ok(located) => {
+            let mut r = base;
+            r.estimated_line = Some(located.line);
+            r.matched_by = Some(located.pass);
+            (r, Outcome::Applied)
+        }
+        Err(f) => (fail_with(base, *f), Outcome::Failed),
+    }
+}
+
+/// Checks one block against `content` without changing anything.
+pub fn validate_edit(block: &EditBlock, content: &str, opts: &ApplyOptions) -> Validation {
+    let (_, result) = apply_to_content(block, content, opts);
+    let ok = matches!(result.status, Status::Applied) || result.error_kind == Some(ErrorKind::NoOp);
+    Validation {
+        ok,
+        error_kind: if ok { None } else { result.error_kind },
+        reason: if ok { None } else { result.reason },
+        estimated_line: result.estimated_line,
+        diagnostics: result.diagnostics,
+        matched_by: result.matched_by,
+    }
+}
+
+/// Applies one block to `content` (an empty string for a file that does not
+/// exist yet). On failure the content comes back unchanged.
+pub fn apply_to_content(block: &EditBlock, content: &str, opts: &ApplyOptions) -> (String, EditResult) {
+    let path = normalize_path(&block.file_path).unwrap_or_else(|_| block.file_path.clone());
+    let text = if content.is_empty() { TextFile::new_file() } else { TextFile::from_text(content) };
+    let mut doc = Doc::from_text_file(text);
+    let (result, outcome) = apply_one(0, &path, block, &mut doc, opts);
+    match outcome {
+        Outcome::Applied | Outcome::Created => (doc.encode(opts.trailing_newline.into()), result),
+        Outcome::NoOp | Outcome::Failed => (content.to_string(), result),
+    }
+}
+
+/// Why a block is not attempted before any file is read.
+enum Precheck {
+    Go(String),
+    Refused(Box<EditResult>),
+}
+
+fn precheck(index: usize, block: &EditBlock, in_context: Option<&[String]>) -> Precheck {
+    match normalize_path(&block.file_path) {
+        Err(e) => Precheck::Refused(Box::new(refuse(result_for(index, &block.file_path, block, Status::Skipped), Status::Skipped, ErrorKind::PathEscape, e.reason))),
+        Ok(path) => match in_context {
+            Some(list) if !block.is_create() && !list.contains(&path) => {
+                let reason = format!(
+                    "{path} was not in context, so this edit was not attempted. The file has been added to the context; \
+                     send the edit again now that its full content is visible."
+                );
+                let mut r = result_for(index, &path, block, Status::NotInContext);
+                r.reason = Some(reason);
+                Precheck::Refused(Box::new(r))
+            }
+            _ => Precheck::Go(path),
+        },
+    }
+}
+
+fn normalized_context(opts: &ApplyOptions) -> Option<Vec<String>> {
+    opts.in_context.as_ref().map(|list| list.iter().filter_map(|p| normalize_path(p).ok()).collect())
+}
+
+/// The normalised, confined paths `apply_edits` will read, in first-use
+/// order. Refused paths and files that are not in context are never listed.
+pub fn required_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> {
+    let context = normalized_context(opts);
+    let mut paths: Vec<String> = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        if let Precheck::Go(path) = precheck(i, block, context.as_deref()) {
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+    }
+    paths
+}
+
+/// A file's state across the blocks of one reply.
+struct FileState {
+    doc: Option<Doc>,
+    existed: bool,
+    changed: bool,
+    /// Block index of the first failure (sequential mode skips the rest).
+    failed_at: Option<usize>,
+}
+
+/// Parses `reply` and applies its blocks; shell suggestions and the retry
+/// prompt are filled in from the reply.
+pub fn apply_reply(reply: &str, host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
+    let blocks = crate::parser::parse_edits(reply, &crate::parser::ParseOptions { formats: opts.formats.clone() });
+    let mut result = apply_edits(&blocks, host, opts);
+    result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
+    result
+}
+
+/// Validates and applies `blocks` through `host`.
+///
+/// Every path is normalised and confined first; a refused path is never read.
+/// Files are read once, edited in memory (each edit sees the earlier ones)
+/// and written once at the end, then staged when `opts.stage` is set.
+pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
+    let context = normalized_context(opts);
+    let policy: TrailingNewline = opts.trailing_newline.into();
+    let mut out = ApplyResult::default();
+    let mut files: HashMap<String, FileState> = HashMap::new();
+    let mut order: Vec<String> = Vec::new(); // files in the order they were first changed
+
+    for (index, block) in blocks.iter().enumerate() {
+        let path = match precheck(index, block, context.as_deref()) {
+            Precheck::Refused(r) => {
+                if r.status == Status::NotInContext && !out.files_auto_added.contains(&r.file_path) {
+                    out.files_auto_added.push(r.file_path.clone());
+                }
+                out.results.push(*r);
+                continue;
+            }
+            Precheck::Go(path) => path,
+        };
+        let base = result_for(index, &path, block, Status::Failed);
+
+        if !files.contains_key(&path) {
+            let state = match host.read_file(&path) {
+                Err(e) => {
+                    out.results.push(refuse(base, Status::Failed, ErrorKind::HostError, format!("Could not read {path}: {e}.")));
+                    files.insert(path, FileState { doc: None, existed: false, changed: false, failed_at: Some(index) });
+                    continue;
+                }
+                Ok(None) => FileState { doc: None, existed: false, changed: false, failed_at: None },
+                Ok(Some(bytes)) => match TextFile::decode(&bytes) {
+                    Ok(text) => FileState { doc: Some(Doc::from_text_file(text)), existed: true, changed: false, failed_at: None },
+                    Err(DecodeError::Binary) => {
+                        let reason = format!("Cannot edit binary file: {path} has a NUL byte in its first 8 KiB. Change it with a shell command instead.");
+                        out.results.push(refuse(base, Status::Failed, ErrorKind::Binary, reason));
+                        files.insert(path, FileState { doc: None, existed: true, changed: false, failed_at: Some(index) });
+                        continue;
+                    }
+                    Err(DecodeError::NotUtf8) => {
+                        let reason = format!("Cannot edit {path}: it is not valid UTF-8 text. Change it with a shell command instead.");
+                        out.results.push(refuse(base, Status::Failed, ErrorKind::Encoding, reason));
+                        files.insert(path, FileState { doc: None, existed: true, changed: false, failed_at: Some(index) });
+                        continue;
+                    }
+                },
+            };
+            files.insert(path.clone(), state);
+        }
+        let Some(state) = files.get_mut(&path) else { continue };
+
+        if let Some(first) = state.failed_at {
+            let reason = format!("Previous edit to this file failed (block {} of the reply); fix that edit first, then send this one again.", first + 1);
+            out.results.push(refuse(result_for(index, &path, block, Status::Skipped), Status::Skipped, ErrorKind::PreviousFailed, reason));
+            continue;
+        }
+        if state.doc.is_none() {
+            if !block.is_create() {
+                let reason = format!(
+                    "File not found: {path}. Check the path's spelling against the files you were shown; to create a new file, leave the old section empty."
+                );
+                out.results.push(refuse(base, Status::Failed, ErrorKind::FileNotFound, reason));
+                state.failed_at = Some(index);
+                continue;
+            }
+            state.doc = Some(Doc::from_text_file(TextFile::new_file()));
+        }
+        let Some(doc) = state.doc.as_mut() else { continue };
+        let (mut result, outcome) = apply_one(index, &path, block, doc, opts);
+        match outcome {
+            Outcome::Applied | Outcome::Created => {
+                state.changed = true;
+                if !order.contains(&path) {
+                    order.push(path.clone());
+                }
+                if opts.dry_run {
+                    result.status = Status::Validated;
+                }
+            }
+            Outcome::NoOp => {}
+            Outcome::Failed => state.failed_at = Some(index),
+        }
+        out.results.push(result);
+    }
+
+    let aborted = opts.mode == Mode::Atomic
+        && out.results.iter().any(|r| r.status == Status::Failed || r.error_kind == Some(ErrorKind::PathEscape));
+    if aborted {
+        let culprit = out
+            .results
+            .iter()
+            .find(|r| r.status == Status::Failed || r.error_kind == Some(ErrorKind::PathEscape))
+            .map(|r| format!("block {} ({})", r.block_index + 1, r.file_path))
+            .unwrap_or_default();
+        for r in out.results.iter_mut().filter(|r| matches!(r.status, Status::Applied | Status::Validated)) {
+            r.status = Status::Skipped;
+            r.error_kind = Some(ErrorKind::AtomicAborted);
+            r.reason = Some(format!("Not written: the reply is applied atomically and {culprit} failed. This edit would apply once that one is fixed."));
+        }
+    } else {
+        for path in &order {
+            let Some(state) = files.get(path) else { continue };
+            let Some(doc) = state.doc.as_ref() else { continue };
+            if !state.changed {
+                continue;
+            }
+            if state.existed {
+                out.files_modified.push(path.clone());
+            } else {
+                out.files_created.push(path.clone());
+            }
+            if opts.dry_run {
+                continue;
+            }
+            let encoded = if state.existed { doc.encode(policy) } else { doc.encode(TrailingNewline::Ensure) };
+            if let Err(e) = host.write_file(path, &encoded) {
+                // Mark this file's applied edits as failed: nothing of them is on disk.
+                for r in out.results.iter_mut().filter(|r| &r.file_path == path && r.status == Status::Applied) {
+                    r.status = Status::Failed;
+                    r.error_kind = Some(ErrorKind::HostError);
+                    r.reason = Some(format!("Could not write {path}: {e}."));
+                }
+                out.files_modified.retain(|p| p != path);
+                out.files_created.retain(|p| p != path);
+            }
+        }
+        if opts.stage && !opts.dry_run {
+            let staged: Vec<String> = out.files_modified.iter().chain(&out.files_created).cloned().collect();
+            if !staged.is_empty() {
+                // Staging is a convenience; a host that cannot stage has still written the files.
+                let _ = host.stage(&staged);
+            }
+        }
+    }
+    out.retry_prompt = retry_prompt(&out.results);
+    out
+}
+
+/// The prompt a user may send to ask the model to redo ambiguous edits
+/// (seed 000). `None` unless some edit failed as ambiguous; we never send it.
+pub fn retry_prompt(results: &[EditResult]) -> Option<String> {
+    let ambiguous: Vec<&EditResult> = results.iter().filter(|r| r.error_kind == Some(ErrorKind::Ambiguous)).collect();
+    if ambiguous.is_empty() {
+        return None;
+    }
+    let mut prompt = String::from(
+        "Some edits could not be applied because their context lines match more than one place in the file (ambiguous anchors). \
+         Please send these edits again with context that occurs only once: include a distinctive line before the change, \
+         such as the enclosing function's signature, a class definition or a unique comment.\n\n",
+    );
+    for r in ambiguous {
+        let count = r.diagnostics.as_ref().and_then(|d| d.match_count).unwrap_or(0);
+        prompt.push_str(&format!("- {} ({count} matches): {}\n", r.file_path, r.reason.as_deref().unwrap_or("")));
+    }
+    Some(prompt)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,81 @@
-//! Binding for the engine module.
+//! Binding for the engine module: `validateEdit`, `applyToContent`, and the
+//! plan object `js/apply.js` drives a host with (see `js/host-driver.js`).
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::{from_js, from_js_or_default, host_changes, snapshot_host, to_js};
+use crate::block::EditBlock;
+use crate::engine::{self, ApplyOptions};
+use crate::result::EditResult;
+
+/// A reply (string) or parsed blocks (array), as `applyEdits` accepts.
+fn read_input(input: JsValue, options: &ApplyOptions) -> Result<(Vec<EditBlock>, Option<String>), JsError> {
+    if let Some(reply) = input.as_string() {
+        let blocks = crate::parser::parse_edits(&reply, &crate::parser::ParseOptions { formats: options.formats.clone() });
+        return Ok((blocks, Some(reply)));
+    }
+    if js_sys::Array::is_array(&input) {
+        return Ok((from_js(input, "edit blocks (expected EditBlock objects with format and filePath)")?, None));
+    }
+    Err(JsError::new("editblocks: applyEdits needs a reply (string) or an array of EditBlock objects"))
+}
+
+/// Everything one `applyEdits` call needs, kept on the Rust side between the
+/// driver's read and run steps so the input is parsed and converted once.
+#[wasm_bindgen(js_name = EngineApplyPlan)]
+pub struct ApplyPlan {
+    blocks: Vec<EditBlock>,
+    reply: Option<String>,
+    options: ApplyOptions,
+}
+
+#[wasm_bindgen(js_class = EngineApplyPlan)]
+impl ApplyPlan {
+    #[wasm_bindgen(constructor)]
+    pub fn new(input: JsValue, options: JsValue) -> Result<ApplyPlan, JsError> {
+        let options: ApplyOptions = from_js_or_default(options, "apply options")?;
+        let (blocks, reply) = read_input(input, &options)?;
+        Ok(ApplyPlan { blocks, reply, options })
+    }
+
+    /// The normalised, confined paths to read (refused paths are never listed).
+    pub fn paths(&self) -> Vec<String> {
+        engine::required_paths(&self.blocks, &self.options)
+    }
+
+    /// Runs the core over the snapshot the driver read; returns
+    /// `{ result, writes, deletes, stage }`.
+    pub fn run(&self, files: JsValue) -> Result<JsValue, JsError> {
+        let mut host = snapshot_host(&files)?;
+        let mut result = engine::apply_edits(&self.blocks, &mut host, &self.options);
+        if let Some(reply) = &self.reply {
+            result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
+        }
+        host_changes(&host, result)
+    }
+}
+
+/// Checks one block against a file's content without changing anything.
+#[wasm_bindgen(js_name = validateEdit)]
+pub fn validate_edit(block: JsValue, content: &str, options: JsValue) -> Result<JsValue, JsError> {
+    let block: EditBlock = from_js(block, "edit block")?;
+    let options: ApplyOptions = from_js_or_default(options, "options")?;
+    to_js(&engine::validate_edit(&block, content, &options))
+}
+
+#[derive(Serialize)]
+struct ContentResult {
+    content: String,
+    result: EditResult,
+}
+
+/// Applies one block to a file's content; `{ content, result }`. On failure
+/// the content comes back unchanged.
+#[wasm_bindgen(js_name = applyToContent)]
+pub fn apply_to_content(block: JsValue, content: &str, options: JsValue) -> Result<JsValue, JsError> {
+    let block: EditBlock = from_js(block, "edit block")?;
+    let options: ApplyOptions = from_js_or_default(options, "options")?;
+    let (content, result) = engine::apply_to_content(&block, content, &options);
+    to_js(&ContentResult { content, result })
+}

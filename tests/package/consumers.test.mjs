@@ -1,6 +1,6 @@
 // Packs pkg/ with `npm pack` and installs the tarball into real consumer
 // projects in a scratch folder, then calls the package there: Node ESM,
-// Node CommonJS, and the CLI through node_modules/.bin.
+// Node CommonJS, the CLI through node_modules/.bin, and TypeScript consumers.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -51,3 +51,37 @@ test('a Node CommonJS project requires it with no init', () => {
   });
   assert.equal(sh('node', ['main.js'], dir).trim(), '["mkdir -p x/y"]');
 });
+
+test('the CLI runs from node_modules/.bin against a real git repository', () => {
+  const dir = consumer('cli-consumer', {}, {
+    'reply.md': 'Fix the greeting.\n\nhello.txt\n<<<<<<< SEARCH\nhello wrld\n=======\nhello world\n>>>>>>> REPLACE\n',
+    'hello.txt': 'hello wrld\n',
+  });
+  sh('git', ['init', '-q'], dir);
+  const out = sh(path.join(dir, 'node_modules', '.bin', 'editblocks'), ['apply', '--root', dir, 'reply.md'], dir);
+  assert.match(out, /hello\.txt/);
+  assert.equal(fs.readFileSync(path.join(dir, 'hello.txt'), 'utf8'), 'hello world\n');
+  assert.match(sh('git', ['status', '--porcelain'], dir), /^A  hello\.txt$/m, 'the edited file is staged');
+});
+
+// TypeScript consumers under both module resolutions users pick: the whole
+// contract of DESIGN.md must type-check against the shipped .d.ts files.
+for (const resolution of ['nodenext', 'bundler']) {
+  test(`a TypeScript project type-checks the whole contract (moduleResolution ${resolution})`, () => {
+    const dir = consumer(`ts-consumer-${resolution}`, { type: 'module' }, {
+      'main.ts': fs.readFileSync(path.join(root, 'tests', 'package', 'ts-consumer', 'main.ts'), 'utf8'),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: [],
+          module: resolution === 'nodenext' ? 'nodenext' : 'esnext', moduleResolution: resolution,
+        },
+        files: ['main.ts'],
+      }),
+    });
+    try {
+      sh(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', dir], dir);
+    } catch (e) {
+      assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`);
+    }
+  });
+}

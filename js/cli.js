@@ -1,0 +1,274 @@
+// editblocks: the command line.
+//
+//   editblocks apply [reply-file | -] [--root DIR] [--dry-run] [--mode sequential|atomic]
+//                    [--matching exact|tolerant] [--format edit-repl,anchored,search-replace]
+//                    [--no-stage] [--overwrite] [--json] [--color | --no-color]
+//
+// Reads a model's reply from a file or standard input as it streams, applies
+// its edit blocks to the folder --root (default: the current folder) and
+// prints each block's result with a coloured diff and a summary. Exits 1 when
+// any edit failed or a block was malformed, 2 on a usage error.
+import fs from 'node:fs';
+import path from 'node:path';
+import * as api from '../node/index.mjs';
+
+const USAGE = `Usage: editblocks apply [reply-file | -] [options]
+
+Applies the edit blocks in a model's reply (a file, or standard input) to a folder.
+
+Options:
+  --root DIR          the project folder (default: the current folder)
+  --dry-run           validate only; write nothing
+  --mode MODE         sequential (default): a failure skips the rest of that file
+                      atomic: one failure writes nothing at all
+  --matching M        exact (default) or tolerant (unique-only fallback passes)
+  --format LIST       formats to read, comma-separated: edit-repl, anchored, search-replace
+  --no-stage          do not 'git add' the changed files
+  --overwrite         let a block with an empty old section replace an existing file
+  --json              print the result as JSON
+  --color, --no-color force colours on or off
+  -h, --help          show this help
+  -v, --version       print the version
+
+Exit status: 0 when every edit applied (or validated), 1 when any failed, 2 on a usage error.`;
+
+class UsageError extends Error {}
+
+function parseArgs(argv) {
+  const opts = { command: null, file: null, root: '.', dryRun: false, mode: undefined, matching: undefined, formats: undefined, stage: true, overwrite: false, json: false, color: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const take = (name) => {
+      if (inline !== undefined) return inline;
+      const v = argv[i + 1];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
+      i++;
+      return v;
+    };
+    switch (flag) {
+      case '-h': case '--help': opts.command = 'help'; break;
+      case '-v': case '--version': opts.command = 'version'; break;
+      case '--root': opts.root = take('--root'); break;
+      case '--dry-run': opts.dryRun = true; break;
+      case '--mode': opts.mode = take('--mode'); break;
+      case '--matching': opts.matching = take('--matching'); break;
+      case '--format': case '--formats': opts.formats = take('--format').split(',').map((s) => s.trim()).filter(Boolean); break;
+      case '--no-stage': opts.stage = false; break;
+      case '--overwrite': opts.overwrite = true; break;
+      case '--json': opts.json = true; break;
+      case '--color': opts.color = true; break;
+      case '--no-color': opts.color = false; break;
+      default:
+        if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
+        if (opts.command === null) opts.command = arg;
+        else if (opts.file === null) opts.file = arg;
+        else throw new UsageError(`unexpected argument ${arg}`);
+    }
+  }
+  if (opts.mode !== undefined && !['sequential', 'atomic'].includes(opts.mode)) throw new UsageError(`--mode must be sequential or atomic, not ${opts.mode}`);
+  if (opts.matching !== undefined && !['exact', 'tolerant'].includes(opts.matching)) throw new UsageError(`--matching must be exact or tolerant, not ${opts.matching}`);
+  for (const f of opts.formats || []) {
+    if (!['edit-repl', 'anchored', 'search-replace'].includes(f)) throw new UsageError(`--format: unknown format ${f} (use edit-repl, anchored, search-replace)`);
+  }
+  return opts;
+}
+
+function painter(enabled) {
+  const wrap = (open, close) => (s) => (enabled ? `\x1b[${open}m${s}\x1b[${close}m` : s);
+  return { red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39), dim: wrap(2, 22), bold: wrap(1, 22), redBg: wrap(41, 49), greenBg: wrap(42, 49) };
+}
+
+const splitLines = (s) => (s === '' ? [] : s.split('\n'));
+
+// A line diff of one block: anchor and trailing anchor as context, old against new.
+function blockDiff(block) {
+  const oldL = splitLines(block.oldLines);
+  const newL = splitLines(block.newLines);
+  let pre = 0;
+  while (pre < oldL.length && pre < newL.length && oldL[pre] === newL[pre]) pre++;
+  let post = 0;
+  while (post < oldL.length - pre && post < newL.length - pre && oldL[oldL.length - 1 - post] === newL[newL.length - 1 - post]) post++;
+  const lines = [];
+  for (const l of splitLines(block.anchor)) lines.push([' ', l]);
+  for (const l of oldL.slice(0, pre)) lines.push([' ', l]);
+  for (const l of oldL.slice(pre, oldL.length - post)) lines.push(['-', l]);
+  for (const l of newL.slice(pre, newL.length - post)) lines.push(['+', l]);
+  for (const l of oldL.slice(oldL.length - post)) lines.push([' ', l]);
+  for (const l of splitLines(block.trailingAnchor)) lines.push([' ', l]);
+  return lines;
+}
+
+// Long runs of unchanged context are shortened to what surrounds the change.
+function trimContext(lines, keep = 3) {
+  const changed = lines.map((l) => l[0] !== ' ');
+  if (!changed.some(Boolean)) return lines.slice(0, keep * 2);
+  const out = [];
+  let skipped = 0;
+  lines.forEach((l, i) => {
+    const near = changed.slice(Math.max(0, i - keep), i + keep + 1).some(Boolean);
+    if (near) {
+      if (skipped) out.push(['…', `${skipped} unchanged line${skipped === 1 ? '' : 's'}`]);
+      skipped = 0;
+      out.push(l);
+    } else skipped++;
+  });
+  if (skipped) out.push(['…', `${skipped} unchanged line${skipped === 1 ? '' : 's'}`]);
+  return out;
+}
+
+const STATUS_LABEL = { applied: 'applied', validated: 'valid', failed: 'failed', skipped: 'skipped', 'not-in-context': 'not in context' };
+
+function printResult(out, c, r, block) {
+  const mark = { applied: c.green('✔'), validated: c.green('✔'), failed: c.red('✘'), skipped: c.yellow('–'), 'not-in-context': c.yellow('?') }[r.status] || '·';
+  const colour = { applied: c.green, validated: c.green, failed: c.red }[r.status] || c.yellow;
+  const where = r.estimatedLine ? `${r.filePath}:${r.estimatedLine}` : r.filePath;
+  const extra = [block ? block.format : null, r.errorKind, r.matchedBy && r.matchedBy !== 'exact' ? `matched: ${r.matchedBy}` : null].filter(Boolean).join(', ');
+  out.push(`${mark} ${colour(STATUS_LABEL[r.status].padEnd(8))} ${c.bold(where)}${extra ? c.dim(`  (${extra})`) : ''}`);
+  if (r.reason) out.push(`    ${r.status === 'failed' ? c.red(r.reason) : c.yellow(r.reason)}`);
+  const d = r.diagnostics;
+  if (d && d.nearest && d.nearest.length && r.status === 'failed') {
+    out.push(c.dim('    nearest lines in the file:'));
+    for (const n of d.nearest) out.push(c.dim(`      ${String(n.line).padStart(5)} │ ${n.text}   (${Math.round(n.similarity * 100)}% alike)`));
+  }
+  if (block && (r.status === 'applied' || r.status === 'validated' || r.status === 'failed')) {
+    for (const [kind, text] of trimContext(blockDiff(block))) {
+      if (kind === '-') out.push(`    ${c.red(`- ${text}`)}`);
+      else if (kind === '+') out.push(`    ${c.green(`+ ${text}`)}`);
+      else if (kind === '…') out.push(`    ${c.cyan(`@@ ${text} @@`)}`);
+      else out.push(`    ${c.dim(`  ${text}`)}`);
+    }
+  }
+}
+
+async function readInput(file, onChunk) {
+  const stream = file === null || file === '-' ? process.stdin : fs.createReadStream(file);
+  if ((file === null || file === '-') && process.stdin.isTTY) throw new UsageError('no reply given: pass a file, or pipe the reply into standard input');
+  stream.setEncoding('utf8');
+  let text = '';
+  try {
+    for await (const chunk of stream) {
+      text += chunk;
+      onChunk(chunk);
+    }
+  } catch (e) {
+    if (e.code === 'ENOENT') throw new UsageError(`cannot read ${file}: no such file`);
+    throw e;
+  }
+  return text;
+}
+
+async function apply(opts) {
+  const useColor = opts.color ?? (!process.env.NO_COLOR && (!!process.env.FORCE_COLOR || !!process.stdout.isTTY));
+  const c = painter(useColor);
+  const err = painter(opts.color ?? (!process.env.NO_COLOR && (!!process.env.FORCE_COLOR || !!process.stderr.isTTY)));
+  const root = path.resolve(opts.root);
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UsageError(`--root ${opts.root} is not a folder`);
+
+  // Parse as the reply streams in, so progress shows while a model is still writing.
+  const formats = opts.formats;
+  const stream = typeof api.EditStream === 'function' ? new api.EditStream(formats ? { formats } : undefined) : null;
+  const blocks = [];
+  const discarded = [];
+  // Progress only helps a person watching a reply arrive on standard input.
+  const showProgress = !opts.json && (opts.file === null || opts.file === '-') && !!process.stderr.isTTY;
+  const onEvents = (events) => {
+    for (const ev of events || []) {
+      if (ev.type === 'block-complete') {
+        blocks[ev.index ?? blocks.length] = ev.block;
+        if (showProgress) process.stderr.write(err.dim(`  received block ${blocks.filter(Boolean).length}: ${ev.block.filePath}\n`));
+      } else if (ev.type === 'block-discarded') {
+        discarded.push(ev);
+      }
+    }
+  };
+  const text = await readInput(opts.file, (chunk) => stream && onEvents(stream.feed(chunk)));
+  if (stream) {
+    onEvents(stream.finish());
+    if (typeof stream.free === 'function') stream.free();
+  }
+  const input = stream ? blocks.filter(Boolean) : text;
+  const host = api.nodeHost(root);
+  const options = { dryRun: opts.dryRun, stage: opts.stage, overwrite: opts.overwrite };
+  if (opts.mode) options.mode = opts.mode;
+  if (opts.matching) options.matching = opts.matching;
+  if (formats) options.formats = formats;
+  const result = api.applyEditsSync(input, host, options);
+  if (stream) result.shellSuggestions = api.detectShellSuggestions(text);
+  const shownBlocks = stream ? input : typeof api.parseEdits === 'function' ? api.parseEdits(text, formats ? { formats } : undefined) : [];
+
+  const failed = result.results.filter((r) => r.status === 'failed' || r.errorKind === 'path-escape').length;
+  const exitCode = failed > 0 || discarded.length > 0 ? 1 : 0;
+  if (opts.json) {
+    process.stdout.write(JSON.stringify({ ...result, discarded: discarded.map(({ type, ...d }) => d) }, null, 2) + '\n');
+    return exitCode;
+  }
+
+  const out = [];
+  for (const r of result.results) {
+    printResult(out, c, r, shownBlocks[r.blockIndex]);
+    out.push('');
+  }
+  for (const d of discarded) {
+    out.push(`${c.red('✘')} ${c.red('malformed')} ${c.bold(d.filePath || '(no path)')}${c.dim(`  (reply line ${d.lineNumber})`)}`);
+    out.push(`    ${c.red(d.reason)}`);
+    out.push('');
+  }
+  if (result.results.length === 0 && discarded.length === 0) out.push(c.yellow('No edit blocks found in the reply.'));
+
+  const count = (s) => result.results.filter((r) => r.status === s).length;
+  const parts = [];
+  if (count('applied')) parts.push(c.green(`${count('applied')} applied`));
+  if (count('validated')) parts.push(c.green(`${count('validated')} valid (dry run, nothing written)`));
+  if (count('failed')) parts.push(c.red(`${count('failed')} failed`));
+  if (count('skipped')) parts.push(c.yellow(`${count('skipped')} skipped`));
+  if (count('not-in-context')) parts.push(c.yellow(`${count('not-in-context')} not in context`));
+  if (discarded.length) parts.push(c.red(`${discarded.length} malformed`));
+  if (parts.length) out.push(`${c.bold('Summary:')} ${parts.join(', ')}`);
+  const verb = opts.dryRun ? 'would modify' : 'modified';
+  if (result.filesModified.length) out.push(`  ${verb}: ${result.filesModified.join(', ')}`);
+  if (result.filesCreated.length) out.push(`  ${opts.dryRun ? 'would create' : 'created'}: ${result.filesCreated.join(', ')}`);
+  if (result.shellSuggestions.length) {
+    out.push(`  suggested commands (not run):`);
+    for (const s of result.shellSuggestions) out.push(`    ${c.cyan(`$ ${s}`)}`);
+  }
+  if (result.retryPrompt) {
+    out.push('');
+    out.push(c.bold('A retry prompt was prepared (not sent):'));
+    for (const line of result.retryPrompt.trimEnd().split('\n')) out.push(c.dim(`  ${line}`));
+  }
+  process.stdout.write(out.join('\n') + '\n');
+  return exitCode;
+}
+
+export async function main(argv) {
+  let opts;
+  try {
+    opts = parseArgs(argv);
+    if (opts.command === 'help' || opts.command === null) {
+      process.stdout.write(USAGE + '\n');
+      return opts.command === 'help' ? 0 : 2;
+    }
+    if (opts.command === 'version') {
+      let version = 'unknown';
+      try {
+        version = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+      } catch {}
+      process.stdout.write(`editblocks ${version}\n`);
+      return 0;
+    }
+    if (opts.command !== 'apply') throw new UsageError(`unknown command ${opts.command}; the command is 'apply'`);
+    return await apply(opts);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`editblocks: ${e.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`editblocks: ${e && e.message ? e.message : e}\n`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,105 @@
+//! Walks `tests/fixtures/engine/`: each folder is one case with
+//!
+//! - `reply.md`: the model's reply, parsed by the real parser;
+//! - `before/`: the files before (optional);
+//! - `after/`: every file afterwards, byte for byte (absent: nothing may change);
+//! - `options.json`: `ApplyOptions` in camelCase (optional);
+//! - `expected.json`: the `ApplyResult` exactly, plus `staged` (what the host was asked to stage);
+//! - `README`: what the case checks, in a line.
+//!
+//! `BLESS=1 cargo test --test engine_fixtures` rewrites `expected.json` from
+//! the actual results (review the diff before committing).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use editblocks::engine::{apply_reply, ApplyOptions};
+use editblocks::host::{HostOp, MemoryHost};
+use editblocks::path::normalize_path;
+
+fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, Vec<u8>>) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let rel = if prefix.is_empty() { name.clone() } else { format!("{prefix}/{name}") };
+        if entry.path().is_dir() {
+            walk(&entry.path(), &rel, out);
+        } else {
+            out.insert(rel, fs::read(entry.path()).unwrap());
+        }
+    }
+}
+
+fn show(files: &BTreeMap<String, Vec<u8>>) -> String {
+    files.iter().map(|(p, b)| format!("--- {p}\n{}\n", String::from_utf8_lossy(b))).collect()
+}
+
+fn run_case(dir: &Path) -> Result<(), String> {
+    let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+    let reply = fs::read_to_string(dir.join("reply.md")).map_err(|e| format!("{name}: reply.md: {e}"))?;
+    let mut before = BTreeMap::new();
+    walk(&dir.join("before"), "", &mut before);
+    let after = if dir.join("after").is_dir() {
+        let mut after = BTreeMap::new();
+        walk(&dir.join("after"), "", &mut after);
+        after
+    } else {
+        before.clone()
+    };
+    let options: ApplyOptions = match fs::read_to_string(dir.join("options.json")) {
+        Ok(text) => serde_json::from_str(&text).map_err(|e| format!("{name}: options.json: {e}"))?,
+        Err(_) => ApplyOptions::default(),
+    };
+
+    let mut host = MemoryHost::new();
+    host.files = before.clone();
+    let result = apply_reply(&reply, &mut host, &options);
+
+    if result.results.is_empty() {
+        return Err(format!("{name}: the reply parsed to no blocks"));
+    }
+    for read in &host.reads {
+        if normalize_path(read).as_deref() != Ok(read.as_str()) {
+            return Err(format!("{name}: the host was asked to read {read:?}, which is not a confined, normalised path"));
+        }
+    }
+    if host.files != after {
+        return Err(format!("{name}: files after applying differ.\nexpected:\n{}\nactual:\n{}", show(&after), show(&host.files)));
+    }
+    if options.dry_run && !host.ops.is_empty() {
+        return Err(format!("{name}: a dry run changed the host: {:?}", host.ops));
+    }
+    let staged: Vec<String> = host.ops.iter().filter_map(|op| if let HostOp::Stage { paths } = op { Some(paths.clone()) } else { None }).flatten().collect();
+    let mut actual = serde_json::to_value(&result).unwrap();
+    actual["staged"] = serde_json::to_value(&staged).unwrap();
+    let expected_path = dir.join("expected.json");
+    if std::env::var_os("BLESS").is_some() {
+        fs::write(&expected_path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
+        return Ok(());
+    }
+    let expected: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(&expected_path).map_err(|e| format!("{name}: expected.json: {e} (run with BLESS=1 to create it)"))?,
+    )
+    .map_err(|e| format!("{name}: expected.json: {e}"))?;
+    if expected != actual {
+        return Err(format!(
+            "{name}: result differs.\nexpected:\n{}\nactual:\n{}",
+            serde_json::to_string_pretty(&expected).unwrap(),
+            serde_json::to_string_pretty(&actual).unwrap()
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn engine_fixtures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/engine");
+    let mut dirs: Vec<PathBuf> = fs::read_dir(&root).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    assert!(dirs.len() >= 50, "expected the full fixture set, found {}", dirs.len());
+    let failures: Vec<String> = dirs.iter().filter_map(|d| run_case(d).err()).collect();
+    assert!(failures.is_empty(), "{} of {} fixtures failed:\n\n{}", failures.len(), dirs.len(), failures.join("\n\n"));
+}

@@ -1,0 +1,138 @@
+// applyEdits / applyEditsSync / applyToContent / validateEdit through the
+// built package, with in-memory hosts: a sync one, and an async one that
+// returns a Promise from every call, as a VS Code web extension's
+// workspace.fs does.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyEdits, applyEditsSync, applyToContent, validateEdit } from '../../pkg/node/index.mjs';
+
+const block = (filePath, anchor, oldLines, newLines, format = 'edit-repl', trailingAnchor = '') => ({
+  format, filePath, anchor, oldLines, newLines, trailingAnchor, rawBlock: '', lineNumber: 1,
+});
+
+const MATH = 'def add(a, b):\n    return a + b\n\ndef multiply(a, b):\n    return a + b  # BUG\n';
+const FIX = block('src/math.py', 'def multiply(a, b):', '    return a + b  # BUG', '    return a * b');
+
+function memoryHost(files) {
+  const store = new Map(Object.entries(files));
+  const log = [];
+  return {
+    store, log,
+    readFile(p) { log.push(['read', p]); return store.has(p) ? store.get(p) : null; },
+    writeFile(p, c) { log.push(['write', p]); store.set(p, c); },
+    stage(paths) { log.push(['stage', ...paths]); },
+  };
+}
+
+// Every method returns a Promise that resolves on a later tick, like vscode.workspace.fs.
+function asyncHost(files) {
+  const store = new Map(Object.entries(files).map(([p, t]) => [p, new TextEncoder().encode(t)]));
+  const log = [];
+  const later = (v) => new Promise((resolve) => setTimeout(() => resolve(v), 1));
+  return {
+    store, log,
+    async readFile(p) { log.push(['read', p]); await later(); if (!store.has(p)) return undefined; return store.get(p); },
+    async writeFile(p, c) { await later(); log.push(['write', p]); store.set(p, new TextEncoder().encode(c)); },
+    async stage(paths) { await later(); log.push(['stage', ...paths]); },
+  };
+}
+const text = (host, p) => new TextDecoder().decode(host.store.get(p));
+
+test('applyEditsSync applies blocks and stages what it wrote', () => {
+  const host = memoryHost({ 'src/math.py': MATH });
+  const result = applyEditsSync([FIX, block('src/new.py', '', '', 'x = 1')], host);
+  assert.deepEqual(result.results.map((r) => r.status), ['applied', 'applied']);
+  assert.equal(result.results[0].estimatedLine, 4);
+  assert.equal(result.results[0].matchedBy, 'exact');
+  assert.equal(host.store.get('src/math.py'), MATH.replace('a + b  # BUG', 'a * b'));
+  assert.equal(host.store.get('src/new.py'), 'x = 1\n');
+  assert.deepEqual(result.filesModified, ['src/math.py']);
+  assert.deepEqual(result.filesCreated, ['src/new.py']);
+  assert.deepEqual(host.log.at(-1), ['stage', 'src/math.py', 'src/new.py']);
+  assert.equal(result.retryPrompt, null);
+});
+
+test('applyEdits drives a host that returns Promises from every call', async () => {
+  const host = asyncHost({ 'src/math.py': MATH, 'src/dup.py': 'x = 1\ny = 2\nx = 1\n' });
+  const result = await applyEdits([FIX, block('src/dup.py', '', 'x = 1', 'x = 3')], host);
+  assert.equal(result.results[0].status, 'applied');
+  assert.equal(result.results[1].status, 'failed');
+  assert.equal(result.results[1].errorKind, 'ambiguous');
+  assert.match(result.results[1].reason, /^Edit location is ambiguous \(matches at lines 1 and 3\)\./);
+  assert.deepEqual(result.results[1].diagnostics.matchLines, [1, 3]);
+  assert.match(result.retryPrompt, /- src\/dup\.py \(2 matches\): /);
+  assert.equal(text(host, 'src/math.py'), MATH.replace('a + b  # BUG', 'a * b'));
+  assert.equal(text(host, 'src/dup.py'), 'x = 1\ny = 2\nx = 1\n', 'the failed file is untouched');
+  assert.deepEqual(host.log.filter((e) => e[0] !== 'read'), [['write', 'src/math.py'], ['stage', 'src/math.py']]);
+});
+
+test('a refused path is never read, by the sync or the async driver', async () => {
+  for (const run of [(b, h) => applyEditsSync(b, h), (b, h) => applyEdits(b, h)]) {
+    const host = memoryHost({ 'src/math.py': MATH });
+    const result = await run([block('../etc/passwd', '', 'root', 'x'), block('/abs.txt', '', '', 'x'), FIX], host);
+    assert.deepEqual(result.results.map((r) => [r.status, r.errorKind]), [['skipped', 'path-escape'], ['skipped', 'path-escape'], ['applied', undefined]]);
+    assert.deepEqual(host.log.filter((e) => e[0] === 'read'), [['read', 'src/math.py']]);
+  }
+});
+
+test('dry run validates and writes nothing', async () => {
+  const host = asyncHost({ 'src/math.py': MATH });
+  const result = await applyEdits([FIX], host, { dryRun: true });
+  assert.equal(result.results[0].status, 'validated');
+  assert.deepEqual(host.log.filter((e) => e[0] !== 'read'), []);
+});
+
+test('atomic mode writes nothing when one edit fails', () => {
+  const host = memoryHost({ 'src/math.py': MATH, 'b.txt': 'b\n' });
+  const result = applyEditsSync([FIX, block('b.txt', '', 'nope', 'x')], host, { mode: 'atomic' });
+  assert.deepEqual(result.results.map((r) => r.errorKind), ['atomic-aborted', 'old-mismatch']);
+  assert.equal(host.store.get('src/math.py'), MATH);
+  assert.deepEqual(host.log.filter((e) => e[0] !== 'read'), []);
+});
+
+test('inContext: other files are not attempted and listed in filesAutoAdded; creates go on', () => {
+  const host = memoryHost({ 'src/math.py': MATH, 'src/other.py': 'a\n' });
+  const result = applyEditsSync([block('src/other.py', '', 'a', 'b'), FIX, block('src/new.py', '', '', 'n')], host, { inContext: ['src/math.py'] });
+  assert.deepEqual(result.results.map((r) => r.status), ['not-in-context', 'applied', 'applied']);
+  assert.deepEqual(result.filesAutoAdded, ['src/other.py']);
+  assert.ok(!host.log.some((e) => e[0] === 'read' && e[1] === 'src/other.py'));
+});
+
+test('bytes, CRLF and BOM survive; binary files are refused', () => {
+  const host = memoryHost({ 'w.txt': new TextEncoder().encode('\ufeffa\r\nb\r\n'), 'x.bin': new Uint8Array([97, 0, 98]) });
+  const result = applyEditsSync([block('w.txt', 'a', 'b', 'c'), block('x.bin', '', 'a', 'b')], host);
+  assert.equal(host.store.get('w.txt'), '\ufeffa\r\nc\r\n');
+  assert.equal(result.results[1].errorKind, 'binary');
+  assert.deepEqual([...host.store.get('x.bin')], [97, 0, 98]);
+});
+
+test('a host read error becomes a failed edit, not an exception', async () => {
+  const host = { readFile: async () => { throw new Error('EACCES: permission denied'); }, writeFile() {} };
+  const result = await applyEdits([FIX], host);
+  assert.equal(result.results[0].errorKind, 'host-error');
+  assert.match(result.results[0].reason, /Could not read src\/math\.py: EACCES/);
+});
+
+test('misuse is a JS error naming the problem', async () => {
+  assert.throws(() => applyEditsSync(42, memoryHost({})), /reply \(string\) or an array of EditBlock/);
+  assert.throws(() => applyEditsSync([{ filePath: 'a' }], memoryHost({})), /invalid edit blocks.*format/);
+  assert.throws(() => applyEditsSync([FIX], memoryHost({}), { dryrun: true }), /invalid apply options.*dryrun/);
+  assert.throws(() => applyEditsSync([FIX], { readFile() {} }), /readFile\(path\) and writeFile/);
+  assert.throws(() => applyEditsSync([FIX], asyncHost({ 'src/math.py': MATH })), /returned a Promise; use the async function/);
+});
+
+test('applyToContent and validateEdit work on strings', () => {
+  const { content, result } = applyToContent(FIX, MATH);
+  assert.equal(result.status, 'applied');
+  assert.equal(content, MATH.replace('a + b  # BUG', 'a * b'));
+  const failed = applyToContent(block('m.py', 'def nope():', '', 'x'), MATH);
+  assert.equal(failed.content, MATH);
+  assert.equal(failed.result.errorKind, 'anchor-not-found');
+  const v = validateEdit(block('m.go', 'func main() {', '    fmt.Println(1)', 'x'), 'func main() {\n\tfmt.Println(1)\n}\n');
+  assert.equal(v.ok, false);
+  assert.equal(v.errorKind, 'old-mismatch');
+  assert.equal(v.estimatedLine, 2);
+  assert.match(v.diagnostics.whitespace, /^tabs vs spaces: line 2 of the file indents with tabs, the edit with spaces/);
+  assert.equal(v.diagnostics.nearest[0].line, 2);
+  assert.deepEqual(validateEdit(FIX, MATH), { ok: true, estimatedLine: 4, matchedBy: 'exact' });
+});

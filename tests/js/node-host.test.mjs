@@ -1,0 +1,136 @@
+// nodeHost against real temporary folders and real git repositories.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { applyEdits, applyEditsSync, nodeHost } from '../../pkg/node/index.mjs';
+
+const tmp = (name) => fs.mkdtempSync(path.join(os.tmpdir(), `editblocks-${name}-`));
+const git = (cwd, ...args) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const block = (filePath, anchor, oldLines, newLines) => ({ format: 'edit-repl', filePath, anchor, oldLines, newLines, trailingAnchor: '', rawBlock: '', lineNumber: 1 });
+
+function repo(files) {
+  const dir = tmp('repo');
+  for (const [p, t] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+    fs.writeFileSync(path.join(dir, p), t);
+  }
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-qm', 'init');
+  return dir;
+}
+
+test('reads bytes, returns null for a missing file, writes with parent folders', () => {
+  const dir = tmp('host');
+  fs.writeFileSync(path.join(dir, 'a.txt'), 'héllo\n');
+  const host = nodeHost(dir);
+  const bytes = host.readFile('a.txt');
+  assert.ok(bytes instanceof Uint8Array);
+  assert.equal(new TextDecoder().decode(bytes), 'héllo\n');
+  assert.equal(host.readFile('missing.txt'), null);
+  host.writeFile('deep/er/b.txt', 'b\n');
+  assert.equal(fs.readFileSync(path.join(dir, 'deep/er/b.txt'), 'utf8'), 'b\n');
+});
+
+test('writes are atomic: a temporary file in the same folder, renamed over the target, mode kept', () => {
+  const dir = tmp('atomic');
+  const target = path.join(dir, 'run.sh');
+  fs.writeFileSync(target, 'echo old\n');
+  fs.chmodSync(target, 0o755);
+  const inodeBefore = fs.statSync(target).ino;
+  const host = nodeHost(dir);
+  host.writeFile('run.sh', 'echo new\n');
+  assert.equal(fs.readFileSync(target, 'utf8'), 'echo new\n');
+  assert.notEqual(fs.statSync(target).ino, inodeBefore, 'a new file was renamed into place');
+  assert.equal(fs.statSync(target).mode & 0o777, 0o755);
+  assert.deepEqual(fs.readdirSync(dir), ['run.sh'], 'no temporary file is left behind');
+});
+
+test('a failed write leaves what was there and no temporary file', () => {
+  const dir = tmp('failwrite');
+  fs.mkdirSync(path.join(dir, 'taken'));
+  fs.writeFileSync(path.join(dir, 'taken/inner.txt'), 'keep\n');
+  const host = nodeHost(dir);
+  // The rename over a folder fails: the folder and its file must be untouched, no temporary file left.
+  assert.throws(() => host.writeFile('taken', 'new\n'), /EISDIR|ENOTEMPTY|EEXIST|EPERM/);
+  assert.deepEqual(fs.readdirSync(dir), ['taken']);
+  assert.equal(fs.readFileSync(path.join(dir, 'taken/inner.txt'), 'utf8'), 'keep\n');
+});
+
+test('confined to root: .., absolute paths and symlinks that lead outside are refused', () => {
+  const outside = tmp('outside');
+  fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret\n');
+  const dir = tmp('confined');
+  fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'link.txt'));
+  fs.symlinkSync(outside, path.join(dir, 'linkdir'));
+  fs.symlinkSync(path.join(outside, 'nothing-yet.txt'), path.join(dir, 'dangling.txt'));
+  fs.writeFileSync(path.join(dir, 'inside.txt'), 'in\n');
+  fs.symlinkSync(path.join(dir, 'inside.txt'), path.join(dir, 'ok-link.txt'));
+  const host = nodeHost(dir);
+  for (const bad of ['../x', '/etc/passwd', 'link.txt', 'linkdir/secret.txt', 'linkdir/new/file.txt', 'dangling.txt']) {
+    assert.throws(() => host.readFile(bad), /refused/, `read ${bad}`);
+    assert.throws(() => host.writeFile(bad, 'pwned\n'), /refused/, `write ${bad}`);
+  }
+  assert.equal(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'secret\n');
+  assert.deepEqual(fs.readdirSync(outside), ['secret.txt']);
+  // A link that stays inside is followed, and writing goes to its target.
+  assert.equal(new TextDecoder().decode(host.readFile('ok-link.txt')), 'in\n');
+  host.writeFile('ok-link.txt', 'changed\n');
+  assert.equal(fs.readFileSync(path.join(dir, 'inside.txt'), 'utf8'), 'changed\n');
+  assert.ok(fs.lstatSync(path.join(dir, 'ok-link.txt')).isSymbolicLink());
+});
+
+test('an edit through a symlink leading outside fails as a host error and writes nothing outside', () => {
+  const outside = tmp('outside2');
+  fs.writeFileSync(path.join(outside, 'x.py'), 'a = 1\n');
+  const dir = tmp('confined2');
+  fs.symlinkSync(path.join(outside, 'x.py'), path.join(dir, 'x.py'));
+  const result = applyEditsSync([block('x.py', '', 'a = 1', 'a = 2')], nodeHost(dir));
+  assert.equal(result.results[0].status, 'failed');
+  assert.equal(result.results[0].errorKind, 'host-error');
+  assert.match(result.results[0].reason, /symbolic link leads outside/);
+  assert.equal(fs.readFileSync(path.join(outside, 'x.py'), 'utf8'), 'a = 1\n');
+});
+
+test('applying to a real git repository writes and stages modified and created files', async () => {
+  const dir = repo({ 'src/app.py': 'def main():\n    print("hi")\n', 'README.md': 'readme\n' });
+  const result = await applyEdits(
+    [block('src/app.py', 'def main():', '    print("hi")', '    print("hello")'), block('src/new/util.py', '', '', 'X = 1')],
+    nodeHost(dir),
+  );
+  assert.deepEqual(result.results.map((r) => r.status), ['applied', 'applied']);
+  assert.equal(fs.readFileSync(path.join(dir, 'src/app.py'), 'utf8'), 'def main():\n    print("hello")\n');
+  assert.equal(git(dir, 'status', '--porcelain'), 'M  src/app.py\nA  src/new/util.py\n');
+});
+
+test('stage: false and git: false leave the index alone; dry run touches nothing', () => {
+  const dir = repo({ 'a.txt': 'one\n' });
+  applyEditsSync([block('a.txt', '', 'one', 'two')], nodeHost(dir), { stage: false });
+  assert.equal(git(dir, 'status', '--porcelain'), ' M a.txt\n');
+  applyEditsSync([block('a.txt', '', 'two', 'three')], nodeHost(dir, { git: false }));
+  assert.equal(git(dir, 'status', '--porcelain'), ' M a.txt\n');
+  const result = applyEditsSync([block('a.txt', '', 'three', 'four')], nodeHost(dir), { dryRun: true });
+  assert.equal(result.results[0].status, 'validated');
+  assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'three\n');
+});
+
+test('outside a git work tree, staging is skipped quietly', () => {
+  const dir = tmp('nogit');
+  fs.writeFileSync(path.join(dir, 'a.txt'), 'one\n');
+  const result = applyEditsSync([block('a.txt', '', 'one', 'two')], nodeHost(dir));
+  assert.equal(result.results[0].status, 'applied');
+  assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'two\n');
+});
+
+test('a root in a subfolder of a repository stages paths relative to that root', () => {
+  const dir = repo({ 'pkg/lib/a.txt': 'one\n' });
+  applyEditsSync([block('lib/a.txt', '', 'one', 'two')], nodeHost(path.join(dir, 'pkg')));
+  assert.equal(git(dir, 'status', '--porcelain'), 'M  pkg/lib/a.txt\n');
+});
+
+test('nodeHost refuses a root that does not exist', () => {
+  assert.throws(() => nodeHost(path.join(os.tmpdir(), 'editblocks-no-such-folder-xyz')), /does not exist/);
+});
