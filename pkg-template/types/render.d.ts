@@ -1,5 +1,5 @@
-import type { EditBlock, PendingBlock } from './parser';
-import type { ApplyResult, EditResult } from './apply';
+import type { EditBlock, PendingBlock } from './parser.js';
+import type { ApplyResult, EditResult } from './apply.js';
 
 /** One line of a diff. */
 export interface DiffLine {
