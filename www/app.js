@@ -175,7 +175,11 @@ async function applyAndShow(text, blocks) {
   // gives the same blocks"); fall back to a fresh parse if they ever do not.
   const shown = blocks.length === result.results.length || !eb.parseEdits ? blocks : eb.parseEdits(text);
   const html = layout(text, shown, (block, index) => eb.renderEditBlock(block, result, { index }), { streaming: false });
-  drawCard(html + eb.renderEditsSummary(result));
+  // Seed 000: a retry prompt is prepared for the user's next message, never sent.
+  const followUp = result.retryPrompt
+    ? `<label class="follow-up"><span>Your next message, prepared — review it and send it yourself</span><textarea readonly rows="6">${escapeHtml(result.retryPrompt)}</textarea></label>`
+    : '';
+  drawCard(html + eb.renderEditsSummary(result, { retryNote: 'A retry prompt has been prepared in the message box below.' }) + followUp);
   renderFiles();
   const c = (s) => result.results.filter((r) => r.status === s).length;
   setStatus(`Applied in ${ms.toFixed(1)} ms: ${c('applied')} applied, ${c('failed')} failed, ${c('skipped')} skipped.`);

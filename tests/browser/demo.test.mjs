@@ -40,7 +40,7 @@ const summaryCounts = (page) =>
   }));
 
 test('a reply streams with an in-progress block, then applies with a summary', async () => {
-  const { page, seen } = await openDemo('reply=edit-repl&speed=300');
+  const { page, seen } = await openDemo('reply=edit-repl&speed=300&theme=light');
   await page.click('#stream');
 
   // While the first block is being written it is drawn as in progress.
@@ -74,7 +74,7 @@ test('a reply streams with an in-progress block, then applies with a summary', a
 });
 
 test('a failed edit and the skipped one after it are counted and explained', async () => {
-  const { page, seen } = await openDemo('reply=search-replace&speed=4000');
+  const { page, seen } = await openDemo('reply=search-replace&speed=4000&theme=light');
   await page.click('#stream');
   await page.waitForSelector('body[data-phase="done"]', { timeout: 60000 });
   assert.deepEqual(await summaryCounts(page), { applied: 1, failed: 1, skipped: 1 });
@@ -86,8 +86,20 @@ test('a failed edit and the skipped one after it are counted and explained', asy
   await page.close();
 });
 
+test('an ambiguous anchor fails, and the summary notes the prepared retry prompt', async () => {
+  const { page, seen } = await openDemo('reply=ambiguous&speed=4000&theme=light');
+  await page.click('#stream');
+  await page.waitForSelector('body[data-phase="done"]', { timeout: 60000 });
+  assert.deepEqual(await summaryCounts(page), { applied: 0, failed: 1, skipped: 0 });
+  assert.equal(await page.getAttribute('#card-body .eb-block .eb-badge', 'data-error-kind'), 'ambiguous');
+  assert.ok(await page.$('#card-body .eb-summary .eb-retry-note'), 'the retry note shows');
+  assert.match(await page.inputValue('#card-body .follow-up textarea'), /src\/greeting\.js/);
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
 test('paths and lines holding <script> and <img onerror> render as text and run nothing', async () => {
-  const { page, seen } = await openDemo('reply=hostile&speed=4000');
+  const { page, seen } = await openDemo('reply=hostile&speed=4000&theme=light');
   const extra = [
     '',
     'Also this one:',
