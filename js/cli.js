@@ -76,27 +76,15 @@ function parseArgs(argv) {
 
 function painter(enabled) {
   const wrap = (open, close) => (s) => (enabled ? `\x1b[${open}m${s}\x1b[${close}m` : s);
-  return { red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39), dim: wrap(2, 22), bold: wrap(1, 22), redBg: wrap(41, 49), greenBg: wrap(42, 49) };
+  return { red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39), dim: wrap(2, 22), bold: wrap(1, 22), inverse: wrap(7, 27) };
 }
 
-const splitLines = (s) => (s === '' ? [] : s.split('\n'));
-
-// A line diff of one block: anchor and trailing anchor as context, old against new.
+// The block's diff as the renderers draw it: anchor and trailing anchor are
+// context, old against new, with the changed words inside paired lines.
 function blockDiff(block) {
-  const oldL = splitLines(block.oldLines);
-  const newL = splitLines(block.newLines);
-  let pre = 0;
-  while (pre < oldL.length && pre < newL.length && oldL[pre] === newL[pre]) pre++;
-  let post = 0;
-  while (post < oldL.length - pre && post < newL.length - pre && oldL[oldL.length - 1 - post] === newL[newL.length - 1 - post]) post++;
-  const lines = [];
-  for (const l of splitLines(block.anchor)) lines.push([' ', l]);
-  for (const l of oldL.slice(0, pre)) lines.push([' ', l]);
-  for (const l of oldL.slice(pre, oldL.length - post)) lines.push(['-', l]);
-  for (const l of newL.slice(pre, newL.length - post)) lines.push(['+', l]);
-  for (const l of oldL.slice(oldL.length - post)) lines.push([' ', l]);
-  for (const l of splitLines(block.trailingAnchor)) lines.push([' ', l]);
-  return lines;
+  const join = (...parts) => parts.filter((p) => p !== '').join('\n');
+  return api.diffBlock(join(block.anchor, block.oldLines, block.trailingAnchor), join(block.anchor, block.newLines, block.trailingAnchor))
+    .map((line) => [{ removed: '-', added: '+' }[line.kind] || ' ', line.text, line.spans]);
 }
 
 // Long runs of unchanged context are shortened to what surrounds the change.
@@ -132,9 +120,11 @@ function printResult(out, c, r, block) {
     for (const n of d.nearest) out.push(c.dim(`      ${String(n.line).padStart(5)} │ ${n.text}   (${Math.round(n.similarity * 100)}% alike)`));
   }
   if (block && (r.status === 'applied' || r.status === 'validated' || r.status === 'failed')) {
-    for (const [kind, text] of trimContext(blockDiff(block))) {
-      if (kind === '-') out.push(`    ${c.red(`- ${text}`)}`);
-      else if (kind === '+') out.push(`    ${c.green(`+ ${text}`)}`);
+    // Changed words inside a paired line are drawn on a coloured background.
+    const words = (text, spans, bg) => (spans ? spans.map((s) => (s.changed ? bg(s.text) : s.text)).join('') : text);
+    for (const [kind, text, spans] of trimContext(blockDiff(block))) {
+      if (kind === '-') out.push(`    ${c.red(`- ${words(text, spans, c.inverse)}`)}`);
+      else if (kind === '+') out.push(`    ${c.green(`+ ${words(text, spans, c.inverse)}`)}`);
       else if (kind === '…') out.push(`    ${c.cyan(`@@ ${text} @@`)}`);
       else out.push(`    ${c.dim(`  ${text}`)}`);
     }
@@ -167,7 +157,7 @@ async function apply(opts) {
 
   // Parse as the reply streams in, so progress shows while a model is still writing.
   const formats = opts.formats;
-  const stream = typeof api.EditStream === 'function' ? new api.EditStream(formats ? { formats } : undefined) : null;
+  const stream = new api.EditStream(formats ? { formats } : undefined);
   const blocks = [];
   const discarded = [];
   // Progress only helps a person watching a reply arrive on standard input.
@@ -182,20 +172,18 @@ async function apply(opts) {
       }
     }
   };
-  const text = await readInput(opts.file, (chunk) => stream && onEvents(stream.feed(chunk)));
-  if (stream) {
-    onEvents(stream.finish());
-    if (typeof stream.free === 'function') stream.free();
-  }
-  const input = stream ? blocks.filter(Boolean) : text;
+  const text = await readInput(opts.file, (chunk) => onEvents(stream.feed(chunk)));
+  onEvents(stream.finish());
+  const input = blocks.filter(Boolean);
   const host = api.nodeHost(root);
   const options = { dryRun: opts.dryRun, stage: opts.stage, overwrite: opts.overwrite };
   if (opts.mode) options.mode = opts.mode;
   if (opts.matching) options.matching = opts.matching;
   if (formats) options.formats = formats;
   const result = api.applyEditsSync(input, host, options);
-  if (stream) result.shellSuggestions = api.detectShellSuggestions(text);
-  const shownBlocks = stream ? input : typeof api.parseEdits === 'function' ? api.parseEdits(text, formats ? { formats } : undefined) : [];
+  // The blocks were parsed while streaming; suggestions come from the whole text.
+  result.shellSuggestions = api.detectShellSuggestions(text);
+  const shownBlocks = input;
 
   const failed = result.results.filter((r) => r.status === 'failed' || r.errorKind === 'path-escape').length;
   const exitCode = failed > 0 || discarded.length > 0 ? 1 : 0;

@@ -1,2 +1,145 @@
-// render: being written.
-export {};
+// Diffs and HTML renderers. The HTML is built (and escaped) in the core; this
+// layer checks arguments, so misuse is a JS error that names the problem.
+import {
+  diffBlockPacked,
+  renderEditBlockHtml,
+  renderInProgressHtml,
+  renderSummaryHtml,
+} from 'editblocks-raw';
+
+const text = (value, what) => {
+  if (typeof value !== 'string') {
+    throw new TypeError(`editblocks: ${what} must be a string, got ${value === null ? 'null' : typeof value}`);
+  }
+  return value;
+};
+
+/** Splits lines exactly as the core does (src/diff.rs `split_lines`). */
+function splitLines(s) {
+  if (s === '') return [];
+  const body = s.charCodeAt(s.length - 1) === 10 ? s.slice(0, -1) : s;
+  const lines = body.split('\n');
+  if (body.indexOf('\r') !== -1) {
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i];
+      if (l.charCodeAt(l.length - 1) === 13) lines[i] = l.slice(0, -1);
+    }
+  }
+  return lines;
+}
+
+const KINDS = ['context', 'removed', 'added'];
+const utf8 = new TextEncoder();
+
+/** Line diff of two texts; paired changed lines carry grapheme-level `spans`. */
+export function diffBlock(oldText, newText) {
+  text(oldText, 'diffBlock(oldText, …)');
+  text(newText, 'diffBlock(…, newText)');
+  // Bytes cross into wasm with one native copy; strings would be encoded by a JS loop.
+  const packed = diffBlockPacked(utf8.encode(oldText), utf8.encode(newText));
+  const oldLines = splitLines(oldText);
+  const newLines = splitLines(newText);
+  const out = [];
+  let i = 0;
+  while (i < packed.length) {
+    const kind = packed[i];
+    const oldLine = packed[i + 1] || null;
+    const newLine = packed[i + 2] || null;
+    const spanSlots = packed[i + 3];
+    i += 4;
+    const lineText = (kind === 2 ? newLines[newLine - 1] : oldLines[oldLine - 1]) ?? '';
+    const line = { kind: KINDS[kind], text: lineText, oldLine, newLine };
+    if (spanSlots > 0) {
+      const spans = [];
+      let at = 0;
+      for (let k = 1; k < spanSlots; k++, i++) {
+        const len = packed[i] >>> 1;
+        spans.push({ text: lineText.slice(at, at + len), changed: (packed[i] & 1) === 1 });
+        at += len;
+      }
+      line.spans = spans;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/** Accepts an array of results, an apply result ({ results }), one result, or nothing. */
+function resultList(results) {
+  if (results == null) return undefined;
+  if (Array.isArray(results)) return results;
+  if (typeof results === 'object' && Array.isArray(results.results)) return results.results;
+  if (typeof results === 'object') return [results];
+  throw new TypeError('editblocks: renderEditBlock(block, results) takes an array of results, an apply result or one result');
+}
+
+/**
+ * HTML for a parsed edit block: header (path, status badge), failure reason,
+ * and the diff with changed spans. `options.index` picks the result by block index.
+ */
+export function renderEditBlock(block, results, options) {
+  if (block == null || typeof block !== 'object') throw new TypeError('editblocks: renderEditBlock needs an edit block object');
+  const index = options && options.index != null ? options.index : undefined;
+  if (index !== undefined && !(Number.isInteger(index) && index >= 0)) {
+    throw new TypeError('editblocks: renderEditBlock options.index must be a non-negative integer');
+  }
+  return renderEditBlockHtml(block, resultList(results), index);
+}
+
+// The separator each section begins with when a pending block is drawn.
+const SECTION_MARKERS = {
+  edit: null,
+  repl: '═══════ REPL',
+  anchor: null,
+  old: '───────',
+  new: '═══════',
+  'trailing-anchor': '───────',
+  search: null,
+  replace: '=======',
+};
+
+/** An EditStream pending() block as the lines the model wrote after its path line. */
+function pendingLines(pending) {
+  const lines = [];
+  for (const { section, lines: sectionLines } of pending.sections || []) {
+    const marker = SECTION_MARKERS[section];
+    if (marker) lines.push(marker);
+    if (Array.isArray(sectionLines)) lines.push(...sectionLines);
+  }
+  if (typeof pending.partialLine === 'string' && pending.partialLine !== '') lines.push(pending.partialLine);
+  return lines;
+}
+
+/**
+ * HTML for a block still being written. `partialLines` are the lines after the
+ * path line so far (an array, or one string split at line breaks). Or pass
+ * what `EditStream.pending()` returned, alone.
+ */
+export function renderInProgressEditBlock(filePath, partialLines) {
+  if (filePath !== null && typeof filePath === 'object' && partialLines === undefined) {
+    const pending = filePath;
+    if (typeof pending.filePath !== 'string') {
+      throw new TypeError('editblocks: renderInProgressEditBlock(pending) needs what EditStream.pending() returned (with filePath and sections)');
+    }
+    return renderInProgressHtml(pending.filePath, pendingLines(pending));
+  }
+  text(filePath, 'renderInProgressEditBlock(filePath, …)');
+  let lines = partialLines == null ? [] : partialLines;
+  if (typeof lines === 'string') lines = lines.split('\n');
+  if (!Array.isArray(lines) || !lines.every((l) => typeof l === 'string')) {
+    throw new TypeError('editblocks: renderInProgressEditBlock(…, partialLines) takes an array of strings');
+  }
+  return renderInProgressHtml(filePath, lines);
+}
+
+/**
+ * HTML for the summary banner from an apply result or an array of results.
+ * `options.retryPromptPrepared` shows the retry note when you pass results only;
+ * `options.retryNote` rewords it.
+ */
+export function renderEditsSummary(results, options) {
+  if (results == null || typeof results !== 'object') {
+    throw new TypeError('editblocks: renderEditsSummary takes an array of results or an apply result');
+  }
+  return renderSummaryHtml(results, options);
+}

@@ -1,1 +1,671 @@
-//! Escaped HTML renderers for blocks, in-progress blocks and summaries. (Being written: issue 6.)
+//! Escaped HTML for edit blocks, blocks still being written, and summaries.
+//!
+//! Every renderer returns a string of HTML. Everything that comes from a
+//! reply or a file (paths, lines, reasons, shell commands) is escaped, in
+//! text and in attribute values alike, so a path or a line holding markup
+//! shows as text and never runs. Class names start with `eb-` and are
+//! stable; style them with the package's `style.css` or your own.
+//!
+//! # Class names
+//!
+//! | element | classes |
+//! |---|---|
+//! | a block | `eb-block`, `eb-status-<status>` (`applied`, `validated`, `failed`, `skipped`, `not-in-context`, `none` without a result, `pending` while streaming), `eb-block-create` for a new file, `eb-block-pending` while streaming |
+//! | its header | `eb-header`, holding `eb-path` (the file path), `eb-tag-create`, `eb-stats` (`eb-stat-added`, `eb-stat-removed`) and `eb-badge eb-badge-<status>` |
+//! | the failure reason | `eb-reason` (with `data-error-kind`) |
+//! | the diff | `eb-diff`, one `eb-line eb-line-<context\|removed\|added>` per line holding `eb-num eb-num-old`, `eb-num eb-num-new`, `eb-sign` and `eb-text`; changed spans inside `eb-text` are `eb-change` |
+//! | streaming | `eb-line-old` (old section before the separator is written), `eb-divider`, `eb-cursor` |
+//! | the summary | `eb-summary` (`eb-summary-ok`, `eb-summary-failed`), `eb-summary-counts` with `eb-count eb-count-<status>`, `eb-summary-section` with `eb-summary-title`, `eb-file-list` of `eb-file` (`eb-file-tag`), `eb-failure-list` of `eb-failure eb-failure-<status>` (`eb-failure-kind`, `eb-failure-reason`), `eb-shell-list` of `eb-shell`, `eb-retry-note` |
+//!
+//! # Click targets
+//!
+//! Elements a user may click carry `data-action` and where to go:
+//! `data-file-path` (always), `data-line` (1-based file line, when known) and
+//! `data-block-index` (when the result has one).
+//!
+//! | `data-action` | on | meaning |
+//! |---|---|---|
+//! | `open-file` | `.eb-path` in a block header, `.eb-file` in the summary | open the file at the edit |
+//! | `show-edit` | the badge of an applied or validated block | go to the applied edit |
+//! | `show-error` | the badge of a failed or skipped block, `.eb-failure` in the summary | show the error context |
+//!
+//! Every `.eb-line` of a diff also has `data-old-line` / `data-new-line`
+//! (numbers within the block, or file lines when the result has an
+//! `estimatedLine`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::block::{preview, EditBlock};
+use crate::diff::{diff_block, DiffLine, LineKind};
+use crate::result::{ApplyResult, EditResult};
+
+/// Escapes text for HTML content and double- or single-quoted attributes.
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    push_escaped(&mut out, text);
+    out
+}
+
+fn push_escaped(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+}
+
+/// An edit result as the renderers read it: every field optional, so results
+/// built by hand (or by an older version) render too.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ResultView {
+    pub block_index: Option<usize>,
+    pub file_path: String,
+    /// `applied`, `validated`, `failed`, `skipped` or `not-in-context`.
+    pub status: String,
+    pub error_kind: Option<String>,
+    pub reason: Option<String>,
+    pub estimated_line: Option<u32>,
+    pub anchor_preview: Option<String>,
+    pub old_preview: Option<String>,
+    pub new_preview: Option<String>,
+}
+
+impl From<&EditResult> for ResultView {
+    fn from(r: &EditResult) -> Self {
+        ResultView {
+            block_index: Some(r.block_index),
+            file_path: r.file_path.clone(),
+            status: status_name(r.status).to_string(),
+            error_kind: r.error_kind.map(|k| k.as_str().to_string()),
+            reason: r.reason.clone(),
+            estimated_line: r.estimated_line,
+            anchor_preview: Some(r.anchor_preview.clone()),
+            old_preview: Some(r.old_preview.clone()),
+            new_preview: Some(r.new_preview.clone()),
+        }
+    }
+}
+
+fn status_name(status: crate::result::Status) -> &'static str {
+    use crate::result::Status::*;
+    match status {
+        Applied => "applied",
+        Validated => "validated",
+        Failed => "failed",
+        Skipped => "skipped",
+        NotInContext => "not-in-context",
+    }
+}
+
+/// What a summary is drawn from: a whole apply result or just its results.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SummaryView {
+    pub results: Vec<ResultView>,
+    pub files_modified: Option<Vec<String>>,
+    pub files_created: Vec<String>,
+    pub files_auto_added: Vec<String>,
+    pub shell_suggestions: Vec<String>,
+    pub retry_prompt: Option<String>,
+}
+
+impl From<&ApplyResult> for SummaryView {
+    fn from(r: &ApplyResult) -> Self {
+        SummaryView {
+            results: r.results.iter().map(ResultView::from).collect(),
+            files_modified: Some(r.files_modified.clone()),
+            files_created: r.files_created.clone(),
+            files_auto_added: r.files_auto_added.clone(),
+            shell_suggestions: r.shell_suggestions.clone(),
+            retry_prompt: r.retry_prompt.clone(),
+        }
+    }
+}
+
+/// The two shapes a summary accepts: a list of results or an apply result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SummaryInput {
+    Results(Vec<ResultView>),
+    Apply(SummaryView),
+}
+
+impl From<SummaryInput> for SummaryView {
+    fn from(input: SummaryInput) -> Self {
+        match input {
+            SummaryInput::Results(results) => results.into(),
+            SummaryInput::Apply(summary) => summary,
+        }
+    }
+}
+
+impl From<Vec<ResultView>> for SummaryView {
+    fn from(results: Vec<ResultView>) -> Self {
+        SummaryView { results, ..SummaryView::default() }
+    }
+}
+
+/// Choices for [`render_edits_summary`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SummaryOptions {
+    /// Show the retry note even when the summary has no `retry_prompt`
+    /// (when you only pass results but did prepare a prompt).
+    pub retry_prompt_prepared: bool,
+    /// The retry note's text, instead of the default sentence.
+    pub retry_note: Option<String>,
+}
+
+/// The default retry note.
+pub const RETRY_NOTE: &str = "A retry prompt for the ambiguous edits has been prepared; review it before sending.";
+
+/// The statuses we know, for class names: anything else is `other`, so no
+/// outside string ever lands in a class attribute unchecked.
+fn status_class(status: &str) -> &'static str {
+    match status {
+        "applied" => "applied",
+        "validated" => "validated",
+        "failed" => "failed",
+        "skipped" => "skipped",
+        "not-in-context" => "not-in-context",
+        "" => "none",
+        _ => "other",
+    }
+}
+
+fn status_label(status: &str) -> &'static str {
+    match status {
+        "applied" => "Applied",
+        "validated" => "Would apply",
+        "failed" => "Failed",
+        "skipped" => "Skipped",
+        "not-in-context" => "Not in context",
+        _ => "Unknown",
+    }
+}
+
+/// Builds an attribute list; values are escaped.
+struct Attrs(String);
+
+impl Attrs {
+    fn new() -> Self {
+        Attrs(String::new())
+    }
+    fn add(mut self, name: &str, value: &str) -> Self {
+        self.0.push(' ');
+        self.0.push_str(name);
+        self.0.push_str("=\"");
+        push_escaped(&mut self.0, value);
+        self.0.push('"');
+        self
+    }
+    fn opt<T: ToString>(self, name: &str, value: Option<T>) -> Self {
+        match value {
+            Some(v) => self.add(name, &v.to_string()),
+            None => self,
+        }
+    }
+}
+
+/// Picks the result that belongs to `block`: the one at `index` when given,
+/// else the first for the same file whose previews match the block, else the
+/// first for the same file.
+pub fn find_result<'a>(block: &EditBlock, results: &'a [ResultView], index: Option<usize>) -> Option<&'a ResultView> {
+    if let Some(i) = index {
+        if let Some(r) = results.iter().find(|r| r.block_index == Some(i)) {
+            return Some(r);
+        }
+        return results.get(i).filter(|r| r.block_index.is_none() && same_path(&r.file_path, &block.file_path));
+    }
+    let same_file = || results.iter().filter(|r| same_path(&r.file_path, &block.file_path));
+    let previews = (preview(&block.anchor, 50), preview(&block.old_lines, 50), preview(&block.new_lines, 50));
+    same_file()
+        .find(|r| {
+            r.anchor_preview.as_deref() == Some(previews.0.as_str())
+                && r.old_preview.as_deref() == Some(previews.1.as_str())
+                && r.new_preview.as_deref() == Some(previews.2.as_str())
+        })
+        .or_else(|| same_file().next())
+}
+
+fn same_path(a: &str, b: &str) -> bool {
+    let clean = |p: &str| p.trim().trim_start_matches("./").replace('\\', "/");
+    a == b || clean(a) == clean(b)
+}
+
+fn join_sections(parts: &[&str]) -> String {
+    parts.iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join("\n")
+}
+
+/// The diff a block makes: its context and old lines against its context and
+/// new lines.
+pub fn block_diff(block: &EditBlock) -> Vec<DiffLine> {
+    let old = join_sections(&[&block.anchor, &block.old_lines, &block.trailing_anchor]);
+    let new = join_sections(&[&block.anchor, &block.new_lines, &block.trailing_anchor]);
+    diff_block(&old, &new)
+}
+
+/// A whole edit block: header with the file path and status badge, the
+/// failure reason, and the diff with changed spans.
+///
+/// When `result` has an `estimated_line`, the gutter shows file lines counted
+/// from it (the first line of the block's context); otherwise lines within the
+/// block.
+pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> String {
+    let lines = block_diff(block);
+    let status = result.map_or("", |r| r.status.as_str());
+    let class = status_class(status);
+    let file_line = result.and_then(|r| r.estimated_line);
+    let base = file_line.map_or(0, |l| l.saturating_sub(1));
+    let block_index = result.and_then(|r| r.block_index);
+    let create = block.is_create();
+
+    let mut html = String::with_capacity(256 + lines.iter().map(|l| l.text.len() + 160).sum::<usize>());
+    let attrs = Attrs::new()
+        .add("class", &format!("eb-block eb-status-{class}{}", if create { " eb-block-create" } else { "" }))
+        .add("data-file-path", &block.file_path)
+        .add("data-status", if status.is_empty() { "none" } else { class })
+        .add("data-format", block.format.as_str())
+        .opt("data-line", file_line)
+        .opt("data-block-index", block_index);
+    html.push_str(&format!("<div{}>", attrs.0));
+
+    // Header: path, new-file tag, +/- counts, badge.
+    html.push_str("<div class=\"eb-header\">");
+    let path_attrs = Attrs::new()
+        .add("class", "eb-path")
+        .add("data-action", "open-file")
+        .add("data-file-path", &block.file_path)
+        .opt("data-line", file_line)
+        .add("title", &match file_line {
+            Some(l) => format!("Open {} at line {l}", block.file_path),
+            None => format!("Open {}", block.file_path),
+        });
+    html.push_str(&format!("<span{} role=\"link\" tabindex=\"0\">", path_attrs.0));
+    push_escaped(&mut html, &block.file_path);
+    html.push_str("</span>");
+    if create {
+        html.push_str("<span class=\"eb-tag-create\">new file</span>");
+    }
+    let added = lines.iter().filter(|l| l.kind == LineKind::Added).count();
+    let removed = lines.iter().filter(|l| l.kind == LineKind::Removed).count();
+    html.push_str(&format!(
+        "<span class=\"eb-stats\"><span class=\"eb-stat-added\">+{added}</span><span class=\"eb-stat-removed\">\u{2212}{removed}</span></span>"
+    ));
+    if let Some(r) = result {
+        let action = match class {
+            "applied" | "validated" => "show-edit",
+            _ => "show-error",
+        };
+        let badge = Attrs::new()
+            .add("class", &format!("eb-badge eb-badge-{class}"))
+            .add("data-action", action)
+            .add("data-status", class)
+            .add("data-file-path", &block.file_path)
+            .opt("data-line", file_line)
+            .opt("data-block-index", block_index)
+            .opt("data-error-kind", r.error_kind.as_deref())
+            .opt("title", r.reason.as_deref());
+        html.push_str(&format!("<span{}>{}</span>", badge.0, status_label(&r.status)));
+    }
+    html.push_str("</div>");
+
+    if let Some(r) = result {
+        if let Some(reason) = r.reason.as_deref().filter(|s| !s.is_empty()) {
+            let attrs = Attrs::new().add("class", "eb-reason").opt("data-error-kind", r.error_kind.as_deref());
+            html.push_str(&format!("<div{} role=\"note\">", attrs.0));
+            if let Some(kind) = r.error_kind.as_deref() {
+                html.push_str("<span class=\"eb-reason-kind\">");
+                push_escaped(&mut html, kind);
+                html.push_str("</span> ");
+            }
+            push_escaped(&mut html, reason);
+            html.push_str("</div>");
+        }
+    }
+
+    html.push_str("<div class=\"eb-diff\">");
+    for line in &lines {
+        push_diff_line(&mut html, line, base);
+    }
+    html.push_str("</div></div>");
+    html
+}
+
+fn push_diff_line(html: &mut String, line: &DiffLine, base: u32) {
+    let shift = |n: Option<u32>| n.map(|n| n.saturating_add(base));
+    let (old, new) = (shift(line.old_line), shift(line.new_line));
+    let kind = line.kind.as_str();
+    let attrs = Attrs::new().add("class", &format!("eb-line eb-line-{kind}")).opt("data-old-line", old).opt("data-new-line", new);
+    html.push_str(&format!("<div{}>", attrs.0));
+    let num = |n: Option<u32>| n.map_or(String::new(), |n| n.to_string());
+    html.push_str(&format!(
+        "<span class=\"eb-num eb-num-old\">{}</span><span class=\"eb-num eb-num-new\">{}</span>",
+        num(old),
+        num(new)
+    ));
+    let sign = match line.kind {
+        LineKind::Context => " ",
+        LineKind::Removed => "-",
+        LineKind::Added => "+",
+    };
+    html.push_str(&format!("<span class=\"eb-sign\">{sign}</span><span class=\"eb-text\">"));
+    match &line.spans {
+        Some(spans) => {
+            for span in spans {
+                if span.changed {
+                    html.push_str("<span class=\"eb-change\">");
+                    push_escaped(html, &span.text);
+                    html.push_str("</span>");
+                } else {
+                    push_escaped(html, &span.text);
+                }
+            }
+        }
+        None => push_escaped(html, &line.text),
+    }
+    html.push_str("</span></div>");
+}
+
+/// Where a streamed line belongs while the block is being written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Section {
+    /// Before any separator: old text (or, for `edit-repl`, context and old).
+    Old,
+    New,
+    Trailing,
+}
+
+fn marker(line: &str) -> Option<&'static str> {
+    let t = line.trim();
+    let all = |c: char| t.chars().count() >= 3 && t.chars().all(|x| x == c);
+    if t.starts_with("«««") || t.starts_with("<<<<<<<") {
+        Some("start")
+    } else if t.starts_with("»»»") || t.starts_with(">>>>>>>") {
+        Some("end")
+    } else if t == "═══════ REPL" || all('═') || t == "=======" {
+        Some("separator")
+    } else if all('─') {
+        Some("anchor-rule")
+    } else {
+        None
+    }
+}
+
+const MARKERS: [&str; 7] = ["««« EDIT", "═══════ REPL", "»»» EDIT END", "───────", "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE"];
+
+fn is_partial_marker(line: &str) -> bool {
+    let t = line.trim_start();
+    // "═══════" is whole (the anchored separator) though "═══════ REPL" starts with it.
+    !t.is_empty() && marker(line).is_none() && MARKERS.iter().any(|m| m.starts_with(t))
+}
+
+/// A block still being streamed: the file path, a "writing" badge, and the
+/// lines so far. `partial_lines` are the block's lines after the path line,
+/// as the model wrote them (markers included or not). Once the new section
+/// has begun, lines shared by both sections show as context, like the
+/// finished block will; before that, the old section shows neutrally.
+pub fn render_in_progress_edit_block(file_path: &str, partial_lines: &[String]) -> String {
+    let mut leading: Vec<&str> = Vec::new();
+    let mut old: Vec<&str> = Vec::new();
+    let mut new: Vec<&str> = Vec::new();
+    let mut trailing: Vec<&str> = Vec::new();
+    let mut section = Section::Old;
+    let mut anchored = false;
+    let mut separator_seen = false;
+    let count = partial_lines.len();
+    for (index, line) in partial_lines.iter().enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        // The line being typed may be a marker cut short ("═══════ R"):
+        // leave it out until it is complete rather than flash it as content.
+        if index + 1 == count && is_partial_marker(line) {
+            continue;
+        }
+        match marker(line) {
+            Some("start") => continue,
+            Some("end") => break,
+            Some("separator") => {
+                section = Section::New;
+                separator_seen = true;
+                continue;
+            }
+            Some("anchor-rule") => {
+                if !separator_seen && !anchored {
+                    // Anchored format: what came so far was the leading anchor.
+                    anchored = true;
+                    leading.append(&mut old);
+                    section = Section::Old;
+                } else if separator_seen {
+                    section = Section::Trailing;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        match section {
+            Section::Old => old.push(line),
+            Section::New => new.push(line),
+            Section::Trailing => trailing.push(line),
+        }
+    }
+
+    let mut html = String::new();
+    let attrs = Attrs::new()
+        .add("class", "eb-block eb-block-pending eb-status-pending")
+        .add("data-file-path", file_path)
+        .add("data-status", "pending")
+        .add("aria-busy", "true");
+    html.push_str(&format!("<div{}>", attrs.0));
+    html.push_str("<div class=\"eb-header\">");
+    let path_attrs = Attrs::new()
+        .add("class", "eb-path")
+        .add("data-action", "open-file")
+        .add("data-file-path", file_path)
+        .add("title", &format!("Open {file_path}"));
+    html.push_str(&format!("<span{} role=\"link\" tabindex=\"0\">", path_attrs.0));
+    push_escaped(&mut html, file_path);
+    html.push_str("</span><span class=\"eb-badge eb-badge-pending\" data-status=\"pending\">Writing\u{2026}</span></div>");
+    html.push_str("<div class=\"eb-diff\">");
+
+    let mut rows: Vec<(&str, &str)> = Vec::new();
+    for l in &leading {
+        rows.push(("context", l));
+    }
+    if separator_seen {
+        // edit-repl: the common prefix of both sections is context.
+        let shared = if anchored { 0 } else { old.iter().zip(&new).take_while(|(a, b)| a == b).count() };
+        for l in old.iter().take(shared) {
+            rows.push(("context", l));
+        }
+        for l in old.iter().skip(shared) {
+            rows.push(("removed", l));
+        }
+        for l in new.iter().skip(shared) {
+            rows.push(("added", l));
+        }
+    } else {
+        for l in &old {
+            rows.push(("old", l));
+        }
+    }
+    for l in &trailing {
+        rows.push(("context", l));
+    }
+    let last = rows.len();
+    for (i, (kind, text)) in rows.into_iter().enumerate() {
+        let sign = match kind {
+            "removed" => "-",
+            "added" => "+",
+            _ => " ",
+        };
+        html.push_str(&format!(
+            "<div class=\"eb-line eb-line-{kind}\"><span class=\"eb-num eb-num-old\"></span><span class=\"eb-num eb-num-new\"></span><span class=\"eb-sign\">{sign}</span><span class=\"eb-text\">"
+        ));
+        push_escaped(&mut html, text);
+        if i + 1 == last {
+            html.push_str("<span class=\"eb-cursor\" aria-hidden=\"true\"></span>");
+        }
+        html.push_str("</span></div>");
+    }
+    if last == 0 {
+        html.push_str("<div class=\"eb-line eb-line-old\"><span class=\"eb-num eb-num-old\"></span><span class=\"eb-num eb-num-new\"></span><span class=\"eb-sign\"> </span><span class=\"eb-text\"><span class=\"eb-cursor\" aria-hidden=\"true\"></span></span></div>");
+    }
+    html.push_str("</div></div>");
+    html
+}
+
+/// Counts per status, in display order.
+fn counts(results: &[ResultView]) -> [(&'static str, &'static str, usize); 5] {
+    let n = |s: &str| results.iter().filter(|r| r.status == s).count();
+    [
+        ("applied", "applied", n("applied")),
+        ("failed", "failed", n("failed")),
+        ("skipped", "skipped", n("skipped")),
+        ("validated", "would apply", n("validated")),
+        ("not-in-context", "not in context", n("not-in-context")),
+    ]
+}
+
+/// The summary banner: applied, failed and skipped counts (and validated or
+/// not-in-context ones when there are any), the modified and created files,
+/// each failure with its reason, files added to context, suggested shell
+/// commands, and a note when a retry prompt was prepared.
+pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> String {
+    let results = &summary.results;
+    let counts = counts(results);
+    let failed = results.iter().any(|r| r.status == "failed" || r.status == "skipped");
+    let mut attrs = Attrs::new().add("class", if failed { "eb-summary eb-summary-failed" } else { "eb-summary eb-summary-ok" });
+    for (status, _, n) in counts {
+        attrs = attrs.add(&format!("data-{status}"), &n.to_string());
+    }
+    let mut html = format!("<div{} role=\"status\">", attrs.0);
+
+    html.push_str("<div class=\"eb-summary-counts\">");
+    for (status, label, n) in counts {
+        if n == 0 && matches!(status, "validated" | "not-in-context") {
+            continue;
+        }
+        html.push_str(&format!(
+            "<span class=\"eb-count eb-count-{status}\" data-count=\"{n}\"><strong>{n}</strong> {label}</span>"
+        ));
+    }
+    html.push_str("</div>");
+
+    // Modified files: the apply result's list when given, else the files of
+    // applied results, in order, once each.
+    let mut modified: Vec<String> = match &summary.files_modified {
+        Some(files) => files.clone(),
+        None => {
+            let mut seen = Vec::new();
+            for r in results.iter().filter(|r| r.status == "applied") {
+                if !seen.contains(&r.file_path) {
+                    seen.push(r.file_path.clone());
+                }
+            }
+            seen
+        }
+    };
+    for created in &summary.files_created {
+        if !modified.contains(created) {
+            modified.push(created.clone());
+        }
+    }
+    if !modified.is_empty() {
+        html.push_str("<div class=\"eb-summary-section eb-summary-files\"><div class=\"eb-summary-title\">Modified files</div><ul class=\"eb-file-list\">");
+        for file in &modified {
+            let line = results.iter().find(|r| &r.file_path == file && r.status == "applied").and_then(|r| r.estimated_line);
+            let a = Attrs::new().add("class", "eb-file").add("data-action", "open-file").add("data-file-path", file).opt("data-line", line);
+            html.push_str(&format!("<li><span{} role=\"link\" tabindex=\"0\">", a.0));
+            push_escaped(&mut html, file);
+            html.push_str("</span>");
+            if summary.files_created.contains(file) {
+                html.push_str(" <span class=\"eb-file-tag\">new</span>");
+            }
+            html.push_str("</li>");
+        }
+        html.push_str("</ul></div>");
+    }
+
+    let problems: Vec<&ResultView> =
+        results.iter().filter(|r| matches!(r.status.as_str(), "failed" | "skipped" | "not-in-context")).collect();
+    if !problems.is_empty() {
+        html.push_str("<div class=\"eb-summary-section eb-summary-failures\"><div class=\"eb-summary-title\">Not applied</div><ul class=\"eb-failure-list\">");
+        for r in problems {
+            let class = status_class(&r.status);
+            let a = Attrs::new()
+                .add("class", &format!("eb-failure eb-failure-{class}"))
+                .add("data-action", "show-error")
+                .add("data-file-path", &r.file_path)
+                .add("data-status", class)
+                .opt("data-line", r.estimated_line)
+                .opt("data-block-index", r.block_index)
+                .opt("data-error-kind", r.error_kind.as_deref());
+            html.push_str(&format!("<li{}><span class=\"eb-path\">", a.0));
+            push_escaped(&mut html, &r.file_path);
+            html.push_str("</span> ");
+            html.push_str(&format!("<span class=\"eb-badge eb-badge-{class}\">{}</span> ", status_label(&r.status)));
+            if let Some(kind) = r.error_kind.as_deref() {
+                html.push_str("<span class=\"eb-failure-kind\">");
+                push_escaped(&mut html, kind);
+                html.push_str("</span> ");
+            }
+            if let Some(reason) = r.reason.as_deref() {
+                html.push_str("<span class=\"eb-failure-reason\">");
+                push_escaped(&mut html, reason);
+                html.push_str("</span>");
+            }
+            html.push_str("</li>");
+        }
+        html.push_str("</ul></div>");
+    }
+
+    if !summary.files_auto_added.is_empty() {
+        html.push_str("<div class=\"eb-summary-section eb-summary-auto-added\"><div class=\"eb-summary-title\">Added to context \u{2014} ask again to edit them</div><ul class=\"eb-file-list\">");
+        for file in &summary.files_auto_added {
+            let a = Attrs::new().add("class", "eb-file").add("data-action", "open-file").add("data-file-path", file);
+            html.push_str(&format!("<li><span{} role=\"link\" tabindex=\"0\">", a.0));
+            push_escaped(&mut html, file);
+            html.push_str("</span></li>");
+        }
+        html.push_str("</ul></div>");
+    }
+
+    if !summary.shell_suggestions.is_empty() {
+        html.push_str("<div class=\"eb-summary-section eb-summary-shell\"><div class=\"eb-summary-title\">Suggested commands</div><ul class=\"eb-shell-list\">");
+        for cmd in &summary.shell_suggestions {
+            html.push_str("<li><code class=\"eb-shell\">");
+            push_escaped(&mut html, cmd);
+            html.push_str("</code></li>");
+        }
+        html.push_str("</ul></div>");
+    }
+
+    if summary.retry_prompt.is_some() || options.retry_prompt_prepared {
+        html.push_str("<div class=\"eb-summary-note eb-retry-note\">");
+        push_escaped(&mut html, options.retry_note.as_deref().unwrap_or(RETRY_NOTE));
+        html.push_str("</div>");
+    }
+    html.push_str("</div>");
+    html
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_every_special_character() {
+        assert_eq!(escape_html(r#"<a href="x" onclick='y'>&</a>"#), "&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+    }
+
+    #[test]
+    fn unknown_statuses_never_reach_a_class() {
+        assert_eq!(status_class("x\" onmouseover=\"alert(1)"), "other");
+    }
+}

@@ -1,1 +1,75 @@
-// render types: being written.
+import type { EditBlock, PendingBlock } from './parser.js';
+import type { ApplyResult, EditResult } from './apply.js';
+
+/** One line of a diff. */
+export interface DiffLine {
+  kind: 'context' | 'removed' | 'added';
+  /** The line without its line ending. */
+  text: string;
+  /** 1-based line in the old text; null for an added line. */
+  oldLine: number | null;
+  /** 1-based line in the new text; null for a removed line. */
+  newLine: number | null;
+  /**
+   * On a removed or added line paired with a similar line on the other side:
+   * its unchanged and changed parts in order (they concatenate to `text`).
+   * Cuts fall on grapheme boundaries, widened to whole words.
+   */
+  spans?: DiffSpan[];
+}
+
+export interface DiffSpan {
+  text: string;
+  changed: boolean;
+}
+
+/**
+ * Line diff of two texts (lines split at `\n`; a final newline and `\r\n` are
+ * line endings). Pairs of similar changed lines carry `spans`. Bounded: any
+ * input of 10,000 lines answers within about 100 ms (past a deadline the rest
+ * is line-level).
+ */
+export function diffBlock(oldText: string, newText: string): DiffLine[];
+
+/** A result as the renderers read it: every field but `status` optional. */
+export type RenderableResult = Partial<EditResult> & { filePath: string; status: string };
+
+export interface RenderEditBlockOptions {
+  /** Pick the result whose `blockIndex` is this (else: same file and previews, then same file). */
+  index?: number;
+}
+
+/**
+ * HTML for an edit block: `.eb-block` with a header (`.eb-path`, `.eb-badge`),
+ * the failure reason (`.eb-reason`) and the diff (`.eb-diff` > `.eb-line`).
+ * Clickable elements carry `data-action` (`open-file`, `show-edit`, `show-error`),
+ * `data-file-path` and, when known, `data-line`. Everything is escaped.
+ */
+export function renderEditBlock(
+  block: EditBlock,
+  results?: RenderableResult[] | ApplyResult | RenderableResult | null,
+  options?: RenderEditBlockOptions,
+): string;
+
+/**
+ * HTML for a block still being written (`.eb-block.eb-block-pending`, with an
+ * `.eb-cursor`). `partialLines`: the lines after the path line so far, markers
+ * included or not; a string is split at line breaks.
+ */
+export function renderInProgressEditBlock(filePath: string, partialLines: string[] | string): string;
+/** The same, drawn straight from `EditStream.pending()`. */
+export function renderInProgressEditBlock(pending: PendingBlock): string;
+
+export interface RenderSummaryOptions {
+  /** Show the retry note though only results were passed (an ApplyResult says so itself with `retryPrompt`). */
+  retryPromptPrepared?: boolean;
+  /** The retry note's wording. */
+  retryNote?: string;
+}
+
+/**
+ * HTML for the summary banner (`.eb-summary`, with `data-applied`,
+ * `data-failed`, `data-skipped`, …): counts, modified files, failures with
+ * reasons, files added to context, suggested shell commands, and the retry note.
+ */
+export function renderEditsSummary(results: RenderableResult[] | ApplyResult, options?: RenderSummaryOptions): string;

@@ -1,0 +1,155 @@
+// diffBlock and the HTML renderers through the built package (pkg/node).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as eb from '../../pkg/node/index.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Same reading of the fixtures as tests/diff.rs: one set of data for both layers. */
+function readDiffFixture(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const sections = {};
+  let current = null;
+  for (const line of text.split('\n')) {
+    if (/^=== (old|new|expected)$/.test(line)) {
+      current = line.slice(4);
+      sections[current] = [];
+    } else if (current) sections[current].push(line);
+  }
+  const trim = (lines = []) => {
+    while (lines.length && lines[lines.length - 1] === '') lines.pop();
+    return lines.join('\n');
+  };
+  return { old: trim(sections.old), new: trim(sections.new), expected: trim(sections.expected) };
+}
+
+const describe = (lines) =>
+  lines
+    .map((l) => {
+      const sign = { context: ' ', removed: '-', added: '+' }[l.kind];
+      const text = l.spans ? l.spans.map((s) => (s.changed ? `⟦${s.text}⟧` : s.text)).join('') : l.text;
+      return `${sign} ${l.oldLine ?? '.'} ${l.newLine ?? '.'} | ${text}`;
+    })
+    .join('\n');
+
+test('diffBlock matches every diff fixture (same data as the Rust tests)', () => {
+  const dir = path.join(root, 'tests/fixtures/render/diff');
+  const files = fs.readdirSync(dir).sort();
+  assert.ok(files.length >= 10);
+  for (const f of files) {
+    const { old, new: neu, expected } = readDiffFixture(path.join(dir, f));
+    assert.equal(describe(eb.diffBlock(old, neu)), expected, f);
+  }
+});
+
+test('diffBlock lines are plain objects with the documented fields', () => {
+  const [removed, added] = eb.diffBlock('a 👋🏽 b', 'a 👋🏿 b');
+  assert.deepEqual(removed, {
+    kind: 'removed', text: 'a 👋🏽 b', oldLine: 1, newLine: null,
+    spans: [{ text: 'a ', changed: false }, { text: '👋🏽', changed: true }, { text: ' b', changed: false }],
+  });
+  assert.equal(added.kind, 'added');
+  assert.equal(added.newLine, 1);
+  assert.equal(added.oldLine, null);
+});
+
+test('spans slice lines in UTF-16 units correctly around astral characters and lone surrogates', () => {
+  const lines = eb.diffBlock('𝒳 = "a\uD800b" + 1\r\nz', '𝒳 = "a\uD800c" + 2\nz\n');
+  for (const l of lines) if (l.spans) assert.equal(l.spans.map((s) => s.text).join(''), l.text);
+  assert.equal(lines.at(-1).kind, 'context');
+  assert.equal(lines.at(-1).text, 'z');
+});
+
+test('diffBlock refuses what is not a string, naming the argument', () => {
+  assert.throws(() => eb.diffBlock(undefined, 'x'), /diffBlock\(oldText, …\) must be a string, got undefined/);
+  assert.throws(() => eb.diffBlock('x', 42), /diffBlock\(…, newText\) must be a string, got number/);
+});
+
+test('a 10,000-line worst case answers and covers every line', () => {
+  const old = Array.from({ length: 10000 }, (_, i) => `left ${i} ${i * 3}`).join('\n');
+  const neu = Array.from({ length: 10000 }, (_, i) => `${i * 7} right`).join('\n');
+  const lines = eb.diffBlock(old, neu);
+  assert.equal(lines.filter((l) => l.kind !== 'added').length, 10000);
+  assert.equal(lines.filter((l) => l.kind !== 'removed').length, 10000);
+});
+
+const block = {
+  format: 'edit-repl', filePath: 'src/app.js', anchor: 'function main() {', oldLines: '  run(1);', newLines: '  run(2);',
+  trailingAnchor: '', rawBlock: '', lineNumber: 1,
+};
+
+test('renderEditBlock takes results as an array, an ApplyResult or one result', () => {
+  const result = { blockIndex: 0, filePath: 'src/app.js', status: 'failed', errorKind: 'anchor-not-found', reason: 'No line matches.' };
+  for (const results of [[result], { results: [result], filesModified: [] }, result]) {
+    const html = eb.renderEditBlock(block, results);
+    assert.match(html, /class="eb-block eb-status-failed"/);
+    assert.match(html, /<div class="eb-reason" data-error-kind="anchor-not-found" role="note">/);
+  }
+  assert.match(eb.renderEditBlock(block), /eb-status-none/);
+  assert.match(eb.renderEditBlock(block, [result, { ...result, blockIndex: 1, status: 'applied' }], { index: 1 }), /eb-status-applied/);
+});
+
+test('renderEditBlock explains misuse', () => {
+  assert.throws(() => eb.renderEditBlock(null), /renderEditBlock needs an edit block object/);
+  assert.throws(() => eb.renderEditBlock({ filePath: 'a' }), /invalid edit block.*format/);
+  assert.throws(() => eb.renderEditBlock(block, 'x'), /takes an array of results/);
+  assert.throws(() => eb.renderEditBlock(block, [], { index: -1 }), /options.index/);
+});
+
+test('renderInProgressEditBlock takes lines or a string', () => {
+  const lines = ['««« EDIT', 'a', '═══════ REPL', 'a', 'b'];
+  assert.equal(eb.renderInProgressEditBlock('f.txt', lines), eb.renderInProgressEditBlock('f.txt', lines.join('\n')));
+  assert.match(eb.renderInProgressEditBlock('f.txt', []), /eb-cursor/);
+  assert.throws(() => eb.renderInProgressEditBlock('f.txt', [1]), /array of strings/);
+});
+
+test('renderEditsSummary reads results or an ApplyResult; the retry note follows retryPrompt', () => {
+  const results = [
+    { blockIndex: 0, filePath: 'a.txt', status: 'applied' },
+    { blockIndex: 1, filePath: 'b.txt', status: 'failed', errorKind: 'ambiguous', reason: 'Two matches.' },
+  ];
+  const fromResults = eb.renderEditsSummary(results);
+  assert.match(fromResults, /data-applied="1" data-failed="1" data-skipped="0"/);
+  assert.doesNotMatch(fromResults, /eb-retry-note/);
+  const apply = { results, filesModified: ['a.txt'], filesCreated: [], filesAutoAdded: [], shellSuggestions: [], retryPrompt: 'Please retry…' };
+  assert.match(eb.renderEditsSummary(apply), /eb-retry-note/);
+  assert.match(eb.renderEditsSummary(results, { retryPromptPrepared: true, retryNote: 'See below.' }), /eb-retry-note">See below\.</);
+  assert.throws(() => eb.renderEditsSummary(), /array of results or an apply result/);
+});
+
+test('renderInProgressEditBlock draws what EditStream.pending() returns', () => {
+  // The shape parser.d.ts documents for PendingBlock.
+  const pending = {
+    filePath: 'src/a.py', format: 'edit-repl', lineNumber: 3,
+    sections: [{ section: 'edit', lines: ['def f():', '    one()'] }, { section: 'repl', lines: ['def f():'] }],
+    partialLine: '    tw',
+  };
+  const fromPending = eb.renderInProgressEditBlock(pending);
+  assert.equal(fromPending, eb.renderInProgressEditBlock('src/a.py', ['def f():', '    one()', '═══════ REPL', 'def f():', '    tw']));
+  assert.match(fromPending, /eb-line-context.*def f\(\):.*eb-line-removed.*one\(\).*eb-line-added.*    tw<span class="eb-cursor"/s);
+  const anchored = eb.renderInProgressEditBlock({
+    filePath: 'b.rs', sections: [{ section: 'anchor', lines: ['fn main() {'] }, { section: 'old', lines: ['    a();'] }, { section: 'new', lines: [] }],
+    partialLine: '',
+  });
+  assert.match(anchored, /eb-line-context.*fn main.*eb-line-removed.*a\(\);/s);
+  assert.throws(() => eb.renderInProgressEditBlock({ sections: [] }), /needs what EditStream.pending\(\) returned/);
+});
+
+test('a block streamed through EditStream draws in progress, then as the block it becomes', () => {
+  const reply = 'Intro.\n\nsrc/a.py\n««« EDIT\ndef f():\n    one()\n═══════ REPL\ndef f():\n    two()\n»»» EDIT END\n';
+  const stream = new eb.EditStream();
+  const cut = reply.indexOf('    tw') + 6;
+  stream.feed(reply.slice(0, cut));
+  const pending = stream.pending();
+  assert.equal(pending.filePath, 'src/a.py');
+  const html = eb.renderInProgressEditBlock(pending);
+  assert.match(html, /data-file-path="src\/a\.py"/);
+  assert.match(html, /eb-line-context.*def f\(\):.*eb-line-removed.*    one\(\).*eb-line-added.*    tw<span class="eb-cursor"/s);
+  const complete = [...stream.feed(reply.slice(cut)), ...stream.finish()].filter((e) => e.type === 'block-complete');
+  assert.equal(complete.length, 1);
+  const done = eb.renderEditBlock(complete[0].block);
+  assert.match(done, /<span class="eb-text">    <span class="eb-change">two<\/span>\(\)<\/span>/);
+});

@@ -1,0 +1,120 @@
+// The packed tarball in browser consumers: a page and a web worker, each
+// bundled with esbuild from a scratch project that installed the tarball, run
+// in headless Chromium. The page loads the package with `await init(url)` and
+// imports `editblocks/style.css`; the worker gets the wasm bytes in a message
+// and calls `initSync(bytes)`, the way a VS Code web extension loads it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../../www/serve.mjs';
+import { launch, watch } from '../browser/chromium.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-browser-consumer-'));
+const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const esbuild = path.join(root, 'node_modules', '.bin', 'esbuild');
+
+const REPLY = [
+  'Here is the change:',
+  '',
+  'src/hello.js',
+  '««« EDIT',
+  'export function hello() {',
+  "  return 'hi';",
+  '═══════ REPL',
+  'export function hello() {',
+  "  return 'hello 👋🏽';",
+  '»»» EDIT END',
+  '',
+].join('\n');
+
+let dist;
+let server;
+let base;
+let browser;
+
+before(async () => {
+  const out = sh('npm', ['pack', '--json', '--pack-destination', scratch], path.join(root, 'pkg'));
+  const tarball = path.join(scratch, JSON.parse(out)[0].filename);
+  const app = path.join(scratch, 'web-app');
+  fs.mkdirSync(app, { recursive: true });
+  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'web-app', private: true, type: 'module' }));
+  sh('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], app);
+
+  fs.writeFileSync(path.join(app, 'page.js'), `
+import 'editblocks/style.css';
+import { init, parseEdits, renderEditBlock, renderEditsSummary, diffBlock } from 'editblocks';
+const REPLY = ${JSON.stringify(REPLY)};
+await init(new URL('./editblocks_bg.wasm', location.href));
+const blocks = parseEdits(REPLY);
+document.getElementById('out').innerHTML =
+  blocks.map((b) => renderEditBlock(b)).join('') + renderEditsSummary([{ filePath: 'src/hello.js', status: 'applied' }]);
+window.__page = { blocks: blocks.length, firstPath: blocks[0] && blocks[0].filePath, diffLines: diffBlock('a\\nb', 'a\\nc').length };
+const bytes = await (await fetch('./editblocks_bg.wasm')).arrayBuffer();
+const worker = new Worker('./worker.js');
+worker.onmessage = (e) => { window.__worker = e.data; };
+worker.onerror = (e) => { window.__worker = { error: e.message || 'worker error' }; };
+worker.postMessage({ bytes, reply: REPLY }, [bytes]);
+`);
+  fs.writeFileSync(path.join(app, 'worker.js'), `
+import { initSync, parseEdits, diffBlock } from 'editblocks';
+self.onmessage = ({ data }) => {
+  try {
+    initSync(data.bytes);
+    const blocks = parseEdits(data.reply);
+    const spans = diffBlock(blocks[0].oldLines, blocks[0].newLines).find((l) => l.kind === 'added').spans;
+    self.postMessage({
+      blocks: blocks.map((b) => ({ filePath: b.filePath, newLines: b.newLines })),
+      changed: spans.filter((s) => s.changed).map((s) => s.text),
+      hasDocument: typeof document !== 'undefined',
+    });
+  } catch (e) {
+    self.postMessage({ error: String(e && e.stack || e) });
+  }
+};
+`);
+  dist = path.join(app, 'dist');
+  fs.mkdirSync(dist, { recursive: true });
+  sh(esbuild, ['page.js', '--bundle', '--format=esm', '--platform=browser', '--target=es2022', `--outdir=${dist}`, '--log-level=error'], app);
+  sh(esbuild, ['worker.js', '--bundle', '--format=iife', '--platform=browser', '--target=es2020', `--outfile=${path.join(dist, 'worker.js')}`, '--log-level=error'], app);
+  fs.copyFileSync(path.join(app, 'node_modules/editblocks/web/editblocks_bg.wasm'), path.join(dist, 'editblocks_bg.wasm'));
+  fs.writeFileSync(path.join(dist, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><link rel="stylesheet" href="page.css"><div id="out"></div><script type="module" src="page.js"></script>\n');
+  ({ server, url: base } = await serve({ dir: dist }));
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+test('the bundled stylesheet comes from editblocks/style.css', () => {
+  const css = fs.readFileSync(path.join(dist, 'page.css'), 'utf8');
+  assert.match(css, /\.eb-block\b/);
+  assert.match(css, /prefers-color-scheme: dark/);
+});
+
+test('a bundled page loads the package with init() and renders; a bundled worker parses with initSync(bytes)', async () => {
+  const page = await browser.context.newPage();
+  const seen = watch(page);
+  await page.goto(`${base}/index.html`);
+  await page.waitForFunction(() => window.__page && window.__worker, null, { timeout: 20000 });
+  const result = await page.evaluate(() => ({ page: window.__page, worker: window.__worker }));
+  assert.equal(result.worker.error, undefined, result.worker.error);
+  assert.deepEqual(result.page, { blocks: 1, firstPath: 'src/hello.js', diffLines: 3 });
+  assert.deepEqual(result.worker.blocks, [{ filePath: 'src/hello.js', newLines: "  return 'hello 👋🏽';" }]);
+  assert.deepEqual(result.worker.changed, ['hello 👋🏽']);
+  assert.equal(result.worker.hasDocument, false, 'the worker has no DOM');
+  // The stylesheet applies: the block has a border from style.css.
+  const border = await page.$eval('.eb-block', (el) => getComputedStyle(el).borderTopStyle);
+  assert.equal(border, 'solid');
+  assert.ok(await page.$('.eb-summary[data-applied="1"]'));
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});

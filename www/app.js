@@ -1,0 +1,325 @@
+// The demo page: stream a reply through EditStream, draw blocks while they
+// are written, apply the reply to an in-memory project, draw the results.
+// Every piece of HTML about edits comes from the package's renderers.
+import * as eb from '../pkg/web/index.js';
+import { project, replies } from './examples.js';
+
+const $ = (id) => document.getElementById(id);
+const escapeHtml = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+const END = /^\s*(»»»|>>>>>>>)/;
+
+const state = {
+  files: new Map(Object.entries(project)),
+  marks: new Map(), // path -> 'M' (modified) | 'A' (added)
+  run: null, // the streaming run in progress: { cancelled }
+  reply: replies[0].id,
+  lastApply: null,
+};
+// For the browser tests and the curious: the page's state.
+window.__demo = state;
+
+function setPhase(phase) {
+  document.body.dataset.phase = phase;
+}
+
+function setStatus(text, isError = false) {
+  const el = $('status');
+  el.textContent = text;
+  el.classList.toggle('error', isError);
+}
+
+// ---- theme ---------------------------------------------------------------
+
+function applyTheme(theme) {
+  const root = document.documentElement;
+  root.classList.toggle('eb-dark', theme === 'dark');
+  root.classList.toggle('eb-light', theme === 'light');
+  for (const b of document.querySelectorAll('[data-theme]')) b.setAttribute('aria-pressed', String(b.dataset.theme === theme));
+  try {
+    localStorage.setItem('eb-theme', theme);
+  } catch {
+    /* storage may be off */
+  }
+}
+
+// ---- the project panel ----------------------------------------------------
+
+function renderFiles() {
+  const list = $('files');
+  const paths = [...state.files.keys()].sort();
+  list.innerHTML = paths
+    .map((p) => {
+      const mark = state.marks.get(p) || '';
+      return `<li data-action="open-file" data-file-path="${escapeHtml(p)}" title="View ${escapeHtml(p)}"><span class="mark mark-${mark}">${mark}</span><span>${escapeHtml(p)}</span></li>`;
+    })
+    .join('');
+}
+
+function openFile(path, line, note) {
+  const viewer = $('viewer');
+  viewer.hidden = false;
+  $('viewer-title').textContent = path;
+  const noteEl = $('viewer-note');
+  noteEl.hidden = !note;
+  noteEl.textContent = note || '';
+  const code = $('viewer-code');
+  const content = state.files.get(path);
+  if (content == null) {
+    code.innerHTML = `<span class="ln" data-n="">${escapeHtml('(no such file in the project)')}</span>`;
+    return;
+  }
+  const lines = content.replace(/\n$/, '').split('\n');
+  code.innerHTML = lines
+    .map((l, i) => `<span class="ln${i + 1 === line ? ' hl' : ''}" data-n="${i + 1}">${escapeHtml(l) || ' '}</span>`)
+    .join('');
+  const hl = code.querySelector('.hl');
+  if (hl) hl.scrollIntoView({ block: 'center', behavior: 'smooth' });
+}
+
+function onActionClick(event) {
+  const target = event.target.closest('[data-action]');
+  if (!target) return;
+  const path = target.dataset.filePath;
+  if (!path) return;
+  const line = target.dataset.line ? Number(target.dataset.line) : undefined;
+  let note;
+  if (target.dataset.action === 'show-error' && state.lastApply) {
+    const index = target.dataset.blockIndex !== undefined ? Number(target.dataset.blockIndex) : -1;
+    const r = state.lastApply.results.find((x) => x.blockIndex === index) || state.lastApply.results.find((x) => x.filePath === path && x.reason);
+    if (r && r.reason) note = r.reason;
+  }
+  openFile(path, line, note);
+}
+
+// ---- the assistant card ---------------------------------------------------
+
+/** Prose between blocks: paragraphs, with `inline code`. */
+function proseHtml(lines) {
+  const text = lines.join('\n').trim();
+  if (!text) return '';
+  return text
+    .split(/\n{2,}/)
+    .map((para) => `<p>${escapeHtml(para).replace(/`([^`\n]+)`/g, '<code>$1</code>')}</p>`)
+    .join('');
+}
+
+/**
+ * Lays the reply out as prose and blocks. `blocks` are the complete blocks so
+ * far (each drawn by `draw(block, index)`); while `streaming`, the block
+ * EditStream reports as pending is drawn with renderInProgressEditBlock.
+ */
+function layout(text, blocks, draw, { streaming, pending }) {
+  const lines = text.split('\n');
+  const ranges = [];
+  let searchFrom = 0;
+  blocks.forEach((block, index) => {
+    let start = Math.max(0, (block.lineNumber || 1) - 1);
+    if (start < searchFrom) start = searchFrom;
+    let end = lines.findIndex((l, i) => i > start && END.test(l));
+    if (end < 0) end = Math.min(lines.length - 1, start + String(block.rawBlock || '').split('\n').length - 1);
+    ranges.push({ start, end, html: draw(block, index) });
+    searchFrom = end + 1;
+  });
+  if (streaming && pending) {
+    // The parser's view of the block being written, drawn from pending().
+    const start = Math.max(searchFrom, (pending.lineNumber || 1) - 1);
+    ranges.push({ start, end: lines.length - 1, html: eb.renderInProgressEditBlock(pending) });
+  }
+  let html = '';
+  let at = 0;
+  for (const r of ranges) {
+    html += proseHtml(lines.slice(at, r.start));
+    html += r.html;
+    at = r.end + 1;
+  }
+  const tail = proseHtml(lines.slice(at));
+  html += streaming ? tail.replace(/<\/p>$/, '<span class="typing"></span></p>') : tail;
+  return html;
+}
+
+function drawCard(html) {
+  $('card-body').innerHTML = html;
+}
+
+// ---- streaming and applying -----------------------------------------------
+
+function memoryHost() {
+  return {
+    readFile: (path) => (state.files.has(path) ? state.files.get(path) : null),
+    writeFile: (path, content) => {
+      state.marks.set(path, state.files.has(path) && state.marks.get(path) !== 'A' ? 'M' : 'A');
+      state.files.set(path, content);
+    },
+    deleteFile: (path) => {
+      state.files.delete(path);
+      state.marks.delete(path);
+    },
+  };
+}
+
+async function applyAndShow(text, blocks) {
+  if (typeof eb.applyEdits !== 'function') {
+    drawCard(layout(text, blocks, (block) => eb.renderEditBlock(block), { streaming: false }));
+    setStatus('This build of the package has no applyEdits: the blocks are shown as parsed, not applied.', true);
+    setPhase('parsed');
+    return;
+  }
+  setPhase('applying');
+  const t0 = performance.now();
+  const result = await eb.applyEdits(text, memoryHost());
+  const ms = performance.now() - t0;
+  state.lastApply = result;
+  // The stream's blocks and the engine's parse agree on order ("any chunking
+  // gives the same blocks"); fall back to a fresh parse if they ever do not.
+  const shown = blocks.length === result.results.length || !eb.parseEdits ? blocks : eb.parseEdits(text);
+  const html = layout(text, shown, (block, index) => eb.renderEditBlock(block, result, { index }), { streaming: false });
+  // Seed 000: a retry prompt is prepared for the user's next message, never sent.
+  const followUp = result.retryPrompt
+    ? `<label class="follow-up"><span>Your next message, prepared — review it and send it yourself</span><textarea readonly rows="6">${escapeHtml(result.retryPrompt)}</textarea></label>`
+    : '';
+  drawCard(html + eb.renderEditsSummary(result, { retryNote: 'A retry prompt has been prepared in the message box below.' }) + followUp);
+  renderFiles();
+  const c = (s) => result.results.filter((r) => r.status === s).length;
+  setStatus(`Applied in ${ms.toFixed(1)} ms: ${c('applied')} applied, ${c('failed')} failed, ${c('skipped')} skipped.`);
+  setPhase('done');
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function streamReply(text) {
+  if (state.run) state.run.cancelled = true;
+  const run = { cancelled: false };
+  state.run = run;
+  setButtons(true);
+  setPhase('streaming');
+  const stream = new eb.EditStream();
+  const blocks = [];
+  const take = (events) => {
+    for (const e of events || []) if (e.type === 'block-complete' && e.block) blocks.push(e.block);
+  };
+  let sent = 0;
+  const tick = 40;
+  while (sent < text.length) {
+    if (run.cancelled) return;
+    const speed = Number($('speed').value);
+    const mean = Math.max(1, (speed * tick) / 1000);
+    const size = Math.max(1, Math.round(mean * (0.5 + Math.random())));
+    const chunk = text.slice(sent, sent + size);
+    sent += chunk.length;
+    take(stream.feed(chunk));
+    const pending = stream.pending();
+    const soFar = text.slice(0, sent);
+    drawCard(layout(soFar, blocks, (block) => eb.renderEditBlock(block), { streaming: true, pending }));
+    setStatus(`Streaming… ${sent.toLocaleString()} of ${text.length.toLocaleString()} characters, ${blocks.length} block${blocks.length === 1 ? '' : 's'} complete${pending ? ', one being written' : ''}.`);
+    await sleep(tick);
+  }
+  take(stream.finish());
+  if (run.cancelled) return;
+  state.run = null;
+  setButtons(false);
+  await applyAndShow(text, blocks);
+}
+
+function setButtons(streaming) {
+  $('stream').disabled = streaming;
+  $('instant').disabled = streaming;
+  $('stop').disabled = !streaming;
+}
+
+function resetFiles() {
+  state.files = new Map(Object.entries(project));
+  state.marks = new Map();
+  state.lastApply = null;
+  renderFiles();
+  $('viewer').hidden = true;
+}
+
+function selectReply(id) {
+  const reply = replies.find((r) => r.id === id) || replies[0];
+  state.reply = reply.id;
+  $('reply').value = reply.text;
+  for (const b of document.querySelectorAll('#examples button')) b.setAttribute('aria-checked', String(b.dataset.reply === reply.id));
+}
+
+async function main() {
+  $('examples').innerHTML = replies
+    .map((r) => `<button type="button" role="radio" data-reply="${escapeHtml(r.id)}" aria-checked="false">${escapeHtml(r.title)}</button>`)
+    .join('');
+  $('examples').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-reply]');
+    if (b) selectReply(b.dataset.reply);
+  });
+  const params = new URLSearchParams(location.search);
+  selectReply(params.get('reply') || replies[0].id);
+  if (params.get('speed')) $('speed').value = params.get('speed');
+  const showSpeed = () => ($('speed-out').textContent = `${Number($('speed').value).toLocaleString()} chars/s`);
+  $('speed').addEventListener('input', showSpeed);
+  showSpeed();
+
+  let theme = 'auto';
+  try {
+    theme = localStorage.getItem('eb-theme') || 'auto';
+  } catch {
+    /* storage may be off */
+  }
+  applyTheme(params.get('theme') || theme);
+  for (const b of document.querySelectorAll('[data-theme]')) b.addEventListener('click', () => applyTheme(b.dataset.theme));
+
+  resetFiles();
+  $('files').addEventListener('click', onActionClick);
+  $('card-body').addEventListener('click', onActionClick);
+  $('card-body').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && e.target.closest('[data-action]')) onActionClick(e);
+  });
+  $('viewer-close').addEventListener('click', () => ($('viewer').hidden = true));
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') $('viewer').hidden = true;
+  });
+
+  const t0 = performance.now();
+  await eb.init();
+  const missing = ['EditStream', 'renderEditBlock'].filter((name) => typeof eb[name] !== 'function');
+  if (missing.length) {
+    setStatus(`This build of the package lacks ${missing.join(', ')}; rebuild with node scripts/build.mjs.`, true);
+    setPhase('error');
+    return;
+  }
+  setStatus(`Ready: the WebAssembly module loaded in ${(performance.now() - t0).toFixed(0)} ms.`);
+  setPhase('ready');
+
+  $('stream').addEventListener('click', () => {
+    resetFiles();
+    streamReply($('reply').value).catch(fail);
+  });
+  $('instant').addEventListener('click', () => {
+    resetFiles();
+    const text = $('reply').value;
+    const blocks = eb.parseEdits ? eb.parseEdits(text) : [];
+    applyAndShow(text, blocks).catch(fail);
+  });
+  $('stop').addEventListener('click', () => {
+    if (state.run) state.run.cancelled = true;
+    state.run = null;
+    setButtons(false);
+    setStatus('Stopped. Nothing was applied.');
+    setPhase('ready');
+  });
+  $('reset').addEventListener('click', () => {
+    resetFiles();
+    setStatus('The project is back to its original files.');
+  });
+  if (params.get('autoplay')) $('stream').click();
+}
+
+function fail(error) {
+  console.error(error);
+  setStatus(`Something went wrong: ${error && error.message ? error.message : error}`, true);
+  setPhase('error');
+  setButtons(false);
+}
+
+main().catch(fail);
