@@ -264,36 +264,7 @@ pub(crate) fn whitespace_difference(expected: &str, actual: &str, line_no: usize
     Some(format!("whitespace inside the line: line {line_no} of the file spaces its words differently"))
 }
 
-/// How alike two lines are, 0.0 to 1.0: the Dice coefficient of their
-/// character pairs (cheap, and good at ranking near-identical lines).
-pub(crate) fn similarity(a: &str, b: &str) -> f32 {
-    if a == b {
-        return 1.0;
-    }
-    let pairs = |s: &str| -> Vec<(char, char)> {
-        let chars: Vec<char> = s.chars().collect();
-        let mut v: Vec<(char, char)> = chars.windows(2).map(|w| (w[0], w[1])).collect();
-        v.sort_unstable();
-        v
-    };
-    let (pa, pb) = (pairs(a), pairs(b));
-    if pa.is_empty() || pb.is_empty() {
-        return 0.0;
-    }
-    let (mut i, mut j, mut common) = (0, 0, 0usize);
-    while i < pa.len() && j < pb.len() {
-        match pa[i].cmp(&pb[j]) {
-            std::cmp::Ordering::Equal => {
-                common += 1;
-                i += 1;
-                j += 1;
-            }
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-        }
-    }
-    (2 * common) as f32 / (pa.len() + pb.len()) as f32
-}
+pub(crate) use crate::matching::dice_bigrams as similarity;
 
 /// The `count` lines most like `expected` (at least 40% alike), best first;
 /// ties go to the line nearest `near`.
