@@ -30,6 +30,42 @@ function snapshotEntry(value) {
 const errorEntry = (e) => ({ error: String(e && e.message ? e.message : e) });
 
 /**
+ * The host calls that carry out what the core decided, in order: writes
+ * before deletes (a rename never loses the file if a call fails midway), then
+ * staging.
+ */
+function replaySteps(out) {
+  const steps = [];
+  for (const { path, content } of out.writes || []) steps.push({ method: 'writeFile', path, call: (h) => h.writeFile(path, content) });
+  for (const path of out.deletes || []) steps.push({ method: 'deleteFile', path, call: (h) => h.deleteFile(path) });
+  if (out.stage && out.stage.length) {
+    steps.push({ method: 'stage', call: (h) => (typeof h.stage === 'function' ? h.stage(out.stage) : undefined) });
+  }
+  return steps;
+}
+
+/**
+ * The error for a host call that threw while changes were being carried
+ * out. The edits were already checked, so the error keeps the result and
+ * says exactly which files were changed and which were not.
+ */
+function hostFailure(step, cause, out, done) {
+  const changes = [...(out.writes || []).map((w) => w.path), ...(out.deletes || [])];
+  const notDone = changes.slice(done.length);
+  const what = step.path === undefined ? `host.${step.method}` : `host.${step.method}(${JSON.stringify(step.path)})`;
+  const err = new Error(
+    `editblocks: ${what} failed: ${cause && cause.message ? cause.message : cause}. ` +
+      `Already changed: ${done.length ? done.join(', ') : 'nothing'}; not changed: ${notDone.length ? notDone.join(', ') : 'nothing'}. ` +
+      'The checked result is in error.result; fix the host problem, then apply the remaining changes again.',
+    { cause },
+  );
+  err.result = out.result;
+  err.changed = done;
+  err.notChanged = notDone;
+  return err;
+}
+
+/**
  * Runs `plan.run(files)` against a snapshot read synchronously from `host`.
  * `plan` is `{ paths: string[], needsDelete?: boolean, run(files) -> { result, writes, deletes, stage } }`.
  */
@@ -50,17 +86,16 @@ export function driveSync(host, plan) {
     files[path] = snapshotEntry(value);
   }
   const out = plan.run(files);
-  for (const { path, content } of out.writes || []) {
-    const r = host.writeFile(path, content);
-    if (isThenable(r)) throw new TypeError('editblocks: host.writeFile returned a Promise; use the async function with an async host');
-  }
-  for (const path of out.deletes || []) {
-    const r = host.deleteFile(path);
-    if (isThenable(r)) throw new TypeError('editblocks: host.deleteFile returned a Promise; use the async function with an async host');
-  }
-  if (out.stage && out.stage.length && typeof host.stage === 'function') {
-    const r = host.stage(out.stage);
-    if (isThenable(r)) throw new TypeError('editblocks: host.stage returned a Promise; use the async function with an async host');
+  const done = [];
+  for (const step of replaySteps(out)) {
+    let r;
+    try {
+      r = step.call(host);
+    } catch (e) {
+      throw hostFailure(step, e, out, done);
+    }
+    if (isThenable(r)) throw new TypeError(`editblocks: host.${step.method} returned a Promise; use the async function with an async host`);
+    if (step.path !== undefined) done.push(step.path);
   }
   return out.result;
 }
@@ -79,9 +114,14 @@ export async function driveAsync(host, plan) {
     }),
   );
   const out = plan.run(files);
-  // Writes before deletes: a rename never loses the file if a call fails midway.
-  for (const { path, content } of out.writes || []) await host.writeFile(path, content);
-  for (const path of out.deletes || []) await host.deleteFile(path);
-  if (out.stage && out.stage.length && typeof host.stage === 'function') await host.stage(out.stage);
+  const done = [];
+  for (const step of replaySteps(out)) {
+    try {
+      await step.call(host);
+    } catch (e) {
+      throw hostFailure(step, e, out, done);
+    }
+    if (step.path !== undefined) done.push(step.path);
+  }
   return out.result;
 }

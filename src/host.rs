@@ -52,6 +52,10 @@ pub struct MemoryHost {
     pub ops: Vec<HostOp>,
     /// When false, `delete_file` fails as on a host without deletion.
     pub can_delete: bool,
+    /// For a snapshot of a real host: the paths that were read into it.
+    /// Reading any other path is an error rather than "no such file", so a
+    /// path the run did not plan for can never be mistaken for a new file.
+    pub snapshot_of: Option<std::collections::BTreeSet<String>>,
 }
 
 impl MemoryHost {
@@ -85,6 +89,11 @@ impl FileHost for MemoryHost {
         if let Some(message) = self.unreadable.get(path) {
             return Err(HostError(message.clone()));
         }
+        if let Some(read) = &self.snapshot_of {
+            if !read.contains(path) && !self.files.contains_key(path) {
+                return Err(HostError(format!("{path} was not read from the host before the edits ran (an internal planning error); nothing was written")));
+            }
+        }
         Ok(self.files.get(path).cloned())
     }
 
@@ -112,6 +121,16 @@ impl FileHost for MemoryHost {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_snapshot_refuses_paths_it_did_not_read() {
+        let mut host = MemoryHost::new();
+        host.snapshot_of = Some(["missing.txt".to_string()].into_iter().collect());
+        assert_eq!(host.read_file("missing.txt").unwrap(), None);
+        assert!(host.read_file("other.txt").unwrap_err().0.contains("was not read"));
+        host.write_file("other.txt", "x").unwrap();
+        assert_eq!(host.read_file("other.txt").unwrap().unwrap(), b"x");
+    }
 
     #[test]
     fn memory_host_records_operations() {

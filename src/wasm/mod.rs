@@ -49,9 +49,11 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, 
         return Ok(host);
     }
     let object: &Object = files.dyn_ref().ok_or_else(|| JsError::new("editblocks: the file snapshot must be an object"))?;
+    let mut read = std::collections::BTreeSet::new();
     for entry in Object::entries(object).iter() {
         let pair: js_sys::Array = entry.into();
         let path = pair.get(0).as_string().unwrap_or_default();
+        read.insert(path.clone());
         let value = pair.get(1);
         if let Some(text) = value.as_string() {
             host.files.insert(path, text.into_bytes());
@@ -62,8 +64,7 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, 
             host.unreadable.insert(path, message.unwrap_or_else(|| "the host could not read this file".into()));
         }
     }
-    // Reads of the snapshot are not real reads; start the record clean.
-    host.reads.clear();
+    host.snapshot_of = Some(read);
     Ok(host)
 }
 

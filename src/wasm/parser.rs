@@ -96,8 +96,11 @@ pub fn parser_memory() -> JsValue {
 pub fn parser_input(capacity: usize) -> *mut u8 {
     INPUT.with(|b| {
         let mut b = b.borrow_mut();
-        b.clear();
-        b.reserve(capacity);
+        // Grown zero-filled and never shrunk: every byte JavaScript may leave
+        // unwritten is initialised, and a reused buffer costs nothing.
+        if b.len() < capacity {
+            b.resize(capacity, 0);
+        }
         b.as_mut_ptr()
     })
 }
@@ -107,17 +110,14 @@ pub fn parser_input(capacity: usize) -> *mut u8 {
 #[wasm_bindgen(js_name = parseEditSpansInput)]
 pub fn parse_edit_spans_input(len: usize, formats: u32) -> Vec<u32> {
     INPUT.with(|b| {
-        let mut b = b.borrow_mut();
-        let len = len.min(b.capacity());
-        // SAFETY: JavaScript wrote `len` bytes into the reserved capacity.
-        unsafe { b.set_len(len) };
+        let b = b.borrow();
+        let written = &b[..len.min(b.len())];
         // TextEncoder writes valid UTF-8: the fast check passes, and the
         // lossy copy is only a fallback for misuse.
-        let out = match std::str::from_utf8(&b) {
+        let out = match std::str::from_utf8(written) {
             Ok(text) => parse_edit_spans(text, formats),
-            Err(_) => parse_edit_spans(&String::from_utf8_lossy(&b), formats),
+            Err(_) => parse_edit_spans(&String::from_utf8_lossy(written), formats),
         };
-        b.clear();
         out
     })
 }
@@ -155,8 +155,11 @@ impl RawEditStream {
     /// Makes this stream's input buffer hold at least `capacity` bytes;
     /// returns its address in wasm memory (see [`parser_memory`]).
     pub fn input(&mut self, capacity: usize) -> *mut u8 {
-        self.input.clear();
-        self.input.reserve(capacity);
+        // Grown zero-filled and kept at full length: the buffer is reused
+        // across feeds, and every byte of it is always initialised.
+        if self.input.len() < capacity {
+            self.input.resize(capacity, 0);
+        }
         self.input.as_mut_ptr()
     }
 
@@ -165,17 +168,14 @@ impl RawEditStream {
     /// [`RawEditStream::events`] has events.
     #[wasm_bindgen(js_name = feedInput)]
     pub fn feed_input(&mut self, len: usize) -> usize {
-        let len = len.min(self.input.capacity());
-        // SAFETY: JavaScript wrote `len` bytes into the reserved capacity.
-        unsafe { self.input.set_len(len) };
-        match std::str::from_utf8(&self.input) {
+        let written = &self.input[..len.min(self.input.len())];
+        match std::str::from_utf8(written) {
             Ok(text) => self.inner.feed_compact_in_place(text),
             Err(_) => {
-                let text = String::from_utf8_lossy(&self.input).into_owned();
+                let text = String::from_utf8_lossy(written).into_owned();
                 self.inner.feed_compact_in_place(&text)
             }
         }
-        self.input.clear();
         self.finished.clear();
         let events = self.inner.take_compact_events();
         self.encode(&events);
