@@ -202,11 +202,19 @@ fn label(item: &Planned, change: Option<usize>, path: &str) -> String {
 }
 
 fn preview(text: &str) -> String {
-    text.chars().take(50).collect()
+    crate::block::preview(text, 50)
 }
 
+/// A line as quoted in a message: trimmed, and cut at 80 characters so a
+/// minified line cannot flood the reason.
 fn quote(line: &str) -> String {
-    format!("`{}`", line.trim())
+    const MAX: usize = 80;
+    let line = line.trim();
+    if line.chars().count() > MAX {
+        format!("`{}…`", line.chars().take(MAX).collect::<String>())
+    } else {
+        format!("`{line}`")
+    }
 }
 
 fn nearest(body: &str, wanted: &str) -> Vec<NearLine> {
@@ -254,8 +262,14 @@ fn span(r: Region) -> String {
     }
 }
 
+/// Line numbers for a message: the first 10, then how many more.
 fn lines_list(lines: &[u32]) -> String {
-    lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+    const MAX: usize = 10;
+    let shown = lines.iter().take(MAX).map(u32::to_string).collect::<Vec<_>>().join(", ");
+    match lines.len().saturating_sub(MAX) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
 }
 
 /// Applies a reply's calls to `host`: all of them, in order, or none.
@@ -655,4 +669,19 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
         state.body = Some(anchored::splice(&body, edits));
     }
     outcomes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_stay_short_on_huge_inputs() {
+        let many: Vec<u32> = (1..=5000).collect();
+        assert_eq!(lines_list(&many), "1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 4990 more");
+        assert_eq!(lines_list(&[42, 187]), "42, 187");
+        let long = "x".repeat(500);
+        assert_eq!(quote(&long).chars().count(), 80 + 3);
+        assert_eq!(preview("first line\nsecond"), "first line");
+    }
 }
