@@ -13,8 +13,10 @@ pub enum DecodeError {
     NotUtf8,
 }
 
-/// How to treat the final newline when writing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// How to treat the final newline when writing; crosses the boundary as
+/// `'preserve' | 'ensure'`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum TrailingNewline {
     /// Keep the file's own choice (a file without a final newline keeps none).
     #[default]
@@ -31,6 +33,16 @@ pub struct TextFile {
     pub bom: bool,
     /// Every line ending in the file is CRLF (mixed files are left as they are).
     pub crlf: bool,
+}
+
+/// The lines of an LF body: `"a\nb\n"` and `"a\nb"` are two lines, `""` is
+/// none, `"\n"` is one empty line.
+pub fn body_lines(body: &str) -> Vec<&str> {
+    if body.is_empty() {
+        return Vec::new();
+    }
+    let trimmed = body.strip_suffix('\n').unwrap_or(body);
+    trimmed.split('\n').collect()
 }
 
 /// True when `bytes` has a NUL in its first 8 KiB.

@@ -67,23 +67,8 @@ pub enum Matching {
     Tolerant,
 }
 
-/// The final-newline policy as it crosses the boundary (`'preserve' | 'ensure'`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum NewlinePolicy {
-    #[default]
-    Preserve,
-    Ensure,
-}
-
-impl From<NewlinePolicy> for TrailingNewline {
-    fn from(p: NewlinePolicy) -> TrailingNewline {
-        match p {
-            NewlinePolicy::Preserve => TrailingNewline::Preserve,
-            NewlinePolicy::Ensure => TrailingNewline::Ensure,
-        }
-    }
-}
+/// The final-newline policy (`'preserve' | 'ensure'`), shared with every edit path.
+pub use crate::text::TrailingNewline as NewlinePolicy;
 
 /// Options for validating and applying edits.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -150,7 +135,7 @@ struct Doc {
 impl Doc {
     fn from_text_file(mut text: TextFile) -> Doc {
         let final_newline = text.body.ends_with('\n') || text.body.is_empty();
-        let lines = split_body(&text.body);
+        let lines: Vec<String> = crate::text::body_lines(&text.body).into_iter().map(String::from).collect();
         text.body = String::new(); // the lines hold the content now
         let hashes = lines.iter().map(|l| line_hash(l)).collect();
         Doc { text, lines, hashes, final_newline }
@@ -196,22 +181,9 @@ impl Doc {
     }
 }
 
-/// FNV-1a: tiny, no dependency, and good enough to skip unequal lines.
+/// FNV-1a (the hashline ID's first step): cheap, and good enough to skip unequal lines.
 fn line_hash(line: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in line.as_bytes() {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-fn split_body(body: &str) -> Vec<String> {
-    if body.is_empty() {
-        return Vec::new();
-    }
-    let body = body.strip_suffix('\n').unwrap_or(body);
-    body.split('\n').map(String::from).collect()
+    crate::hashline::id::fnv1a64(line.as_bytes())
 }
 
 /// A successful location and what the edit does there.
@@ -379,7 +351,7 @@ pub fn apply_to_content(block: &EditBlock, content: &str, opts: &ApplyOptions) -
     let mut doc = Doc::from_text_file(text);
     let (result, outcome) = apply_one(0, &path, block, &mut doc, opts);
     match outcome {
-        Outcome::Applied | Outcome::Created => (doc.encode(opts.trailing_newline.into()), result),
+        Outcome::Applied | Outcome::Created => (doc.encode(opts.trailing_newline), result),
         Outcome::NoOp | Outcome::Failed => (content.to_string(), result),
     }
 }
@@ -452,7 +424,7 @@ pub fn apply_reply(reply: &str, host: &mut dyn FileHost, opts: &ApplyOptions) ->
 /// and written once at the end, then staged when `opts.stage` is set.
 pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
     let context = normalized_context(opts);
-    let policy: TrailingNewline = opts.trailing_newline.into();
+    let policy = opts.trailing_newline;
     let mut out = ApplyResult::default();
     let mut files: HashMap<String, FileState> = HashMap::new();
     let mut order: Vec<String> = Vec::new(); // files in the order they were first changed

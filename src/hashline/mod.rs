@@ -40,7 +40,7 @@
 
 mod apply;
 mod call;
-mod id;
+pub(crate) mod id;
 mod prompt;
 mod view;
 

@@ -4,15 +4,7 @@
 use super::id::line_id;
 use crate::text::TextFile;
 
-/// The lines of an LF body: `"a\nb\n"` and `"a\nb"` are two lines, `""` is
-/// none, `"\n"` is one empty line.
-pub fn body_lines(body: &str) -> Vec<&str> {
-    if body.is_empty() {
-        return Vec::new();
-    }
-    let trimmed = body.strip_suffix('\n').unwrap_or(body);
-    trimmed.split('\n').collect()
-}
+pub use crate::text::body_lines;
 
 /// A line as the view shows it: a stray `\r` (mixed line endings) is not shown.
 fn shown(line: &str) -> &str {

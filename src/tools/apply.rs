@@ -11,7 +11,7 @@ use crate::host::FileHost;
 use crate::matching::{self, MatchPass, TolerantError};
 use crate::path::normalize_path;
 use crate::result::{Diagnostics, EditResult, ErrorKind, NearLine, Status};
-use crate::text::{DecodeError, TextFile, TrailingNewline};
+use crate::text::{DecodeError, TextFile};
 
 /// How `edit_file` locates `old_string`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -24,14 +24,7 @@ pub enum Matching {
     Tolerant,
 }
 
-/// The final-newline policy, as the options spell it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum NewlinePolicy {
-    #[default]
-    Preserve,
-    Ensure,
-}
+pub use crate::text::TrailingNewline as NewlinePolicy;
 
 /// Options of [`apply_tool_calls`] (`applyToolCalls(calls, host, options)`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -443,10 +436,7 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
     }
 
     // Everything applies: encode and write the changed files together.
-    let policy = match options.trailing_newline {
-        NewlinePolicy::Preserve => TrailingNewline::Preserve,
-        NewlinePolicy::Ensure => TrailingNewline::Ensure,
-    };
+    let policy = options.trailing_newline;
     let mut written = Vec::new();
     for path in &order {
         let Some(state) = files.get(path) else { continue };
