@@ -234,8 +234,10 @@ pub fn find_result<'a>(block: &EditBlock, results: &'a [ResultView], index: Opti
         .or_else(|| same_file().next())
 }
 
+/// Results carry normalised paths and blocks the path as written (`./a//b`),
+/// so both are compared the way the engine normalises them.
 fn same_path(a: &str, b: &str) -> bool {
-    let clean = |p: &str| p.trim().trim_start_matches("./").replace('\\', "/");
+    let clean = |p: &str| crate::path::normalize_path(p.trim()).unwrap_or_else(|_| p.trim().to_string());
     a == b || clean(a) == clean(b)
 }
 
@@ -658,6 +660,14 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_block_finds_its_result_under_the_normalised_path() {
+        assert!(same_path("a/b.rs", "./a//b.rs"));
+        assert!(same_path("a/b.rs", "a\\x\\..\\b.rs"));
+        assert!(!same_path("a/b.rs", "a/c.rs"));
+        assert!(same_path("/etc/passwd", "/etc/passwd"), "refused paths still match themselves");
+    }
 
     #[test]
     fn escapes_every_special_character() {
