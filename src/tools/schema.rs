@@ -87,58 +87,11 @@ const WRITE_FILE: &str = r#"{
   }
 }"#;
 
-const EDIT_FILE_MULTI: &str = r#"{
-  "name": "edit_file",
-  "description": "Change existing files by replacing exact pieces of text. Put every edit of your reply in the one `edits` list, across as many files as needed, rather than making several calls. Copy old_string from the current file: the lines as they are now, not as they will be after your change. It must match one place only; if the text occurs more than once, add lines around it until it is unique (or set replace_all to change every copy). Edits to the same file apply in order, each seeing the result of the ones before. If any edit fails, none of the reply's file changes are written, and you will be told exactly what to fix. To move code, use two edits: one that deletes it where it was and one that inserts it where it goes.",
-  "parameters": {
-    "type": "object",
-    "properties": {
-      "edits": {
-        "type": "array",
-        "description": "All edits, applied in order.",
-        "items": {
-          "type": "object",
-          "properties": {
-            "path": {
-              "type": "string",
-              "description": "File path relative to the project root."
-            },
-            "old_string": {
-              "type": "string",
-              "description": "Text copied from the file, character for character, that this edit replaces. Include whole lines and enough neighbouring lines to match exactly one place in the file."
-            },
-            "new_string": {
-              "type": "string",
-              "description": "The text that takes the place of old_string, with the same indentation style. Empty deletes old_string. Must differ from old_string."
-            },
-            "replace_all": {
-              "type": "boolean",
-              "description": "Replace every occurrence of old_string instead of requiring a single one (for renames). Default false."
-            }
-          },
-          "required": [
-            "path",
-            "old_string",
-            "new_string"
-          ],
-          "additionalProperties": false
-        },
-        "minItems": 1
-      }
-    },
-    "required": [
-      "edits"
-    ],
-    "additionalProperties": false
-  }
-}"#;
-
-const EDIT_FILE_SINGLE: &str = r#"{
-  "name": "edit_file",
-  "description": "Change an existing file by replacing one exact piece of text. Call it once per edit; you may make several calls in one reply, and they apply in order. Copy old_string from the current file: the lines as they are now, not as they will be after your change. It must match one place only; if the text occurs more than once, add lines around it until it is unique (or set replace_all to change every copy). Edits to the same file apply in order, each seeing the result of the ones before. If any edit fails, none of the reply's file changes are written, and you will be told exactly what to fix.",
-  "parameters": {
-    "type": "object",
-    "properties": {
+/// The properties of one search/replace edit, shared by the batched and the
+/// single-call `edit_file` (a macro, so `concat!` can splice it into both).
+macro_rules! search_replace_edit_properties {
+    () => {
+        r#"{
       "path": {
         "type": "string",
         "description": "File path relative to the project root."
@@ -155,7 +108,52 @@ const EDIT_FILE_SINGLE: &str = r#"{
         "type": "boolean",
         "description": "Replace every occurrence of old_string instead of requiring a single one (for renames). Default false."
       }
+    }"#
+    };
+}
+
+const EDIT_FILE_MULTI: &str = concat!(
+    r#"{
+  "name": "edit_file",
+  "description": "Change existing files by replacing exact pieces of text. Put every edit of your reply in the one `edits` list, across as many files as needed, rather than making several calls. Copy old_string from the current file: the lines as they are now, not as they will be after your change. It must match one place only; if the text occurs more than once, add lines around it until it is unique (or set replace_all to change every copy). Edits to the same file apply in order, each seeing the result of the ones before. If any edit fails, none of the reply's file changes are written, and you will be told exactly what to fix. To move code, use two edits: one that deletes it where it was and one that inserts it where it goes.",
+  "parameters": {
+    "type": "object",
+    "properties": {
+      "edits": {
+        "type": "array",
+        "description": "All edits, applied in order.",
+        "items": {
+          "type": "object",
+          "properties": "#,
+    search_replace_edit_properties!(),
+    r#",
+          "required": [
+            "path",
+            "old_string",
+            "new_string"
+          ],
+          "additionalProperties": false
+        },
+        "minItems": 1
+      }
     },
+    "required": [
+      "edits"
+    ],
+    "additionalProperties": false
+  }
+}"#
+);
+
+const EDIT_FILE_SINGLE: &str = concat!(
+    r#"{
+  "name": "edit_file",
+  "description": "Change an existing file by replacing one exact piece of text. Call it once per edit; you may make several calls in one reply, and they apply in order. Copy old_string from the current file: the lines as they are now, not as they will be after your change. It must match one place only; if the text occurs more than once, add lines around it until it is unique (or set replace_all to change every copy). Edits to the same file apply in order, each seeing the result of the ones before. If any edit fails, none of the reply's file changes are written, and you will be told exactly what to fix.",
+  "parameters": {
+    "type": "object",
+    "properties": "#,
+    search_replace_edit_properties!(),
+    r#",
     "required": [
       "path",
       "old_string",
@@ -163,7 +161,8 @@ const EDIT_FILE_SINGLE: &str = r#"{
     ],
     "additionalProperties": false
   }
-}"#;
+}"#
+);
 
 const EDIT_FILE_ANCHORED: &str = r#"{
   "name": "edit_file",
