@@ -132,16 +132,7 @@ pub fn parse_call(value: &Value, width: usize) -> Result<HashlineCall, CallError
     Ok(HashlineCall { path, edits, delete, rename })
 }
 
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+use crate::tools::calls::kind_of;
 
 fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation, CallError> {
     let at = Some(index);

@@ -27,7 +27,7 @@
 
 pub mod anchored;
 mod apply;
-mod calls;
+pub(crate) mod calls;
 mod schema;
 mod status;
 
