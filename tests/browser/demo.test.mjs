@@ -99,7 +99,8 @@ test('an ambiguous anchor fails, and the summary notes the prepared retry prompt
 });
 
 test('paths and lines holding <script> and <img onerror> render as text and run nothing', async () => {
-  const { page, seen } = await openDemo('reply=hostile&speed=4000&theme=light');
+  // Slow enough that the in-progress block stays on screen long enough to be checked.
+  const { page, seen } = await openDemo('reply=hostile&speed=300&theme=light');
   const extra = [
     '',
     'Also this one:',
