@@ -5,6 +5,8 @@
 //! the sign is ` ` (context), `-` (removed) or `+` (added) and changed spans
 //! are wrapped in `⟦` `⟧`.
 
+mod prop_support;
+
 use std::fs;
 use std::path::Path;
 
@@ -154,6 +156,8 @@ mod properties {
     }
 
     proptest! {
+        #![proptest_config(crate::prop_support::config(256))]
+
         #[test]
         fn spans_rebuild_lines_on_grapheme_boundaries(old in text(), new in text()) {
             let lines = diff_block(&old, &new);

@@ -1,6 +1,8 @@
 //! Property: a random valid call on a random file applies when the file is
 //! as read, and never writes anything when any of its anchors is stale.
 
+mod prop_support;
+
 use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions};
 use editblocks::host::MemoryHost;
 use editblocks::result::Status;
@@ -73,7 +75,7 @@ fn is_stale(lines: &[String], edits: &[Value]) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(crate::prop_support::config(400))]
 
     #[test]
     fn stale_calls_never_write(

@@ -6,6 +6,8 @@
 
 mod parser_support;
 
+mod prop_support;
+
 use editblocks::parser::{parse_edits, parse_spans, EditStream, ParseOptions, StreamEvent};
 use editblocks::Format;
 use parser_support::{check_events, fixtures};
@@ -89,7 +91,7 @@ fn streamed(text_chunks: &[&str], options: &ParseOptions) -> Vec<StreamEvent> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(crate::prop_support::config(400))]
 
     #[test]
     fn any_chunking_of_a_generated_reply_gives_the_blocks_of_parse_edits(text in reply(), cuts in prop::collection::vec(any::<usize>(), 0..30), options in options()) {
@@ -188,7 +190,7 @@ fn compact_blocks(chunks: &[&str], options: &ParseOptions) -> Vec<(String, Strin
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(crate::prop_support::config(300))]
 
     #[test]
     fn compact_records_rebuild_the_blocks_of_parse_edits(text in reply(), cuts in prop::collection::vec(any::<usize>(), 0..30), options in options()) {

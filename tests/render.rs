@@ -6,6 +6,8 @@
 //! for reading; they are not part of the output). Run with
 //! `RENDER_BLESS=1` to rewrite the expected sections, then review the diff.
 
+mod prop_support;
+
 use std::fs;
 use std::path::Path;
 
@@ -196,6 +198,8 @@ mod properties {
     }
 
     proptest! {
+        #![proptest_config(crate::prop_support::config(256))]
+
         #[test]
         fn any_input_renders_only_our_markup(path in piece(), lines in prop::collection::vec(piece(), 0..8), status in piece(), reason in piece()) {
             let block = EditBlock {

@@ -1,6 +1,8 @@
 //! The tool-call API around the fixtures: options, result shape, schemas,
 //! retry context, status column and prompt.
 
+mod prop_support;
+
 use editblocks::host::{HostOp, MemoryHost};
 use editblocks::result::{ErrorKind, Status};
 use editblocks::tools::{
@@ -268,7 +270,7 @@ mod no_panic {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
+        #![proptest_config(crate::prop_support::config(300))]
 
         #[test]
         fn matching_never_panics(content in "[ \ta-c{}\n\u{e9}\u{3000}]{0,60}", old in "[ \ta-c{}\n\u{e9}]{0,12}", new in "[ \tx{}\n]{0,12}") {
