@@ -27,7 +27,8 @@ function snapshotEntry(value) {
   return { error: `readFile returned ${Object.prototype.toString.call(value)}; expected a string, a Uint8Array, null or undefined` };
 }
 
-const errorEntry = (e) => ({ error: String(e && e.message ? e.message : e) });
+const messageOf = (e) => String(e && e.message ? e.message : e);
+const errorEntry = (e) => ({ error: messageOf(e) });
 
 /**
  * The host calls that carry out what the core decided, in order: writes
@@ -45,25 +46,97 @@ function replaySteps(out) {
 }
 
 /**
+ * The host calls that undo the changes in `done` (newest first): a file that
+ * existed is written back with the text it was read with, a file that was
+ * created is deleted. Every changed file was read into `files` before any
+ * change was made, so what is written back is what the host gave.
+ */
+function restoreSteps(done, files) {
+  return [...done].reverse().map((path) => {
+    const original = files[path];
+    if (original === null || original === undefined) {
+      return {
+        path,
+        call: (h) => {
+          if (typeof h.deleteFile !== 'function') throw new Error('the host has no deleteFile to remove the file it created');
+          return h.deleteFile(path);
+        },
+      };
+    }
+    return { path, call: (h) => h.writeFile(path, originalContent(original)) };
+  });
+}
+
+/** What readFile gave, as the text writeFile takes; bytes that are not UTF-8 (a deleted binary file) go back as bytes. */
+function originalContent(original) {
+  if (typeof original === 'string') return original;
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(original);
+  } catch {
+    return original;
+  }
+}
+
+/**
  * The error for a host call that threw while changes were being carried
  * out. The edits were already checked, so the error keeps the result and
- * says exactly which files were changed and which were not.
+ * says exactly which files were rolled back, which are still changed, and
+ * which were never touched. A failed `stage` rolls nothing back: every file
+ * was written as checked and only staging is missing.
  */
-function hostFailure(step, cause, out, done) {
+function hostFailure(step, cause, out, done, rollback) {
   const changes = [...(out.writes || []).map((w) => w.path), ...(out.deletes || [])];
-  const notDone = changes.slice(done.length);
+  const notChanged = changes.slice(done.length);
   const what = step.path === undefined ? `host.${step.method}` : `host.${step.method}(${JSON.stringify(step.path)})`;
-  const err = new Error(
-    `editblocks: ${what} failed: ${cause && cause.message ? cause.message : cause}. ` +
-      `Already changed: ${done.length ? done.join(', ') : 'nothing'}; not changed: ${notDone.length ? notDone.join(', ') : 'nothing'}. ` +
-      'The checked result is in error.result; fix the host problem, then apply the remaining changes again.',
-    { cause },
-  );
+  const list = (paths) => (paths.length ? paths.join(', ') : 'nothing');
+  let state;
+  if (step.method === 'stage') {
+    state = `Every change was written (${list(done)}); nothing was staged. Stage those paths yourself or fix the host and stage again.`;
+  } else if (rollback.failed.length === 0) {
+    state = `Rolled back: ${list(rollback.restored)}; every file is as it was before. Fix the host problem, then apply the reply again.`;
+  } else {
+    const why = rollback.failed.map((f) => `${f.path} (${f.reason})`).join(', ');
+    state =
+      `Rolled back: ${list(rollback.restored)}; could not restore: ${why} — those files still hold the new content. ` +
+      `Not changed: ${list(notChanged)}. Fix the host problem, then restore or re-apply by hand.`;
+  }
+  const err = new Error(`editblocks: ${what} failed: ${cause && cause.message ? cause.message : cause}. ${state} The checked result is in error.result.`, { cause });
   err.result = out.result;
-  err.changed = done;
-  err.notChanged = notDone;
+  err.changed = step.method === 'stage' ? done : rollback.failed.map((f) => f.path);
+  err.rolledBack = rollback.restored;
+  err.notChanged = step.method === 'stage' ? [] : [...rollback.restored, ...notChanged];
   return err;
 }
+
+
+function rollbackSync(host, done, files) {
+  const rollback = { restored: [], failed: [] };
+  for (const step of restoreSteps(done, files)) {
+    try {
+      const r = step.call(host);
+      if (isThenable(r)) throw new Error('the host returned a Promise to a sync call');
+      rollback.restored.push(step.path);
+    } catch (e) {
+      rollback.failed.push({ path: step.path, reason: messageOf(e) });
+    }
+  }
+  return rollback;
+}
+
+async function rollbackAsync(host, done, files) {
+  const rollback = { restored: [], failed: [] };
+  for (const step of restoreSteps(done, files)) {
+    try {
+      await step.call(host);
+      rollback.restored.push(step.path);
+    } catch (e) {
+      rollback.failed.push({ path: step.path, reason: messageOf(e) });
+    }
+  }
+  return rollback;
+}
+
+const noRollback = { restored: [], failed: [] };
 
 /**
  * Runs `plan.run(files)` against a snapshot read synchronously from `host`.
@@ -92,7 +165,7 @@ export function driveSync(host, plan) {
     try {
       r = step.call(host);
     } catch (e) {
-      throw hostFailure(step, e, out, done);
+      throw hostFailure(step, e, out, done, step.method === 'stage' ? noRollback : rollbackSync(host, done, files));
     }
     if (isThenable(r)) throw new TypeError(`editblocks: host.${step.method} returned a Promise; use the async function with an async host`);
     if (step.path !== undefined) done.push(step.path);
@@ -119,7 +192,7 @@ export async function driveAsync(host, plan) {
     try {
       await step.call(host);
     } catch (e) {
-      throw hostFailure(step, e, out, done);
+      throw hostFailure(step, e, out, done, step.method === 'stage' ? noRollback : await rollbackAsync(host, done, files));
     }
     if (step.path !== undefined) done.push(step.path);
   }

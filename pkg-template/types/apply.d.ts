@@ -10,6 +10,23 @@ export interface FileHost {
   stage?(paths: string[]): void | Promise<void>;
 }
 
+/**
+ * What `applyEdits`, `applyToolCalls` and `applyHashlineEdit` (and their Sync
+ * forms) throw when a host call fails while checked changes are carried out.
+ * Files already written are restored (created ones deleted) before it is
+ * thrown; a failed `stage` restores nothing, since every file was written.
+ */
+export interface HostFailureError<Result = ApplyResult> extends Error {
+  /** The checked result (ApplyResult, ToolApplyResult or HashlineResult, after the function that threw). */
+  result: Result;
+  /** Paths that still hold new content (a restore failed, or only staging failed). */
+  changed: string[];
+  /** Paths that were written and then restored. */
+  rolledBack: string[];
+  /** Paths that are as they were before the call. */
+  notChanged: string[];
+}
+
 export type Status = 'applied' | 'validated' | 'failed' | 'skipped' | 'not-in-context';
 
 export type ErrorKind =

@@ -1,8 +1,12 @@
-// When a real host fails while changes are carried out, the caller learns
-// exactly what was changed and what was not, and keeps the checked result.
+// When a host fails while changes are carried out, what was already written
+// is rolled back, and the caller learns exactly what happened and keeps the
+// checked result.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyEdits, applyEditsSync, applyToolCalls } from '../../pkg/node/index.mjs';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { applyEdits, applyEditsSync, applyToolCalls, nodeHost } from '../../pkg/node/index.mjs';
 
 const reply = [
   'a.txt', '<<<<<<< SEARCH', 'one', '=======', 'ONE', '>>>>>>> REPLACE', '',
@@ -23,7 +27,7 @@ function failingHost(failOn, { async = false } = {}) {
   };
 }
 
-test('a sync host write failure names what was and was not changed, and keeps the result', () => {
+test('a sync host write failure rolls back what was written and keeps the result', () => {
   const host = failingHost('b.txt');
   let caught;
   try {
@@ -33,11 +37,12 @@ test('a sync host write failure names what was and was not changed, and keeps th
   }
   assert.ok(caught, 'the failure is reported');
   assert.match(caught.message, /host\.writeFile\("b\.txt"\) failed: disk full/);
-  assert.match(caught.message, /Already changed: a\.txt; not changed: b\.txt/);
-  assert.deepEqual(caught.changed, ['a.txt']);
-  assert.deepEqual(caught.notChanged, ['b.txt']);
+  assert.match(caught.message, /Rolled back: a\.txt; every file is as it was before/);
+  assert.deepEqual(caught.changed, []);
+  assert.deepEqual(caught.rolledBack, ['a.txt']);
+  assert.deepEqual(caught.notChanged, ['a.txt', 'b.txt']);
   assert.deepEqual(caught.result.results.map((r) => r.status), ['applied', 'applied']);
-  assert.equal(host.files.get('a.txt'), 'ONE\n');
+  assert.equal(host.files.get('a.txt'), 'one\n', 'the written file is restored');
   assert.equal(host.files.get('b.txt'), 'two\n', 'the failed file keeps its bytes');
 });
 
@@ -45,6 +50,7 @@ test('an async host write failure rejects with the same details', async () => {
   const host = failingHost('a.txt', { async: true });
   await assert.rejects(applyEdits(reply, host), (e) => {
     assert.deepEqual(e.changed, []);
+    assert.deepEqual(e.rolledBack, []);
     assert.deepEqual(e.notChanged, ['a.txt', 'b.txt']);
     assert.equal(e.result.filesModified.length, 2);
     return true;
@@ -53,8 +59,86 @@ test('an async host write failure rejects with the same details', async () => {
   assert.equal(host.files.get('b.txt'), 'two\n');
 });
 
+test('a file created before the failure is deleted again', async () => {
+  const host = failingHost('b.txt', { async: true });
+  host.deleteFile = async (p) => host.files.delete(p);
+  const creating = ['new.txt', '<<<<<<< SEARCH', '=======', 'fresh', '>>>>>>> REPLACE', '', reply].join('\n');
+  await assert.rejects(applyEdits(creating, host), (e) => {
+    assert.deepEqual(e.rolledBack, ['a.txt', 'new.txt']);
+    return true;
+  });
+  assert.deepEqual([...host.files.keys()].sort(), ['a.txt', 'b.txt']);
+  assert.equal(host.files.get('a.txt'), 'one\n');
+});
+
+test('a restore that fails too is named, and those files are reported as still changed', () => {
+  const host = failingHost('b.txt');
+  const write = host.writeFile;
+  let writes = 0;
+  host.writeFile = (p, c) => {
+    writes += 1;
+    if (writes > 1) throw new Error('disk full');
+    write(p, c);
+  };
+  assert.throws(
+    () => applyEditsSync(reply, host),
+    (e) => {
+      assert.match(e.message, /could not restore: a\.txt \(disk full\)/);
+      assert.deepEqual(e.changed, ['a.txt']);
+      assert.deepEqual(e.rolledBack, []);
+      assert.deepEqual(e.notChanged, ['b.txt']);
+      return true;
+    },
+  );
+  assert.equal(host.files.get('a.txt'), 'ONE\n');
+});
+
+test('a failed stage rolls nothing back: the files were written as checked', () => {
+  const host = failingHost('none');
+  host.stage = () => {
+    throw new Error('git is not installed');
+  };
+  assert.throws(
+    () => applyEditsSync(reply, host),
+    (e) => {
+      assert.match(e.message, /host\.stage failed: git is not installed\. Every change was written \(a\.txt, b\.txt\); nothing was staged/);
+      assert.deepEqual(e.changed, ['a.txt', 'b.txt']);
+      return true;
+    },
+  );
+  assert.equal(host.files.get('a.txt'), 'ONE\n');
+});
+
+test('on a real disk, a failure while creating a folder rolls back the files already written', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-rollback-'));
+  try {
+    const bom = Buffer.from('\ufeffone\r\nkeep\r\n');
+    fs.writeFileSync(path.join(root, 'a.txt'), bom);
+    const real = nodeHost(root, { git: false });
+    // Just before the second write, a file takes the name of the folder that
+    // write needs, so the real mkdir fails.
+    const host = {
+      ...real,
+      writeFile(p, c) {
+        if (p === 'dir/new.txt') fs.writeFileSync(path.join(root, 'dir'), 'in the way');
+        return real.writeFile(p, c);
+      },
+    };
+    const twoFiles = ['a.txt', '<<<<<<< SEARCH', 'one', '=======', 'ONE', '>>>>>>> REPLACE', '', 'dir/new.txt', '<<<<<<< SEARCH', '=======', 'fresh', '>>>>>>> REPLACE', ''].join('\n');
+    await assert.rejects(applyEdits(twoFiles, host), (e) => {
+      assert.match(e.message, /host\.writeFile\("dir\/new\.txt"\) failed: .*Rolled back: a\.txt/);
+      return true;
+    });
+    assert.deepEqual(fs.readFileSync(path.join(root, 'a.txt')), bom, 'a.txt is byte for byte as it was');
+    assert.deepEqual(fs.readdirSync(root).sort(), ['a.txt', 'dir']);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('tool calls report a failed commit the same way', async () => {
   const host = failingHost('b.txt', { async: true });
   const calls = [{ name: 'write_file', arguments: { path: 'a.txt', content: 'A\n' } }, { name: 'write_file', arguments: { path: 'b.txt', content: 'B\n' } }];
-  await assert.rejects(applyToolCalls(calls, host), /Already changed: a\.txt; not changed: b\.txt/);
+  await assert.rejects(applyToolCalls(calls, host), /Rolled back: a\.txt; every file is as it was before/);
+  assert.equal(host.files.get('a.txt'), 'one\n');
 });
