@@ -4,6 +4,7 @@ import {
   diffBlockPacked,
   renderEditBlockHtml,
   renderInProgressHtml,
+  renderPendingHtml,
   renderSummaryHtml,
 } from 'editblocks-raw';
 
@@ -80,34 +81,10 @@ function resultList(results) {
 export function renderEditBlock(block, results, options) {
   if (block == null || typeof block !== 'object') throw new TypeError('editblocks: renderEditBlock needs an edit block object');
   const index = options && options.index != null ? options.index : undefined;
-  if (index !== undefined && !(Number.isInteger(index) && index >= 0)) {
-    throw new TypeError('editblocks: renderEditBlock options.index must be a non-negative integer');
+  if (index !== undefined && !(Number.isInteger(index) && index >= 0 && index <= 0xffffffff)) {
+    throw new TypeError(`editblocks: renderEditBlock options.index must be a block index (an integer from 0 to 4294967295), got ${index}`);
   }
   return renderEditBlockHtml(block, resultList(results), index);
-}
-
-// The separator each section begins with when a pending block is drawn.
-const SECTION_MARKERS = {
-  edit: null,
-  repl: '═══════ REPL',
-  anchor: null,
-  old: '───────',
-  new: '═══════',
-  'trailing-anchor': '───────',
-  search: null,
-  replace: '=======',
-};
-
-/** An EditStream pending() block as the lines the model wrote after its path line. */
-function pendingLines(pending) {
-  const lines = [];
-  for (const { section, lines: sectionLines } of pending.sections || []) {
-    const marker = SECTION_MARKERS[section];
-    if (marker) lines.push(marker);
-    if (Array.isArray(sectionLines)) lines.push(...sectionLines);
-  }
-  if (typeof pending.partialLine === 'string' && pending.partialLine !== '') lines.push(pending.partialLine);
-  return lines;
 }
 
 /**
@@ -121,7 +98,11 @@ export function renderInProgressEditBlock(filePath, partialLines) {
     if (typeof pending.filePath !== 'string') {
       throw new TypeError('editblocks: renderInProgressEditBlock(pending) needs what EditStream.pending() returned (with filePath and sections)');
     }
-    return renderInProgressHtml(pending.filePath, pendingLines(pending));
+    if (!Array.isArray(pending.sections)) {
+      throw new TypeError('editblocks: renderInProgressEditBlock(pending) needs pending.sections (an array of { section, lines })');
+    }
+    const partial = typeof pending.partialLine === 'string' ? pending.partialLine : undefined;
+    return renderPendingHtml(pending.filePath, pending.sections, partial);
   }
   text(filePath, 'renderInProgressEditBlock(filePath, …)');
   let lines = partialLines == null ? [] : partialLines;
@@ -138,8 +119,17 @@ export function renderInProgressEditBlock(filePath, partialLines) {
  * `options.retryNote` rewords it.
  */
 export function renderEditsSummary(results, options) {
-  if (results == null || typeof results !== 'object') {
-    throw new TypeError('editblocks: renderEditsSummary takes an array of results or an apply result');
+  if (results == null || typeof results !== 'object' || (!Array.isArray(results) && !Array.isArray(results.results))) {
+    const what = results != null && typeof results === 'object' && 'status' in results ? 'one result; wrap it in an array' : results === null ? 'null' : typeof results;
+    throw new TypeError(`editblocks: renderEditsSummary takes an array of results or an apply result ({ results }), got ${what}`);
   }
+  const list = Array.isArray(results) ? results : results.results;
+  list.forEach((r, i) => {
+    if (r == null || typeof r !== 'object') throw new TypeError(`editblocks: renderEditsSummary: result ${i} is ${r === null ? 'null' : typeof r}, not a result object`);
+    const line = r.estimatedLine;
+    if (line != null && !(Number.isInteger(line) && line >= 1)) {
+      throw new TypeError(`editblocks: renderEditsSummary: result ${i} (${JSON.stringify(r.filePath ?? '')}) has estimatedLine ${JSON.stringify(line)}; it must be a 1-based line number or absent`);
+    }
+  });
   return renderSummaryHtml(results, options);
 }

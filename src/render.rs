@@ -29,9 +29,10 @@
 //! | `show-edit` | the badge of an applied or validated block | go to the applied edit |
 //! | `show-error` | the badge of a failed or skipped block, `.eb-failure` in the summary | show the error context |
 //!
-//! Every `.eb-line` of a diff also has `data-old-line` / `data-new-line`
-//! (numbers within the block, or file lines when the result has an
-//! `estimatedLine`).
+//! Every `.eb-line` of a diff also has `data-old-line` / `data-new-line`:
+//! numbers within the block when there is no result, file lines counted from
+//! `estimatedLine` when the edit applied or validated, and none when it
+//! failed or was skipped (where it was aimed is only a guess).
 
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +45,22 @@ pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     push_escaped(&mut out, text);
     out
+}
+
+/// Escapes a line of a file or a reply for display. Control characters other
+/// than tab would vanish (NUL) or break the line (a lone CR) on screen, so an
+/// edit could hide what it changes: they show as their Unicode control
+/// pictures (U+2400…), marked `eb-ctrl` with the code point as a title.
+fn push_line_text(out: &mut String, text: &str) {
+    for c in text.chars() {
+        let code = u32::from(c);
+        if (code < 0x20 && c != '\t') || code == 0x7f {
+            let picture = if code == 0x7f { '\u{2421}' } else { char::from_u32(0x2400 + code).unwrap_or('\u{fffd}') };
+            out.push_str(&format!("<span class=\"eb-ctrl\" title=\"U+{code:04X}\">{picture}</span>"));
+        } else {
+            push_escaped(out, c.encode_utf8(&mut [0; 4]));
+        }
+    }
 }
 
 fn push_escaped(out: &mut String, text: &str) {
@@ -256,15 +273,24 @@ pub fn block_diff(block: &EditBlock) -> Vec<DiffLine> {
 /// A whole edit block: header with the file path and status badge, the
 /// failure reason, and the diff with changed spans.
 ///
-/// When `result` has an `estimated_line`, the gutter shows file lines counted
-/// from it (the first line of the block's context); otherwise lines within the
-/// block.
+/// The gutter shows file lines counted from `estimated_line` when the edit
+/// applied or validated, lines within the block when there is no result, and
+/// nothing when the edit failed or was skipped.
 pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> String {
     let lines = block_diff(block);
     let status = result.map_or("", |r| r.status.as_str());
     let class = status_class(status);
     let file_line = result.and_then(|r| r.estimated_line);
-    let base = file_line.map_or(0, |l| l.saturating_sub(1));
+    // An applied or validated edit's `estimatedLine` is its first context
+    // line, so the gutter counts file lines from it. A failed edit's
+    // `estimatedLine` only says where it was aimed (often the part that did
+    // not match), so its lines get no numbers rather than wrong ones.
+    let numbering = match (result, file_line) {
+        (None, _) => Some(0),
+        (Some(_), Some(line)) if matches!(class, "applied" | "validated") => Some(line.saturating_sub(1)),
+        (Some(_), None) if matches!(class, "applied" | "validated") => Some(0),
+        _ => None,
+    };
     let block_index = result.and_then(|r| r.block_index);
     let create = block.is_create();
 
@@ -334,14 +360,15 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
 
     html.push_str("<div class=\"eb-diff\">");
     for line in &lines {
-        push_diff_line(&mut html, line, base);
+        push_diff_line(&mut html, line, numbering);
     }
     html.push_str("</div></div>");
     html
 }
 
-fn push_diff_line(html: &mut String, line: &DiffLine, base: u32) {
-    let shift = |n: Option<u32>| n.map(|n| n.saturating_add(base));
+/// `numbering`: the file line before the block's first line, or `None` for no numbers.
+fn push_diff_line(html: &mut String, line: &DiffLine, numbering: Option<u32>) {
+    let shift = |n: Option<u32>| numbering.and_then(|base| n.map(|n| n.saturating_add(base)));
     let (old, new) = (shift(line.old_line), shift(line.new_line));
     let kind = line.kind.as_str();
     let attrs = Attrs::new().add("class", &format!("eb-line eb-line-{kind}")).opt("data-old-line", old).opt("data-new-line", new);
@@ -363,14 +390,14 @@ fn push_diff_line(html: &mut String, line: &DiffLine, base: u32) {
             for span in spans {
                 if span.changed {
                     html.push_str("<span class=\"eb-change\">");
-                    push_escaped(html, &span.text);
+                    push_line_text(html, &span.text);
                     html.push_str("</span>");
                 } else {
-                    push_escaped(html, &span.text);
+                    push_line_text(html, &span.text);
                 }
             }
         }
-        None => push_escaped(html, &line.text),
+        None => push_line_text(html, &line.text),
     }
     html.push_str("</span></div>");
 }
@@ -408,19 +435,31 @@ fn is_partial_marker(line: &str) -> bool {
     !t.is_empty() && marker(line).is_none() && MARKERS.iter().any(|m| m.starts_with(t))
 }
 
+/// The lines of a block being written, sorted by the part they belong to.
+#[derive(Debug, Default)]
+struct PendingParts<'a> {
+    /// The anchored format's leading anchor.
+    leading: Vec<&'a str>,
+    /// Old text (for `edit-repl`, context and old) or everything before a separator.
+    old: Vec<&'a str>,
+    new: Vec<&'a str>,
+    trailing: Vec<&'a str>,
+    /// The new section has begun.
+    separator_seen: bool,
+    anchored: bool,
+}
+
 /// A block still being streamed: the file path, a "writing" badge, and the
 /// lines so far. `partial_lines` are the block's lines after the path line,
-/// as the model wrote them (markers included or not). Once the new section
-/// has begun, lines shared by both sections show as context, like the
-/// finished block will; before that, the old section shows neutrally.
+/// as the model wrote them (markers included or not), so the parts are
+/// guessed from marker lines; when the parser's sections are at hand, use
+/// [`render_pending_sections`], which never mistakes content for a marker.
+/// Once the new section has begun, lines shared by both sections show as
+/// context, like the finished block will; before that, the old section shows
+/// neutrally.
 pub fn render_in_progress_edit_block(file_path: &str, partial_lines: &[String]) -> String {
-    let mut leading: Vec<&str> = Vec::new();
-    let mut old: Vec<&str> = Vec::new();
-    let mut new: Vec<&str> = Vec::new();
-    let mut trailing: Vec<&str> = Vec::new();
+    let mut parts = PendingParts::default();
     let mut section = Section::Old;
-    let mut anchored = false;
-    let mut separator_seen = false;
     let count = partial_lines.len();
     for (index, line) in partial_lines.iter().enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -434,16 +473,16 @@ pub fn render_in_progress_edit_block(file_path: &str, partial_lines: &[String]) 
             Some("end") => break,
             Some("separator") => {
                 section = Section::New;
-                separator_seen = true;
+                parts.separator_seen = true;
                 continue;
             }
             Some("anchor-rule") => {
-                if !separator_seen && !anchored {
+                if !parts.separator_seen && !parts.anchored {
                     // Anchored format: what came so far was the leading anchor.
-                    anchored = true;
-                    leading.append(&mut old);
+                    parts.anchored = true;
+                    parts.leading.append(&mut parts.old);
                     section = Section::Old;
-                } else if separator_seen {
+                } else if parts.separator_seen {
                     section = Section::Trailing;
                 }
                 continue;
@@ -451,12 +490,63 @@ pub fn render_in_progress_edit_block(file_path: &str, partial_lines: &[String]) 
             _ => {}
         }
         match section {
-            Section::Old => old.push(line),
-            Section::New => new.push(line),
-            Section::Trailing => trailing.push(line),
+            Section::Old => parts.old.push(line),
+            Section::New => parts.new.push(line),
+            Section::Trailing => parts.trailing.push(line),
         }
     }
+    render_pending_parts(file_path, &parts)
+}
 
+/// One section of a block being written, as `EditStream.pending()` gives it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PendingSection {
+    /// `edit`, `repl`, `anchor`, `old`, `new`, `trailing-anchor`, `search` or `replace`.
+    pub section: String,
+    pub lines: Vec<String>,
+}
+
+/// A block still being streamed, drawn from the parser's own sections: every
+/// line is content, whatever it looks like (a `=======` heading underline, a
+/// merge-conflict marker in the text being edited). `partial_line`, the line
+/// being typed, joins the last section unless it may be a marker cut short.
+pub fn render_pending_sections(file_path: &str, sections: &[PendingSection], partial_line: Option<&str>) -> String {
+    let mut parts = PendingParts::default();
+    let mut last: Option<&str> = None;
+    for s in sections {
+        let lines = s.lines.iter().map(|l| l.strip_suffix('\r').unwrap_or(l));
+        match s.section.as_str() {
+            "anchor" => {
+                parts.anchored = true;
+                parts.leading.extend(lines);
+            }
+            "old" | "edit" | "search" => parts.old.extend(lines),
+            "new" | "repl" | "replace" => {
+                parts.separator_seen = true;
+                parts.new.extend(lines);
+            }
+            "trailing-anchor" => {
+                parts.separator_seen = true;
+                parts.trailing.extend(lines);
+            }
+            _ => continue,
+        }
+        last = Some(s.section.as_str());
+    }
+    if let Some(line) = partial_line.filter(|l| !l.is_empty() && !is_partial_marker(l) && marker(l).is_none()) {
+        match last {
+            Some("anchor") => parts.leading.push(line),
+            Some("new" | "repl" | "replace") => parts.new.push(line),
+            Some("trailing-anchor") => parts.trailing.push(line),
+            _ => parts.old.push(line),
+        }
+    }
+    render_pending_parts(file_path, &parts)
+}
+
+fn render_pending_parts(file_path: &str, parts: &PendingParts<'_>) -> String {
+    let PendingParts { leading, old, new, trailing, separator_seen, anchored } = parts;
+    let (separator_seen, anchored) = (*separator_seen, *anchored);
     let mut html = String::new();
     let attrs = Attrs::new()
         .add("class", "eb-block eb-block-pending eb-status-pending")
@@ -476,12 +566,12 @@ pub fn render_in_progress_edit_block(file_path: &str, partial_lines: &[String]) 
     html.push_str("<div class=\"eb-diff\">");
 
     let mut rows: Vec<(&str, &str)> = Vec::new();
-    for l in &leading {
+    for l in leading {
         rows.push(("context", l));
     }
     if separator_seen {
         // edit-repl: the common prefix of both sections is context.
-        let shared = if anchored { 0 } else { old.iter().zip(&new).take_while(|(a, b)| a == b).count() };
+        let shared = if anchored { 0 } else { old.iter().zip(new.iter()).take_while(|(a, b)| a == b).count() };
         for l in old.iter().take(shared) {
             rows.push(("context", l));
         }
@@ -492,11 +582,11 @@ pub fn render_in_progress_edit_block(file_path: &str, partial_lines: &[String]) 
             rows.push(("added", l));
         }
     } else {
-        for l in &old {
+        for l in old {
             rows.push(("old", l));
         }
     }
-    for l in &trailing {
+    for l in trailing {
         rows.push(("context", l));
     }
     let last = rows.len();
@@ -509,7 +599,7 @@ pub fn render_in_progress_edit_block(file_path: &str, partial_lines: &[String]) 
         html.push_str(&format!(
             "<div class=\"eb-line eb-line-{kind}\"><span class=\"eb-num eb-num-old\"></span><span class=\"eb-num eb-num-new\"></span><span class=\"eb-sign\">{sign}</span><span class=\"eb-text\">"
         ));
-        push_escaped(&mut html, text);
+        push_line_text(&mut html, text);
         if i + 1 == last {
             html.push_str("<span class=\"eb-cursor\" aria-hidden=\"true\"></span>");
         }

@@ -1,6 +1,7 @@
 //! The HTML renderers against the fixtures in `tests/fixtures/render/html/`.
 //!
-//! Each fixture has `=== kind` (`block`, `in-progress` or `summary`),
+//! Each fixture has `=== kind` (`block`, `in-progress`, `pending` — what
+//! `EditStream.pending()` gives — or `summary`),
 //! `=== input` (JSON, as the JavaScript functions receive it) and
 //! `=== expected` (the HTML, with line breaks added before `<div` and `<li`
 //! for reading; they are not part of the output). Run with
@@ -12,7 +13,7 @@ use std::fs;
 use std::path::Path;
 
 use editblocks::render::{
-    find_result, render_edit_block, render_edits_summary, render_in_progress_edit_block, ResultView, SummaryInput,
+    find_result, render_edit_block, render_edits_summary, render_in_progress_edit_block, render_pending_sections, PendingSection, ResultView, SummaryInput,
     SummaryOptions, SummaryView,
 };
 use editblocks::EditBlock;
@@ -36,6 +37,11 @@ fn render(kind: &str, input: &Value) -> String {
             let path = input["filePath"].as_str().unwrap();
             let lines: Vec<String> = serde_json::from_value(input["partialLines"].clone()).unwrap();
             render_in_progress_edit_block(path, &lines)
+        }
+        "pending" => {
+            let path = input["filePath"].as_str().unwrap();
+            let sections: Vec<PendingSection> = serde_json::from_value(input["sections"].clone()).unwrap();
+            render_pending_sections(path, &sections, input.get("partialLine").and_then(Value::as_str))
         }
         "summary" => {
             let summary: SummaryInput = serde_json::from_value(input["summary"].clone()).unwrap();

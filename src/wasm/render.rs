@@ -68,6 +68,14 @@ pub fn render_in_progress_html(file_path: &str, partial_lines: Vec<String>) -> S
     crate::render::render_in_progress_edit_block(file_path, &partial_lines)
 }
 
+/// `renderInProgressEditBlock(pending)`: the sections of `EditStream.pending()`.
+#[wasm_bindgen(js_name = renderPendingHtml)]
+pub fn render_pending_html(file_path: &str, sections: JsValue, partial_line: Option<String>) -> Result<String, JsError> {
+    let sections: Vec<crate::render::PendingSection> =
+        from_js(sections, "pending.sections (an array of { section, lines } as EditStream.pending() returns)")?;
+    Ok(crate::render::render_pending_sections(file_path, &sections, partial_line.as_deref()))
+}
+
 /// `renderEditsSummary`: `summary` is an array of results or an apply result.
 #[wasm_bindgen(js_name = renderSummaryHtml)]
 pub fn render_summary_html(summary: JsValue, options: JsValue) -> Result<String, JsError> {

@@ -153,3 +153,43 @@ test('a block streamed through EditStream draws in progress, then as the block i
   const done = eb.renderEditBlock(complete[0].block);
   assert.match(done, /<span class="eb-text">    <span class="eb-change">two<\/span>\(\)<\/span>/);
 });
+
+// The rows (kind and text) a rendered block shows, for comparing views.
+const rows = (html) => [...html.matchAll(/eb-line eb-line-(\w+)[^>]*>.*?<span class="eb-text">(.*?)(?:<span class="eb-cursor"[^>]*><\/span>)?<\/span><\/div>/g)].map((m) => `${m[1]}:${m[2]}`);
+
+test('a streamed block never mistakes content that looks like a marker for one', () => {
+  // Resolving a merge conflict in an edit-repl block: git's markers are old content.
+  const reply = [
+    'src/a.js',
+    '««« EDIT',
+    'function f() {',
+    '<<<<<<< HEAD',
+    '  return 1;',
+    '>>>>>>> feature',
+    '}',
+    '═══════ REPL',
+    'function f() {',
+    '  return 2;',
+    '}',
+    '»»» EDIT END',
+    '',
+  ].join('\n');
+  // Fed whole except the last marker, the pending view shows exactly the lines of the final block.
+  const stream = new eb.EditStream();
+  stream.feed(reply.slice(0, reply.indexOf('»»»')));
+  const pending = stream.pending();
+  const [block] = eb.parseEdits(reply);
+  assert.equal(block.oldLines, '<<<<<<< HEAD\n  return 1;\n>>>>>>> feature\n}', 'the parser keeps the conflict lines as content');
+  const streamed = rows(eb.renderInProgressEditBlock(pending)).map((r) => r.replace(/^old:/, 'removed:'));
+  const final = rows(eb.renderEditBlock(block)).filter((r) => !r.startsWith('context:'));
+  assert.ok(streamed.includes('removed:&lt;&lt;&lt;&lt;&lt;&lt;&lt; HEAD'), streamed.join('\n'));
+  assert.ok(streamed.includes('added:  return 2;'), streamed.join('\n'));
+  for (const r of final) assert.ok(streamed.includes(r) || streamed.includes(r.replace(/<span class="eb-change">|<\/span>/g, '')), `${r} is shown while streaming`);
+  stream.finish();
+});
+
+test('renderEditsSummary refuses one result and names a bad field', () => {
+  assert.throws(() => eb.renderEditsSummary({ status: 'failed', filePath: 'a.txt' }), /got one result; wrap it in an array/);
+  assert.throws(() => eb.renderEditsSummary([{ status: 'failed', filePath: 'a.txt', estimatedLine: -1 }]), /result 0 \("a\.txt"\) has estimatedLine -1/);
+  assert.throws(() => eb.renderEditBlock({ filePath: 'a', format: 'search-replace' }, [], { index: 2 ** 32 }), /from 0 to 4294967295\), got 4294967296/);
+});
