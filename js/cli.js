@@ -143,6 +143,7 @@ async function readInput(file, onChunk) {
     }
   } catch (e) {
     if (e.code === 'ENOENT') throw new UsageError(`cannot read ${file}: no such file`);
+    if (e.code === 'EISDIR') throw new UsageError(`cannot read ${file}: it is a folder; pass the reply file`);
     throw e;
   }
   return text;
@@ -220,6 +221,7 @@ async function apply(opts) {
     out.push(`  suggested commands (not run):`);
     for (const s of result.shellSuggestions) out.push(`    ${c.cyan(`$ ${s}`)}`);
   }
+  if (result.stageError) out.push(c.yellow(`  warning: ${result.stageError}`));
   if (result.retryPrompt) {
     out.push('');
     out.push(c.bold('A retry prompt was prepared (not sent):'));
@@ -252,7 +254,8 @@ export async function main(argv) {
       process.stderr.write(`editblocks: ${e.message}\n\n${USAGE}\n`);
       return 2;
     }
-    process.stderr.write(`editblocks: ${e && e.message ? e.message : e}\n`);
+    const message = String(e && e.message ? e.message : e).replace(/^editblocks: /, '');
+    process.stderr.write(`editblocks: ${message}\n`);
     return 1;
   }
 }

@@ -8,6 +8,7 @@
 // code path.
 
 const isThenable = (v) => v != null && typeof v.then === 'function';
+const isAsyncFunction = (f) => typeof f === 'function' && f.constructor && f.constructor.name === 'AsyncFunction';
 
 function checkHost(host, needsDelete) {
   if (host == null || typeof host.readFile !== 'function' || typeof host.writeFile !== 'function') {
@@ -81,8 +82,7 @@ function originalContent(original) {
  * The error for a host call that threw while changes were being carried
  * out. The edits were already checked, so the error keeps the result and
  * says exactly which files were rolled back, which are still changed, and
- * which were never touched. A failed `stage` rolls nothing back: every file
- * was written as checked and only staging is missing.
+ * which were never touched.
  */
 function hostFailure(step, cause, out, done, rollback) {
   const changes = [...(out.writes || []).map((w) => w.path), ...(out.deletes || [])];
@@ -90,9 +90,7 @@ function hostFailure(step, cause, out, done, rollback) {
   const what = step.path === undefined ? `host.${step.method}` : `host.${step.method}(${JSON.stringify(step.path)})`;
   const list = (paths) => (paths.length ? paths.join(', ') : 'nothing');
   let state;
-  if (step.method === 'stage') {
-    state = `Every change was written (${list(done)}); nothing was staged. Stage those paths yourself or fix the host and stage again.`;
-  } else if (rollback.failed.length === 0) {
+  if (rollback.failed.length === 0) {
     state = `Rolled back: ${list(rollback.restored)}; every file is as it was before. Fix the host problem, then apply the reply again.`;
   } else {
     const why = rollback.failed.map((f) => `${f.path} (${f.reason})`).join(', ');
@@ -102,9 +100,9 @@ function hostFailure(step, cause, out, done, rollback) {
   }
   const err = new Error(`editblocks: ${what} failed: ${cause && cause.message ? cause.message : cause}. ${state} The checked result is in error.result.`, { cause });
   err.result = out.result;
-  err.changed = step.method === 'stage' ? done : rollback.failed.map((f) => f.path);
+  err.changed = rollback.failed.map((f) => f.path);
   err.rolledBack = rollback.restored;
-  err.notChanged = step.method === 'stage' ? [] : [...rollback.restored, ...notChanged];
+  err.notChanged = [...rollback.restored, ...notChanged];
   return err;
 }
 
@@ -136,7 +134,14 @@ async function rollbackAsync(host, done, files) {
   return rollback;
 }
 
-const noRollback = { restored: [], failed: [] };
+/**
+ * Staging is a convenience on top of the writes: when it fails every file was
+ * still written as checked, so the result is returned with this sentence in
+ * `stageError` instead of an exception that would hide it.
+ */
+function stageError(cause, done) {
+  return `host.stage failed: ${messageOf(cause)}. Every change was written (${done.length ? done.join(', ') : 'nothing'}); nothing was staged. Stage those paths yourself.`;
+}
 
 /**
  * Runs `plan.run(files)` against a snapshot read synchronously from `host`.
@@ -159,15 +164,37 @@ export function driveSync(host, plan) {
     files[path] = snapshotEntry(value);
   }
   const out = plan.run(files);
+  const steps = replaySteps(out);
+  // An async method cannot be used from a sync call; find out before the
+  // first write rather than after it (the reply would be half written).
+  for (const method of new Set(steps.map((s) => s.method))) {
+    if (isAsyncFunction(host[method])) {
+      throw new TypeError(`editblocks: host.${method} is an async function; use the async function (applyEdits, applyToolCalls, applyHashlineEdit) with this host. Nothing was written.`);
+    }
+  }
   const done = [];
-  for (const step of replaySteps(out)) {
+  for (const step of steps) {
     let r;
     try {
       r = step.call(host);
     } catch (e) {
-      throw hostFailure(step, e, out, done, step.method === 'stage' ? noRollback : rollbackSync(host, done, files));
+      if (step.method === 'stage') {
+        out.result.stageError = stageError(e, done);
+        break;
+      }
+      throw hostFailure(step, e, out, done, rollbackSync(host, done, files));
     }
-    if (isThenable(r)) throw new TypeError(`editblocks: host.${step.method} returned a Promise; use the async function with an async host`);
+    if (isThenable(r)) {
+      // The write is under way and cannot be awaited or undone from here.
+      const started = step.path === undefined ? done : [...done, step.path];
+      const err = new TypeError(
+        `editblocks: host.${step.method} returned a Promise; use the async function with an async host. ` +
+          `Changed or being changed: ${started.length ? started.join(', ') : 'nothing'}; restore them from error.result if needed.`,
+      );
+      err.result = out.result;
+      err.changed = started;
+      throw err;
+    }
     if (step.path !== undefined) done.push(step.path);
   }
   return out.result;
@@ -192,7 +219,11 @@ export async function driveAsync(host, plan) {
     try {
       await step.call(host);
     } catch (e) {
-      throw hostFailure(step, e, out, done, step.method === 'stage' ? noRollback : await rollbackAsync(host, done, files));
+      if (step.method === 'stage') {
+        out.result.stageError = stageError(e, done);
+        break;
+      }
+      throw hostFailure(step, e, out, done, await rollbackAsync(host, done, files));
     }
     if (step.path !== undefined) done.push(step.path);
   }

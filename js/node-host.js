@@ -6,7 +6,8 @@
 // - Atomic writes: content goes to a temporary file in the same folder, then
 //   is renamed over the target, so a crash never leaves half a file.
 // - Parent folders are created as needed.
-// - stage(paths) runs `git add -- paths` when root is inside a git work tree.
+// - stage(paths) runs `git add -- paths` (literal paths; ignored files are
+//   left unstaged) when root is inside a git work tree.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -138,8 +139,23 @@ export function nodeHost(root, options = {}) {
       if (gitMode === false || !paths || paths.length === 0) return;
       if (gitMode === 'auto' && !gitWorkTree()) return;
       for (const p of paths) resolve(p);
+      // Files the repository ignores are written but not staged: staging them
+      // would need `git add -f`, which is the user's call, not ours.
+      const ignored = new Set();
       try {
-        execFileSync('git', ['add', '--', ...paths], { cwd: realRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+        // check-ignore has no literal mode; a leading './' keeps a name such
+        // as ':(glob)**' from being read as pathspec magic.
+        const out = execFileSync('git', ['check-ignore', '-z', '--stdin'], { cwd: realRoot, input: paths.map((p) => `./${p}`).join('\0'), stdio: ['pipe', 'pipe', 'pipe'] });
+        for (const p of out.toString().split('\0')) if (p) ignored.add(p.replace(/^\.\//, ''));
+      } catch (e) {
+        // Exit status 1: none of the paths is ignored.
+        if (e.status !== 1) throw new Error(`editblocks: git check-ignore failed in ${realRoot}: ${e.stderr ? e.stderr.toString().trim() : e.message}`);
+      }
+      const toStage = paths.filter((p) => !ignored.has(p));
+      if (toStage.length === 0) return;
+      try {
+        // Literal pathspecs: a file named ':(glob)**' must stage that file only.
+        execFileSync('git', ['--literal-pathspecs', 'add', '--', ...toStage], { cwd: realRoot, stdio: ['ignore', 'pipe', 'pipe'] });
       } catch (e) {
         const why = e.stderr ? e.stderr.toString().trim() : e.message;
         throw new Error(`editblocks: git add failed in ${realRoot}: ${why}`);

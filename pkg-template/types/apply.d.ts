@@ -14,12 +14,13 @@ export interface FileHost {
  * What `applyEdits`, `applyToolCalls` and `applyHashlineEdit` (and their Sync
  * forms) throw when a host call fails while checked changes are carried out.
  * Files already written are restored (created ones deleted) before it is
- * thrown; a failed `stage` restores nothing, since every file was written.
+ * thrown. A failed `stage` is not thrown: the result comes back with
+ * `stageError`, since every file was written.
  */
 export interface HostFailureError<Result = ApplyResult> extends Error {
   /** The checked result (ApplyResult, ToolApplyResult or HashlineResult, after the function that threw). */
   result: Result;
-  /** Paths that still hold new content (a restore failed, or only staging failed). */
+  /** Paths that still hold new content (their restore failed too). */
   changed: string[];
   /** Paths that were written and then restored. */
   rolledBack: string[];
@@ -80,6 +81,8 @@ export interface EditResult {
 }
 
 export interface ApplyResult {
+  /** Set when every change was written but the host's stage (git add) failed: what failed and what to stage by hand. */
+  stageError?: string;
   results: EditResult[];
   filesModified: string[];
   filesCreated: string[];

@@ -64,6 +64,8 @@ export interface StaleLine {
 }
 
 export interface HashlineResult {
+  /** Set when every change was written but the host's stage (git add) failed: what failed and what to stage by hand. */
+  stageError?: string;
   /** The file's path, normalised. */
   path: string;
   status: 'applied' | 'validated' | 'failed' | 'skipped';

@@ -81,6 +81,8 @@ export interface ToolChangeResult {
 }
 
 export interface ToolApplyResult {
+  /** Set when every change was written but the host's stage (git add) failed: what failed and what to stage by hand. */
+  stageError?: string;
   /** True when every change applied (or validated, in a dry run). When false, nothing was written. */
   ok: boolean;
   results: ToolChangeResult[];

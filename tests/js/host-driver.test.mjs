@@ -93,20 +93,24 @@ test('a restore that fails too is named, and those files are reported as still c
   assert.equal(host.files.get('a.txt'), 'ONE\n');
 });
 
-test('a failed stage rolls nothing back: the files were written as checked', () => {
+test('a failed stage rolls nothing back and does not throw: the result says staging failed', async () => {
+  for (const async of [false, true]) {
+    const host = failingHost('none', { async });
+    host.stage = () => {
+      throw new Error('git is not installed');
+    };
+    const result = async ? await applyEdits(reply, host) : applyEditsSync(reply, host);
+    assert.match(result.stageError, /host\.stage failed: git is not installed\. Every change was written \(a\.txt, b\.txt\); nothing was staged/);
+    assert.deepEqual(result.results.map((r) => r.status), ['applied', 'applied']);
+    assert.equal(host.files.get('a.txt'), 'ONE\n');
+  }
+});
+
+test('a sync call with an async writeFile refuses before writing anything', () => {
   const host = failingHost('none');
-  host.stage = () => {
-    throw new Error('git is not installed');
-  };
-  assert.throws(
-    () => applyEditsSync(reply, host),
-    (e) => {
-      assert.match(e.message, /host\.stage failed: git is not installed\. Every change was written \(a\.txt, b\.txt\); nothing was staged/);
-      assert.deepEqual(e.changed, ['a.txt', 'b.txt']);
-      return true;
-    },
-  );
-  assert.equal(host.files.get('a.txt'), 'ONE\n');
+  host.writeFile = async () => {};
+  assert.throws(() => applyEditsSync(reply, host), /host\.writeFile is an async function; use the async function .* Nothing was written/);
+  assert.equal(host.files.get('a.txt'), 'one\n');
 });
 
 test('on a real disk, a failure while creating a folder rolls back the files already written', async () => {

@@ -131,6 +131,23 @@ test('a root in a subfolder of a repository stages paths relative to that root',
   assert.equal(git(dir, 'status', '--porcelain'), 'M  pkg/lib/a.txt\n');
 });
 
+test('an ignored file is written but not staged, and the rest is staged', () => {
+  const dir = repo({ '.gitignore': '.env\n', 'a.txt': 'one\n' });
+  fs.writeFileSync(path.join(dir, '.env'), 'KEY=1\n');
+  const result = applyEditsSync([block('.env', '', 'KEY=1', 'KEY=2'), block('a.txt', '', 'one', 'two')], nodeHost(dir));
+  assert.deepEqual(result.results.map((r) => r.status), ['applied', 'applied']);
+  assert.equal(result.stageError, undefined);
+  assert.equal(fs.readFileSync(path.join(dir, '.env'), 'utf8'), 'KEY=2\n');
+  assert.equal(git(dir, 'status', '--porcelain'), 'M  a.txt\n');
+});
+
+test('paths are staged literally: a file named like a pathspec stages only itself', () => {
+  const dir = repo({ 'unrelated.txt': 'u\n', 'sub/other.txt': 'o\n' });
+  fs.writeFileSync(path.join(dir, 'unrelated.txt'), 'changed\n');
+  applyEditsSync([block(':(glob)**', '', '', 'x')], nodeHost(dir));
+  assert.equal(git(dir, 'status', '--porcelain'), 'A  :(glob)**\n M unrelated.txt\n');
+});
+
 test('nodeHost refuses a root that does not exist', () => {
   assert.throws(() => nodeHost(path.join(os.tmpdir(), 'editblocks-no-such-folder-xyz')), /does not exist/);
 });
