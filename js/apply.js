@@ -6,37 +6,34 @@
 // writes and the staging request onto the host.
 import { EngineApplyPlan, validateEdit as rawValidateEdit, applyToContent as rawApplyToContent } from 'editblocks-raw';
 import { driveAsync, driveSync } from './host-driver.js';
+import { checkOptions } from './options.js';
 
-const OPTION_NAMES = ['dryRun', 'stage', 'mode', 'matching', 'inContext', 'trailingNewline', 'overwrite', 'formats'];
-
-// The binding reads only the fields it knows; a misspelt option would be
-// silently ignored, so name it here.
-function checkOptions(options, fn) {
-  if (options == null) return options;
-  if (typeof options !== 'object') throw new TypeError(`editblocks: ${fn} options must be an object`);
-  for (const key of Object.keys(options)) {
-    if (!OPTION_NAMES.includes(key)) {
-      throw new TypeError(`editblocks: invalid apply options: unknown option ${JSON.stringify(key)} for ${fn}; known options are ${OPTION_NAMES.join(', ')}`);
-    }
-  }
-  return options;
-}
+const APPLY_OPTIONS = {
+  dryRun: 'boolean',
+  stage: 'boolean',
+  mode: ['sequential', 'atomic'],
+  matching: ['exact', 'tolerant'],
+  inContext: 'string[]',
+  trailingNewline: ['preserve', 'ensure'],
+  overwrite: 'boolean',
+  formats: 'string[]',
+};
 
 /** Checks one block against a file's content: { ok, errorKind?, reason?, estimatedLine?, diagnostics? }. */
 export function validateEdit(block, content, options) {
-  return rawValidateEdit(block, content, checkOptions(options, 'validateEdit'));
+  return rawValidateEdit(block, content, checkOptions(options, 'validateEdit', APPLY_OPTIONS));
 }
 
 /** Applies one block to a file's content: { content, result }; on failure the content is unchanged. */
 export function applyToContent(block, content, options) {
-  return rawApplyToContent(block, content, checkOptions(options, 'applyToContent'));
+  return rawApplyToContent(block, content, checkOptions(options, 'applyToContent', APPLY_OPTIONS));
 }
 
 function plan(input, options) {
   if (typeof input !== 'string' && !Array.isArray(input)) {
     throw new TypeError('editblocks: applyEdits needs a reply (string) or an array of EditBlock objects');
   }
-  return new EngineApplyPlan(input, checkOptions(options, 'applyEdits'));
+  return new EngineApplyPlan(input, checkOptions(options, 'applyEdits', APPLY_OPTIONS));
 }
 
 /**

@@ -8,6 +8,10 @@ import {
   hashlineSystemPrompt as rawSystemPrompt,
 } from 'editblocks-raw';
 import { driveSync, driveAsync } from './host-driver.js';
+import { checkOptions } from './options.js';
+
+const WIDTH = { width: 'integer' };
+const APPLY_OPTIONS = { ...WIDTH, allowReplaceText: 'boolean', dryRun: 'boolean', overwrite: 'boolean', stage: 'boolean' };
 
 function requireString(value, what) {
   if (typeof value !== 'string') throw new TypeError(`editblocks: ${what} must be a string, got ${value === null ? 'null' : typeof value}`);
@@ -16,20 +20,20 @@ function requireString(value, what) {
 /** The short, deterministic ID of one line's content (trailing whitespace ignored). */
 export function lineId(line, options) {
   requireString(line, 'lineId(line)');
-  const width = options && options.width != null ? options.width : undefined;
-  if (width !== undefined && !Number.isInteger(width)) throw new RangeError(`editblocks: width must be an integer, got ${width}`);
+  const width = checkOptions(options, 'lineId', WIDTH)?.width;
+  if (width !== undefined && !(width >= 1 && width <= 12)) throw new RangeError(`editblocks: lineId width must be an integer from 1 to 12, got ${width}`);
   return hashlineLineId(line, width);
 }
 
 /** The read view: one `N#ID|content` line per line, joined by '\n'. */
 export function formatHashlines(content, options) {
   requireString(content, 'formatHashlines(content)');
-  return hashlineFormat(content, options ?? {});
+  return hashlineFormat(content, checkOptions(options, 'formatHashlines', { ...WIDTH, startLine: 'number', endLine: 'number' }) ?? {});
 }
 
 /** The instructions for the model, for these options (`width`, `allowReplaceText`). */
 export function hashlineSystemPrompt(options) {
-  return rawSystemPrompt(options ?? {});
+  return rawSystemPrompt(checkOptions(options, 'hashlineSystemPrompt', { ...WIDTH, allowReplaceText: 'boolean' }) ?? {});
 }
 
 function wantsDelete(call, options) {
@@ -49,7 +53,7 @@ function plan(call, options) {
   if (call === null || (typeof call !== 'object' && typeof call !== 'string')) {
     throw new TypeError('editblocks: the hashline edit call must be an object { path, edits, delete?, rename? } or its JSON text');
   }
-  const opts = options ?? {};
+  const opts = checkOptions(options, 'applyHashlineEdit', APPLY_OPTIONS) ?? {};
   return {
     paths: hashlinePaths(call),
     needsDelete: wantsDelete(call, opts),

@@ -7,6 +7,7 @@ import {
   renderPendingHtml,
   renderSummaryHtml,
 } from 'editblocks-raw';
+import { checkOptions } from './options.js';
 
 const text = (value, what) => {
   if (typeof value !== 'string') {
@@ -80,7 +81,7 @@ function resultList(results) {
  */
 export function renderEditBlock(block, results, options) {
   if (block == null || typeof block !== 'object') throw new TypeError('editblocks: renderEditBlock needs an edit block object');
-  const index = options && options.index != null ? options.index : undefined;
+  const index = checkOptions(options, 'renderEditBlock', { index: 'integer' })?.index;
   if (index !== undefined && !(Number.isInteger(index) && index >= 0 && index <= 0xffffffff)) {
     throw new TypeError(`editblocks: renderEditBlock options.index must be a block index (an integer from 0 to 4294967295), got ${index}`);
   }
@@ -131,5 +132,5 @@ export function renderEditsSummary(results, options) {
       throw new TypeError(`editblocks: renderEditsSummary: result ${i} (${JSON.stringify(r.filePath ?? '')}) has estimatedLine ${JSON.stringify(line)}; it must be a 1-based line number or absent`);
     }
   });
-  return renderSummaryHtml(results, options);
+  return renderSummaryHtml(results, checkOptions(options, 'renderEditsSummary', { retryPromptPrepared: 'boolean', retryNote: 'string' }));
 }

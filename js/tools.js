@@ -9,6 +9,9 @@ import {
   toolsSystemPrompt,
 } from 'editblocks-raw';
 import { driveSync, driveAsync } from './host-driver.js';
+import { checkOptions } from './options.js';
+
+const APPLY_OPTIONS = { dryRun: 'boolean', stage: 'boolean', matching: ['exact', 'tolerant'], trailingNewline: ['preserve', 'ensure'] };
 
 /** The diff modes, default first. */
 export const DIFF_MODES = Object.freeze(['search_replace_multi', 'search_replace', 'anchored', 'off']);
@@ -20,13 +23,14 @@ export const DIFF_MODES = Object.freeze(['search_replace_multi', 'search_replace
  * 'openai-responses' or 'anthropic' ({ name, description, input_schema }).
  */
 export function toolSchemas(diffMode, options) {
-  return JSON.parse(toolsSchemas(diffMode, options));
+  return JSON.parse(toolsSchemas(diffMode, checkOptions(options, 'toolSchemas', { api: 'string' })));
 }
 
-function plan(calls, options) {
+function plan(calls, rawOptions) {
   if (!Array.isArray(calls)) {
     throw new TypeError('editblocks: applyToolCalls expects an array of { name, arguments } calls');
   }
+  const options = checkOptions(rawOptions, 'applyToolCalls', APPLY_OPTIONS);
   return {
     paths: toolsCallPaths(calls),
     run: (files) => toolsApplySnapshot(calls, files, options),

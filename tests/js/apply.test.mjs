@@ -116,7 +116,7 @@ test('a host read error becomes a failed edit, not an exception', async () => {
 test('misuse is a JS error naming the problem', async () => {
   assert.throws(() => applyEditsSync(42, memoryHost({})), /reply \(string\) or an array of EditBlock/);
   assert.throws(() => applyEditsSync([{ filePath: 'a' }], memoryHost({})), /invalid edit blocks.*format/);
-  assert.throws(() => applyEditsSync([FIX], memoryHost({}), { dryrun: true }), /invalid apply options.*dryrun/);
+  assert.throws(() => applyEditsSync([FIX], memoryHost({}), { dryrun: true }), /unknown option "dryrun" for applyEdits/);
   assert.throws(() => applyEditsSync([FIX], { readFile() {} }), /readFile\(path\) and writeFile/);
   assert.throws(() => applyEditsSync([FIX], asyncHost({ 'src/math.py': MATH })), /returned a Promise; use the async function/);
 });
@@ -135,4 +135,14 @@ test('applyToContent and validateEdit work on strings', () => {
   assert.match(v.diagnostics.whitespace, /^tabs vs spaces: line 2 of the file indents with tabs, the edit with spaces/);
   assert.equal(v.diagnostics.nearest[0].line, 2);
   assert.deepEqual(validateEdit(FIX, MATH), { ok: true, estimatedLine: 4, matchedBy: 'exact' });
+});
+
+test('options: undefined means not given; a snake_case name is refused with its camelCase; wrong types are named', () => {
+  const host = { files: new Map([['a.txt', 'one\n']]), readFile(p) { return this.files.get(p) ?? null; }, writeFile(p, c) { this.files.set(p, c); } };
+  const reply = 'a.txt\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n';
+  assert.throws(() => applyEditsSync(reply, host, { dry_run: true }), /unknown option "dry_run" for applyEdits; did you mean dryRun\?/);
+  assert.equal(host.files.get('a.txt'), 'one\n', 'the misspelt dry run wrote nothing');
+  assert.throws(() => applyEditsSync(reply, host, { inContext: 'a.txt' }), /applyEdits option inContext must be an array of strings, got "a\.txt"/);
+  const result = applyEditsSync(reply, host, { mode: undefined, dryRun: undefined });
+  assert.equal(result.results[0].status, 'applied');
 });

@@ -50,7 +50,8 @@ test('lineId follows the documented algorithm, in every width', () => {
   assert.equal(lineId('let answer = 42;', { width: 8 }), 'b4edwj5z');
   assert.equal(lineId('x = 1;  '), lineId('x = 1;'));
   assert.throws(() => lineId('x', { width: 13 }), /width must be an integer from 1 to 12/);
-  assert.throws(() => lineId('x', { width: 2.5 }), RangeError);
+  assert.throws(() => lineId('x', { width: 2.5 }), /lineId option width must be a whole number, got 2.5/);
+  assert.throws(() => lineId('x', { width: -1 }), /from 1 to 12, got -1/);
   assert.throws(() => lineId(42), TypeError);
 });
 

@@ -141,7 +141,7 @@ test('misuse is a clear error', () => {
   const host = memoryHost(new Map());
   assert.throws(() => applyToolCallsSync({ name: 'write_file' }, host), /expects an array/);
   assert.throws(() => applyToolCallsSync([], {}), /host must be an object/);
-  assert.throws(() => applyToolCallsSync([], host, { matching: 'fuzzy' }), /invalid options/);
+  assert.throws(() => applyToolCallsSync([], host, { matching: 'fuzzy' }), /option matching must be one of "exact", "tolerant", got "fuzzy"/);
   const asyncHost = memoryHost(new Map([['a', 'x']]), { delay: 1 });
   assert.throws(() => applyToolCallsSync([{ name: 'edit_file', arguments: { path: 'a', old_string: 'x', new_string: 'y' } }], asyncHost), /Promise/);
 });

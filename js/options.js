@@ -1,0 +1,53 @@
+// Checks an options object at the boundary, so misuse is a JS error that
+// names the option. The binding reads only the fields it knows: without this
+// a misspelt option (`dry_run`) would be ignored and a dry run would write.
+
+const camel = (key) => key.replace(/[_-]([a-z])/g, (_, c) => c.toUpperCase());
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return typeof value === 'string' ? JSON.stringify(value) : typeof value;
+}
+
+/**
+ * `spec` maps each option name to what it takes: 'boolean', 'string',
+ * 'integer', 'number', 'string[]', or an array of allowed strings. Returns a copy
+ * without the keys whose value is undefined (as if they were not given).
+ */
+export function checkOptions(options, fn, spec) {
+  if (options === null || options === undefined) return undefined;
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`editblocks: ${fn} options must be an object, got ${describe(options)}`);
+  }
+  const names = Object.keys(spec);
+  const out = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (!Object.prototype.hasOwnProperty.call(spec, key)) {
+      const hint = names.includes(camel(key)) ? `; did you mean ${camel(key)}?` : `; known options are ${names.join(', ')}`;
+      throw new TypeError(`editblocks: unknown option ${JSON.stringify(key)} for ${fn}${hint}`);
+    }
+    if (value === undefined) continue;
+    const want = spec[key];
+    const ok = Array.isArray(want)
+      ? want.includes(value)
+      : want === 'boolean'
+        ? typeof value === 'boolean'
+        : want === 'string'
+          ? typeof value === 'string'
+          : want === 'integer'
+            ? Number.isInteger(value)
+            : want === 'number'
+              ? typeof value === 'number'
+              : want === 'string[]'
+              ? Array.isArray(value) && value.every((v) => typeof v === 'string')
+              : true;
+    if (!ok) {
+      const expected = Array.isArray(want) ? `one of ${want.map((w) => JSON.stringify(w)).join(', ')}` : want === 'string[]' ? 'an array of strings' : `a ${want === 'integer' ? 'whole number' : want}`;
+      throw new TypeError(`editblocks: ${fn} option ${key} must be ${expected}, got ${describe(value)}`);
+    }
+    out[key] = value;
+  }
+  return out;
+}
