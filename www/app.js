@@ -8,8 +8,6 @@ const $ = (id) => document.getElementById(id);
 const escapeHtml = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
-const END = /^\s*(»»»|>>>>>>>)/;
-
 const state = {
   files: new Map(Object.entries(project)),
   marks: new Map(), // path -> 'M' (modified) | 'A' (added)
@@ -115,10 +113,14 @@ function layout(text, blocks, draw, { streaming, pending }) {
   const ranges = [];
   let searchFrom = 0;
   blocks.forEach((block, index) => {
-    let start = Math.max(0, (block.lineNumber || 1) - 1);
-    if (start < searchFrom) start = searchFrom;
-    let end = lines.findIndex((l, i) => i > start && END.test(l));
-    if (end < 0) end = Math.min(lines.length - 1, start + String(block.rawBlock || '').split('\n').length - 1);
+    // The block spans its rawBlock (path line to end marker) in the reply;
+    // its lines, not a guess at marker lines, say where it ends, so content
+    // that looks like a marker stays inside the block.
+    const raw = String(block.rawBlock || '').split('\n');
+    let start = Math.max(searchFrom, (block.lineNumber || 1) - 1);
+    const found = lines.findIndex((l, i) => i >= start && l.trimEnd() === raw[0].trimEnd());
+    if (found >= 0) start = found;
+    const end = Math.min(lines.length - 1, start + raw.length - 1);
     ranges.push({ start, end, html: draw(block, index) });
     searchFrom = end + 1;
   });
