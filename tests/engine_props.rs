@@ -55,12 +55,11 @@ fn block() -> impl Strategy<Value = EditBlock> {
 }
 
 /// Counts where the block's lines occur in the file, read the way DESIGN.md
-/// says: a BOM is not content, a file is CRLF only when every newline is,
-/// and a block's CRLF is read as LF.
+/// says: a BOM is not content, every CRLF of the file (mixed endings too) is
+/// read as LF, a lone CR is content, and a block's CRLF is read as LF.
 fn count_occurrences(content: &str, b: &EditBlock) -> usize {
     let body = content.strip_prefix('\u{feff}').unwrap_or(content);
-    let newlines = body.matches('\n').count();
-    let body = if newlines > 0 && body.matches("\r\n").count() == newlines { body.replace("\r\n", "\n") } else { body.to_string() };
+    let body = body.replace("\r\n", "\n");
     let trimmed = body.strip_suffix('\n').unwrap_or(&body);
     let lines: Vec<&str> = if body.is_empty() { vec![] } else { trimmed.split('\n').collect() };
     let seq: Vec<&str> = [&b.anchor, &b.old_lines, &b.trailing_anchor]
@@ -93,6 +92,21 @@ proptest! {
         if result.error_kind == Some(editblocks::ErrorKind::Ambiguous) && !tolerant {
             prop_assert!(count_occurrences(&content, &b) >= 2);
         }
+    }
+
+    #[test]
+    fn text_round_trips_with_mixed_endings(lines in prop::collection::vec((line(), any::<bool>()), 0..12), final_nl in any::<bool>()) {
+        // Each line picks its own ending: uniform and mixed files alike come back byte for byte.
+        let mut text = String::new();
+        for (i, (l, crlf)) in lines.iter().enumerate() {
+            text.push_str(l);
+            if i + 1 < lines.len() || final_nl {
+                text.push_str(if *crlf { "\r\n" } else { "\n" });
+            }
+        }
+        let file = editblocks::text::TextFile::from_text(&text);
+        let back = file.encode(&file.body, file.has_final_newline(), editblocks::text::TrailingNewline::Preserve);
+        prop_assert_eq!(back, text);
     }
 
     #[test]

@@ -172,12 +172,13 @@ impl Doc {
         self.lines.iter().all(|l| l.trim().is_empty())
     }
 
+    /// The file's bytes as text. Lines not named by an edit are kept, a blank
+    /// last line included; the file's final-newline convention applies to
+    /// whatever line is last now. So `"a\n\nb"` (no final newline) minus
+    /// `b` is `"a\n"`: lines `a` and a blank line, the blank one unterminated.
     fn encode(&self, policy: TrailingNewline) -> String {
-        let mut body = self.lines.join("\n");
-        if self.final_newline && !self.lines.is_empty() {
-            body.push('\n');
-        }
-        self.text.encode(&body, self.final_newline, policy)
+        let final_newline = !self.lines.is_empty() && (self.final_newline || policy == TrailingNewline::Ensure);
+        self.text.encode_lines(&self.lines, final_newline)
     }
 }
 
@@ -221,30 +222,62 @@ fn apply_block_to_doc(block: &EditBlock, path: &str, doc: &mut Doc, matching: Ma
 }
 
 /// The tolerant passes, tried only when the exact pass found nothing.
+///
+/// The anchor, old and trailing lines of these formats are whole lines, so
+/// only the line passes are used (never the raw-substring pass, which could
+/// find an anchor inside a longer line). The match only locates the edit:
+/// the file's own anchor and trailing lines are kept byte for byte and just
+/// the old lines are replaced, by the new lines as the pass repaired them.
 fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) -> Result<Located, Box<LocateFailure>> {
-    use crate::matching::{find_unique, TolerantError};
-    let content = doc.lines.join("\n");
-    let old_text = parts.sequence().join("\n");
+    use crate::matching::{find_with, MatchPass, TolerantError};
+    const LINE_PASSES: [MatchPass; 4] = [MatchPass::Exact, MatchPass::TrailingWhitespace, MatchPass::Whitespace, MatchPass::BoundaryPrefix];
+    let seq = parts.sequence();
+    // Every line, the last included, ends in '\n', and so does the sequence:
+    // the passes then compare exactly `seq.len()` whole lines, blank ones too.
+    let mut content = doc.lines.join("\n");
+    content.push('\n');
+    let mut old_text = seq.join("\n");
+    old_text.push('\n');
     let mut new_seq: Vec<&str> = parts.anchor.clone();
     new_seq.extend_from_slice(new);
     new_seq.extend_from_slice(&parts.trailing);
     let new_text = new_seq.join("\n");
-    match find_unique(&content, &old_text, &new_text) {
-        Ok(m) => {
-            let (Some(before), Some(after)) = (content.get(..m.start), content.get(m.end..)) else {
-                return Err(Box::new(explain_not_found(path, &doc.lines, parts)));
-            };
-            let line = before.matches('\n').count() as u32 + 1;
-            let no_op = content.get(m.start..m.end) == Some(m.replacement.as_str());
-            let edited = format!("{before}{}{after}", m.replacement);
-            if !no_op {
-                doc.set_lines(if edited.is_empty() { Vec::new() } else { edited.split('\n').map(String::from).collect() });
-            }
-            Ok(Located { line, pass: m.pass.as_str().to_string(), no_op })
-        }
-        Err(TolerantError::Ambiguous { pass, lines }) => Err(Box::new(locate::ambiguous(path, &lines, Some(pass.as_str())))),
-        Err(TolerantError::NotFound) => Err(Box::new(explain_not_found(path, &doc.lines, parts))),
+    let (a, o) = (parts.anchor.len(), parts.old.len());
+    let not_found = || Box::new(explain_not_found(path, &doc.lines, parts));
+    // A sequence that is literally in the file, but (the exact pass failed)
+    // not as whole lines, is a partial-line edit: refuse it rather than let
+    // the boundary-prefix pass read it as a cut-off line and drop the rest.
+    let passes = if content.contains(old_text.trim_end_matches('\n')) { &LINE_PASSES[..3] } else { &LINE_PASSES[..] };
+    let m = match find_with(&content, &old_text, &new_text, passes, false) {
+        Ok(mut found) if found.len() == 1 => found.remove(0),
+        Ok(_) | Err(TolerantError::NotFound) => return Err(not_found()),
+        Err(TolerantError::Ambiguous { pass, lines }) => return Err(Box::new(locate::ambiguous(path, &lines, Some(pass.as_str())))),
+    };
+    // A line pass starts at a line start; anything else is not a whole-line match.
+    let start = crate::matching::line_of(&content, m.start) as usize - 1;
+    let starts_a_line = m.start == 0 || content.as_bytes().get(m.start.wrapping_sub(1)) == Some(&b'\n');
+    if !starts_a_line || start + seq.len() > doc.lines.len() {
+        return Err(not_found());
     }
+    // The new lines as repaired: the middle of the replacement, which holds
+    // the anchor, new and trailing lines in that order.
+    let repaired: Vec<String> = if new.is_empty() {
+        Vec::new()
+    } else {
+        let all: Vec<&str> = m.replacement.split('\n').collect();
+        if all.len() == new_seq.len() {
+            all[a..a + new.len()].iter().map(|l| l.to_string()).collect()
+        } else {
+            new.iter().map(|l| l.to_string()).collect()
+        }
+    };
+    let (from, to) = (start + a, start + a + o);
+    let no_op = doc.lines.get(from..to).is_some_and(|old| old == repaired.as_slice());
+    if !no_op {
+        let refs: Vec<&str> = repaired.iter().map(String::as_str).collect();
+        doc.splice(from..to, &refs);
+    }
+    Ok(Located { line: (start + 1) as u32, pass: m.pass.as_str().to_string(), no_op })
 }
 
 fn result_for(index: usize, path: &str, block: &EditBlock, status: Status) -> EditResult {
@@ -281,6 +314,10 @@ fn fail_with(mut r: EditResult, f: LocateFailure) -> EditResult {
 
 fn no_op_reason(path: &str, line: u32) -> String {
     format!("The edit changes nothing: its old and new lines are identical (at line {line} of {path}). Put the intended new lines in the replacement section.")
+}
+
+fn binary_reason(path: &str) -> String {
+    format!("Cannot edit binary file: {path} has a NUL byte in its first 8 KiB. Change it with a shell command instead.")
 }
 
 fn file_exists_reason(path: &str) -> String {
@@ -347,6 +384,10 @@ pub fn validate_edit(block: &EditBlock, content: &str, opts: &ApplyOptions) -> V
 /// exist yet). On failure the content comes back unchanged.
 pub fn apply_to_content(block: &EditBlock, content: &str, opts: &ApplyOptions) -> (String, EditResult) {
     let path = normalize_path(&block.file_path).unwrap_or_else(|_| block.file_path.clone());
+    if crate::text::is_binary(content.as_bytes()) {
+        let base = result_for(0, &path, block, Status::Failed);
+        return (content.to_string(), refuse(base, Status::Failed, ErrorKind::Binary, binary_reason(&path)));
+    }
     let text = if content.is_empty() { TextFile::new_file() } else { TextFile::from_text(content) };
     let mut doc = Doc::from_text_file(text);
     let (result, outcome) = apply_one(0, &path, block, &mut doc, opts);
@@ -453,8 +494,7 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
                 Ok(Some(bytes)) => match TextFile::decode(&bytes) {
                     Ok(text) => FileState { doc: Some(Doc::from_text_file(text)), existed: true, changed: false, failed_at: None },
                     Err(DecodeError::Binary) => {
-                        let reason = format!("Cannot edit binary file: {path} has a NUL byte in its first 8 KiB. Change it with a shell command instead.");
-                        out.results.push(refuse(base, Status::Failed, ErrorKind::Binary, reason));
+                        out.results.push(refuse(base, Status::Failed, ErrorKind::Binary, binary_reason(&path)));
                         files.insert(path, FileState { doc: None, existed: true, changed: false, failed_at: Some(index) });
                         continue;
                     }

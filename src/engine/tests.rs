@@ -194,11 +194,13 @@ fn creates_and_refuses_to_clobber() {
 #[test]
 fn tolerant_matching_reports_its_pass() {
     let opts = ApplyOptions { matching: Matching::Tolerant, ..ApplyOptions::default() };
-    // The exact pass of the matcher finds a substring that is not a whole line.
+    let (out, r) = apply_to_content(&repl("f", "", "let x = 1;", "let x = 2;"), "let x = 1;  \n", &opts);
+    assert_eq!((r.status, r.matched_by.as_deref()), (Status::Applied, Some("trailing-whitespace")));
+    assert_eq!(out, "let x = 2;\n");
+    // Old lines are whole lines: text inside a line is never a match, and
+    // never a cut-off line whose rest would be dropped.
     let (out, r) = apply_to_content(&repl("f", "", "let x = 1;", "let x = 2;"), "    let x = 1; // one\n", &opts);
-    assert_eq!(r.status, Status::Applied, "{r:?}");
-    assert!(r.matched_by.is_some());
-    assert_eq!(out, "    let x = 2; // one\n");
+    assert_eq!((r.status, r.error_kind, out.as_str()), (Status::Failed, Some(ErrorKind::OldMismatch), "    let x = 1; // one\n"));
     let v = validate_edit(&repl("f", "", "let x = 1;", "let x = 2;"), "    let x = 1; // one\n", &ApplyOptions::default());
     assert!(!v.ok, "exact matching never accepts a partial line");
 }
@@ -220,4 +222,85 @@ fn options_read_from_camel_case_json() {
     assert!(o.dry_run && o.stage);
     assert_eq!((o.mode, o.matching, o.trailing_newline), (Mode::Atomic, Matching::Tolerant, NewlinePolicy::Ensure));
     assert!(serde_json::from_str::<ApplyOptions>(r#"{"dryrun":true}"#).is_err());
+}
+
+fn tolerant() -> ApplyOptions {
+    ApplyOptions { matching: Matching::Tolerant, ..ApplyOptions::default() }
+}
+
+#[test]
+fn content_with_a_nul_byte_is_binary() {
+    let content = "PK\u{3}\u{4}\0\0header\nb\n";
+    let b = repl("f.bin", "PK\u{3}\u{4}\0\0header", "b", "B");
+    let v = validate_edit(&b, content, &ApplyOptions::default());
+    assert!(!v.ok);
+    assert_eq!(v.error_kind, Some(ErrorKind::Binary));
+    assert!(v.reason.as_deref().unwrap().starts_with("Cannot edit binary file: f.bin has a NUL byte"));
+    let (out, r) = apply_to_content(&b, content, &ApplyOptions::default());
+    assert_eq!((r.status, r.error_kind, out.as_str()), (Status::Failed, Some(ErrorKind::Binary), content));
+}
+
+#[test]
+fn mixed_endings_match_as_lf_in_every_mode() {
+    let b = repl("f", "a", "b", "B");
+    for opts in [ApplyOptions::default(), tolerant()] {
+        let (out, r) = apply_to_content(&b, "a\r\nb\nc\r\n", &opts);
+        assert_eq!((r.status, r.matched_by.as_deref()), (Status::Applied, Some("exact")));
+        assert_eq!(out, "a\r\nB\r\nc\r\n");
+        // Majority LF: the untouched CRLF anchor keeps its CRLF.
+        let (out, _) = apply_to_content(&b, "a\r\nb\nc\n", &opts);
+        assert_eq!(out, "a\r\nB\nc\n");
+    }
+}
+
+#[test]
+fn tolerant_never_matches_inside_a_line() {
+    let (out, r) = apply_to_content(&repl("f", "x = 1", "y = 2", "y = 3"), "max = 1\ny = 2\n", &tolerant());
+    assert_eq!((r.status, r.error_kind, out.as_str()), (Status::Failed, Some(ErrorKind::AnchorNotFound), "max = 1\ny = 2\n"));
+    let sr = block(Format::SearchReplace, "f", "", "count", "x = 1", "");
+    let (out, r) = apply_to_content(&sr, "def foo():\n    return total_count\n", &tolerant());
+    assert_eq!((r.status, out.as_str()), (Status::Failed, "def foo():\n    return total_count\n"));
+    let (_, r) = apply_to_content(&repl("f", "if ok:", "    run", "    stop()"), "if ok:\n    run_all()\n", &tolerant());
+    assert_eq!(r.error_kind, Some(ErrorKind::OldMismatch));
+}
+
+#[test]
+fn tolerant_keeps_the_files_context_lines() {
+    let b = block(Format::Anchored, "f", "def f():", "    return 1", "    return 2", "# end");
+    let (out, r) = apply_to_content(&b, "def f():   \n    return 1\n# end\t\n", &tolerant());
+    assert_eq!((r.matched_by.as_deref(), out.as_str()), (Some("trailing-whitespace"), "def f():   \n    return 2\n# end\t\n"));
+    // The whitespace pass re-indents the new lines only; the anchor is the file's.
+    let (out, r) = apply_to_content(&repl("f", "if x:", "  y = 1", "  y = 2"), "    if x:   \n      y = 1\n", &tolerant());
+    assert_eq!((r.matched_by.as_deref(), out.as_str()), (Some("whitespace"), "    if x:   \n      y = 2\n"));
+    // Blank lines in the sequence are whole lines too.
+    let (out, r) = apply_to_content(&repl("f", "a \n", "b", "x"), "a\n\nb\n", &tolerant());
+    assert_eq!((r.status, out.as_str()), (Status::Applied, "a\n\nx\n"));
+    let (_, r) = apply_to_content(&repl("f", "a \n", "b", "x"), "a\nz\nb\n", &tolerant());
+    assert_eq!(r.error_kind, Some(ErrorKind::AnchorNotFound), "a blank anchor line must match a blank file line");
+}
+
+#[test]
+fn tolerant_deletion_removes_the_line() {
+    let del = block(Format::SearchReplace, "f", "", "    debug()", "", "");
+    for (before, after) in [
+        ("def f():\n    debug()\n    run()\n", "def f():\n    run()\n"),
+        ("def f():\n    debug() \n    run()\n", "def f():\n    run()\n"),
+        ("def f():\n  debug()\n  run()\n", "def f():\n  run()\n"),
+    ] {
+        let (out, r) = apply_to_content(&del, before, &tolerant());
+        assert_eq!((r.status, out.as_str()), (Status::Applied, after), "{before:?}");
+    }
+}
+
+#[test]
+fn no_final_newline_keeps_untouched_blank_lines() {
+    let del = block(Format::SearchReplace, "f", "", "# end", "", "");
+    let (out, _) = apply_to_content(&del, "def f():\n    pass\n\n# end", &ApplyOptions::default());
+    assert_eq!(out, "def f():\n    pass\n");
+    let (out, _) = apply_to_content(&del, "def f():\n    pass\n\n# end", &ApplyOptions { trailing_newline: NewlinePolicy::Ensure, ..ApplyOptions::default() });
+    assert_eq!(out, "def f():\n    pass\n\n");
+    let (out, _) = apply_to_content(&repl("f", "x = 1", "", "y = 2\n"), "x = 1", &ApplyOptions::default());
+    assert_eq!(out, "x = 1\ny = 2\n");
+    let (out, _) = apply_to_content(&del, "# end", &ApplyOptions::default());
+    assert_eq!(out, "");
 }
