@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::anchored::{self, AnchorError, Region};
 use super::calls::{plan, AnchoredChange, Op, Planned, ToolCall};
 use crate::host::FileHost;
-use crate::matching::{self, MatchPass, TolerantError};
+use crate::matching::{self, MatchError, MatchPass};
 use crate::path::normalize_path;
 use crate::result::{Diagnostics, EditResult, ErrorKind, NearLine, Status};
 use crate::text::{DecodeError, TextFile};
@@ -486,9 +486,11 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
     let old = state.normalise(old);
     let new = state.normalise(new);
     let found = match mode {
-        Matching::Tolerant if replace_all => matching::find_all(body, &old, &new),
-        Matching::Tolerant => matching::find_unique(body, &old, &new).map(|m| vec![m]),
-        Matching::Exact => matching::find_exact(body, &old, &new, replace_all),
+        Matching::Tolerant => matching::search(body, &old, &new, &MatchPass::ALL, replace_all),
+        Matching::Exact => matching::search(body, &old, &new, &[MatchPass::Substring], replace_all).map_err(|e| match e {
+            MatchError::Ambiguous { lines, .. } => MatchError::Ambiguous { pass: MatchPass::Exact, lines },
+            other => other,
+        }),
     };
     match found {
         Ok(matches) => {
@@ -505,7 +507,19 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
             state.body = Some(next);
             Outcome::ok(line, pass)
         }
-        Err(TolerantError::NotFound) => {
+        Err(MatchError::CutShort { line }) => {
+            let file_line = body.split('\n').nth(line.saturating_sub(1) as usize).unwrap_or_default();
+            let reason = format!(
+                "old_string cuts line {line} short (the file's line is {}), and new_string does not show where the rest of that line goes, so applying it would lose text. Copy the whole line into old_string and write it out in full in new_string.",
+                quote(file_line)
+            );
+            Outcome::fail(ErrorKind::AnchorNotFound, reason).at(Some(line)).with(Diagnostics {
+                failed_part: Some("old".into()),
+                expected_line: Some(file_line.to_string()),
+                ..Diagnostics::default()
+            })
+        }
+        Err(MatchError::NotFound) => {
             let (wanted, hint) = explain_missing(body, &old.split('\n').collect::<Vec<_>>(), "old_string");
             let near = nearest(body, &wanted);
             let tried = match mode {
@@ -524,12 +538,21 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
                 ..Diagnostics::default()
             })
         }
-        Err(TolerantError::Ambiguous { pass, lines }) => {
-            let how = if pass == MatchPass::Exact { String::new() } else { format!(" with {} matching", pass.as_str()) };
-            let reason = format!(
-                "old_string is not unique{how} (lines {}); include more surrounding lines so it matches one place only, or set replace_all to change every occurrence.",
-                lines_list(&lines)
-            );
+        Err(MatchError::Ambiguous { pass, lines }) => {
+            let places = match pass {
+                MatchPass::Exact => format!("lines {}", lines_list(&lines)),
+                MatchPass::Substring => format!("it occurs {} times, at lines {}", lines.len(), lines_list(&lines)),
+                _ => format!("with {} matching: lines {}", pass.as_str(), lines_list(&lines)),
+            };
+            let reason = if replace_all {
+                format!(
+                    "old_string matches places that overlap ({places}), so replace_all cannot replace each of them; include more surrounding lines so the places are separate, or make one edit per place."
+                )
+            } else {
+                format!(
+                    "old_string is not unique ({places}); include more surrounding lines so it matches one place only, or set replace_all to change every occurrence."
+                )
+            };
             Outcome::fail(ErrorKind::Ambiguous, reason).at(lines.first().copied()).with(Diagnostics {
                 failed_part: Some("old".into()),
                 match_count: Some(lines.len() as u32),
