@@ -136,13 +136,10 @@ impl FileState {
         }
     }
 
-    /// Text from the model, in this file's line endings as the body sees them.
+    /// Text from the model as the body sees it: CRLF read as LF, whatever
+    /// the file's convention (which is applied again when the file is written).
     fn normalise(&self, text: &str) -> String {
-        if self.text.crlf {
-            text.replace("\r\n", "\n")
-        } else {
-            text.to_string()
-        }
+        text.replace("\r\n", "\n")
     }
 }
 
