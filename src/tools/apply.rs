@@ -346,7 +346,15 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
                     push(&path, None, "", content, Outcome::fail(kind, why));
                     continue;
                 }
-                state.body = Some(state.normalise(content));
+                // `content` is the whole file: over an existing file its final
+                // newline (or lack of one) replaces the old file's, while the
+                // BOM and CRLF convention stay. A new file ends with a newline
+                // (DESIGN: "New files end with a newline").
+                let body = state.normalise(content);
+                if state.original.is_some() {
+                    state.final_newline = body.is_empty() || body.ends_with('\n');
+                }
+                state.body = Some(body);
                 state.touched = true;
                 push(&path, None, "", content, Outcome::ok(Some(1), None));
             }
@@ -438,7 +446,8 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
     for path in &order {
         let Some(state) = files.get(path) else { continue };
         let (true, Some(body)) = (state.touched, &state.body) else { continue };
-        let bytes = state.text.encode(body, state.final_newline, policy);
+        // An empty body is an empty file: no lone BOM.
+        let bytes = if body.is_empty() { String::new() } else { state.text.encode(body, state.final_newline, policy) };
         if state.original.as_deref() == Some(bytes.as_bytes()) {
             continue;
         }
