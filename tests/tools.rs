@@ -236,6 +236,11 @@ fn status_column() {
         (None, Local::Missing, Some("b"), "A"),
         (Some("a"), Local::Text("changed"), None, "~"),
         (Some("a"), Local::Text("changed"), Some("b"), "~M"),
+        // Seed 002: `~M` is "local differs from context AND LLM has output",
+        // even output identical to the context.
+        (Some("v1\n"), Local::Text("v1 + user edit\n"), Some("v1\n"), "~M"),
+        (Some("v1\n"), Local::Missing, Some("v1\n"), "~M"),
+        (Some("v1\n"), Local::Text("v1\n"), Some("v1\n"), ""),
     ];
     for (context, local, output, want) in rows {
         assert_eq!(file_status(context, local, output), want, "{context:?} {local:?} {output:?}");

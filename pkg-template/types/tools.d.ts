@@ -99,7 +99,8 @@ export function applyToolCallsSync(calls: ToolCall[], host: FileHost, options?: 
 
 /**
  * The status column: '' unchanged, 'M' modified by the model, 'A' added by the
- * model, '~' local copy differs from context, '~M' both (conflict).
+ * model, '~' local copy differs from context and no output, '~M' local copy
+ * differs from context and the model has output (any, even unchanged): a conflict.
  * `local: undefined` = not known (same as context); `local: null` = no local file.
  */
 export function fileStatus(state: { context?: string | null; local?: string | null; output?: string | null }): '' | 'M' | 'A' | '~' | '~M';
