@@ -301,3 +301,42 @@ mod no_panic {
         }
     }
 }
+
+#[test]
+fn gemini_schemas_leave_out_additional_properties() {
+    fn keys(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => map.iter().for_each(|(k, x)| {
+                out.push(k.clone());
+                keys(x, out)
+            }),
+            Value::Array(items) => items.iter().for_each(|x| keys(x, out)),
+            _ => {}
+        }
+    }
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                map.remove("additionalProperties");
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    assert_eq!(SchemaApi::from_name("gemini"), Some(SchemaApi::Gemini));
+    for mode in [DiffMode::SearchReplaceMulti, DiffMode::SearchReplace, DiffMode::Anchored, DiffMode::Off] {
+        let gemini = tool_schemas(mode, SchemaApi::Gemini);
+        let mut plain = tool_schemas(mode, SchemaApi::Plain);
+        assert!(!gemini.is_empty());
+        let mut all = Vec::new();
+        keys(&Value::Array(gemini.clone()), &mut all);
+        assert!(!all.iter().any(|k| k == "additionalProperties"), "{mode:?}");
+        // Nothing else changes.
+        plain.iter_mut().for_each(strip);
+        assert_eq!(gemini, plain, "{mode:?}");
+        // The text keeps the reading order.
+        let text = editblocks::tools::tool_schemas_json(mode, SchemaApi::Gemini);
+        assert!(text.find("\"path\"").unwrap() < text.find("\"required\"").unwrap());
+    }
+}
