@@ -340,3 +340,23 @@ fn gemini_schemas_leave_out_additional_properties() {
         assert!(text.find("\"path\"").unwrap() < text.find("\"required\"").unwrap());
     }
 }
+
+#[test]
+fn anchor_messages_say_what_is_wrong() {
+    let file = "import os\n\ndef hello():\n    print(\"hi\")\n\ndef goodbye():\n    print(\"bye\")\n";
+    let run = |changes: Value| {
+        let mut host = MemoryHost::with_files([("m.py", file)]);
+        let r = apply_tool_calls(&[ToolCall::new("modify_file", json!({ "path": "m.py", "changes": changes }))], &mut host, &ToolOptions::default());
+        assert!(!r.ok);
+        assert_eq!(host.text("m.py").unwrap(), file);
+        r.errors[0].clone()
+    };
+    assert_eq!(
+        run(json!([{ "start": ["def goodbye():"], "end": ["def hello():"], "content": [] }])),
+        "call 1 (modify_file), change 1, m.py: end anchor `def hello():` is only before the start anchor (at line 3; start is line 6): the end anchor must come after start. Swap them, or anchor on lines after line 6."
+    );
+    assert_eq!(
+        run(json!([{ "start": [""], "content": ["# x"] }])),
+        "call 1 (modify_file), change 1, m.py: start anchor not unique (lines 2, 5): a blank line matches more than one place; use a more distinctive line, such as a function signature, or add lines to the anchor (up to 4)."
+    );
+}

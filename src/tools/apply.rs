@@ -200,6 +200,9 @@ fn preview(text: &str) -> String {
 fn quote(line: &str) -> String {
     const MAX: usize = 80;
     let line = line.trim();
+    if line.is_empty() {
+        return "a blank line".into();
+    }
     if line.chars().count() > MAX {
         format!("`{}…`", line.chars().take(MAX).collect::<String>())
     } else {
@@ -613,7 +616,34 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
             Err(e) => {
                 let anchor = if e.part == "start" { &change.start } else { change.end.as_deref().unwrap_or_default() };
                 let after = e.start_line.map(|l| format!(" after the start anchor (line {l})")).unwrap_or_default();
+                // An end anchor that is in the file, but only before start.
+                let before_start = match (&e.error, e.start_line) {
+                    (AnchorError::NotFound, Some(start)) => match anchored::find_anchor(&lines, anchor, 0) {
+                        Ok(at) => Some((vec![at as u32 + 1], start)),
+                        Err(AnchorError::NotUnique(found)) => Some((found, start)),
+                        Err(AnchorError::NotFound) => None,
+                    },
+                    _ => None,
+                };
                 let outcome = match e.error {
+                    AnchorError::NotFound if before_start.is_some() => {
+                        let (found, start) = before_start.unwrap_or_default();
+                        let at = if found.len() == 1 { format!("line {}", found[0]) } else { format!("lines {}", lines_list(&found)) };
+                        Outcome::fail(
+                            ErrorKind::AnchorNotFound,
+                            format!(
+                                "end anchor {} is only before the start anchor (at {at}; start is line {start}): the end anchor must come after start. Swap them, or anchor on lines after line {start}.",
+                                quote(&anchor.join(" / "))
+                            ),
+                        )
+                        .at(found.first().copied())
+                        .with(Diagnostics {
+                            failed_part: Some(e.part.into()),
+                            match_count: Some(found.len() as u32),
+                            match_lines: found,
+                            ..Diagnostics::default()
+                        })
+                    }
                     AnchorError::NotFound => {
                         let anchor_lines: Vec<&str> = anchor.iter().map(String::as_str).collect();
                         let (wanted, hint) = explain_missing(&body, &anchor_lines, "the anchor");
