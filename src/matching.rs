@@ -3,12 +3,23 @@
 //! A model copying old text into a search/replace edit makes a few typical
 //! mistakes: trailing blanks, a miscounted indentation depth, a context line
 //! it did not copy to the end. The passes below forgive exactly those, one
-//! at a time and strongest first, and stop at the first pass that finds
-//! anything. Whatever a pass finds must be unique (or every occurrence is
-//! replaced when the caller asks for that), so nothing is ever applied at a
-//! guessed location.
+//! at a time and strongest first. Whatever is found must be unique (or
+//! every occurrence is replaced when the caller asks for that, provided no
+//! two overlap), so nothing is ever applied at a guessed location.
 //!
-//! 1. [`MatchPass::Exact`]: whole lines, character for character.
+//! Text that occurs literally in the file is located literally: its
+//! occurrences, anywhere, even inside lines, decide (one is applied, several
+//! are ambiguous), and a tolerant pass never moves it to a place where it
+//! does not occur. An occurrence that covers whole lines up to surrounding
+//! whitespace is applied as the line pass that describes it (1-3 below,
+//! with pass 3's indentation repair); any other is a partial-line edit
+//! ([`MatchPass::Substring`]) that keeps the rest of its lines.
+//!
+//! Only text that does not occur literally goes through the line passes;
+//! the first with any candidate decides, counting overlapping candidates.
+//!
+//! 1. [`MatchPass::Exact`]: whole lines, character for character (this
+//!    finds old text whose final newline the file's last line lacks).
 //! 2. [`MatchPass::TrailingWhitespace`]: whole lines, trailing spaces, tabs
 //!    and `\r` ignored.
 //! 3. [`MatchPass::Whitespace`]: whole lines, all surrounding whitespace
@@ -16,10 +27,12 @@
 //!    old text's indentation was wrong.
 //! 4. [`MatchPass::BoundaryPrefix`]: as 3, but the first and last lines of
 //!    the old text may be cut-off beginnings (at least 8 characters) of the
-//!    file's lines; those lines are written out in full in the new text.
-//!    Skipped when the old text is literally in the file: a cut-off line is
-//!    then a partial-line edit, and pass 5 keeps the rest of the line.
-//! 5. [`MatchPass::Substring`]: the old text anywhere, even inside a line.
+//!    file's lines; the rest of such a line is appended to the line of the
+//!    new text that corresponds to it. When none does (the line is deleted,
+//!    or replaced by a different number of lines), the edit is refused
+//!    ([`MatchError::CutShort`]) rather than losing the rest of the line.
+//! 5. [`MatchPass::Substring`]: the old text anywhere, even inside a line
+//!    (the literal matching above).
 //!
 //! Content is LF text (see [`crate::text::TextFile`]).
 
@@ -69,11 +82,37 @@ pub enum TolerantError {
     Ambiguous { pass: MatchPass, lines: Vec<u32> },
 }
 
+/// [`TolerantError`] with one more case, for callers that explain refusals
+/// ([`search`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MatchError {
+    NotFound,
+    /// 1-based first lines of every candidate (several, or overlapping ones
+    /// for `all`), in the first pass that found any.
+    Ambiguous { pass: MatchPass, lines: Vec<u32> },
+    /// Pass 4 found the one place, but a boundary line of the old text is a
+    /// cut-off beginning of the file's line and the new text does not show
+    /// where the rest of that line goes (the line was deleted, or replaced by
+    /// a different number of lines). Nothing is applied: the rest would be
+    /// lost. `line` is the 1-based file line that was cut short.
+    CutShort { line: u32 },
+}
+
+impl From<MatchError> for TolerantError {
+    fn from(e: MatchError) -> TolerantError {
+        match e {
+            MatchError::NotFound | MatchError::CutShort { .. } => TolerantError::NotFound,
+            MatchError::Ambiguous { pass, lines } => TolerantError::Ambiguous { pass, lines },
+        }
+    }
+}
+
 /// The shortest truncated boundary line (after trimming) pass 4 accepts.
 pub const MIN_PREFIX_CHARS: usize = 8;
 
-/// Finds the unique location of `old` in `content` (LF text), trying each
-/// pass in order and stopping at the first pass that finds anything.
+/// Finds the unique location of `old` in `content` (LF text): where it
+/// occurs literally, if it does, else by the first line pass (1-4) that
+/// finds anything.
 ///
 /// ```
 /// use editblocks::matching::{find_unique, MatchPass};
@@ -87,8 +126,10 @@ pub fn find_unique(content: &str, old: &str, new: &str) -> Result<TolerantMatch,
     find_with(content, old, new, &MatchPass::ALL, false).map(|mut all| all.remove(0))
 }
 
-/// Like [`find_unique`] but for `replace_all`: every non-overlapping
-/// occurrence found by the first pass that finds any, top to bottom.
+/// Like [`find_unique`] but for `replace_all`: every occurrence, top to
+/// bottom: every literal one when `old` occurs literally, else every one
+/// the first line pass that finds any finds. Occurrences that overlap are
+/// refused as ambiguous (they cannot each be replaced).
 pub fn find_all(content: &str, old: &str, new: &str) -> Result<Vec<TolerantMatch>, TolerantError> {
     find_with(content, old, new, &MatchPass::ALL, true)
 }
@@ -102,32 +143,63 @@ pub fn find_exact(content: &str, old: &str, new: &str, all: bool) -> Result<Vec<
     })
 }
 
-/// Tries `passes` in order; the first pass with any candidate decides.
+/// [`search`], with a cut-short line reported as not found.
 pub fn find_with(content: &str, old: &str, new: &str, passes: &[MatchPass], all: bool) -> Result<Vec<TolerantMatch>, TolerantError> {
+    search(content, old, new, passes, all).map_err(TolerantError::from)
+}
+
+/// Locates `old` using `passes`.
+///
+/// When [`MatchPass::Substring`] is among them and `old` occurs literally
+/// (anywhere, even inside a line), the literal occurrences decide: one is
+/// applied there, several are ambiguous (or all replaced, with `all`). An
+/// occurrence that covers whole lines up to surrounding whitespace is
+/// applied as a whole-line match of the pass that describes it (exact,
+/// trailing whitespace, whitespace with indentation repair), if that pass
+/// is in `passes`; any other is a partial-line edit (substring) that keeps
+/// the rest of its lines.
+///
+/// Only text that does not occur literally goes through the line passes,
+/// in order; the first with any candidate decides. Candidates are counted
+/// overlapping: `x\nx` fits `x \nx \nx \n` at lines 1 and 2.
+pub fn search(content: &str, old: &str, new: &str, passes: &[MatchPass], all: bool) -> Result<Vec<TolerantMatch>, MatchError> {
     if old.is_empty() {
-        return Err(TolerantError::NotFound);
+        return Err(MatchError::NotFound);
     }
     let file = Lines::new(content);
-    for &pass in passes {
-        let found = match pass {
-            MatchPass::Substring => substring_matches(content, old, new),
-            // Text that is literally in the file and ends (or starts) inside a
-            // line is a partial-line edit, not a truncated context line: leave
-            // it to the substring pass, which keeps the rest of the line.
-            MatchPass::BoundaryPrefix if content.contains(old) => continue,
-            line_pass => line_matches(&file, old, new, line_pass),
-        };
-        match found.len() {
-            0 => continue,
-            1 => return Ok(found),
-            _ if all => return Ok(found),
-            _ => {
-                let lines = found.iter().map(|m| line_of(content, m.start)).collect();
-                return Err(TolerantError::Ambiguous { pass, lines });
+    if passes.contains(&MatchPass::Substring) {
+        let starts = literal_starts(content, old);
+        if !starts.is_empty() {
+            let matches: Vec<TolerantMatch> = starts.iter().map(|&s| literal_match(&file, s, old, new, passes)).collect();
+            let overlapping = starts.windows(2).any(|w| w[1] < w[0] + old.len());
+            if matches.len() == 1 || (all && !overlapping) {
+                return Ok(matches);
             }
+            // The pass that describes them all: the weakest of theirs.
+            let pass = matches.iter().map(|m| m.pass).max().unwrap_or(MatchPass::Substring);
+            let lines = starts.iter().map(|&s| line_of(content, s)).collect();
+            return Err(MatchError::Ambiguous { pass, lines });
         }
     }
-    Err(TolerantError::NotFound)
+    for &pass in passes {
+        if pass == MatchPass::Substring {
+            continue;
+        }
+        let found = line_matches(&file, old, new, pass);
+        let n = old.strip_suffix('\n').unwrap_or(old).split('\n').count();
+        let overlapping = found.windows(2).any(|w| w[1].0 < w[0].0 + n);
+        match found.len() {
+            0 => continue,
+            1 => {}
+            _ if all && !overlapping => {}
+            _ => {
+                let lines = found.iter().map(|(i, _)| *i as u32 + 1).collect();
+                return Err(MatchError::Ambiguous { pass, lines });
+            }
+        }
+        return found.into_iter().map(|(_, m)| m.map_err(|k| MatchError::CutShort { line: k as u32 + 1 })).collect();
+    }
+    Err(MatchError::NotFound)
 }
 
 /// 1-based line number of a byte offset.
@@ -136,11 +208,54 @@ pub fn line_of(content: &str, offset: usize) -> u32 {
     content.as_bytes()[..offset].iter().filter(|&&b| b == b'\n').count() as u32 + 1
 }
 
-fn substring_matches(content: &str, old: &str, new: &str) -> Vec<TolerantMatch> {
-    content
-        .match_indices(old)
-        .map(|(start, _)| TolerantMatch { start, end: start + old.len(), pass: MatchPass::Substring, replacement: new.to_string() })
-        .collect()
+/// Byte offsets of every occurrence of `old`, overlapping ones included.
+fn literal_starts(content: &str, old: &str) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut from = 0;
+    while let Some(k) = content.get(from..).and_then(|rest| rest.find(old)) {
+        let at = from + k;
+        starts.push(at);
+        // Step one character, so an occurrence starting inside this one is found too.
+        from = at + content[at..].chars().next().map_or(1, char::len_utf8);
+    }
+    starts
+}
+
+/// The match for the literal occurrence of `old` at byte `start`: a line
+/// match when it covers whole lines up to surrounding whitespace (and that
+/// pass is allowed), else a substring replacement.
+fn literal_match(file: &Lines, start: usize, old: &str, new: &str, passes: &[MatchPass]) -> TolerantMatch {
+    let substring = TolerantMatch { start, end: start + old.len(), pass: MatchPass::Substring, replacement: new.to_string() };
+    let (body, ends_nl) = match old.strip_suffix('\n') {
+        Some(body) => (body, true),
+        None => (old, false),
+    };
+    let old_lines: Vec<&str> = body.split('\n').collect();
+    let first = file.starts.partition_point(|&s| s <= start).saturating_sub(1);
+    let last = first + old_lines.len() - 1;
+    if last >= file.lines.len() {
+        return substring;
+    }
+    let (Some(prefix), Some(suffix)) = (file.text.get(file.starts[first]..start), file.text.get(start + body.len()..file.end_of(last))) else {
+        return substring;
+    };
+    if !prefix.trim().is_empty() || !suffix.trim().is_empty() {
+        return substring;
+    }
+    let pass = if prefix.is_empty() && suffix.is_empty() {
+        MatchPass::Exact
+    } else if prefix.is_empty() && trim_trailing(suffix).is_empty() {
+        MatchPass::TrailingWhitespace
+    } else {
+        MatchPass::Whitespace
+    };
+    if !passes.contains(&pass) {
+        return substring;
+    }
+    match line_match_at(file, first, &old_lines, ends_nl, new, pass) {
+        Ok(m) => m,
+        Err(_) => substring,
+    }
 }
 
 /// The content split into lines (without their `\n`), with byte offsets.
@@ -193,7 +308,10 @@ fn line_equal(pass: MatchPass, file_line: &str, old_line: &str) -> bool {
     }
 }
 
-fn line_matches(file: &Lines, old: &str, new: &str, pass: MatchPass) -> Vec<TolerantMatch> {
+/// Every window of `file` that `pass` matches `old` in, overlapping ones
+/// included: (0-based first line, the match or the 0-based file line that
+/// pass 4 found cut short and could not complete).
+fn line_matches(file: &Lines, old: &str, new: &str, pass: MatchPass) -> Vec<(usize, Result<TolerantMatch, usize>)> {
     // A final newline on `old` means "through the end of the last line".
     let (old_body, old_ends_nl) = match old.strip_suffix('\n') {
         Some(body) => (body, true),
@@ -209,36 +327,43 @@ fn line_matches(file: &Lines, old: &str, new: &str, pass: MatchPass) -> Vec<Tole
         return Vec::new();
     }
     let mut found = Vec::new();
-    let mut i = 0;
-    while i + n <= file.lines.len() {
+    for i in 0..=file.lines.len() - n {
         let window = &file.lines[i..i + n];
         let hit = match pass {
             MatchPass::BoundaryPrefix => boundary_window(window, &old_lines),
             _ => window.iter().zip(&old_lines).all(|(f, o)| line_equal(pass, f, o)),
         };
-        if !hit {
-            i += 1;
-            continue;
+        if hit {
+            found.push((i, line_match_at(file, i, &old_lines, old_ends_nl, new, pass)));
         }
-        let start = file.starts[i];
-        let mut end = file.end_of(i + n - 1);
-        let mut replacement = match pass {
-            MatchPass::Exact | MatchPass::TrailingWhitespace => new.to_string(),
-            MatchPass::Whitespace => repair_indentation(window, &old_lines, new),
-            _ => expand_truncated(window, &old_lines, &repair_indentation(window, &old_lines, new)),
-        };
-        if old_ends_nl {
-            if file.text.as_bytes().get(end) == Some(&b'\n') {
-                end += 1;
-            } else if let Some(stripped) = replacement.strip_suffix('\n') {
-                // The last line has no newline in the file; keep it that way.
-                replacement = stripped.to_string();
-            }
-        }
-        found.push(TolerantMatch { start, end, pass, replacement });
-        i += n;
     }
     found
+}
+
+/// The match of `old_lines` on the window of `file` starting at line `i`,
+/// which `pass` has accepted; `Err(file line)` when pass 4 cannot tell
+/// where the rest of a cut-short line goes.
+fn line_match_at(file: &Lines, i: usize, old_lines: &[&str], old_ends_nl: bool, new: &str, pass: MatchPass) -> Result<TolerantMatch, usize> {
+    let n = old_lines.len();
+    let window = &file.lines[i..i + n];
+    let start = file.starts[i];
+    let mut end = file.end_of(i + n - 1);
+    let mut replacement = match pass {
+        MatchPass::Exact | MatchPass::TrailingWhitespace | MatchPass::Substring => new.to_string(),
+        MatchPass::Whitespace => repair_indentation(window, old_lines, new),
+        MatchPass::BoundaryPrefix => {
+            expand_truncated(window, old_lines, &repair_indentation(window, old_lines, new)).map_err(|k| i + k)?
+        }
+    };
+    if old_ends_nl {
+        if file.text.as_bytes().get(end) == Some(&b'\n') {
+            end += 1;
+        } else if let Some(stripped) = replacement.strip_suffix('\n') {
+            // The last line has no newline in the file; keep it that way.
+            replacement = stripped.to_string();
+        }
+    }
+    Ok(TolerantMatch { start, end, pass, replacement })
 }
 
 /// Pass 4: interior lines equal after trimming, boundary lines may be
@@ -261,26 +386,50 @@ fn boundary_window(window: &[&str], old_lines: &[&str]) -> bool {
     truncated
 }
 
-/// Replaces, in `new`, the lines that repeat a truncated boundary line of
-/// `old` with the file's full line (the first such line for the first
-/// boundary, the last such line for the last boundary).
-fn expand_truncated(window: &[&str], old_lines: &[&str], new: &str) -> String {
-    let mut new_lines: Vec<String> = new.split('\n').map(str::to_string).collect();
+/// Completes, in `new`, each boundary line that `old` cut short: the line of
+/// `new` that corresponds to it gets the rest of the file's line appended.
+///
+/// Old and new lines are paired by a line diff of their trimmed text: a
+/// line kept as it was pairs with its copy, a changed one with the line at
+/// the same position of an equally long changed group. A cut-short line
+/// that is deleted, or changed into a group of a different length, has no
+/// partner: `Err(k)`, its index in `old_lines`, since where the rest of
+/// the line belongs is anyone's guess.
+fn expand_truncated(window: &[&str], old_lines: &[&str], new: &str) -> Result<String, usize> {
+    let mut new_lines: Vec<String> = if new.is_empty() { Vec::new() } else { new.split('\n').map(str::to_string).collect() };
     let n = old_lines.len();
-    let truncated = |k: usize| window[k].trim() != old_lines[k].trim();
-    if truncated(0) {
-        let want = old_lines[0].trim();
-        if let Some(line) = new_lines.iter_mut().find(|l| l.trim() == want) {
-            *line = window[0].to_string();
-        }
+    let old_keys: Vec<&str> = old_lines.iter().map(|l| l.trim()).collect();
+    let new_keys: Vec<String> = new_lines.iter().map(|l| l.trim().to_string()).collect();
+    let new_keys: Vec<&str> = new_keys.iter().map(String::as_str).collect();
+    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &old_keys, &new_keys);
+    let partner = |k: usize| -> Option<usize> {
+        ops.iter().find_map(|op| {
+            let (tag, olds, news) = op.as_tag_tuple();
+            if !olds.contains(&k) {
+                return None;
+            }
+            match tag {
+                similar::DiffTag::Equal => Some(news.start + (k - olds.start)),
+                similar::DiffTag::Replace if olds.len() == news.len() => Some(news.start + (k - olds.start)),
+                _ => None,
+            }
+        })
+    };
+    let mut boundaries = vec![0];
+    if n > 1 {
+        boundaries.push(n - 1);
     }
-    if n > 1 && truncated(n - 1) {
-        let want = old_lines[n - 1].trim();
-        if let Some(line) = new_lines.iter_mut().rev().find(|l| l.trim() == want) {
-            *line = window[n - 1].to_string();
+    for k in boundaries {
+        let (file_line, want) = (window[k], old_lines[k].trim());
+        if file_line.trim() == want {
+            continue;
         }
+        let rest = file_line.get(leading_ws(file_line).len() + want.len()..).ok_or(k)?;
+        let j = partner(k).ok_or(k)?;
+        let line = new_lines.get_mut(j).ok_or(k)?;
+        *line = format!("{}{rest}", line.trim_end());
     }
-    new_lines.join("\n")
+    Ok(new_lines.join("\n"))
 }
 
 /// How to turn the indentation the model wrote for one line into the
@@ -439,10 +588,50 @@ mod tests {
     }
 
     #[test]
-    fn exact_whole_lines_win_over_substrings() {
+    fn literal_occurrences_decide_even_inside_lines() {
+        // A whole line and a piece of another: two places, not one.
         let file = "end\nbackend\n";
-        let m = find_unique(file, "end", "END").unwrap();
-        assert_eq!((m.pass, apply(file, &m)), (MatchPass::Exact, "END\nbackend\n".to_string()));
+        assert_eq!(find_unique(file, "end", "END"), Err(TolerantError::Ambiguous { pass: MatchPass::Substring, lines: vec![1, 2] }));
+        let m = find_unique(file, "end\nback", "END\nback").unwrap();
+        assert_eq!((m.pass, apply(file, &m)), (MatchPass::Substring, "END\nbackend\n".to_string()));
+        // The literal piece inside line 1 wins over a whole line equal after trimming (line 3).
+        let file = "Example: `    retries = 3` sets it.\nconfig:\n  retries = 3\n";
+        let m = find_unique(file, "    retries = 3", "    retries = 5").unwrap();
+        assert_eq!((m.pass, apply(file, &m)), (MatchPass::Substring, "Example: `    retries = 5` sets it.\nconfig:\n  retries = 3\n".to_string()));
+        // replace_all changes every literal occurrence, whole line or not.
+        let file = "x = get(1)\n  get\n";
+        let all = find_all(file, "get", "fetch").unwrap();
+        let mut out = file.to_string();
+        for m in all.iter().rev() {
+            out.replace_range(m.start..m.end, &m.replacement);
+        }
+        assert_eq!(out, "x = fetch(1)\n  fetch\n");
+    }
+
+    #[test]
+    fn overlapping_candidates_are_ambiguous() {
+        assert_eq!(find_unique("x \nx \nx \n", "x\nx", "y\ny"), Err(TolerantError::Ambiguous { pass: MatchPass::TrailingWhitespace, lines: vec![1, 2] }));
+        assert_eq!(find_all("x \nx \nx \n", "x\nx", "y\ny"), Err(TolerantError::Ambiguous { pass: MatchPass::TrailingWhitespace, lines: vec![1, 2] }));
+        assert_eq!(find_unique("a = = = b\n", "= =", "= X"), Err(TolerantError::Ambiguous { pass: MatchPass::Substring, lines: vec![1, 1] }));
+        assert_eq!(find_all("aaa\n", "aa", "b"), Err(TolerantError::Ambiguous { pass: MatchPass::Substring, lines: vec![1, 1] }));
+        // Apart, they are all replaced.
+        assert_eq!(find_all("x \nx \nz\nx \nx \n", "x\nx", "y\ny").map(|v| v.len()), Ok(2));
+    }
+
+    #[test]
+    fn boundary_prefix_keeps_the_rest_of_a_changed_line() {
+        let file = "func main() {\n\tresult := compute(alpha, beta, gamma)\n}\n";
+        let m = find_unique(file, "    result := compute(", "    result := computeFast(").unwrap();
+        assert_eq!(m.pass, MatchPass::BoundaryPrefix);
+        assert_eq!(apply(file, &m), "func main() {\n\tresult := computeFast(alpha, beta, gamma)\n}\n");
+        let py = "def total(items):\n    acc = 0   \n    return sum_all(items, start=acc)\n";
+        let m = find_unique(py, "    acc = 0\n    return sum_all(", "    acc = 1\n    return sum_every(").unwrap();
+        assert_eq!(apply(py, &m), "def total(items):\n    acc = 1\n    return sum_every(items, start=acc)\n");
+        // Deleted, or split into two lines: where the rest goes is a guess, so refuse.
+        for new in ["", "    x := 1\n    result := computeFast("] {
+            assert_eq!(search(file, "    result := compute(", new, &MatchPass::ALL, false), Err(MatchError::CutShort { line: 2 }));
+            assert_eq!(find_unique(file, "    result := compute(", new), Err(TolerantError::NotFound));
+        }
     }
 
     #[test]

@@ -162,3 +162,24 @@ fn a_call_as_json_text_and_a_large_change() {
     let r = apply_hashline_edit(&Value::String("{\"path\": \"f.txt\", \"edits\": 3}".into()), &mut host, &HashlineOptions::default());
     assert_eq!((r.error_kind, r.path.as_str()), (Some(ErrorKind::Malformed), "f.txt"));
 }
+
+#[test]
+fn a_final_newline_in_content_ends_its_last_line() {
+    let file = "def a():\n    return 1\n\ndef b():\n    return 2\n";
+    let want = "def a():\n    x = 1\n    return x\n\ndef b():\n    return 2\n";
+    // One string ending in "\n", and array items ending in "\n" (CRLF too).
+    for content in [json!("    x = 1\n    return x\n"), json!(["    x = 1\n", "    return x\n"]), json!("    x = 1\r\n    return x\r\n")] {
+        let (r, host) = run(file, json!([{ "target": a(file, 2), "new_content": content }]));
+        assert_eq!(r.status, Status::Applied, "{}", r.message);
+        assert_eq!(host.text("f.txt").unwrap(), want, "new_content {content}");
+    }
+    let (r, host) = run(file, json!([{ "after": a(file, 2), "inserted_lines": "    pass\n" }]));
+    assert_eq!(r.status, Status::Applied, "{}", r.message);
+    assert_eq!(host.text("f.txt").unwrap(), "def a():\n    return 1\n    pass\n\ndef b():\n    return 2\n");
+    // A blank line is still a blank line, however it is written.
+    for blank in [json!([""]), json!(["\n"]), json!("\n")] {
+        let (r, host) = run(file, json!([{ "after": a(file, 1), "inserted_lines": blank }]));
+        assert_eq!(r.status, Status::Applied, "{}", r.message);
+        assert_eq!(host.text("f.txt").unwrap(), "def a():\n\n    return 1\n\ndef b():\n    return 2\n", "inserted_lines {blank}");
+    }
+}

@@ -236,6 +236,11 @@ fn status_column() {
         (None, Local::Missing, Some("b"), "A"),
         (Some("a"), Local::Text("changed"), None, "~"),
         (Some("a"), Local::Text("changed"), Some("b"), "~M"),
+        // Seed 002: `~M` is "local differs from context AND LLM has output",
+        // even output identical to the context.
+        (Some("v1\n"), Local::Text("v1 + user edit\n"), Some("v1\n"), "~M"),
+        (Some("v1\n"), Local::Missing, Some("v1\n"), "~M"),
+        (Some("v1\n"), Local::Text("v1\n"), Some("v1\n"), ""),
     ];
     for (context, local, output, want) in rows {
         assert_eq!(file_status(context, local, output), want, "{context:?} {local:?} {output:?}");
@@ -295,4 +300,63 @@ mod no_panic {
             }
         }
     }
+}
+
+#[test]
+fn gemini_schemas_leave_out_additional_properties() {
+    fn keys(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => map.iter().for_each(|(k, x)| {
+                out.push(k.clone());
+                keys(x, out)
+            }),
+            Value::Array(items) => items.iter().for_each(|x| keys(x, out)),
+            _ => {}
+        }
+    }
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                map.remove("additionalProperties");
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    assert_eq!(SchemaApi::from_name("gemini"), Some(SchemaApi::Gemini));
+    for mode in [DiffMode::SearchReplaceMulti, DiffMode::SearchReplace, DiffMode::Anchored, DiffMode::Off] {
+        let gemini = tool_schemas(mode, SchemaApi::Gemini);
+        let mut plain = tool_schemas(mode, SchemaApi::Plain);
+        assert!(!gemini.is_empty());
+        let mut all = Vec::new();
+        keys(&Value::Array(gemini.clone()), &mut all);
+        assert!(!all.iter().any(|k| k == "additionalProperties"), "{mode:?}");
+        // Nothing else changes.
+        plain.iter_mut().for_each(strip);
+        assert_eq!(gemini, plain, "{mode:?}");
+        // The text keeps the reading order.
+        let text = editblocks::tools::tool_schemas_json(mode, SchemaApi::Gemini);
+        assert!(text.find("\"path\"").unwrap() < text.find("\"required\"").unwrap());
+    }
+}
+
+#[test]
+fn anchor_messages_say_what_is_wrong() {
+    let file = "import os\n\ndef hello():\n    print(\"hi\")\n\ndef goodbye():\n    print(\"bye\")\n";
+    let run = |changes: Value| {
+        let mut host = MemoryHost::with_files([("m.py", file)]);
+        let r = apply_tool_calls(&[ToolCall::new("modify_file", json!({ "path": "m.py", "changes": changes }))], &mut host, &ToolOptions::default());
+        assert!(!r.ok);
+        assert_eq!(host.text("m.py").unwrap(), file);
+        r.errors[0].clone()
+    };
+    assert_eq!(
+        run(json!([{ "start": ["def goodbye():"], "end": ["def hello():"], "content": [] }])),
+        "call 1 (modify_file), change 1, m.py: end anchor `def hello():` is only before the start anchor (at line 3; start is line 6): the end anchor must come after start. Swap them, or anchor on lines after line 6."
+    );
+    assert_eq!(
+        run(json!([{ "start": [""], "content": ["# x"] }])),
+        "call 1 (modify_file), change 1, m.py: start anchor not unique (lines 2, 5): a blank line matches more than one place; use a more distinctive line, such as a function signature, or add lines to the anchor (up to 4)."
+    );
 }

@@ -5,9 +5,12 @@ export type DiffMode = 'search_replace_multi' | 'search_replace' | 'anchored' | 
 export const DIFF_MODES: readonly DiffMode[];
 
 /** The envelope each model API wants around a function definition. */
-export type ToolSchemaApi = 'plain' | 'openai' | 'openai-responses' | 'anthropic';
+export type ToolSchemaApi = 'plain' | 'gemini' | 'openai' | 'openai-responses' | 'anthropic';
 
-/** `api: 'plain'` (default; also Gemini functionDeclarations). */
+/**
+ * `api: 'plain'` (default) and `api: 'gemini'` (Gemini `functionDeclarations`:
+ * the same shape, without `additionalProperties`, which Gemini rejects).
+ */
 export interface PlainToolSchema { name: string; description: string; parameters: JsonSchema }
 /** `api: 'openai'` (Chat Completions `tools`). */
 export interface OpenAIToolSchema { type: 'function'; function: PlainToolSchema }
@@ -18,7 +21,7 @@ export interface AnthropicToolSchema { name: string; description: string; input_
 export type JsonSchema = { [key: string]: unknown };
 
 /** write_file, plus edit_file with the mode's schema (none for 'off'). */
-export function toolSchemas(diffMode?: DiffMode, options?: { api?: 'plain' }): PlainToolSchema[];
+export function toolSchemas(diffMode?: DiffMode, options?: { api?: 'plain' | 'gemini' }): PlainToolSchema[];
 export function toolSchemas(diffMode: DiffMode | undefined, options: { api: 'openai' }): OpenAIToolSchema[];
 export function toolSchemas(diffMode: DiffMode | undefined, options: { api: 'openai-responses' }): OpenAIResponsesToolSchema[];
 export function toolSchemas(diffMode: DiffMode | undefined, options: { api: 'anthropic' }): AnthropicToolSchema[];
@@ -101,7 +104,8 @@ export function applyToolCallsSync(calls: ToolCall[], host: FileHost, options?: 
 
 /**
  * The status column: '' unchanged, 'M' modified by the model, 'A' added by the
- * model, '~' local copy differs from context, '~M' both (conflict).
+ * model, '~' local copy differs from context and no output, '~M' local copy
+ * differs from context and the model has output (any, even unchanged): a conflict.
  * `local: undefined` = not known (same as context); `local: null` = no local file.
  */
 export function fileStatus(state: { context?: string | null; local?: string | null; output?: string | null }): '' | 'M' | 'A' | '~' | '~M';

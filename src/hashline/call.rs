@@ -252,9 +252,14 @@ fn check_no_view_prefix(lines: &[String], field: &str, width: usize, at: Option<
 }
 
 /// An array of line strings; a string inside holding `\n` is several lines,
-/// and a bare string is read as its lines.
+/// and a bare string is read as its lines. A string's one final newline
+/// ends its last line rather than starting another (as in `modify_file`):
+/// `"a\n"` is the line `a`, and `"\n"` one blank line, like `""`.
 fn parse_lines(value: &Value, field: &str, at: Option<usize>) -> Result<Vec<String>, CallError> {
-    let split = |s: &str| -> Vec<String> { s.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()).collect() };
+    let split = |s: &str| -> Vec<String> {
+        let s = s.strip_suffix('\n').unwrap_or(s);
+        s.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()).collect()
+    };
     match value {
         Value::String(s) => Ok(split(s)),
         Value::Array(items) => {

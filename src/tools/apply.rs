@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::anchored::{self, AnchorError, Region};
 use super::calls::{plan, AnchoredChange, Op, Planned, ToolCall};
 use crate::host::FileHost;
-use crate::matching::{self, MatchPass, TolerantError};
+use crate::matching::{self, MatchError, MatchPass};
 use crate::path::normalize_path;
 use crate::result::{Diagnostics, EditResult, ErrorKind, NearLine, Status};
 use crate::text::{DecodeError, TextFile};
@@ -136,13 +136,10 @@ impl FileState {
         }
     }
 
-    /// Text from the model, in this file's line endings as the body sees them.
+    /// Text from the model as the body sees it: CRLF read as LF, whatever
+    /// the file's convention (which is applied again when the file is written).
     fn normalise(&self, text: &str) -> String {
-        if self.text.crlf {
-            text.replace("\r\n", "\n")
-        } else {
-            text.to_string()
-        }
+        text.replace("\r\n", "\n")
     }
 }
 
@@ -203,6 +200,9 @@ fn preview(text: &str) -> String {
 fn quote(line: &str) -> String {
     const MAX: usize = 80;
     let line = line.trim();
+    if line.is_empty() {
+        return "a blank line".into();
+    }
     if line.chars().count() > MAX {
         format!("`{}…`", line.chars().take(MAX).collect::<String>())
     } else {
@@ -349,7 +349,15 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
                     push(&path, None, "", content, Outcome::fail(kind, why));
                     continue;
                 }
-                state.body = Some(state.normalise(content));
+                // `content` is the whole file: over an existing file its final
+                // newline (or lack of one) replaces the old file's, while the
+                // BOM and CRLF convention stay. A new file ends with a newline
+                // (DESIGN: "New files end with a newline").
+                let body = state.normalise(content);
+                if state.original.is_some() {
+                    state.final_newline = body.is_empty() || body.ends_with('\n');
+                }
+                state.body = Some(body);
                 state.touched = true;
                 push(&path, None, "", content, Outcome::ok(Some(1), None));
             }
@@ -441,7 +449,8 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
     for path in &order {
         let Some(state) = files.get(path) else { continue };
         let (true, Some(body)) = (state.touched, &state.body) else { continue };
-        let bytes = state.text.encode(body, state.final_newline, policy);
+        // An empty body is an empty file: no lone BOM.
+        let bytes = if body.is_empty() { String::new() } else { state.text.encode(body, state.final_newline, policy) };
         if state.original.as_deref() == Some(bytes.as_bytes()) {
             continue;
         }
@@ -486,9 +495,11 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
     let old = state.normalise(old);
     let new = state.normalise(new);
     let found = match mode {
-        Matching::Tolerant if replace_all => matching::find_all(body, &old, &new),
-        Matching::Tolerant => matching::find_unique(body, &old, &new).map(|m| vec![m]),
-        Matching::Exact => matching::find_exact(body, &old, &new, replace_all),
+        Matching::Tolerant => matching::search(body, &old, &new, &MatchPass::ALL, replace_all),
+        Matching::Exact => matching::search(body, &old, &new, &[MatchPass::Substring], replace_all).map_err(|e| match e {
+            MatchError::Ambiguous { lines, .. } => MatchError::Ambiguous { pass: MatchPass::Exact, lines },
+            other => other,
+        }),
     };
     match found {
         Ok(matches) => {
@@ -505,7 +516,19 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
             state.body = Some(next);
             Outcome::ok(line, pass)
         }
-        Err(TolerantError::NotFound) => {
+        Err(MatchError::CutShort { line }) => {
+            let file_line = body.split('\n').nth(line.saturating_sub(1) as usize).unwrap_or_default();
+            let reason = format!(
+                "old_string cuts line {line} short (the file's line is {}), and new_string does not show where the rest of that line goes, so applying it would lose text. Copy the whole line into old_string and write it out in full in new_string.",
+                quote(file_line)
+            );
+            Outcome::fail(ErrorKind::AnchorNotFound, reason).at(Some(line)).with(Diagnostics {
+                failed_part: Some("old".into()),
+                expected_line: Some(file_line.to_string()),
+                ..Diagnostics::default()
+            })
+        }
+        Err(MatchError::NotFound) => {
             let (wanted, hint) = explain_missing(body, &old.split('\n').collect::<Vec<_>>(), "old_string");
             let near = nearest(body, &wanted);
             let tried = match mode {
@@ -524,12 +547,21 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
                 ..Diagnostics::default()
             })
         }
-        Err(TolerantError::Ambiguous { pass, lines }) => {
-            let how = if pass == MatchPass::Exact { String::new() } else { format!(" with {} matching", pass.as_str()) };
-            let reason = format!(
-                "old_string is not unique{how} (lines {}); include more surrounding lines so it matches one place only, or set replace_all to change every occurrence.",
-                lines_list(&lines)
-            );
+        Err(MatchError::Ambiguous { pass, lines }) => {
+            let places = match pass {
+                MatchPass::Exact => format!("lines {}", lines_list(&lines)),
+                MatchPass::Substring => format!("it occurs {} times, at lines {}", lines.len(), lines_list(&lines)),
+                _ => format!("with {} matching: lines {}", pass.as_str(), lines_list(&lines)),
+            };
+            let reason = if replace_all {
+                format!(
+                    "old_string matches places that overlap ({places}), so replace_all cannot replace each of them; include more surrounding lines so the places are separate, or make one edit per place."
+                )
+            } else {
+                format!(
+                    "old_string is not unique ({places}); include more surrounding lines so it matches one place only, or set replace_all to change every occurrence."
+                )
+            };
             Outcome::fail(ErrorKind::Ambiguous, reason).at(lines.first().copied()).with(Diagnostics {
                 failed_part: Some("old".into()),
                 match_count: Some(lines.len() as u32),
@@ -584,7 +616,34 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
             Err(e) => {
                 let anchor = if e.part == "start" { &change.start } else { change.end.as_deref().unwrap_or_default() };
                 let after = e.start_line.map(|l| format!(" after the start anchor (line {l})")).unwrap_or_default();
+                // An end anchor that is in the file, but only before start.
+                let before_start = match (&e.error, e.start_line) {
+                    (AnchorError::NotFound, Some(start)) => match anchored::find_anchor(&lines, anchor, 0) {
+                        Ok(at) => Some((vec![at as u32 + 1], start)),
+                        Err(AnchorError::NotUnique(found)) => Some((found, start)),
+                        Err(AnchorError::NotFound) => None,
+                    },
+                    _ => None,
+                };
                 let outcome = match e.error {
+                    AnchorError::NotFound if before_start.is_some() => {
+                        let (found, start) = before_start.unwrap_or_default();
+                        let at = if found.len() == 1 { format!("line {}", found[0]) } else { format!("lines {}", lines_list(&found)) };
+                        Outcome::fail(
+                            ErrorKind::AnchorNotFound,
+                            format!(
+                                "end anchor {} is only before the start anchor (at {at}; start is line {start}): the end anchor must come after start. Swap them, or anchor on lines after line {start}.",
+                                quote(&anchor.join(" / "))
+                            ),
+                        )
+                        .at(found.first().copied())
+                        .with(Diagnostics {
+                            failed_part: Some(e.part.into()),
+                            match_count: Some(found.len() as u32),
+                            match_lines: found,
+                            ..Diagnostics::default()
+                        })
+                    }
                     AnchorError::NotFound => {
                         let anchor_lines: Vec<&str> = anchor.iter().map(String::as_str).collect();
                         let (wanted, hint) = explain_missing(&body, &anchor_lines, "the anchor");

@@ -35,10 +35,15 @@ impl DiffMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SchemaApi {
-    /// `{ name, description, parameters }` — also what Gemini's
-    /// `functionDeclarations` and most agent frameworks take.
+    /// `{ name, description, parameters }` — what most agent frameworks take.
     #[default]
     Plain,
+    /// Gemini `functionDeclarations`: `{ name, description, parameters }`
+    /// with `parameters` in Gemini's OpenAPI subset, which rejects
+    /// `additionalProperties` (the only keyword we emit that it lacks; it
+    /// takes `type`, `description`, `properties`, `required`, `items`,
+    /// `minItems` and `maxItems`).
+    Gemini,
     /// OpenAI Chat Completions: `{ type: 'function', function: { name, description, parameters } }`.
     Openai,
     /// OpenAI Responses: `{ type: 'function', name, description, parameters }`.
@@ -50,7 +55,8 @@ pub enum SchemaApi {
 impl SchemaApi {
     pub fn from_name(name: &str) -> Option<SchemaApi> {
         match name {
-            "plain" | "gemini" => Some(SchemaApi::Plain),
+            "plain" => Some(SchemaApi::Plain),
+            "gemini" => Some(SchemaApi::Gemini),
             "openai" | "openai-chat" => Some(SchemaApi::Openai),
             "openai-responses" => Some(SchemaApi::OpenaiResponses),
             "anthropic" => Some(SchemaApi::Anthropic),
@@ -246,11 +252,27 @@ fn wrap_text(text: &str, api: SchemaApi) -> String {
     let body = text.trim();
     match api {
         SchemaApi::Plain => body.to_string(),
+        SchemaApi::Gemini => without_additional_properties(body),
         SchemaApi::Openai => format!("{{\"type\": \"function\", \"function\": {body}}}"),
         SchemaApi::OpenaiResponses => format!("{{\"type\": \"function\", {}", body.strip_prefix('{').unwrap_or(body).trim_start()),
         // Descriptions never contain the key text, so the one occurrence is the top-level key.
         SchemaApi::Anthropic => body.replacen("\"parameters\":", "\"input_schema\":", 1),
     }
+}
+
+/// The JSON text without its `"additionalProperties": false` members (each
+/// follows another member, so its leading comma goes with it).
+fn without_additional_properties(text: &str) -> String {
+    const MEMBER: &str = "\"additionalProperties\": false";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(MEMBER) {
+        let before = rest[..at].trim_end();
+        out.push_str(before.strip_suffix(',').unwrap_or(before));
+        rest = &rest[at + MEMBER.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The definitions for `mode`, wrapped for `api`, as a JSON array text in

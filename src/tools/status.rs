@@ -15,16 +15,19 @@ pub enum Local<'a> {
     Text(&'a str),
 }
 
-/// The status of one file:
+/// The status of one file, following seed 002's table literally:
 ///
-/// * `""` — unchanged: nothing from the model, local copy as in context;
+/// * `""` — unchanged: no change from the model, local copy as in context;
 /// * `"M"` — the model's output differs from the context snapshot;
 /// * `"A"` — the model added a file that was not in context;
-/// * `"~"` — the local copy moved away from the context snapshot, no output;
-/// * `"~M"` — both: a conflict to resolve before applying.
+/// * `"~"` — the local copy differs from the context snapshot, no output;
+/// * `"~M"` — the local copy differs from the context snapshot AND the
+///   model has output (any output, even one identical to the context): a
+///   conflict to resolve before applying.
 ///
-/// Output identical to the context is no change. A file that is neither in
-/// context nor in the output has no status.
+/// With the local copy as in context, output identical to the context is
+/// no change (`""`). A file that is neither in context nor in the output
+/// has no status.
 pub fn file_status(context: Option<&str>, local: Local, output: Option<&str>) -> &'static str {
     if context.is_none() && output.is_none() {
         return "";
@@ -36,10 +39,10 @@ pub fn file_status(context: Option<&str>, local: Local, output: Option<&str>) ->
         Local::Text(text) => context != Some(text),
     };
     match (output_changes, local_moved) {
-        (true, true) => "~M",
+        (_, true) if output.is_some() => "~M",
         (true, false) if context.is_none() => "A",
         (true, false) => "M",
-        (false, true) => "~",
+        (_, true) => "~",
         (false, false) => "",
     }
 }
