@@ -39,7 +39,7 @@ pub fn tools_schemas(mode: JsValue, options: JsValue) -> Result<String, JsError>
                 let name = v.as_string().unwrap_or_default();
                 SchemaApi::from_name(&name).ok_or_else(|| {
                     JsError::new(&format!(
-                        "editblocks: unknown api {name:?}; use 'plain', 'openai', 'openai-responses' or 'anthropic'"
+                        "editblocks: unknown api {name:?}; use 'plain', 'openai', 'openai-responses', 'anthropic' or 'gemini'"
                     ))
                 })?
             }
