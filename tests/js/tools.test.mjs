@@ -111,6 +111,13 @@ test('toolSchemas: modes and API envelopes', () => {
   assert.deepEqual(Object.keys(toolSchemas()[0]), ['name', 'description', 'parameters']);
   assert.throws(() => toolSchemas('fuzzy'), /unknown diffMode "fuzzy"/);
   assert.throws(() => toolSchemas(undefined, { api: 'cohere' }), /unknown api "cohere"/);
+  // Gemini's functionDeclarations reject additionalProperties; everything else is the plain shape.
+  for (const mode of ['search_replace_multi', 'search_replace', 'anchored', 'off']) {
+    const gemini = toolSchemas(mode, { api: 'gemini' });
+    assert.ok(!JSON.stringify(gemini).includes('additionalProperties'), mode);
+    const strip = (v) => JSON.parse(JSON.stringify(v, (k, x) => (k === 'additionalProperties' ? undefined : x)));
+    assert.deepEqual(gemini, strip(toolSchemas(mode)), mode);
+  }
 });
 
 test('a failed reply: nothing written, a retry context naming the call', async () => {
