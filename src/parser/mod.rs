@@ -23,8 +23,12 @@
 //!
 //! # The rules
 //!
-//! * **Lines.** The reply is read as lines; CRLF counts as LF (so does a CR
-//!   at the very end). Blank lines and indentation inside sections are kept
+//! * **Lines.** The reply is read as lines; every CR right before a LF goes
+//!   with it (`\r\n` and `\r\r\n` count as LF), and so do CRs at the very
+//!   end; a CR elsewhere is text. Byte-order marks (U+FEFF) opening the reply
+//!   are dropped. This normalisation is idempotent, and offsets (spans,
+//!   compact records) index the reply read this way; `js/parser.js` applies
+//!   the same one. Blank lines and indentation inside sections are kept
 //!   exactly.
 //! * **Markers** are whole lines once surrounding whitespace is removed;
 //!   inside a line they are content. Inside a block, a marker that has no
@@ -130,7 +134,7 @@ pub fn parse_spans(text: &str, options: &ParseOptions) -> Vec<BlockSpans> {
 /// when the text ends before one.
 pub fn detect_format(text: &str) -> Option<Format> {
     let mut in_edit = false;
-    for line in text.split('\n') {
+    for line in text.trim_start_matches('\u{feff}').split('\n') {
         match classify(line.trim()) {
             Marker::Search if !in_edit => return Some(Format::SearchReplace),
             Marker::EditStart => in_edit = true,

@@ -194,6 +194,8 @@ pub struct EditStream {
     allow_anchored: bool,
     allow_search: bool,
     mode: Mode,
+    /// Nothing but byte-order marks read so far.
+    at_start: bool,
     partial: String,
     /// Lines consumed so far (the next line is `line_count + 1`).
     line_count: u32,
@@ -232,6 +234,7 @@ impl EditStream {
             allow_anchored: has(Format::Anchored),
             allow_search: has(Format::SearchReplace),
             mode,
+            at_start: true,
             partial: String::new(),
             line_count: 0,
             offset: 0,
@@ -288,7 +291,7 @@ impl EditStream {
             let lines = if block.counts[i] == 0 { Vec::new() } else { text.split('\n').map(String::from).collect() };
             sections.push(PendingSection { section: self.section_name(block, i), lines });
         }
-        let partial = self.partial.strip_suffix('\r').unwrap_or(&self.partial);
+        let partial = self.partial.trim_end_matches('\r');
         Some(PendingBlock {
             file_path: path.clone(),
             format: block.format,
@@ -300,6 +303,11 @@ impl EditStream {
 
     pub(super) fn consume(&mut self, chunk: &str) {
         let mut rest = chunk;
+        if self.at_start {
+            // A byte-order mark (U+FEFF) opening the reply is not text.
+            rest = rest.trim_start_matches('\u{feff}');
+            self.at_start = rest.is_empty();
+        }
         if !self.partial.is_empty() {
             match find_newline(rest.as_bytes()) {
                 None => {
@@ -336,8 +344,11 @@ impl EditStream {
 
     /// One line, without its `'\n'`.
     fn line(&mut self, line: &str) {
+        // Every CR before the line end goes with it (`\r\n`, `\r\r\n`, a CR
+        // at the very end): the one normalisation `js/parser.js` applies too,
+        // so that offsets index its string. It is idempotent.
         let line = match line.as_bytes().last() {
-            Some(b'\r') => line.get(..line.len() - 1).unwrap_or(line),
+            Some(b'\r') => line.trim_end_matches('\r'),
             _ => line,
         };
         self.line_count = self.line_count.saturating_add(1);
