@@ -34,8 +34,9 @@
 //!   inside a line they are content. Inside a block, a marker that has no
 //!   meaning at that point (another `««« EDIT`, a `<<<<<<< SEARCH`) is
 //!   content too (seed 001: nested markers are content). Tolerated: 5–9
-//!   `<`, `=`, `>` in `search-replace` markers; 3 or more box-drawing
-//!   characters in `═══════ REPL`, `═══════`, `───────`; `»»»` and
+//!   `<`, `=`, `>` in `search-replace` markers; 5–9 box-drawing characters
+//!   in `═══════ REPL`, `═══════`, `───────` (a shorter or longer rule is
+//!   content, like a `────` under a heading); `»»»` and
 //!   `»»» EDIT END` both close either `««« EDIT` format; `═══════ REPL` may
 //!   stand for `═══════` in an `anchored` block.
 //! * **Telling `edit-repl` from `anchored`.** Both start with `««« EDIT`;
