@@ -76,12 +76,14 @@
 //!
 //! # Path rules
 //!
-//! The path line may carry decoration models add: surrounding backticks,
+//! The path line may carry decoration models add: a leading `File:` or
+//! `Path:` label, surrounding backticks,
 //! `**bold**`, a trailing `:`, a markdown heading (`### src/a.py`, accepted
 //! only when the rest is one path-like word). Refused, with the reason in the
 //! discard event: lines starting with `//`, `>`, `-`, `+`, `*` (but not
 //! `**`), `#` followed by prose; marker lines; more than 200 characters;
-//! control characters; and sentences (text with spaces but no path
+//! control characters; invisible format characters (Unicode Cf: zero-width
+//! spaces, bidirectional controls, …); and sentences (text with spaces but no path
 //! separator and no final `name.ext` word, or ending in punctuation). A
 //! single file name without `/` (`Makefile`, `main.rs`) is a path; so is a
 //! path with spaces.
