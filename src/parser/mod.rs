@@ -53,13 +53,29 @@
 //!   [`StreamEvent::BlockDiscarded`] that says why; parsing goes on with the
 //!   next line. A block refused for its path is still read to its end, so
 //!   its content is never mistaken for paths or blocks.
-//! * **A new block inside an open one.** A start marker whose nearest
-//!   non-blank, non-fence line is a usable path starts a new block even
-//!   inside an open block; the open block is discarded as unclosed. This is
-//!   what a reply cut short (or a forgotten end marker) looks like, and
-//!   applying the open block would write the next block's text into the
-//!   file. A start marker *without* a path line before it stays content
-//!   (seed 001: nested markers are content).
+//! * **A new block inside an open one.** Inside an open block, the start
+//!   marker of the *other* family (`<<<<<<< SEARCH` in a `««« EDIT` block,
+//!   `««« EDIT` in a `search-replace` block) is always content, with all of
+//!   that family's markers: an edit to a document may hold an example block
+//!   of the other format, path line and all. A start marker of the open
+//!   block's own family starts a new block in two cases, and the open block
+//!   is discarded with a reason naming its line and its missing marker
+//!   (applying it would write the next block's text, markers and all, into
+//!   the file):
+//!   1. its nearest non-blank, non-fence line is a usable path (a reply cut
+//!      short, then the next block);
+//!   2. no such path, but before the next marker that means something to the
+//!      open block comes the line that divides the first section of a block
+//!      of that family (`═══════ REPL` or `───────` after `««« EDIT`,
+//!      `=======` after `<<<<<<< SEARCH`), where that line means nothing to
+//!      the open block (it would be its content, or a second `=======`
+//!      closing it): the end marker was forgotten. The new block starts at
+//!      the start marker, in the same file, and is read again from there.
+//!
+//!   Otherwise the start marker stays content (seed 001: nested markers are
+//!   content), e.g. a lone `««« EDIT` quoted in the new text. The price: an
+//!   example block of the *same* format nested in the last section of a
+//!   block without a path line reads as a forgotten end marker.
 //! * **`search-replace` leniency** (as models write it, and as aider reads
 //!   it): `=======` written twice in a row counts once; a second `=======`
 //!   after replace text closes the block (a `>>>>>>> REPLACE` right after it

@@ -172,6 +172,9 @@ struct Block {
     starts: [usize; 4],
     ends: [usize; 4],
     counts: [u32; 4],
+    /// The last start marker of this block's family read as content of the
+    /// current section.
+    nested: Option<NestedStart>,
 }
 
 /// An incremental parser for a reply that arrives in chunks.
@@ -367,6 +370,10 @@ impl EditStream {
                 Marker::Search => self.allow_search.then_some(Family::Search),
                 _ => None,
             };
+            // Markers of the other family are content (a search-replace edit
+            // may hold an example `««« EDIT` block, path line and all).
+            let open_family = self.block.as_ref().map(|b| b.family);
+            let starts = starts.filter(|f| Some(*f) == open_family);
             if let (Some(family), Candidate::Line { len, .. }) = (starts, &self.candidate) {
                 if path_in_line(self.lead.get(..*len).unwrap_or("")).is_ok() {
                     // A start marker right after a path line begins a new
@@ -385,8 +392,18 @@ impl EditStream {
                     return;
                 }
             }
+            if self.forgotten_end(marker) {
+                self.restart_at_nested(line, marker);
+                return;
+            }
             let section = self.block.as_ref().map(|b| b.section);
+            let raw_pos = self.block.as_ref().map_or(0, |b| b.raw.len());
             self.block_line(line, marker);
+            if let (Some(_), Some(b)) = (starts, self.block.as_mut()) {
+                if Some(b.section) == section && b.path.is_some() {
+                    b.nested = Some(NestedStart { raw_pos, line_number: self.line_count, offset, offset16 });
+                }
+            }
             // Track the last path-like line inside the block, for the rule above.
             match self.block.as_ref() {
                 Some(b) if Some(b.section) == section && marker == Marker::None => self.note_candidate(line, trimmed, offset, offset16),
@@ -489,6 +506,7 @@ impl EditStream {
             starts: [first; 4],
             ends: [first; 4],
             counts: [0; 4],
+            nested: None,
         };
         if let Some(path) = &block.path {
             match self.mode {
@@ -520,44 +538,7 @@ impl EditStream {
 
     fn block_line(&mut self, line: &str, marker: Marker) {
         let Some(block) = self.block.as_mut() else { return };
-        use Marker as M;
-        enum Step {
-            Content,
-            Next(Option<Format>),
-            Complete,
-            Missing(&'static str),
-            Repeated,
-        }
-        let step = match (block.family, block.format, block.section, marker) {
-            (Family::Search, _, 0, M::Divider) => Step::Next(None),
-            (Family::Search, _, 0, M::Replace) => Step::Missing("`=======` between the search and replace text"),
-            (Family::Search, _, 1, M::Replace) => Step::Complete,
-            // `=======` twice in a row is one divider written twice, not a
-            // replace text starting with `=======`.
-            (Family::Search, _, 1, M::Divider) if block.counts[1] == 0 => Step::Repeated,
-            // A second `=======` after replace text closes the block: models
-            // write it for `>>>>>>> REPLACE` (aider reads it the same way), and
-            // the format leaves no way to have it as content anyway.
-            (Family::Search, _, 1, M::Divider) => Step::Complete,
-            (Family::Edit, None, 0, M::ReplSeparator) => Step::Next(Some(Format::EditRepl)),
-            (Family::Edit, None, 0, M::LightRule) => Step::Next(Some(Format::Anchored)),
-            (Family::Edit, None, 0, M::EditEnd | M::ShortEnd) => {
-                Step::Missing("`═══════ REPL` (edit-repl) or `───────` (anchored) after the first section")
-            }
-            (Family::Edit, Some(Format::EditRepl), 0, M::ReplSeparator) => Step::Next(None),
-            (Family::Edit, Some(Format::EditRepl), 0, M::EditEnd | M::ShortEnd) => Step::Missing("`═══════ REPL` between the old and new text"),
-            (Family::Edit, Some(Format::EditRepl), 1, M::EditEnd | M::ShortEnd) => Step::Complete,
-            (Family::Edit, Some(Format::Anchored), 0, M::LightRule) => Step::Next(None),
-            (Family::Edit, Some(Format::Anchored), 0, M::EditEnd | M::ShortEnd) => Step::Missing("`───────` after the leading anchor"),
-            (Family::Edit, Some(Format::Anchored), 1, M::HeavyRule | M::ReplSeparator) => Step::Next(None),
-            (Family::Edit, Some(Format::Anchored), 1, M::EditEnd | M::ShortEnd) => Step::Missing("`═══════` between the old and new lines"),
-            (Family::Edit, Some(Format::Anchored), 2, M::LightRule) => Step::Next(None),
-            (Family::Edit, Some(Format::Anchored), 2, M::EditEnd | M::ShortEnd) => {
-                Step::Missing("the second `───────` before the trailing anchor")
-            }
-            (Family::Edit, Some(Format::Anchored), 3, M::EditEnd | M::ShortEnd) => Step::Complete,
-            _ => Step::Content,
-        };
+        let step = step(block, marker);
         let keep = block.path.is_some();
         match step {
             Step::Content => {
@@ -594,6 +575,7 @@ impl EditStream {
                 }
             }
             Step::Next(decided) => {
+                block.nested = None;
                 if decided.is_some() {
                     block.format = decided;
                 }
@@ -635,6 +617,74 @@ impl EditStream {
                 self.discard(block, format!("`{name}` came before {what}"));
             }
         }
+    }
+
+    /// Whether `marker` shows that the open block's end marker was forgotten:
+    /// a start marker of its family was read as content of the current
+    /// section, and now comes the line that divides the first section of a
+    /// block of that family (`═══════ REPL` or `───────` after `««« EDIT`,
+    /// `=======` after `<<<<<<< SEARCH`) where it means nothing to the open
+    /// block (it would be content, or a second `=======` closing it). Read
+    /// on, the open block would take the next block, markers and all, as its
+    /// text.
+    fn forgotten_end(&self, marker: Marker) -> bool {
+        let Some(block) = &self.block else { return false };
+        if block.nested.is_none() || block.path.is_none() {
+            return false;
+        }
+        let divides = match (block.family, marker) {
+            (Family::Search, Marker::Divider) => true,
+            (Family::Edit, Marker::ReplSeparator) => self.allow_edit_repl,
+            (Family::Edit, Marker::LightRule) => self.allow_anchored,
+            _ => false,
+        };
+        divides && matches!(step(block, marker), Step::Content | Step::Complete)
+    }
+
+    /// Drops the open block (its end marker is missing) and reads it again
+    /// from its nested start marker as a new block in the same file; then
+    /// reads `line`, the divider that showed it, in that block.
+    fn restart_at_nested(&mut self, line: &str, marker: Marker) {
+        let Some(mut open) = self.block.take() else { return };
+        let Some(nested) = open.nested.take() else {
+            self.block = Some(open);
+            return;
+        };
+        let family = open.family;
+        let tail = open.raw.get(nested.raw_pos..).unwrap_or("").to_string();
+        let mut lines = tail.split_terminator('\n');
+        let start_line = lines.next().unwrap_or("");
+        let expected = self.expected_marker(&open);
+        let reason = format!(
+            "{expected} is missing before line {}, where `{}` starts the next block for the same file",
+            nested.line_number,
+            start_line.trim()
+        );
+        self.discard(open, reason);
+        let now = self.line_count;
+        self.line_count = nested.line_number;
+        self.start(family, start_line, nested.offset, nested.offset16);
+        self.line_count = now;
+        let replayed: Vec<String> = lines.map(String::from).collect();
+        if let Some(block) = self.block.as_mut() {
+            for l in &replayed {
+                block.raw.push_str(l);
+                block.raw.push('\n');
+                block.counts[0] += 1;
+            }
+            if !replayed.is_empty() {
+                let event = StreamEvent::BlockUpdate { format: block.format, section: section_name(block, 0), lines: replayed };
+                match self.mode {
+                    Mode::Events => self.out.push(event),
+                    // These lines came in earlier feeds: they travel as text.
+                    Mode::Compact => push_json(&mut self.records, &mut self.json_events, &mut self.last_update, event),
+                    _ => {}
+                }
+            }
+        }
+        self.block_line(line, marker);
+        self.candidate = Candidate::None;
+        self.lead.clear();
     }
 
     fn expected_marker(&self, block: &Block) -> &'static str {
@@ -871,6 +921,60 @@ impl EditStream {
     pub(super) fn for_spans(options: &ParseOptions) -> EditStream {
         EditStream::with_mode(options, Mode::Spans)
     }
+}
+
+/// What a marker line does to the open block.
+enum Step {
+    Content,
+    Next(Option<Format>),
+    Complete,
+    Missing(&'static str),
+    Repeated,
+}
+
+fn step(block: &Block, marker: Marker) -> Step {
+use Marker as M;
+match (block.family, block.format, block.section, marker) {
+        (Family::Search, _, 0, M::Divider) => Step::Next(None),
+        (Family::Search, _, 0, M::Replace) => Step::Missing("`=======` between the search and replace text"),
+        (Family::Search, _, 1, M::Replace) => Step::Complete,
+        // `=======` twice in a row is one divider written twice, not a
+        // replace text starting with `=======`.
+        (Family::Search, _, 1, M::Divider) if block.counts[1] == 0 => Step::Repeated,
+        // A second `=======` after replace text closes the block: models
+        // write it for `>>>>>>> REPLACE` (aider reads it the same way), and
+        // the format leaves no way to have it as content anyway.
+        (Family::Search, _, 1, M::Divider) => Step::Complete,
+        (Family::Edit, None, 0, M::ReplSeparator) => Step::Next(Some(Format::EditRepl)),
+        (Family::Edit, None, 0, M::LightRule) => Step::Next(Some(Format::Anchored)),
+        (Family::Edit, None, 0, M::EditEnd | M::ShortEnd) => {
+            Step::Missing("`═══════ REPL` (edit-repl) or `───────` (anchored) after the first section")
+        }
+        (Family::Edit, Some(Format::EditRepl), 0, M::ReplSeparator) => Step::Next(None),
+        (Family::Edit, Some(Format::EditRepl), 0, M::EditEnd | M::ShortEnd) => Step::Missing("`═══════ REPL` between the old and new text"),
+        (Family::Edit, Some(Format::EditRepl), 1, M::EditEnd | M::ShortEnd) => Step::Complete,
+        (Family::Edit, Some(Format::Anchored), 0, M::LightRule) => Step::Next(None),
+        (Family::Edit, Some(Format::Anchored), 0, M::EditEnd | M::ShortEnd) => Step::Missing("`───────` after the leading anchor"),
+        (Family::Edit, Some(Format::Anchored), 1, M::HeavyRule | M::ReplSeparator) => Step::Next(None),
+        (Family::Edit, Some(Format::Anchored), 1, M::EditEnd | M::ShortEnd) => Step::Missing("`═══════` between the old and new lines"),
+        (Family::Edit, Some(Format::Anchored), 2, M::LightRule) => Step::Next(None),
+        (Family::Edit, Some(Format::Anchored), 2, M::EditEnd | M::ShortEnd) => {
+            Step::Missing("the second `───────` before the trailing anchor")
+        }
+        (Family::Edit, Some(Format::Anchored), 3, M::EditEnd | M::ShortEnd) => Step::Complete,
+        _ => Step::Content,
+    }
+}
+
+/// A start marker of the open block's own family, read as content of the
+/// current section (see [`EditStream::forgotten_end`]).
+#[derive(Clone, Copy)]
+struct NestedStart {
+    /// Where its line starts in the block's `raw`.
+    raw_pos: usize,
+    line_number: u32,
+    offset: usize,
+    offset16: usize,
 }
 
 /// End offset in `raw` of section `s`'s content (its last line without the
