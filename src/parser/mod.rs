@@ -77,9 +77,15 @@
 //!   example block of the *same* format nested in the last section of a
 //!   block without a path line reads as a forgotten end marker.
 //! * **`search-replace` leniency** (as models write it, and as aider reads
-//!   it): `=======` written twice in a row counts once; a second `=======`
-//!   after replace text closes the block (a `>>>>>>> REPLACE` right after it
-//!   is skipped). So a `=======` line can never be replace text.
+//!   it): `=======` written twice in a row counts once; a second, exact
+//!   `=======` after replace text closes the block (a `>>>>>>> REPLACE`
+//!   right after it is skipped). So a `=======` line can never be replace
+//!   text. A run of 5, 6, 8 or 9 `=` divides the search text from the
+//!   replace text like `=======`; in replace text it is content (a setext
+//!   heading underline). When such a loose run was taken as the divider and
+//!   an exact `=======` follows after replace text, the loose run was most
+//!   likely a heading underline in the search text: the block is discarded,
+//!   saying so, rather than applied wrong.
 //! * **Fences.** Markdown fences (```` ``` ````, `~~~`, with an info string)
 //!   and the HTML-like fences some models use (`<source>python`, `</code>`,
 //!   `<pre>`) are skipped when looking for the path.

@@ -175,6 +175,9 @@ struct Block {
     /// The last start marker of this block's family read as content of the
     /// current section.
     nested: Option<NestedStart>,
+    /// `search-replace`: the line of a divider that was not exactly
+    /// `=======` (5, 6, 8 or 9 `=`), taken as the divider.
+    loose_divider: Option<u32>,
 }
 
 /// An incremental parser for a reply that arrives in chunks.
@@ -392,6 +395,31 @@ impl EditStream {
                     return;
                 }
             }
+            // `search-replace` dividers. Only exactly `=======` closes a
+            // block as a second divider; another run of `=` in the replace
+            // text is content (a setext heading underline). And when the
+            // divider taken was not exactly `=======` and an exact one
+            // comes after replace text, the first was most likely a heading
+            // underline in the search text: the block is dropped rather than
+            // applied wrong.
+            let mut marker = marker;
+            if let (Marker::Divider, Some(b)) = (marker, self.block.as_ref()) {
+                if b.family == Family::Search && b.section == 1 && b.counts[1] > 0 {
+                    if trimmed != "=======" {
+                        marker = Marker::None;
+                    } else if let (Some(at), true) = (b.loose_divider, b.path.is_some()) {
+                        if let Some(open) = self.block.take() {
+                            let now = self.line_count;
+                            let reason = format!(
+                                "line {at} (not exactly `=======`) was read as its divider, but `=======` follows at line {now} after replace text, so line {at} is probably text (a heading underline) and the block cannot be read safely; resend it with search and replace text that leave out that `=`-only line (start below it), or, if line {at} was meant as the divider, write it as exactly `=======`"
+                            );
+                            self.discard(open, reason);
+                        }
+                        return;
+                    }
+                }
+            }
+            let loose = marker == Marker::Divider && trimmed != "=======";
             if self.forgotten_end(marker) {
                 self.restart_at_nested(line, marker);
                 return;
@@ -399,6 +427,11 @@ impl EditStream {
             let section = self.block.as_ref().map(|b| b.section);
             let raw_pos = self.block.as_ref().map_or(0, |b| b.raw.len());
             self.block_line(line, marker);
+            if let Some(b) = self.block.as_mut() {
+                if loose && b.family == Family::Search && b.section == 1 && section == Some(0) {
+                    b.loose_divider = Some(self.line_count);
+                }
+            }
             if let (Some(_), Some(b)) = (starts, self.block.as_mut()) {
                 if Some(b.section) == section && b.path.is_some() {
                     b.nested = Some(NestedStart { raw_pos, line_number: self.line_count, offset, offset16 });
@@ -507,6 +540,7 @@ impl EditStream {
             ends: [first; 4],
             counts: [0; 4],
             nested: None,
+            loose_divider: None,
         };
         if let Some(path) = &block.path {
             match self.mode {
