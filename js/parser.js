@@ -51,19 +51,25 @@ function checkText(text, where) {
 }
 
 // What the core sees: lone surrogates become U+FFFD (as in any UTF-8
-// crossing) and CRLF is read as LF, so offsets from the core index this string.
+// crossing), byte-order marks opening the reply are dropped, and every CR
+// before a line end (or at the very end) goes with it: `\r\n` and `\r\r\n`
+// read as `\n`. The core applies exactly this normalisation (it is
+// idempotent), so offsets from the core index this string.
 function wellFormed(t) {
   if (typeof t.isWellFormed === 'function') return t.isWellFormed() ? t : t.toWellFormed();
   return /[\ud800-\udfff]/.test(t) ? Array.from(t, (c) => (c.length === 1 && c >= '\ud800' && c <= '\udfff' ? '\ufffd' : c)).join('') : t;
 }
 
 function normalize(text) {
-  let t = wellFormed(text);
-  if (t.indexOf('\r') >= 0) {
-    t = t.replace(/\r\n/g, '\n');
-    if (t.endsWith('\r')) t = t.slice(0, -1);
-  }
+  let t = stripBom(wellFormed(text));
+  if (t.indexOf('\r') >= 0) t = t.replace(/\r+(?=\n|$)/g, '');
   return t;
+}
+
+function stripBom(t) {
+  let i = 0;
+  while (t.charCodeAt(i) === 0xfeff) i++;
+  return i === 0 ? t : t.slice(i);
 }
 
 /** Every complete edit block in `text`, in order. */
@@ -114,7 +120,8 @@ export class EditStream {
   constructor(options) {
     const mask = formatMask(options, 'EditStream');
     this._raw = new raw.RawEditStream(mask);
-    this._held = ''; // a trailing CR or high surrogate, until the next chunk shows what follows
+    this._held = ''; // trailing CRs or a high surrogate, until the next chunk shows what follows
+    this._atStart = true; // nothing but byte-order marks read so far
     this._unsent = ''; // text after the last newline not yet handed to the core (not cleaned yet)
     this._finished = false;
     this._kept = ''; // the reply from UTF-16 offset _keptStart on (CRLF read as LF)
@@ -133,10 +140,16 @@ export class EditStream {
     if (this._finished) throw new Error('editblocks: EditStream.feed() called after finish(); create a new EditStream for the next reply');
     let text = this._held === '' ? chunk : this._held + chunk;
     this._held = '';
+    if (this._atStart) {
+      // Byte-order marks opening the reply are not text (the core agrees).
+      text = stripBom(text);
+      if (text === '') return [];
+      this._atStart = false;
+    }
     let end = text.length;
     const last = text.charCodeAt(end - 1);
     if (last >= 0xd800 && last <= 0xdbff) end--; // maybe half of a surrogate pair
-    if (text.charCodeAt(end - 1) === 13) end--; // maybe half of a CRLF
+    while (end > 0 && text.charCodeAt(end - 1) === 13) end--; // maybe the CRs of a line end
     if (end < text.length) {
       this._held = text.slice(end);
       text = text.slice(0, end);
@@ -157,8 +170,8 @@ export class EditStream {
   /** Ends the reply; a block still open is discarded, with its reason. */
   finish() {
     if (this._finished) return [];
-    // A CR at the very end is dropped (the core reads it as a line end too).
-    const held = this._held === '\r' ? '' : this._held;
+    // CRs at the very end are dropped (the core reads them as a line end too).
+    const held = /^\r+$/.test(this._held) ? '' : this._held;
     this._held = '';
     const rest = this._unsent + held;
     this._unsent = '';
@@ -304,8 +317,10 @@ export class EditStream {
   }
 }
 
-// What the core reads from a chunk: lone surrogates as U+FFFD, CRLF as LF.
+// What the core reads from a chunk: lone surrogates as U+FFFD, the CRs
+// before a line end dropped (see `normalize`; a chunk handed over never ends
+// in a CR, those are held back until the next chunk).
 function clean(text) {
   const t = wellFormed(text);
-  return t.indexOf('\r') >= 0 ? t.replace(/\r\n/g, '\n') : t;
+  return t.indexOf('\r') >= 0 ? t.replace(/\r+\n/g, '\n') : t;
 }

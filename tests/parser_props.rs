@@ -154,8 +154,16 @@ fn huge_lines_and_lone_markers_are_fine() {
 /// paths and texts sliced out of the normalised reply by UTF-16 offsets.
 fn compact_blocks(chunks: &[&str], options: &ParseOptions) -> Vec<(String, String, String, String, String, String, u32)> {
     use editblocks::parser::{RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
-    let normal: String = chunks.concat().replace("\r\n", "\n");
-    let normal = normal.strip_suffix('\r').unwrap_or(&normal);
+    // The documented normalisation: leading BOMs dropped, every CR before a
+    // LF or at the very end dropped.
+    let joined = chunks.concat();
+    let mut normal = String::new();
+    for (i, line) in joined.trim_start_matches('\u{feff}').split('\n').enumerate() {
+        if i > 0 {
+            normal.push('\n');
+        }
+        normal.push_str(line.trim_end_matches('\r'));
+    }
     let units: Vec<u16> = normal.encode_utf16().collect();
     let slice = |s: u32, e: u32| String::from_utf16_lossy(units.get(s as usize..e as usize).expect("offsets inside the reply"));
     let mut stream = EditStream::compact(options);

@@ -30,8 +30,9 @@ pub(crate) enum Marker {
 /// Classifies a line that has already been trimmed.
 ///
 /// Tolerances (models miscount repeated characters): the box-drawing rules
-/// accept a run of 3 or more; the conflict-style markers accept 5 to 9 `<`,
-/// `=` or `>`; the guillemet markers need exactly three.
+/// and the conflict-style markers accept a run of 5 to 9 (`═`, `─`, `<`, `=`,
+/// `>`), so a short rule like `────` or a long one in content stays content;
+/// the guillemet markers need exactly three.
 pub(crate) fn classify(t: &str) -> Marker {
     let bytes = t.as_bytes();
     let Some(&first) = bytes.first() else { return Marker::None };
@@ -79,7 +80,7 @@ pub(crate) fn classify(t: &str) -> Marker {
         0xE2 => {
             if t.starts_with('═') {
                 let (n, rest) = run(t, '═');
-                if n < 3 {
+                if !(5..=9).contains(&n) {
                     Marker::None
                 } else if rest.is_empty() {
                     Marker::HeavyRule
@@ -90,7 +91,7 @@ pub(crate) fn classify(t: &str) -> Marker {
                 }
             } else if t.starts_with('─') {
                 let (n, rest) = run(t, '─');
-                if n >= 3 && rest.is_empty() {
+                if (5..=9).contains(&n) && rest.is_empty() {
                     Marker::LightRule
                 } else {
                     Marker::None
@@ -157,7 +158,14 @@ mod tests {
         assert_eq!(classify("<<<<< SEARCH"), Marker::Search);
         assert_eq!(classify("<<<< SEARCH"), Marker::None);
         assert_eq!(classify("=========="), Marker::None);
-        assert_eq!(classify("───"), Marker::LightRule);
-        assert_eq!(classify("──"), Marker::None);
+        assert_eq!(classify("─────"), Marker::LightRule);
+        assert_eq!(classify("─────────"), Marker::LightRule);
+        assert_eq!(classify("────"), Marker::None);
+        assert_eq!(classify("───"), Marker::None);
+        assert_eq!(classify("──────────"), Marker::None);
+        assert_eq!(classify("═════ REPL"), Marker::ReplSeparator);
+        assert_eq!(classify("═══ REPL"), Marker::None);
+        assert_eq!(classify("════"), Marker::None);
+        assert_eq!(classify("══════════"), Marker::None);
     }
 }

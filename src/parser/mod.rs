@@ -23,15 +23,20 @@
 //!
 //! # The rules
 //!
-//! * **Lines.** The reply is read as lines; CRLF counts as LF (so does a CR
-//!   at the very end). Blank lines and indentation inside sections are kept
+//! * **Lines.** The reply is read as lines; every CR right before a LF goes
+//!   with it (`\r\n` and `\r\r\n` count as LF), and so do CRs at the very
+//!   end; a CR elsewhere is text. Byte-order marks (U+FEFF) opening the reply
+//!   are dropped. This normalisation is idempotent, and offsets (spans,
+//!   compact records) index the reply read this way; `js/parser.js` applies
+//!   the same one. Blank lines and indentation inside sections are kept
 //!   exactly.
 //! * **Markers** are whole lines once surrounding whitespace is removed;
 //!   inside a line they are content. Inside a block, a marker that has no
 //!   meaning at that point (another `««« EDIT`, a `<<<<<<< SEARCH`) is
 //!   content too (seed 001: nested markers are content). Tolerated: 5–9
-//!   `<`, `=`, `>` in `search-replace` markers; 3 or more box-drawing
-//!   characters in `═══════ REPL`, `═══════`, `───────`; `»»»` and
+//!   `<`, `=`, `>` in `search-replace` markers; 5–9 box-drawing characters
+//!   in `═══════ REPL`, `═══════`, `───────` (a shorter or longer rule is
+//!   content, like a `────` under a heading); `»»»` and
 //!   `»»» EDIT END` both close either `««« EDIT` format; `═══════ REPL` may
 //!   stand for `═══════` in an `anchored` block.
 //! * **Telling `edit-repl` from `anchored`.** Both start with `««« EDIT`;
@@ -48,17 +53,39 @@
 //!   [`StreamEvent::BlockDiscarded`] that says why; parsing goes on with the
 //!   next line. A block refused for its path is still read to its end, so
 //!   its content is never mistaken for paths or blocks.
-//! * **A new block inside an open one.** A start marker whose nearest
-//!   non-blank, non-fence line is a usable path starts a new block even
-//!   inside an open block; the open block is discarded as unclosed. This is
-//!   what a reply cut short (or a forgotten end marker) looks like, and
-//!   applying the open block would write the next block's text into the
-//!   file. A start marker *without* a path line before it stays content
-//!   (seed 001: nested markers are content).
+//! * **A new block inside an open one.** Inside an open block, the start
+//!   marker of the *other* family (`<<<<<<< SEARCH` in a `««« EDIT` block,
+//!   `««« EDIT` in a `search-replace` block) is always content, with all of
+//!   that family's markers: an edit to a document may hold an example block
+//!   of the other format, path line and all. A start marker of the open
+//!   block's own family starts a new block in two cases, and the open block
+//!   is discarded with a reason naming its line and its missing marker
+//!   (applying it would write the next block's text, markers and all, into
+//!   the file):
+//!   1. its nearest non-blank, non-fence line is a usable path (a reply cut
+//!      short, then the next block);
+//!   2. no such path, but before the next marker that means something to the
+//!      open block comes the line that divides the first section of a block
+//!      of that family (`═══════ REPL` or `───────` after `««« EDIT`,
+//!      `=======` after `<<<<<<< SEARCH`), where that line means nothing to
+//!      the open block (it would be its content, or a second `=======`
+//!      closing it): the end marker was forgotten. The new block starts at
+//!      the start marker, in the same file, and is read again from there.
+//!
+//!   Otherwise the start marker stays content (seed 001: nested markers are
+//!   content), e.g. a lone `««« EDIT` quoted in the new text. The price: an
+//!   example block of the *same* format nested in the last section of a
+//!   block without a path line reads as a forgotten end marker.
 //! * **`search-replace` leniency** (as models write it, and as aider reads
-//!   it): `=======` written twice in a row counts once; a second `=======`
-//!   after replace text closes the block (a `>>>>>>> REPLACE` right after it
-//!   is skipped). So a `=======` line can never be replace text.
+//!   it): `=======` written twice in a row counts once; a second, exact
+//!   `=======` after replace text closes the block (a `>>>>>>> REPLACE`
+//!   right after it is skipped). So a `=======` line can never be replace
+//!   text. A run of 5, 6, 8 or 9 `=` divides the search text from the
+//!   replace text like `=======`; in replace text it is content (a setext
+//!   heading underline). When such a loose run was taken as the divider and
+//!   an exact `=======` follows after replace text, the loose run was most
+//!   likely a heading underline in the search text: the block is discarded,
+//!   saying so, rather than applied wrong.
 //! * **Fences.** Markdown fences (```` ``` ````, `~~~`, with an info string)
 //!   and the HTML-like fences some models use (`<source>python`, `</code>`,
 //!   `<pre>`) are skipped when looking for the path.
@@ -71,12 +98,14 @@
 //!
 //! # Path rules
 //!
-//! The path line may carry decoration models add: surrounding backticks,
+//! The path line may carry decoration models add: a leading `File:` or
+//! `Path:` label, surrounding backticks,
 //! `**bold**`, a trailing `:`, a markdown heading (`### src/a.py`, accepted
 //! only when the rest is one path-like word). Refused, with the reason in the
 //! discard event: lines starting with `//`, `>`, `-`, `+`, `*` (but not
 //! `**`), `#` followed by prose; marker lines; more than 200 characters;
-//! control characters; and sentences (text with spaces but no path
+//! control characters; invisible format characters (Unicode Cf: zero-width
+//! spaces, bidirectional controls, …); and sentences (text with spaces but no path
 //! separator and no final `name.ext` word, or ending in punctuation). A
 //! single file name without `/` (`Makefile`, `main.rs`) is a path; so is a
 //! path with spaces.
@@ -130,7 +159,7 @@ pub fn parse_spans(text: &str, options: &ParseOptions) -> Vec<BlockSpans> {
 /// when the text ends before one.
 pub fn detect_format(text: &str) -> Option<Format> {
     let mut in_edit = false;
-    for line in text.split('\n') {
+    for line in text.trim_start_matches('\u{feff}').split('\n') {
         match classify(line.trim()) {
             Marker::Search if !in_edit => return Some(Format::SearchReplace),
             Marker::EditStart => in_edit = true,

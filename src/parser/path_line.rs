@@ -2,14 +2,15 @@
 //!
 //! The rules (seeds 000, 001 and 004, plus the decoration models add):
 //!
-//! * surrounding whitespace, a trailing `:`, enclosing `**`, and enclosing
+//! * a leading `File:` or `Path:` label, surrounding whitespace, a trailing `:`, enclosing `**`, and enclosing
 //!   backticks are decoration and are stripped, in any nesting
 //!   (`` **`src/a.py`**: `` → `src/a.py`);
 //! * a markdown heading (`### src/a.py`) counts as decoration only when what
 //!   follows is a single word that looks like a path (has `/`, `\` or a
 //!   `.`); otherwise a `#` line is a comment or a title and is refused;
 //! * refused: lines starting with `//`, `>`, `-`, `*` (other than `**`),
-//!   `+`; marker lines; lines over 200 characters; control characters; and
+//!   `+`; marker lines; lines over 200 characters; control characters;
+//!   invisible format characters (Unicode Cf, e.g. U+200B, U+202E); and
 //!   sentences — text with spaces that has neither a path separator nor a
 //!   final `name.ext` word, or that ends in `.`, `,`, `!`, `?`, or still
 //!   holds backticks or `**` inside it.
@@ -34,6 +35,9 @@ pub(crate) fn path_in_line(line: &str) -> Result<(usize, usize), String> {
     if t.chars().any(|c| c.is_control()) {
         return Err("it contains control characters".into());
     }
+    if let Some(c) = t.chars().find(|&c| is_format_char(c)) {
+        return Err(format!("it contains the invisible character U+{:04X}", c as u32));
+    }
     if classify(t) != Marker::None {
         return Err("it is a block marker".into());
     }
@@ -55,6 +59,15 @@ pub(crate) fn path_in_line(line: &str) -> Result<(usize, usize), String> {
             (start, end) = trimmed_range(line, start, end);
         } else {
             return Err("it starts with `#`, like a comment or a heading".into());
+        }
+    }
+    // A leading `File:` or `Path:` label is decoration.
+    for label in ["File:", "Path:", "file:", "path:"] {
+        if let Some(rest) = line[start..end].strip_prefix(label) {
+            if rest.starts_with(char::is_whitespace) && !rest.trim().is_empty() {
+                (start, end) = trimmed_range(line, start + label.len(), end);
+                break;
+            }
         }
     }
     // Strip decoration until nothing changes.
@@ -96,6 +109,17 @@ pub(crate) fn path_in_line(line: &str) -> Result<(usize, usize), String> {
         }
     }
     Ok((start, end))
+}
+
+/// An invisible format character (Unicode category Cf: zero-width spaces
+/// and joiners, bidirectional controls, the BOM, …): a path holding one
+/// reads as another path on screen.
+fn is_format_char(c: char) -> bool {
+    matches!(c as u32,
+        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0x180E
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F
+        | 0xFEFF | 0xFFF9..=0xFFFB | 0x110BD | 0x110CD | 0x13430..=0x1343F
+        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0001 | 0xE0020..=0xE007F)
 }
 
 /// `word` without enclosing backticks or `**`.
@@ -149,6 +173,18 @@ mod tests {
         assert_eq!(path("## `main.rs`"), Ok("main.rs"));
         assert_eq!(path("Makefile"), Ok("Makefile"));
         assert_eq!(path("docs/My Notes.md"), Ok("docs/My Notes.md"));
+        assert_eq!(path("File: src/a.py"), Ok("src/a.py"));
+        assert_eq!(path("Path: `src/a.py`"), Ok("src/a.py"));
+        assert!(path("**File:** src/a.py").is_err());
+    }
+
+    #[test]
+    fn invisible_characters_are_refused() {
+        for c in ['\u{200B}', '\u{200D}', '\u{202A}', '\u{202E}', '\u{2066}', '\u{2069}', '\u{FEFF}', '\u{AD}', '\u{E0041}'] {
+            let line = format!("src/a{c}.py");
+            let err = path(&line).unwrap_err();
+            assert!(err.contains(&format!("U+{:04X}", c as u32)), "{err}");
+        }
     }
 
     #[test]

@@ -172,6 +172,12 @@ struct Block {
     starts: [usize; 4],
     ends: [usize; 4],
     counts: [u32; 4],
+    /// The last start marker of this block's family read as content of the
+    /// current section.
+    nested: Option<NestedStart>,
+    /// `search-replace`: the line of a divider that was not exactly
+    /// `=======` (5, 6, 8 or 9 `=`), taken as the divider.
+    loose_divider: Option<u32>,
 }
 
 /// An incremental parser for a reply that arrives in chunks.
@@ -194,6 +200,8 @@ pub struct EditStream {
     allow_anchored: bool,
     allow_search: bool,
     mode: Mode,
+    /// Nothing but byte-order marks read so far.
+    at_start: bool,
     partial: String,
     /// Lines consumed so far (the next line is `line_count + 1`).
     line_count: u32,
@@ -232,6 +240,7 @@ impl EditStream {
             allow_anchored: has(Format::Anchored),
             allow_search: has(Format::SearchReplace),
             mode,
+            at_start: true,
             partial: String::new(),
             line_count: 0,
             offset: 0,
@@ -288,7 +297,7 @@ impl EditStream {
             let lines = if block.counts[i] == 0 { Vec::new() } else { text.split('\n').map(String::from).collect() };
             sections.push(PendingSection { section: self.section_name(block, i), lines });
         }
-        let partial = self.partial.strip_suffix('\r').unwrap_or(&self.partial);
+        let partial = self.partial.trim_end_matches('\r');
         Some(PendingBlock {
             file_path: path.clone(),
             format: block.format,
@@ -300,6 +309,11 @@ impl EditStream {
 
     pub(super) fn consume(&mut self, chunk: &str) {
         let mut rest = chunk;
+        if self.at_start {
+            // A byte-order mark (U+FEFF) opening the reply is not text.
+            rest = rest.trim_start_matches('\u{feff}');
+            self.at_start = rest.is_empty();
+        }
         if !self.partial.is_empty() {
             match find_newline(rest.as_bytes()) {
                 None => {
@@ -336,8 +350,11 @@ impl EditStream {
 
     /// One line, without its `'\n'`.
     fn line(&mut self, line: &str) {
+        // Every CR before the line end goes with it (`\r\n`, `\r\r\n`, a CR
+        // at the very end): the one normalisation `js/parser.js` applies too,
+        // so that offsets index its string. It is idempotent.
         let line = match line.as_bytes().last() {
-            Some(b'\r') => line.get(..line.len() - 1).unwrap_or(line),
+            Some(b'\r') => line.trim_end_matches('\r'),
             _ => line,
         };
         self.line_count = self.line_count.saturating_add(1);
@@ -356,6 +373,10 @@ impl EditStream {
                 Marker::Search => self.allow_search.then_some(Family::Search),
                 _ => None,
             };
+            // Markers of the other family are content (a search-replace edit
+            // may hold an example `««« EDIT` block, path line and all).
+            let open_family = self.block.as_ref().map(|b| b.family);
+            let starts = starts.filter(|f| Some(*f) == open_family);
             if let (Some(family), Candidate::Line { len, .. }) = (starts, &self.candidate) {
                 if path_in_line(self.lead.get(..*len).unwrap_or("")).is_ok() {
                     // A start marker right after a path line begins a new
@@ -374,8 +395,48 @@ impl EditStream {
                     return;
                 }
             }
+            // `search-replace` dividers. Only exactly `=======` closes a
+            // block as a second divider; another run of `=` in the replace
+            // text is content (a setext heading underline). And when the
+            // divider taken was not exactly `=======` and an exact one
+            // comes after replace text, the first was most likely a heading
+            // underline in the search text: the block is dropped rather than
+            // applied wrong.
+            let mut marker = marker;
+            if let (Marker::Divider, Some(b)) = (marker, self.block.as_ref()) {
+                if b.family == Family::Search && b.section == 1 && b.counts[1] > 0 {
+                    if trimmed != "=======" {
+                        marker = Marker::None;
+                    } else if let (Some(at), true) = (b.loose_divider, b.path.is_some()) {
+                        if let Some(open) = self.block.take() {
+                            let now = self.line_count;
+                            let reason = format!(
+                                "line {at} (not exactly `=======`) was read as its divider, but `=======` follows at line {now} after replace text, so line {at} is probably text (a heading underline) and the block cannot be read safely; resend it with search and replace text that leave out that `=`-only line (start below it), or, if line {at} was meant as the divider, write it as exactly `=======`"
+                            );
+                            self.discard(open, reason);
+                        }
+                        return;
+                    }
+                }
+            }
+            let loose = marker == Marker::Divider && trimmed != "=======";
+            if self.forgotten_end(marker) {
+                self.restart_at_nested(line, marker);
+                return;
+            }
             let section = self.block.as_ref().map(|b| b.section);
+            let raw_pos = self.block.as_ref().map_or(0, |b| b.raw.len());
             self.block_line(line, marker);
+            if let Some(b) = self.block.as_mut() {
+                if loose && b.family == Family::Search && b.section == 1 && section == Some(0) {
+                    b.loose_divider = Some(self.line_count);
+                }
+            }
+            if let (Some(_), Some(b)) = (starts, self.block.as_mut()) {
+                if Some(b.section) == section && b.path.is_some() {
+                    b.nested = Some(NestedStart { raw_pos, line_number: self.line_count, offset, offset16 });
+                }
+            }
             // Track the last path-like line inside the block, for the rule above.
             match self.block.as_ref() {
                 Some(b) if Some(b.section) == section && marker == Marker::None => self.note_candidate(line, trimmed, offset, offset16),
@@ -478,6 +539,8 @@ impl EditStream {
             starts: [first; 4],
             ends: [first; 4],
             counts: [0; 4],
+            nested: None,
+            loose_divider: None,
         };
         if let Some(path) = &block.path {
             match self.mode {
@@ -509,44 +572,7 @@ impl EditStream {
 
     fn block_line(&mut self, line: &str, marker: Marker) {
         let Some(block) = self.block.as_mut() else { return };
-        use Marker as M;
-        enum Step {
-            Content,
-            Next(Option<Format>),
-            Complete,
-            Missing(&'static str),
-            Repeated,
-        }
-        let step = match (block.family, block.format, block.section, marker) {
-            (Family::Search, _, 0, M::Divider) => Step::Next(None),
-            (Family::Search, _, 0, M::Replace) => Step::Missing("`=======` between the search and replace text"),
-            (Family::Search, _, 1, M::Replace) => Step::Complete,
-            // `=======` twice in a row is one divider written twice, not a
-            // replace text starting with `=======`.
-            (Family::Search, _, 1, M::Divider) if block.counts[1] == 0 => Step::Repeated,
-            // A second `=======` after replace text closes the block: models
-            // write it for `>>>>>>> REPLACE` (aider reads it the same way), and
-            // the format leaves no way to have it as content anyway.
-            (Family::Search, _, 1, M::Divider) => Step::Complete,
-            (Family::Edit, None, 0, M::ReplSeparator) => Step::Next(Some(Format::EditRepl)),
-            (Family::Edit, None, 0, M::LightRule) => Step::Next(Some(Format::Anchored)),
-            (Family::Edit, None, 0, M::EditEnd | M::ShortEnd) => {
-                Step::Missing("`═══════ REPL` (edit-repl) or `───────` (anchored) after the first section")
-            }
-            (Family::Edit, Some(Format::EditRepl), 0, M::ReplSeparator) => Step::Next(None),
-            (Family::Edit, Some(Format::EditRepl), 0, M::EditEnd | M::ShortEnd) => Step::Missing("`═══════ REPL` between the old and new text"),
-            (Family::Edit, Some(Format::EditRepl), 1, M::EditEnd | M::ShortEnd) => Step::Complete,
-            (Family::Edit, Some(Format::Anchored), 0, M::LightRule) => Step::Next(None),
-            (Family::Edit, Some(Format::Anchored), 0, M::EditEnd | M::ShortEnd) => Step::Missing("`───────` after the leading anchor"),
-            (Family::Edit, Some(Format::Anchored), 1, M::HeavyRule | M::ReplSeparator) => Step::Next(None),
-            (Family::Edit, Some(Format::Anchored), 1, M::EditEnd | M::ShortEnd) => Step::Missing("`═══════` between the old and new lines"),
-            (Family::Edit, Some(Format::Anchored), 2, M::LightRule) => Step::Next(None),
-            (Family::Edit, Some(Format::Anchored), 2, M::EditEnd | M::ShortEnd) => {
-                Step::Missing("the second `───────` before the trailing anchor")
-            }
-            (Family::Edit, Some(Format::Anchored), 3, M::EditEnd | M::ShortEnd) => Step::Complete,
-            _ => Step::Content,
-        };
+        let step = step(block, marker);
         let keep = block.path.is_some();
         match step {
             Step::Content => {
@@ -583,6 +609,7 @@ impl EditStream {
                 }
             }
             Step::Next(decided) => {
+                block.nested = None;
                 if decided.is_some() {
                     block.format = decided;
                 }
@@ -624,6 +651,74 @@ impl EditStream {
                 self.discard(block, format!("`{name}` came before {what}"));
             }
         }
+    }
+
+    /// Whether `marker` shows that the open block's end marker was forgotten:
+    /// a start marker of its family was read as content of the current
+    /// section, and now comes the line that divides the first section of a
+    /// block of that family (`═══════ REPL` or `───────` after `««« EDIT`,
+    /// `=======` after `<<<<<<< SEARCH`) where it means nothing to the open
+    /// block (it would be content, or a second `=======` closing it). Read
+    /// on, the open block would take the next block, markers and all, as its
+    /// text.
+    fn forgotten_end(&self, marker: Marker) -> bool {
+        let Some(block) = &self.block else { return false };
+        if block.nested.is_none() || block.path.is_none() {
+            return false;
+        }
+        let divides = match (block.family, marker) {
+            (Family::Search, Marker::Divider) => true,
+            (Family::Edit, Marker::ReplSeparator) => self.allow_edit_repl,
+            (Family::Edit, Marker::LightRule) => self.allow_anchored,
+            _ => false,
+        };
+        divides && matches!(step(block, marker), Step::Content | Step::Complete)
+    }
+
+    /// Drops the open block (its end marker is missing) and reads it again
+    /// from its nested start marker as a new block in the same file; then
+    /// reads `line`, the divider that showed it, in that block.
+    fn restart_at_nested(&mut self, line: &str, marker: Marker) {
+        let Some(mut open) = self.block.take() else { return };
+        let Some(nested) = open.nested.take() else {
+            self.block = Some(open);
+            return;
+        };
+        let family = open.family;
+        let tail = open.raw.get(nested.raw_pos..).unwrap_or("").to_string();
+        let mut lines = tail.split_terminator('\n');
+        let start_line = lines.next().unwrap_or("");
+        let expected = self.expected_marker(&open);
+        let reason = format!(
+            "{expected} is missing before line {}, where `{}` starts the next block for the same file",
+            nested.line_number,
+            start_line.trim()
+        );
+        self.discard(open, reason);
+        let now = self.line_count;
+        self.line_count = nested.line_number;
+        self.start(family, start_line, nested.offset, nested.offset16);
+        self.line_count = now;
+        let replayed: Vec<String> = lines.map(String::from).collect();
+        if let Some(block) = self.block.as_mut() {
+            for l in &replayed {
+                block.raw.push_str(l);
+                block.raw.push('\n');
+                block.counts[0] += 1;
+            }
+            if !replayed.is_empty() {
+                let event = StreamEvent::BlockUpdate { format: block.format, section: section_name(block, 0), lines: replayed };
+                match self.mode {
+                    Mode::Events => self.out.push(event),
+                    // These lines came in earlier feeds: they travel as text.
+                    Mode::Compact => push_json(&mut self.records, &mut self.json_events, &mut self.last_update, event),
+                    _ => {}
+                }
+            }
+        }
+        self.block_line(line, marker);
+        self.candidate = Candidate::None;
+        self.lead.clear();
     }
 
     fn expected_marker(&self, block: &Block) -> &'static str {
@@ -860,6 +955,60 @@ impl EditStream {
     pub(super) fn for_spans(options: &ParseOptions) -> EditStream {
         EditStream::with_mode(options, Mode::Spans)
     }
+}
+
+/// What a marker line does to the open block.
+enum Step {
+    Content,
+    Next(Option<Format>),
+    Complete,
+    Missing(&'static str),
+    Repeated,
+}
+
+fn step(block: &Block, marker: Marker) -> Step {
+use Marker as M;
+match (block.family, block.format, block.section, marker) {
+        (Family::Search, _, 0, M::Divider) => Step::Next(None),
+        (Family::Search, _, 0, M::Replace) => Step::Missing("`=======` between the search and replace text"),
+        (Family::Search, _, 1, M::Replace) => Step::Complete,
+        // `=======` twice in a row is one divider written twice, not a
+        // replace text starting with `=======`.
+        (Family::Search, _, 1, M::Divider) if block.counts[1] == 0 => Step::Repeated,
+        // A second `=======` after replace text closes the block: models
+        // write it for `>>>>>>> REPLACE` (aider reads it the same way), and
+        // the format leaves no way to have it as content anyway.
+        (Family::Search, _, 1, M::Divider) => Step::Complete,
+        (Family::Edit, None, 0, M::ReplSeparator) => Step::Next(Some(Format::EditRepl)),
+        (Family::Edit, None, 0, M::LightRule) => Step::Next(Some(Format::Anchored)),
+        (Family::Edit, None, 0, M::EditEnd | M::ShortEnd) => {
+            Step::Missing("`═══════ REPL` (edit-repl) or `───────` (anchored) after the first section")
+        }
+        (Family::Edit, Some(Format::EditRepl), 0, M::ReplSeparator) => Step::Next(None),
+        (Family::Edit, Some(Format::EditRepl), 0, M::EditEnd | M::ShortEnd) => Step::Missing("`═══════ REPL` between the old and new text"),
+        (Family::Edit, Some(Format::EditRepl), 1, M::EditEnd | M::ShortEnd) => Step::Complete,
+        (Family::Edit, Some(Format::Anchored), 0, M::LightRule) => Step::Next(None),
+        (Family::Edit, Some(Format::Anchored), 0, M::EditEnd | M::ShortEnd) => Step::Missing("`───────` after the leading anchor"),
+        (Family::Edit, Some(Format::Anchored), 1, M::HeavyRule | M::ReplSeparator) => Step::Next(None),
+        (Family::Edit, Some(Format::Anchored), 1, M::EditEnd | M::ShortEnd) => Step::Missing("`═══════` between the old and new lines"),
+        (Family::Edit, Some(Format::Anchored), 2, M::LightRule) => Step::Next(None),
+        (Family::Edit, Some(Format::Anchored), 2, M::EditEnd | M::ShortEnd) => {
+            Step::Missing("the second `───────` before the trailing anchor")
+        }
+        (Family::Edit, Some(Format::Anchored), 3, M::EditEnd | M::ShortEnd) => Step::Complete,
+        _ => Step::Content,
+    }
+}
+
+/// A start marker of the open block's own family, read as content of the
+/// current section (see [`EditStream::forgotten_end`]).
+#[derive(Clone, Copy)]
+struct NestedStart {
+    /// Where its line starts in the block's `raw`.
+    raw_pos: usize,
+    line_number: u32,
+    offset: usize,
+    offset16: usize,
 }
 
 /// End offset in `raw` of section `s`'s content (its last line without the

@@ -1,0 +1,97 @@
+//! A forgotten end marker, through compact mode (what `js/parser.js` reads):
+//! the events rebuilt from the records, as the wrapper rebuilds them, are
+//! the events of `EditStream::feed`, however the reply is chunked. The
+//! lines of the new block read again after the dropped one travel as text.
+
+use editblocks::parser::{EditStream, ParseOptions, Section, StreamEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
+use editblocks::Format;
+
+const SECTIONS: [Section; 8] = [Section::Edit, Section::Repl, Section::Anchor, Section::Old, Section::New, Section::TrailingAnchor, Section::Search, Section::Replace];
+
+/// (kind, section or path, lines) of every event but `block-complete`.
+type Ev = (String, String, Vec<String>);
+
+fn summary(e: &StreamEvent) -> Option<Ev> {
+    Some(match e {
+        StreamEvent::BlockStart { file_path, .. } => ("start".into(), file_path.clone(), vec![]),
+        StreamEvent::BlockUpdate { section, lines, .. } => ("update".into(), format!("{section:?}"), lines.clone()),
+        StreamEvent::BlockDiscarded { reason, .. } => ("discarded".into(), reason.clone(), vec![]),
+        StreamEvent::BlockComplete { block, .. } => ("complete".into(), block.file_path.clone(), vec![block.old_lines.clone(), block.new_lines.clone()]),
+    })
+}
+
+fn compact_events(chunks: &[&str]) -> Vec<Ev> {
+    let mut stream = EditStream::compact(&ParseOptions::default());
+    let mut out = Vec::new();
+    let mut path = String::new();
+    let mut carried = String::new();
+    let ends = chunks.iter().map(|c| Some(*c)).chain([None]);
+    for chunk in ends {
+        let o = match chunk {
+            Some(c) => stream.feed_compact(c),
+            None => stream.finish_compact(),
+        };
+        let chunk = chunk.unwrap_or("");
+        // Lines completed by this feed (the first one joined to the carried part).
+        let text = format!("{carried}{chunk}");
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        carried = lines.pop().unwrap_or("").to_string();
+        let r = &o.records;
+        let mut i = 0;
+        while i < r.len() {
+            match r[i] {
+                RECORD_UPDATE => {
+                    let (first, count) = (r[i + 3] as usize, r[i + 4] as usize);
+                    out.push(("update".into(), format!("{:?}", SECTIONS[r[i + 1] as usize]), lines[first..first + count].iter().map(|s| s.to_string()).collect()));
+                    i += 5;
+                }
+                RECORD_JSON => {
+                    out.extend(summary(&o.events[r[i + 1] as usize]));
+                    i += 2;
+                }
+                RECORD_START => {
+                    if r[i + 3] != u32::MAX {
+                        path = "src/a.py".into();
+                    }
+                    out.push(("start".into(), path.clone(), vec![]));
+                    i += 5;
+                }
+                RECORD_COMPLETE => {
+                    out.push(("complete".into(), path.clone(), vec![]));
+                    i += 14;
+                }
+                other => panic!("record {other}"),
+            }
+        }
+    }
+    out
+}
+
+fn merged(events: Vec<Ev>) -> Vec<Ev> {
+    let mut out: Vec<Ev> = Vec::new();
+    for e in events {
+        match (out.last_mut(), &e) {
+            (Some(last), (k, s, l)) if k == "update" && last.0 == "update" && &last.1 == s && !l.is_empty() => last.2.extend(l.iter().cloned()),
+            _ => out.push(e),
+        }
+    }
+    out
+}
+
+#[test]
+fn compact_records_give_the_events_of_feed() {
+    let reply = "src/a.py\n««« EDIT\ndef f():\n    return 1\n═══════ REPL\ndef f():\n    return 2\n\n««« EDIT\ndef g():\n    return 1\n═══════ REPL\ndef g():\n    return 2\n»»» EDIT END\n";
+    let mut stream = EditStream::new(&ParseOptions::default());
+    let mut events = stream.feed(reply);
+    events.extend(stream.finish());
+    let expected: Vec<Ev> = merged(events.iter().filter_map(summary).map(|(k, s, l)| if k == "complete" { (k, s, vec![]) } else { (k, s, l) }).collect());
+    assert!(expected.iter().any(|e| e.0 == "discarded"));
+    assert_eq!(events.iter().filter(|e| matches!(e, StreamEvent::BlockComplete { block, .. } if block.format == Format::EditRepl && block.old_lines == "    return 1" && block.anchor == "def g():")).count(), 1);
+    let lines: Vec<&str> = reply.split_inclusive('\n').collect();
+    assert_eq!(merged(compact_events(&lines)), expected, "a line per feed");
+    assert_eq!(merged(compact_events(&[reply])), expected, "whole");
+    for cut in 1..lines.len() {
+        let (a, b) = lines.split_at(cut);
+        assert_eq!(merged(compact_events(&[&a.concat(), &b.concat()])), expected, "cut after line {cut}");
+    }
+}
