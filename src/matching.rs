@@ -171,7 +171,9 @@ pub fn search(content: &str, old: &str, new: &str, passes: &[MatchPass], all: bo
         let starts = literal_starts(content, old);
         if !starts.is_empty() {
             let matches: Vec<TolerantMatch> = starts.iter().map(|&s| literal_match(&file, s, old, new, passes)).collect();
-            let overlapping = starts.windows(2).any(|w| w[1] < w[0] + old.len());
+            // Occurrences overlap when their text does, or when the line
+            // matches they widen to share a line (`" "` twice in `"  \t"`).
+            let overlapping = starts.windows(2).any(|w| w[1] < w[0] + old.len()) || matches.windows(2).any(|w| w[1].start < w[0].end);
             if matches.len() == 1 || (all && !overlapping) {
                 return Ok(matches);
             }
