@@ -804,6 +804,12 @@ impl EditStream {
                 }
             }
         };
+        if [anchor, old, new, trailing].iter().any(|(s, e)| s == e) {
+            if let Some(why) = lone_blank_line(&block, format, [anchor, old, new, trailing]) {
+                self.discard(block, why);
+                return;
+            }
+        }
         let index = self.completed;
         self.completed += 1;
         let raw_len = block.raw.len();
@@ -1043,6 +1049,48 @@ fn push_update(out: &mut Vec<StreamEvent>, format: Option<Format>, section: Sect
         }
     }
     out.push(StreamEvent::BlockUpdate { format, section, lines: vec![line.to_string()] });
+}
+
+/// Why a block must be refused because one of its parts is exactly one
+/// blank line: the contract's strings cannot tell one blank line (`""`) from
+/// no lines (`""`), so applying it would write other bytes than the reply
+/// shows (a blank line replaced by `y` would read as a file create; a line
+/// replaced by a blank line would read as a deletion).
+fn lone_blank_line(block: &Block, format: Format, parts: [(usize, usize); 4]) -> Option<String> {
+    let c = block.counts;
+    let lines: [u32; 4] = match format {
+        Format::SearchReplace => [0, c[0], c[1], 0],
+        Format::Anchored => c,
+        Format::EditRepl => {
+            let text = |i: usize| block.raw.get(block.starts[i]..block.ends[i]).unwrap_or("");
+            match common_prefix(text(0), c[0], text(1), c[1]) {
+                Prefix::All => [c[0], 0, 0, 0],
+                Prefix::Bytes(n) => {
+                    let shared = text(0).get(..n).map_or(0, |p| p.matches('\n').count() as u32);
+                    [shared, c[0].saturating_sub(shared), c[1].saturating_sub(shared), 0]
+                }
+                Prefix::EditOnly(_) => [c[0], 0, c[1].saturating_sub(c[0]), 0],
+                Prefix::ReplOnly(_) => [c[1], c[0].saturating_sub(c[1]), 0, 0],
+            }
+        }
+    };
+    let lone = |i: usize| parts[i].0 == parts[i].1 && lines[i] == 1;
+    let empty = |i: usize| parts[i].0 == parts[i].1;
+    let (old_name, new_name) = match format {
+        Format::SearchReplace => ("SEARCH section", "REPLACE section"),
+        _ => ("old lines", "new lines"),
+    };
+    let fix = "it cannot be told apart from an empty section; include a non-blank line next to the blank line (in both sections) so the edit says exactly which lines change";
+    if lone(1) {
+        return Some(format!("its {old_name} are a single blank line: {fix}").replace("section are", "section is"));
+    }
+    if lone(2) {
+        return Some(format!("its {new_name} are a single blank line: {fix}").replace("section are", "section is"));
+    }
+    if (lone(0) || lone(3)) && empty(0) && empty(1) && empty(3) {
+        return Some(format!("its only context is a single blank line: {fix}"));
+    }
+    None
 }
 
 enum Prefix {
