@@ -144,13 +144,47 @@ function stageError(cause, done) {
 }
 
 /**
+ * Paths of this run that name one file under several names (a symbolic link
+ * inside the root), as an error entry for each: edited through both names,
+ * the second write would silently undo the first. Uses the host's optional
+ * `realPath(path)`; a path it cannot resolve is taken as itself.
+ */
+function aliasErrors(paths, realPaths) {
+  const byReal = new Map();
+  paths.forEach((p, i) => {
+    const real = typeof realPaths[i] === 'string' ? realPaths[i] : p;
+    if (!byReal.has(real)) byReal.set(real, []);
+    if (!byReal.get(real).includes(p)) byReal.get(real).push(p);
+  });
+  const errors = {};
+  for (const [real, names] of byReal) {
+    if (names.length < 2) continue;
+    const list = names.map((n) => JSON.stringify(n)).join(' and ');
+    for (const name of names) {
+      errors[name] = { error: `${list} name the same file (${JSON.stringify(real)}, through a symbolic link); edit it under one name only` };
+    }
+  }
+  return errors;
+}
+
+function realPathSync(host, path) {
+  try {
+    const r = host.realPath(path);
+    return isThenable(r) ? null : r;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Runs `plan.run(files)` against a snapshot read synchronously from `host`.
  * `plan` is `{ paths: string[], needsDelete?: boolean, run(files) -> { result, writes, deletes, stage } }`.
  */
 export function driveSync(host, plan) {
   checkHost(host, plan.needsDelete);
-  const files = {};
+  const files = typeof host.realPath === 'function' && plan.paths.length > 1 ? aliasErrors(plan.paths, plan.paths.map((p) => realPathSync(host, p))) : {};
   for (const path of plan.paths) {
+    if (files[path]) continue;
     let value;
     try {
       value = host.readFile(path);
@@ -203,9 +237,14 @@ export function driveSync(host, plan) {
 /** As driveSync, awaiting every host call. Reads run concurrently. */
 export async function driveAsync(host, plan) {
   checkHost(host, plan.needsDelete);
-  const files = {};
+  let files = {};
+  if (typeof host.realPath === 'function' && plan.paths.length > 1) {
+    const reals = await Promise.all(plan.paths.map(async (p) => { try { return await host.realPath(p); } catch { return null; } }));
+    files = aliasErrors(plan.paths, reals);
+  }
   await Promise.all(
     plan.paths.map(async (path) => {
+      if (files[path]) return;
       try {
         files[path] = snapshotEntry(await host.readFile(path));
       } catch (e) {

@@ -126,6 +126,14 @@ export function nodeHost(root, options = {}) {
       }
     },
 
+    /**
+     * The path `p` really names, relative to the root (symbolic links
+     * followed), so two names for one file can be told apart from two files.
+     */
+    realPath(p) {
+      return path.relative(realRoot, resolve(p)).split(path.sep).join('/');
+    },
+
     deleteFile(p) {
       const abs = resolve(p);
       try {

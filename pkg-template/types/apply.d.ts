@@ -8,6 +8,11 @@ export interface FileHost {
   deleteFile?(path: string): void | Promise<void>;
   /** E.g. `git add`; called with the modified and created paths after writing. */
   stage?(paths: string[]): void | Promise<void>;
+  /**
+   * The path a name really refers to (symbolic links followed). When given, two names in one
+   * call that reach the same file are refused instead of the second write undoing the first.
+   */
+  realPath?(path: string): string | Promise<string>;
 }
 
 /**

@@ -148,6 +148,24 @@ test('paths are staged literally: a file named like a pathspec stages only itsel
   assert.equal(git(dir, 'status', '--porcelain'), 'A  :(glob)**\n M unrelated.txt\n');
 });
 
+test('two names for one file (a symlink inside the root) are refused, not applied twice over one another', async () => {
+  const dir = tmp('alias');
+  fs.mkdirSync(path.join(dir, 'src'));
+  fs.writeFileSync(path.join(dir, 'src/config.py'), 'A = 1\nB = 1\n');
+  fs.symlinkSync('src/config.py', path.join(dir, 'config.py'));
+  const blocks = [block('config.py', '', 'A = 1', 'A = 2'), block('src/config.py', '', 'B = 1', 'B = 2')];
+  for (const run of [(b) => applyEditsSync(b, nodeHost(dir)), (b) => applyEdits(b, nodeHost(dir))]) {
+    const result = await run(blocks);
+    assert.deepEqual(result.results.map((r) => r.status), ['failed', 'failed']);
+    assert.match(result.results[0].reason, /"config\.py" and "src\/config\.py" name the same file \("src\/config\.py", through a symbolic link\); edit it under one name only/);
+    assert.equal(fs.readFileSync(path.join(dir, 'src/config.py'), 'utf8'), 'A = 1\nB = 1\n');
+  }
+  // One name alone is fine.
+  const one = applyEditsSync([blocks[0]], nodeHost(dir));
+  assert.equal(one.results[0].status, 'applied');
+  assert.equal(fs.readFileSync(path.join(dir, 'src/config.py'), 'utf8'), 'A = 2\nB = 1\n');
+});
+
 test('nodeHost refuses a root that does not exist', () => {
   assert.throws(() => nodeHost(path.join(os.tmpdir(), 'editblocks-no-such-folder-xyz')), /does not exist/);
 });
