@@ -11,6 +11,14 @@ function describe(value) {
   return typeof value === 'string' ? JSON.stringify(value) : typeof value;
 }
 
+const TYPES = {
+  boolean: { test: (v) => typeof v === 'boolean', expected: 'a boolean' },
+  string: { test: (v) => typeof v === 'string', expected: 'a string' },
+  integer: { test: (v) => Number.isInteger(v), expected: 'a whole number' },
+  number: { test: (v) => typeof v === 'number', expected: 'a number' },
+  'string[]': { test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), expected: 'an array of strings' },
+};
+
 /**
  * `spec` maps each option name to what it takes: 'boolean', 'string',
  * 'integer', 'number', 'string[]', or an array of allowed strings. Returns a copy
@@ -30,21 +38,9 @@ export function checkOptions(options, fn, spec) {
     }
     if (value === undefined) continue;
     const want = spec[key];
-    const ok = Array.isArray(want)
-      ? want.includes(value)
-      : want === 'boolean'
-        ? typeof value === 'boolean'
-        : want === 'string'
-          ? typeof value === 'string'
-          : want === 'integer'
-            ? Number.isInteger(value)
-            : want === 'number'
-              ? typeof value === 'number'
-              : want === 'string[]'
-              ? Array.isArray(value) && value.every((v) => typeof v === 'string')
-              : true;
+    const ok = Array.isArray(want) ? want.includes(value) : TYPES[want].test(value);
     if (!ok) {
-      const expected = Array.isArray(want) ? `one of ${want.map((w) => JSON.stringify(w)).join(', ')}` : want === 'string[]' ? 'an array of strings' : `a ${want === 'integer' ? 'whole number' : want}`;
+      const expected = Array.isArray(want) ? `one of ${want.map((w) => JSON.stringify(w)).join(', ')}` : TYPES[want].expected;
       throw new TypeError(`editblocks: ${fn} option ${key} must be ${expected}, got ${describe(value)}`);
     }
     out[key] = value;

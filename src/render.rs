@@ -52,9 +52,14 @@ pub fn escape_html(text: &str) -> String {
 /// edit could hide what it changes: they show as their Unicode control
 /// pictures (U+2400…), marked `eb-ctrl` with the code point as a title.
 fn push_line_text(out: &mut String, text: &str) {
+    let is_control = |c: char| (c < ' ' && c != '\t') || c == '\u{7f}';
+    if !text.contains(is_control) {
+        push_escaped(out, text);
+        return;
+    }
     for c in text.chars() {
         let code = u32::from(c);
-        if (code < 0x20 && c != '\t') || code == 0x7f {
+        if is_control(c) {
             let picture = if code == 0x7f { '\u{2421}' } else { char::from_u32(0x2400 + code).unwrap_or('\u{fffd}') };
             out.push_str(&format!("<span class=\"eb-ctrl\" title=\"U+{code:04X}\">{picture}</span>"));
         } else {

@@ -777,38 +777,44 @@ impl EditStream {
         // Ranges inside `raw` of anchor, old, new, trailing anchor.
         let empty_at = |i: usize| (block.starts[i], block.starts[i]);
         let range = |i: usize| (block.starts[i], block.ends[i]);
-        let (anchor, old, new, trailing) = match format {
-            Format::SearchReplace => (empty_at(0), range(0), range(1), (block.ends[1], block.ends[1])),
-            Format::Anchored => (range(0), range(1), range(2), range(3)),
+        let c = block.counts;
+        // Ranges inside `raw` of anchor, old, new, trailing anchor, and how
+        // many lines each holds.
+        let ((anchor, old, new, trailing), lines) = match format {
+            Format::SearchReplace => ((empty_at(0), range(0), range(1), (block.ends[1], block.ends[1])), [0, c[0], c[1], 0]),
+            Format::Anchored => ((range(0), range(1), range(2), range(3)), c),
             Format::EditRepl => {
                 let (edit, repl) = (text(0), text(1));
-                let common = common_prefix(edit, block.counts[0], repl, block.counts[1]);
-                match common {
+                match common_prefix(edit, c[0], repl, c[1]) {
                     // Whole sections equal: all anchor, nothing changes.
-                    Prefix::All => (range(0), (block.ends[0], block.ends[0]), (block.ends[1], block.ends[1]), (block.ends[1], block.ends[1])),
-                    Prefix::Bytes(0) => (empty_at(0), range(0), range(1), (block.ends[1], block.ends[1])),
-                    Prefix::Bytes(n) => {
+                    Prefix::All => ((range(0), (block.ends[0], block.ends[0]), (block.ends[1], block.ends[1]), (block.ends[1], block.ends[1])), [c[0], 0, 0, 0]),
+                    Prefix::Bytes(0, _) => ((empty_at(0), range(0), range(1), (block.ends[1], block.ends[1])), [0, c[0], c[1], 0]),
+                    Prefix::Bytes(n, shared) => {
                         let (s0, s1) = (block.starts[0], block.starts[1]);
                         // The anchor ends before the newline that follows it.
-                        ((s0, s0 + n - 1), (s0 + n, block.ends[0]), (s1 + n, block.ends[1]), (block.ends[1], block.ends[1]))
+                        (
+                            ((s0, s0 + n - 1), (s0 + n, block.ends[0]), (s1 + n, block.ends[1]), (block.ends[1], block.ends[1])),
+                            [shared, c[0].saturating_sub(shared), c[1].saturating_sub(shared), 0],
+                        )
                     }
                     Prefix::EditOnly(n) => {
                         // EDIT section is entirely prefix of REPL: anchor is all of EDIT.
                         let s1 = block.starts[1];
-                        (range(0), (block.ends[0], block.ends[0]), (s1 + n, block.ends[1]), (block.ends[1], block.ends[1]))
+                        ((range(0), (block.ends[0], block.ends[0]), (s1 + n, block.ends[1]), (block.ends[1], block.ends[1])), [c[0], 0, c[1].saturating_sub(c[0]), 0])
                     }
                     Prefix::ReplOnly(n) => {
                         let s0 = block.starts[0];
-                        ((s0, block.ends[0].min(s0 + n.saturating_sub(1)).max(s0)), (s0 + n, block.ends[0]), (block.ends[1], block.ends[1]), (block.ends[1], block.ends[1]))
+                        (
+                            ((s0, block.ends[0].min(s0 + n.saturating_sub(1)).max(s0)), (s0 + n, block.ends[0]), (block.ends[1], block.ends[1]), (block.ends[1], block.ends[1])),
+                            [c[1], c[0].saturating_sub(c[1]), 0, 0],
+                        )
                     }
                 }
             }
         };
-        if [anchor, old, new, trailing].iter().any(|(s, e)| s == e) {
-            if let Some(why) = lone_blank_line(&block, format, [anchor, old, new, trailing]) {
-                self.discard(block, why);
-                return;
-            }
+        if let Some(why) = lone_blank_line(format, [anchor, old, new, trailing], lines) {
+            self.discard(block, why);
+            return;
         }
         let index = self.completed;
         self.completed += 1;
@@ -1056,36 +1062,19 @@ fn push_update(out: &mut Vec<StreamEvent>, format: Option<Format>, section: Sect
 /// no lines (`""`), so applying it would write other bytes than the reply
 /// shows (a blank line replaced by `y` would read as a file create; a line
 /// replaced by a blank line would read as a deletion).
-fn lone_blank_line(block: &Block, format: Format, parts: [(usize, usize); 4]) -> Option<String> {
-    let c = block.counts;
-    let lines: [u32; 4] = match format {
-        Format::SearchReplace => [0, c[0], c[1], 0],
-        Format::Anchored => c,
-        Format::EditRepl => {
-            let text = |i: usize| block.raw.get(block.starts[i]..block.ends[i]).unwrap_or("");
-            match common_prefix(text(0), c[0], text(1), c[1]) {
-                Prefix::All => [c[0], 0, 0, 0],
-                Prefix::Bytes(n) => {
-                    let shared = text(0).get(..n).map_or(0, |p| p.matches('\n').count() as u32);
-                    [shared, c[0].saturating_sub(shared), c[1].saturating_sub(shared), 0]
-                }
-                Prefix::EditOnly(_) => [c[0], 0, c[1].saturating_sub(c[0]), 0],
-                Prefix::ReplOnly(_) => [c[1], c[0].saturating_sub(c[1]), 0, 0],
-            }
-        }
-    };
+fn lone_blank_line(format: Format, parts: [(usize, usize); 4], lines: [u32; 4]) -> Option<String> {
     let lone = |i: usize| parts[i].0 == parts[i].1 && lines[i] == 1;
     let empty = |i: usize| parts[i].0 == parts[i].1;
     let (old_name, new_name) = match format {
-        Format::SearchReplace => ("SEARCH section", "REPLACE section"),
-        _ => ("old lines", "new lines"),
+        Format::SearchReplace => ("SEARCH section is", "REPLACE section is"),
+        _ => ("old lines are", "new lines are"),
     };
     let fix = "it cannot be told apart from an empty section; include a non-blank line next to the blank line (in both sections) so the edit says exactly which lines change";
     if lone(1) {
-        return Some(format!("its {old_name} are a single blank line: {fix}").replace("section are", "section is"));
+        return Some(format!("its {old_name} a single blank line: {fix}"));
     }
     if lone(2) {
-        return Some(format!("its {new_name} are a single blank line: {fix}").replace("section are", "section is"));
+        return Some(format!("its {new_name} a single blank line: {fix}"));
     }
     if (lone(0) || lone(3)) && empty(0) && empty(1) && empty(3) {
         return Some(format!("its only context is a single blank line: {fix}"));
@@ -1096,9 +1085,9 @@ fn lone_blank_line(block: &Block, format: Format, parts: [(usize, usize); 4]) ->
 enum Prefix {
     /// Both sections identical (same lines): everything is anchor.
     All,
-    /// The first `n` bytes (whole lines, each with its `'\n'`) are common and
-    /// both sections go on after them.
-    Bytes(usize),
+    /// The first `n` bytes (whole lines, each with its `'\n'`; the second
+    /// field counts them) are common and both sections go on after them.
+    Bytes(usize, u32),
     /// The EDIT section is a whole-line prefix of REPL; REPL's new lines start
     /// at byte `n`.
     EditOnly(usize),
@@ -1110,18 +1099,21 @@ enum Prefix {
 /// The common prefix of lines of two sections holding `na` and `nb` lines.
 fn common_prefix(a: &str, na: u32, b: &str, nb: u32) -> Prefix {
     if na == 0 || nb == 0 {
-        return Prefix::Bytes(0);
+        return Prefix::Bytes(0, 0);
     }
     let mut ai = a.split('\n');
     let mut bi = b.split('\n');
-    let mut n = 0usize;
+    let (mut n, mut shared) = (0usize, 0u32);
     loop {
         match (ai.next(), bi.next()) {
-            (Some(x), Some(y)) if x == y => n += x.len() + 1,
+            (Some(x), Some(y)) if x == y => {
+                n += x.len() + 1;
+                shared += 1;
+            }
             (None, None) => return Prefix::All,
             (None, Some(_)) => return Prefix::EditOnly(n),
             (Some(_), None) => return Prefix::ReplOnly(n),
-            _ => return Prefix::Bytes(n),
+            _ => return Prefix::Bytes(n, shared),
         }
     }
 }

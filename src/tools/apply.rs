@@ -625,9 +625,8 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
                     },
                     _ => None,
                 };
-                let outcome = match e.error {
-                    AnchorError::NotFound if before_start.is_some() => {
-                        let (found, start) = before_start.unwrap_or_default();
+                let outcome = match (e.error, before_start) {
+                    (AnchorError::NotFound, Some((found, start))) => {
                         let at = if found.len() == 1 { format!("line {}", found[0]) } else { format!("lines {}", lines_list(&found)) };
                         Outcome::fail(
                             ErrorKind::AnchorNotFound,
@@ -644,7 +643,7 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
                             ..Diagnostics::default()
                         })
                     }
-                    AnchorError::NotFound => {
+                    (AnchorError::NotFound, None) => {
                         let anchor_lines: Vec<&str> = anchor.iter().map(String::as_str).collect();
                         let (wanted, hint) = explain_missing(&body, &anchor_lines, "the anchor");
                         let near = nearest(&body, &wanted);
@@ -665,7 +664,7 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
                             ..Diagnostics::default()
                         })
                     }
-                    AnchorError::NotUnique(lines) => Outcome::fail(
+                    (AnchorError::NotUnique(lines), _) => Outcome::fail(
                         ErrorKind::Ambiguous,
                         format!(
                             "{} anchor not unique (lines {}){after}: {} matches more than one place; use a more distinctive line, such as a function signature, or add lines to the anchor (up to 4).",
