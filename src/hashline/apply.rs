@@ -115,20 +115,20 @@ impl HashlineResult {
     }
 }
 
+/// The call as a JSON value: itself, or its text parsed (`None` when the
+/// text is not JSON).
+fn call_object(call: &Value) -> Option<std::borrow::Cow<'_, Value>> {
+    match call {
+        Value::String(text) => serde_json::from_str(text).ok().map(std::borrow::Cow::Owned),
+        other => Some(std::borrow::Cow::Borrowed(other)),
+    }
+}
+
 /// The paths a call needs read, normalised: the file and a rename target.
 /// Refused paths are left out, so they are never read.
 pub fn hashline_paths(call: &Value) -> Vec<String> {
-    let parsed;
-    let call = match call {
-        Value::String(text) => match serde_json::from_str::<Value>(text) {
-            Ok(v) => {
-                parsed = v;
-                &parsed
-            }
-            Err(_) => return Vec::new(),
-        },
-        other => other,
-    };
+    let Some(call) = call_object(call) else { return Vec::new() };
+    let call = call.as_ref();
     let mut paths = Vec::new();
     if let Some(Ok(p)) = call.get("path").and_then(Value::as_str).map(normalize_path) {
         paths.push(p);
@@ -144,17 +144,9 @@ pub fn hashline_paths(call: &Value) -> Vec<String> {
 /// Reads and applies one edit call (JSON) through `host`.
 pub fn apply_hashline_edit(call: &Value, host: &mut dyn FileHost, options: &HashlineOptions) -> HashlineResult {
     let width = options.width.clamp(1, MAX_WIDTH);
-    let parsed;
-    let call = match call {
-        Value::String(text) => match serde_json::from_str::<Value>(text) {
-            Ok(v) => {
-                parsed = v;
-                &parsed
-            }
-            Err(_) => call,
-        },
-        other => other,
-    };
+    // JSON text that does not parse stays a string: parse_call refuses it as malformed.
+    let parsed = call_object(call);
+    let call = parsed.as_deref().unwrap_or(call);
     let raw_path = call.get("path").and_then(Value::as_str).unwrap_or("").to_string();
     match parse_call(call, width) {
         Ok(call) => apply_call(&call, host, options),
