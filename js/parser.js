@@ -3,6 +3,7 @@
 // split surrogate pair together across chunks, and turns what crosses the
 // boundary into plain objects.
 import * as raw from 'editblocks-raw';
+import { onReset } from './guard.js';
 
 const FORMATS = ['edit-repl', 'anchored', 'search-replace'];
 const encoder = new TextEncoder();
@@ -14,6 +15,12 @@ let u32view = new Uint32Array(0);
 const u32 = () => (u32view.byteLength === 0 ? (u32view = new Uint32Array(buffer())) : u32view);
 let u8view = new Uint8Array(0);
 const u8 = () => (u8view.byteLength === 0 ? (u8view = new Uint8Array(buffer())) : u8view);
+// A new instance after a trap has a new memory: drop the views over the old one.
+onReset(() => {
+  memory = null;
+  u32view = new Uint32Array(0);
+  u8view = new Uint8Array(0);
+});
 
 // Writes `text` as UTF-8 at the address `reserve(capacity)` returns (lone
 // surrogates become U+FFFD); returns the byte length.
