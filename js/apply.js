@@ -7,6 +7,7 @@
 import { EngineApplyPlan, validateEdit as rawValidateEdit, applyToContent as rawApplyToContent } from 'editblocks-raw';
 import { driveAsync, driveSync } from './host-driver.js';
 import { checkOptions } from './options.js';
+import { plainCopy, requireString } from './boundary.js';
 
 const APPLY_OPTIONS = {
   dryRun: 'boolean',
@@ -19,21 +20,30 @@ const APPLY_OPTIONS = {
   formats: 'string[]',
 };
 
+// One EditBlock object, copied within the boundary's limits.
+function blockArg(block, fn) {
+  if (block === null || typeof block !== 'object' || Array.isArray(block)) {
+    throw new TypeError(`editblocks: ${fn}: block must be an edit block object (as parseEdits returns), got ${block === null ? 'null' : Array.isArray(block) ? 'an array' : typeof block}`);
+  }
+  return plainCopy(block, fn, 'block');
+}
+
 /** Checks one block against a file's content: { ok, errorKind?, reason?, estimatedLine?, diagnostics? }. */
 export function validateEdit(block, content, options) {
-  return rawValidateEdit(block, content, checkOptions(options, 'validateEdit', APPLY_OPTIONS));
+  return rawValidateEdit(blockArg(block, 'validateEdit'), requireString(content, 'validateEdit', 'content'), checkOptions(options, 'validateEdit', APPLY_OPTIONS));
 }
 
 /** Applies one block to a file's content: { content, result }; on failure the content is unchanged. */
 export function applyToContent(block, content, options) {
-  return rawApplyToContent(block, content, checkOptions(options, 'applyToContent', APPLY_OPTIONS));
+  return rawApplyToContent(blockArg(block, 'applyToContent'), requireString(content, 'applyToContent', 'content'), checkOptions(options, 'applyToContent', APPLY_OPTIONS));
 }
 
-function plan(input, options) {
+function plan(input, options, fn) {
   if (typeof input !== 'string' && !Array.isArray(input)) {
-    throw new TypeError('editblocks: applyEdits needs a reply (string) or an array of EditBlock objects');
+    throw new TypeError(`editblocks: ${fn} needs a reply (string) or an array of EditBlock objects`);
   }
-  return new EngineApplyPlan(input, checkOptions(options, 'applyEdits', APPLY_OPTIONS));
+  const checked = checkOptions(options, fn, APPLY_OPTIONS);
+  return new EngineApplyPlan(typeof input === 'string' ? input : plainCopy(input, fn, 'blocks'), checked);
 }
 
 /**
@@ -41,7 +51,7 @@ function plan(input, options) {
  * values or Promises. Resolves to the ApplyResult.
  */
 export async function applyEdits(input, host, options) {
-  const p = plan(input, options);
+  const p = plan(input, options, 'applyEdits');
   try {
     return await driveAsync(host, { paths: p.paths(), run: (files) => p.run(files) });
   } finally {
@@ -51,7 +61,7 @@ export async function applyEdits(input, host, options) {
 
 /** As applyEdits, for a host whose methods return plain values. */
 export function applyEditsSync(input, host, options) {
-  const p = plan(input, options);
+  const p = plan(input, options, 'applyEditsSync');
   try {
     return driveSync(host, { paths: p.paths(), run: (files) => p.run(files) });
   } finally {

@@ -12,13 +12,14 @@
 // The low-level half (dropping the old instance, the generation counter, and
 // finalizers that never free an old pointer into the new instance) is added
 // to wasm-bindgen's glue by scripts/build.mjs.
+import * as raw from 'editblocks-raw';
 import {
   __editblocks_ready as glueReady,
   __editblocks_reinstantiate as glueReinstantiate,
   __editblocks_generation as glueGeneration,
 } from 'editblocks-raw';
 
-const REPORT = 'please report it (with the input) at https://github.com/editblocks/editblocks/issues';
+const REPORT = 'please report it with the input that caused it (the README says how, under Security)';
 const resetHooks = [];
 let resets = 0;
 
@@ -53,7 +54,7 @@ function reset(name, cause) {
   }
   const err = new Error(
     `editblocks: internal error in ${name} (${cause && cause.message ? cause.message : cause}); the module was reset, ` +
-      `so later calls work, but objects made before (an EditStream) cannot be used any more. This is a bug: ${REPORT}.${again}`,
+      `so later calls work, but objects made before (an EditStream) cannot be used any more. This is a bug in editblocks: ${REPORT}.${again}`,
     { cause },
   );
   return err;
@@ -87,7 +88,11 @@ function guarded(name, fn, self, args) {
 }
 
 const isAsync = (f) => f.constructor && f.constructor.name === 'AsyncFunction';
-const named = (f, name) => Object.defineProperty(f, 'name', { value: name });
+const named = (f, name, length) => {
+  Object.defineProperty(f, 'name', { value: name });
+  if (length !== undefined) Object.defineProperty(f, 'length', { value: length });
+  return f;
+};
 
 function guardFunction(name, fn) {
   if (isAsync(fn)) {
@@ -97,11 +102,11 @@ function guardFunction(name, fn) {
       } catch (e) {
         return Promise.reject(e);
       }
-    }, name);
+    }, name, fn.length);
   }
   return named(function (...args) {
     return guarded(name, fn, this, args);
-  }, name);
+  }, name, fn.length);
 }
 
 // A class whose objects hold a pointer into the instance: the subclass notes
@@ -135,7 +140,7 @@ function guardClass(name, Base) {
           );
         }
         return guarded(label, method, this, args);
-      }, key),
+      }, key, method.length),
     });
   }
   return Guarded;
@@ -157,5 +162,15 @@ export function guardApi(namespace, exempt = []) {
     else if (isClass(value)) api[name] = guardClass(name, value);
     else api[name] = guardFunction(name, value);
   }
+  // For the tests of this file's promises (tests/js/boundary.test.mjs), not
+  // for users: calls a raw binding function through the same guard, so a
+  // test can make the module trap for real and watch it come back.
+  Object.defineProperty(api, Symbol.for('editblocks.internals'), {
+    value: Object.freeze({
+      generation,
+      resetCount,
+      callRaw: guardFunction('an internal call', (name, ...args) => raw[name](...args)),
+    }),
+  });
   return api;
 }

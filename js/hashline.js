@@ -9,6 +9,7 @@ import {
 } from 'editblocks-raw';
 import { driveSync, driveAsync } from './host-driver.js';
 import { checkOptions } from './options.js';
+import { plainCopy } from './boundary.js';
 
 const WIDTH = { width: 'integer' };
 const APPLY_OPTIONS = { ...WIDTH, allowReplaceText: 'boolean', dryRun: 'boolean', overwrite: 'boolean', stage: 'boolean' };
@@ -49,11 +50,12 @@ function wantsDelete(call, options) {
   return !!(parsed && typeof parsed === 'object' && (parsed.delete === true || (typeof parsed.rename === 'string' && parsed.rename.trim() !== '')));
 }
 
-function plan(call, options) {
-  if (call === null || (typeof call !== 'object' && typeof call !== 'string')) {
-    throw new TypeError('editblocks: the hashline edit call must be an object { path, edits, delete?, rename? } or its JSON text');
+function plan(given, options, fn) {
+  if (given === null || (typeof given !== 'object' && typeof given !== 'string')) {
+    throw new TypeError(`editblocks: ${fn}: the hashline edit call must be an object { path, edits, delete?, rename? } or its JSON text`);
   }
-  const opts = checkOptions(options, 'applyHashlineEdit', APPLY_OPTIONS) ?? {};
+  const opts = checkOptions(options, fn, APPLY_OPTIONS) ?? {};
+  const call = typeof given === 'string' ? given : plainCopy(given, fn, 'call');
   return {
     paths: hashlinePaths(call),
     needsDelete: wantsDelete(call, opts),
@@ -67,10 +69,10 @@ function plan(call, options) {
  * snapshot of the file before anything is written.
  */
 export async function applyHashlineEdit(call, host, options) {
-  return driveAsync(host, plan(call, options));
+  return driveAsync(host, plan(call, options, 'applyHashlineEdit'));
 }
 
 /** As applyHashlineEdit, for a synchronous host. */
 export function applyHashlineEditSync(call, host, options) {
-  return driveSync(host, plan(call, options));
+  return driveSync(host, plan(call, options, 'applyHashlineEditSync'));
 }

@@ -8,6 +8,7 @@ import {
   renderSummaryHtml,
 } from 'editblocks-raw';
 import { checkOptions } from './options.js';
+import { plainCopy } from './boundary.js';
 
 const text = (value, what) => {
   if (typeof value !== 'string') {
@@ -85,7 +86,8 @@ export function renderEditBlock(block, results, options) {
   if (index !== undefined && !(Number.isInteger(index) && index >= 0 && index <= 0xffffffff)) {
     throw new TypeError(`editblocks: renderEditBlock options.index must be a block index (an integer from 0 to 4294967295), got ${index}`);
   }
-  return renderEditBlockHtml(block, resultList(results), index);
+  const list = resultList(results);
+  return renderEditBlockHtml(plainCopy(block, 'renderEditBlock', 'block'), list === undefined ? undefined : plainCopy(list, 'renderEditBlock', 'results'), index);
 }
 
 /**
@@ -102,8 +104,12 @@ export function renderInProgressEditBlock(filePath, partialLines) {
     if (!Array.isArray(pending.sections)) {
       throw new TypeError('editblocks: renderInProgressEditBlock(pending) needs pending.sections (an array of { section, lines })');
     }
-    const partial = typeof pending.partialLine === 'string' ? pending.partialLine : undefined;
-    return renderPendingHtml(pending.filePath, pending.sections, partial);
+    const copy = plainCopy(pending, 'renderInProgressEditBlock', 'pending');
+    const partial = typeof copy.partialLine === 'string' ? copy.partialLine : undefined;
+    if (typeof copy.filePath !== 'string' || !Array.isArray(copy.sections)) {
+      throw new TypeError('editblocks: renderInProgressEditBlock(pending) needs what EditStream.pending() returned (with filePath and sections)');
+    }
+    return renderPendingHtml(copy.filePath, copy.sections, partial);
   }
   text(filePath, 'renderInProgressEditBlock(filePath, …)');
   let lines = partialLines == null ? [] : partialLines;
@@ -124,7 +130,8 @@ export function renderEditsSummary(results, options) {
     const what = results != null && typeof results === 'object' && 'status' in results ? 'one result; wrap it in an array' : results === null ? 'null' : typeof results;
     throw new TypeError(`editblocks: renderEditsSummary takes an array of results or an apply result ({ results }), got ${what}`);
   }
-  const list = Array.isArray(results) ? results : results.results;
+  const copy = plainCopy(results, 'renderEditsSummary', 'results');
+  const list = Array.isArray(copy) ? copy : copy.results;
   list.forEach((r, i) => {
     if (r == null || typeof r !== 'object') throw new TypeError(`editblocks: renderEditsSummary: result ${i} is ${r === null ? 'null' : typeof r}, not a result object`);
     const line = r.estimatedLine;
@@ -132,5 +139,5 @@ export function renderEditsSummary(results, options) {
       throw new TypeError(`editblocks: renderEditsSummary: result ${i} (${JSON.stringify(r.filePath ?? '')}) has estimatedLine ${JSON.stringify(line)}; it must be a 1-based line number or absent`);
     }
   });
-  return renderSummaryHtml(results, checkOptions(options, 'renderEditsSummary', { retryPromptPrepared: 'boolean', retryNote: 'string' }));
+  return renderSummaryHtml(copy, checkOptions(options, 'renderEditsSummary', { retryPromptPrepared: 'boolean', retryNote: 'string' }));
 }

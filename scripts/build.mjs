@@ -136,14 +136,11 @@ const namesOf = (api) => Object.keys(api).sort();
 
 log('bundling the Node entry (CommonJS) and its ESM face');
 fs.copyFileSync(path.join(glueDir, 'editblocks_bg.wasm'), path.join(pkg, 'web', 'editblocks_bg.wasm'));
-// Built in place first (it reads ../web/editblocks_bg.wasm) to learn the names; the face replaces it.
-const nodeCore = path.join(pkg, 'node', 'index.cjs');
+// CommonJS: module.exports is the api object itself.
+fs.writeFileSync(path.join(buildDir, 'node-face.cjs'), `module.exports = require(${JSON.stringify(path.join(root, 'js', 'entry-node.js'))}).api;\n`);
 // The glue's default init() path uses import.meta.url; Node never takes it (js/entry-node.js).
-const cjsExtra = ['--log-override:empty-import-meta=silent'];
-esbuild('js/entry-node.js', nodeCore, 'node', 'cjs', cjsExtra);
-const nodeNames = namesOf(createRequire(import.meta.url)(nodeCore).api);
-fs.writeFileSync(path.join(buildDir, 'node-face.js'), face('entry-node.js', nodeNames));
-esbuild(path.join(buildDir, 'node-face.js'), path.join(pkg, 'node', 'index.cjs'), 'node', 'cjs', cjsExtra);
+esbuild(path.join(buildDir, 'node-face.cjs'), path.join(pkg, 'node', 'index.cjs'), 'node', 'cjs', ['--log-override:empty-import-meta=silent']);
+const nodeNames = namesOf(createRequire(import.meta.url)(path.join(pkg, 'node', 'index.cjs')));
 fs.writeFileSync(
   path.join(pkg, 'node', 'index.mjs'),
   `// ESM face of index.cjs, so import and require share one wasm instance.\n` +
