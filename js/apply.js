@@ -42,7 +42,7 @@ function plan(input, options, fn) {
   if (typeof input !== 'string' && !Array.isArray(input)) {
     throw new TypeError(`editblocks: ${fn} needs a reply (string) or an array of EditBlock objects`);
   }
-  const checked = checkOptions(options, fn, APPLY_OPTIONS);
+  const checked = checkOptions(options, 'applyEdits', APPLY_OPTIONS);
   return new EngineApplyPlan(typeof input === 'string' ? input : plainCopy(input, fn, 'blocks'), checked);
 }
 

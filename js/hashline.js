@@ -54,7 +54,7 @@ function plan(given, options, fn) {
   if (given === null || (typeof given !== 'object' && typeof given !== 'string')) {
     throw new TypeError(`editblocks: ${fn}: the hashline edit call must be an object { path, edits, delete?, rename? } or its JSON text`);
   }
-  const opts = checkOptions(options, fn, APPLY_OPTIONS) ?? {};
+  const opts = checkOptions(options, 'applyHashlineEdit', APPLY_OPTIONS) ?? {};
   const call = typeof given === 'string' ? given : plainCopy(given, fn, 'call');
   return {
     paths: hashlinePaths(call),

@@ -32,7 +32,7 @@ function plan(given, rawOptions, fn) {
   if (!Array.isArray(given)) {
     throw new TypeError(`editblocks: ${fn} expects an array of { name, arguments } calls`);
   }
-  const options = checkOptions(rawOptions, fn, APPLY_OPTIONS);
+  const options = checkOptions(rawOptions, 'applyToolCalls', APPLY_OPTIONS);
   const calls = plainCopy(given, fn, 'calls');
   return {
     calls,

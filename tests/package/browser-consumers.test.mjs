@@ -47,9 +47,17 @@ before(async () => {
 
   fs.writeFileSync(path.join(app, 'page.js'), `
 import 'editblocks/style.css';
-import { init, parseEdits, renderEditBlock, renderEditsSummary, diffBlock } from 'editblocks';
+import api, { init, parseEdits, renderEditBlock, renderEditsSummary, diffBlock, EditStream } from 'editblocks';
 const REPLY = ${JSON.stringify(REPLY)};
+const message = (f) => { try { f(); return 'no error'; } catch (e) { return e.message; } };
+window.__beforeInit = { parseEdits: message(() => parseEdits(REPLY)), EditStream: message(() => new EditStream()), diffBlock: message(() => diffBlock('a', 'b')) };
 await init(new URL('./editblocks_bg.wasm', location.href));
+// A trap re-instantiates the module from the one compiled at init (the
+// internal hook hands the raw binding input nested too deep for its stack).
+let deep = 'leaf';
+for (let i = 0; i < 5000; i++) deep = [deep];
+window.__reset = { message: message(() => api[Symbol.for('editblocks.internals')].callRaw('toolsCallPaths', [{ name: 'write_file', arguments: { content: deep } }])) };
+window.__reset.generation = api[Symbol.for('editblocks.internals')].generation();
 const blocks = parseEdits(REPLY);
 document.getElementById('out').innerHTML =
   blocks.map((b) => renderEditBlock(b)).join('') + renderEditsSummary([{ filePath: 'src/hello.js', status: 'applied' }]);
@@ -98,6 +106,21 @@ test('the bundled stylesheet comes from editblocks/style.css', () => {
   const css = fs.readFileSync(path.join(dist, 'page.css'), 'utf8');
   assert.match(css, /\.eb-block\b/);
   assert.match(css, /prefers-color-scheme: dark/);
+});
+
+test('before init() every function says to call init(); after a trap in the page the module is re-instantiated', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${base}/index.html`);
+  await page.waitForFunction(() => window.__page, null, { timeout: 20000 });
+  const { before, reset, blocks } = await page.evaluate(() => ({ before: window.__beforeInit, reset: window.__reset, blocks: window.__page.blocks }));
+  for (const name of ['parseEdits', 'diffBlock']) {
+    assert.equal(before[name], `editblocks: call init() (or initSync(bytes)) before using ${name}; the wasm module is not loaded yet`);
+  }
+  assert.match(before.EditStream, /^editblocks: call init\(\) \(or initSync\(bytes\)\) before using new EditStream\(\)/);
+  assert.match(reset.message, /^editblocks: internal error in an internal call \(.+\); the module was reset/);
+  assert.equal(reset.generation, 1);
+  assert.equal(blocks, 1, 'parseEdits works on the new instance');
+  await page.close();
 });
 
 test('a bundled page loads the package with init() and renders; a bundled worker parses with initSync(bytes)', async () => {

@@ -32,9 +32,11 @@ before(() => {
 test('the tarball holds exactly the files the package needs', () => {
   const listing = sh('tar', ['-tzf', tarball], scratch).split('\n').filter(Boolean).sort();
   for (const needed of ['package/package.json', 'package/node/index.cjs', 'package/node/index.mjs', 'package/web/index.js',
-    'package/web/editblocks_bg.wasm', 'package/node/editblocks_bg.wasm', 'package/types/index.d.ts']) {
+    'package/web/editblocks_bg.wasm', 'package/types/index.d.ts']) {
     assert.ok(listing.includes(needed), `${needed} missing from ${listing.join(', ')}`);
   }
+  // The module ships once: Node reads the browser entry's copy.
+  assert.deepEqual(listing.filter((f) => f.endsWith('.wasm')), ['package/web/editblocks_bg.wasm']);
   assert.ok(!listing.some((f) => f.includes('.rs') || f.includes('target/')), 'no sources in the tarball');
 });
 
@@ -50,6 +52,18 @@ test('a Node CommonJS project requires it with no init', () => {
     'main.js': "const eb = require('editblocks');\nconsole.log(JSON.stringify(eb.detectShellSuggestions('`mkdir -p x/y`')));\n",
   });
   assert.equal(sh('node', ['main.js'], dir).trim(), '["mkdir -p x/y"]');
+});
+
+test('import and require in one Node process share one instance of the one wasm file', () => {
+  const dir = consumer('mixed-consumer', { type: 'module' }, {
+    'main.js': [
+      "import { createRequire } from 'node:module';",
+      "import * as esm from 'editblocks';",
+      "const cjs = createRequire(import.meta.url)('editblocks');",
+      "console.log(JSON.stringify([esm.parseEdits === cjs.parseEdits, cjs.detectFormat('a.py\\n<<<<<<< SEARCH\\nx\\n=======\\ny\\n>>>>>>> REPLACE\\n')]));",
+    ].join('\n'),
+  });
+  assert.equal(sh('node', ['main.js'], dir).trim(), '[true,"search-replace"]');
 });
 
 test('the CLI runs from node_modules/.bin against a real git repository', () => {
