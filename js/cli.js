@@ -34,6 +34,35 @@ Exit status: 0 when every edit applied (or validated), 1 when any failed, 2 on a
 
 class UsageError extends Error {}
 
+// Text from the reply or from the files (paths, diff lines, reasons that quote
+// them, nearest lines) is printed to a terminal: an ESC, OSC or C1 sequence
+// in it could recolour the screen, write the clipboard, make links, or move
+// the cursor back over a line (a lone CR) to hide an edit from the person
+// reviewing it. So every control character but tab is shown as its Unicode
+// control picture (NUL → ␀, ESC → ␛, CR → ␍, LF → ␊, DEL → ␡), and C1
+// controls, line/paragraph separators and invisible format characters
+// (bidi overrides, zero-width characters: Unicode Cf) as <U+XXXX>.
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const UNSAFE_ALL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+function visible(text) {
+  const s = String(text);
+  if (!UNSAFE.test(s)) return s;
+  return s.replace(UNSAFE_ALL, (c) => {
+    const code = c.codePointAt(0);
+    if (code === 9) return c;
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return '\u2421';
+    return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+  });
+}
+
+// --json output is JSON, so C0 controls are already \u escapes; DEL, C1 and
+// the invisible characters are escaped too (the same JSON value) so that
+// printing it to a terminal is safe as well.
+const jsonSafe = (json) => json.replace(/[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu, (c) =>
+  Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+
 function parseArgs(argv) {
   const opts = { command: null, file: null, root: '.', dryRun: false, mode: undefined, matching: undefined, formats: undefined, stage: true, overwrite: false, json: false, color: undefined };
   for (let i = 0; i < argv.length; i++) {
@@ -110,23 +139,23 @@ const STATUS_LABEL = { applied: 'applied', validated: 'valid', failed: 'failed',
 function printResult(out, c, r, block) {
   const mark = { applied: c.green('✔'), validated: c.green('✔'), failed: c.red('✘'), skipped: c.yellow('–'), 'not-in-context': c.yellow('?') }[r.status] || '·';
   const colour = { applied: c.green, validated: c.green, failed: c.red }[r.status] || c.yellow;
-  const where = r.estimatedLine ? `${r.filePath}:${r.estimatedLine}` : r.filePath;
-  const extra = [block ? block.format : null, r.errorKind, r.matchedBy && r.matchedBy !== 'exact' ? `matched: ${r.matchedBy}` : null].filter(Boolean).join(', ');
+  const where = visible(r.estimatedLine ? `${r.filePath}:${r.estimatedLine}` : r.filePath);
+  const extra = visible([block ? block.format : null, r.errorKind, r.matchedBy && r.matchedBy !== 'exact' ? `matched: ${r.matchedBy}` : null].filter(Boolean).join(', '));
   out.push(`${mark} ${colour(STATUS_LABEL[r.status].padEnd(8))} ${c.bold(where)}${extra ? c.dim(`  (${extra})`) : ''}`);
-  if (r.reason) out.push(`    ${r.status === 'failed' ? c.red(r.reason) : c.yellow(r.reason)}`);
+  if (r.reason) out.push(`    ${r.status === 'failed' ? c.red(visible(r.reason)) : c.yellow(visible(r.reason))}`);
   const d = r.diagnostics;
   if (d && d.nearest && d.nearest.length && r.status === 'failed') {
     out.push(c.dim('    nearest lines in the file:'));
-    for (const n of d.nearest) out.push(c.dim(`      ${String(n.line).padStart(5)} │ ${n.text}   (${Math.round(n.similarity * 100)}% alike)`));
+    for (const n of d.nearest) out.push(c.dim(`      ${String(n.line).padStart(5)} │ ${visible(n.text)}   (${Math.round(n.similarity * 100)}% alike)`));
   }
   if (block && (r.status === 'applied' || r.status === 'validated' || r.status === 'failed')) {
     // Changed words inside a paired line are drawn on a coloured background.
-    const words = (text, spans, bg) => (spans ? spans.map((s) => (s.changed ? bg(s.text) : s.text)).join('') : text);
+    const words = (text, spans, bg) => (spans ? spans.map((s) => (s.changed ? bg(visible(s.text)) : visible(s.text))).join('') : visible(text));
     for (const [kind, text, spans] of trimContext(blockDiff(block))) {
       if (kind === '-') out.push(`    ${c.red(`- ${words(text, spans, c.inverse)}`)}`);
       else if (kind === '+') out.push(`    ${c.green(`+ ${words(text, spans, c.inverse)}`)}`);
       else if (kind === '…') out.push(`    ${c.cyan(`@@ ${text} @@`)}`);
-      else out.push(`    ${c.dim(`  ${text}`)}`);
+      else out.push(`    ${c.dim(`  ${visible(text)}`)}`);
     }
   }
 }
@@ -167,7 +196,7 @@ async function apply(opts) {
     for (const ev of events || []) {
       if (ev.type === 'block-complete') {
         blocks[ev.index ?? blocks.length] = ev.block;
-        if (showProgress) process.stderr.write(err.dim(`  received block ${blocks.filter(Boolean).length}: ${ev.block.filePath}\n`));
+        if (showProgress) process.stderr.write(err.dim(`  received block ${blocks.filter(Boolean).length}: ${visible(ev.block.filePath)}\n`));
       } else if (ev.type === 'block-discarded') {
         discarded.push(ev);
       }
@@ -189,7 +218,7 @@ async function apply(opts) {
   const failed = result.results.filter((r) => r.status === 'failed' || r.errorKind === 'path-escape').length;
   const exitCode = failed > 0 || discarded.length > 0 ? 1 : 0;
   if (opts.json) {
-    process.stdout.write(JSON.stringify({ ...result, discarded: discarded.map(({ type, ...d }) => d) }, null, 2) + '\n');
+    process.stdout.write(jsonSafe(JSON.stringify({ ...result, discarded: discarded.map(({ type, ...d }) => d) }, null, 2)) + '\n');
     return exitCode;
   }
 
@@ -199,8 +228,8 @@ async function apply(opts) {
     out.push('');
   }
   for (const d of discarded) {
-    out.push(`${c.red('✘')} ${c.red('malformed')} ${c.bold(d.filePath || '(no path)')}${c.dim(`  (reply line ${d.lineNumber})`)}`);
-    out.push(`    ${c.red(d.reason)}`);
+    out.push(`${c.red('✘')} ${c.red('malformed')} ${c.bold(d.filePath ? visible(d.filePath) : '(no path)')}${c.dim(`  (reply line ${d.lineNumber})`)}`);
+    out.push(`    ${c.red(visible(d.reason))}`);
     out.push('');
   }
   if (result.results.length === 0 && discarded.length === 0) out.push(c.yellow('No edit blocks found in the reply.'));
@@ -215,17 +244,17 @@ async function apply(opts) {
   if (discarded.length) parts.push(c.red(`${discarded.length} malformed`));
   if (parts.length) out.push(`${c.bold('Summary:')} ${parts.join(', ')}`);
   const verb = opts.dryRun ? 'would modify' : 'modified';
-  if (result.filesModified.length) out.push(`  ${verb}: ${result.filesModified.join(', ')}`);
-  if (result.filesCreated.length) out.push(`  ${opts.dryRun ? 'would create' : 'created'}: ${result.filesCreated.join(', ')}`);
+  if (result.filesModified.length) out.push(`  ${verb}: ${visible(result.filesModified.join(', '))}`);
+  if (result.filesCreated.length) out.push(`  ${opts.dryRun ? 'would create' : 'created'}: ${visible(result.filesCreated.join(', '))}`);
   if (result.shellSuggestions.length) {
     out.push(`  suggested commands (not run):`);
-    for (const s of result.shellSuggestions) out.push(`    ${c.cyan(`$ ${s}`)}`);
+    for (const s of result.shellSuggestions) out.push(`    ${c.cyan(`$ ${visible(s)}`)}`);
   }
-  if (result.stageError) out.push(c.yellow(`  warning: ${result.stageError}`));
+  if (result.stageError) out.push(c.yellow(`  warning: ${visible(result.stageError)}`));
   if (result.retryPrompt) {
     out.push('');
     out.push(c.bold('A retry prompt was prepared (not sent):'));
-    for (const line of result.retryPrompt.trimEnd().split('\n')) out.push(c.dim(`  ${line}`));
+    for (const line of result.retryPrompt.trimEnd().split('\n')) out.push(c.dim(`  ${visible(line)}`));
   }
   process.stdout.write(out.join('\n') + '\n');
   return exitCode;
@@ -251,11 +280,11 @@ export async function main(argv) {
     return await apply(opts);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`editblocks: ${e.message}\n\n${USAGE}\n`);
+      process.stderr.write(`editblocks: ${visible(e.message)}\n\n${USAGE}\n`);
       return 2;
     }
     const message = String(e && e.message ? e.message : e).replace(/^editblocks: /, '');
-    process.stderr.write(`editblocks: ${message}\n`);
+    process.stderr.write(`editblocks: ${visible(message)}\n`);
     return 1;
   }
 }
