@@ -19,6 +19,9 @@ step "binding: wasm-bindgen-test in Node"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$TOOLS/bin/wasm-bindgen-test-runner" \
   cargo test --target wasm32-unknown-unknown --test wasm
 
+step "fuzz: every cargo-fuzz target for a bounded time (fuzz/, scripts/fuzz.sh)"
+scripts/fuzz.sh "${EDITBLOCKS_FUZZ_SECONDS:-20}"
+
 step "package: build pkg/"
 node scripts/build.mjs
 

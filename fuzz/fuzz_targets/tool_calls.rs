@@ -1,0 +1,40 @@
+//! Tool calls (write_file, edit_file, modify_file) over a MemoryHost: any
+//! calls, as JSON or as a string of arguments, apply or fail without a panic;
+//! a failed batch writes nothing.
+#![no_main]
+
+use editblocks::host::MemoryHost;
+use editblocks::tools::{apply_tool_calls, retry_context, tool_call_paths, RetryInput, ToolCall, ToolOptions};
+use editblocks::tools::{Matching, NewlinePolicy};
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+
+#[path = "common.rs"]
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    let (flags, parts) = common::parts(data, 2);
+    let (calls_text, content) = (&parts[0], &parts[1]);
+    let calls: Vec<ToolCall> = match serde_json::from_str::<Value>(calls_text) {
+        Ok(Value::Array(items)) => items.iter().map(ToolCall::from_value).collect(),
+        Ok(one @ Value::Object(_)) => vec![ToolCall::from_value(&one)],
+        // Arguments as the text a model streamed, valid JSON or not.
+        _ => vec![ToolCall::new(if flags & 64 != 0 { "modify_file" } else { "edit_file" }, Value::String(calls_text.clone()))],
+    };
+    let options = ToolOptions {
+        dry_run: flags & 1 != 0,
+        stage: flags & 2 != 0,
+        matching: if flags & 8 != 0 { Matching::Tolerant } else { Matching::Exact },
+        trailing_newline: if flags & 16 != 0 { NewlinePolicy::Ensure } else { NewlinePolicy::Preserve },
+    };
+    let mut host = MemoryHost::new();
+    for path in tool_call_paths(&calls) {
+        host.files.insert(path, content.as_bytes().to_vec());
+    }
+    let before = host.files.clone();
+    let result = apply_tool_calls(&calls, &mut host, &options);
+    if !result.ok || options.dry_run {
+        assert_eq!(host.files, before, "a failed or dry batch changed files");
+    }
+    let _ = retry_context(&RetryInput { ok: result.ok, errors: result.errors.clone(), calls: calls.clone() });
+});
