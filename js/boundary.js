@@ -11,8 +11,8 @@
 export const LIMITS = Object.freeze({
   /** How deep objects and arrays may nest (a tool call needs about 5). */
   depth: 64,
-  /** How many values (objects, arrays, strings, numbers, …) in all. */
-  nodes: 1_000_000,
+  /** How many values (objects, arrays, strings, numbers, …) in all (16 Mi: a million results pass). */
+  nodes: 16 * 1024 * 1024,
   /** How many UTF-16 code units all strings together may hold (512 MiB of text). */
   stringUnits: 256 * 1024 * 1024,
 });
@@ -30,8 +30,6 @@ const describeType = (value) => {
 /** `a string` / `an object` / `5` / `null`: how an error names what it got. */
 export { describeType };
 
-const key = (k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
-
 /** Throws a TypeError unless `value` is a string. */
 export function requireString(value, fn, arg) {
   if (typeof value !== 'string') throw new TypeError(`editblocks: ${fn}: ${arg} must be a string, got ${describeType(value)}`);
@@ -46,93 +44,139 @@ export function optionalString(value, fn, arg) {
   return value;
 }
 
+const OWN = Symbol('editblocks.boundary');
+const ACCEPTED = 'only strings, numbers, booleans, null, arrays and plain objects are accepted';
+
 /**
- * A plain copy of `value` (objects, arrays, strings, finite or not numbers,
- * booleans, null; `undefined` properties left out), or a TypeError that names
- * the function, the argument, the place inside it and the limit or the type
- * that was wrong. `fn` and `arg` name the call: ('applyToolCalls', 'calls').
+ * A plain copy of `value` (objects, arrays, strings, numbers, booleans,
+ * null; `undefined` properties left out, `undefined` array items as null,
+ * as JSON does), or a TypeError that names the function, the argument, the
+ * place inside it and the limit or the type that was wrong. `fn` and `arg`
+ * name the call: ('applyToolCalls', 'calls').
+ *
+ * An explicit stack, not recursion; leaves are copied in place and only
+ * objects and arrays are pushed. Paths are kept as parent links (one entry
+ * per container) and spelt out only for an error.
  */
 export function plainCopy(value, fn, arg, limits = LIMITS) {
-  const where = (path) => `${arg}${path}`;
-  const fail = (path, what) => new TypeError(`editblocks: ${fn}: ${where(path)} ${what}`);
+  // Containers seen so far: the container each sits in, and its key there.
+  const parentOf = [];
+  const keyOf = [];
+  const pathOf = (container, key) => {
+    const keys = key === undefined ? [] : [key];
+    for (let c = container; c >= 0 && keyOf[c] !== null; c = parentOf[c]) keys.push(keyOf[c]);
+    let out = arg;
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const k = keys[i];
+      out += typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`;
+    }
+    return out;
+  };
+  const fail = (container, key, what) => {
+    const e = new TypeError(`editblocks: ${fn}: ${pathOf(container, key)} ${what}`);
+    e[OWN] = true;
+    return e;
+  };
+  const tooMany = (container, key) => fail(container, key, `holds more than ${limits.nodes} values (the limit on what one call may pass); split the input`);
   let nodes = 0;
   let units = 0;
-  // Each entry: the value to copy, where it goes (holder and key), its path and depth.
-  const root = { v: undefined };
-  const stack = [[value, root, 'v', '', 0]];
-  while (stack.length > 0) {
-    const [v, holder, slot, path, depth] = stack.pop();
-    if (++nodes > limits.nodes) {
-      throw fail(path, `holds more than ${limits.nodes} values (the limit on what one call may pass); split the input`);
-    }
+  // A leaf's copy, or undefined for a container (pushed by the caller).
+  const leaf = (v, container, key) => {
     switch (typeof v) {
       case 'string':
         units += v.length;
         if (units > limits.stringUnits) {
-          throw fail(path, `brings the text in this argument past ${limits.stringUnits} UTF-16 units (the limit on what one call may pass)`);
+          throw fail(container, key, `brings the text in this argument past ${limits.stringUnits} UTF-16 units (the limit on what one call may pass)`);
         }
-        holder[slot] = v;
-        continue;
+        return v;
       case 'number':
       case 'boolean':
-        holder[slot] = v;
-        continue;
-      case 'undefined':
-        continue;
+        return v;
       case 'bigint':
       case 'symbol':
       case 'function':
-        throw fail(path, `is ${describeType(v)}; only strings, numbers, booleans, null, arrays and plain objects are accepted`);
+        throw fail(container, key, `is ${describeType(v)}; ${ACCEPTED}`);
       default:
-        break;
+        return v === null ? null : undefined;
     }
-    if (v === null) {
-      holder[slot] = null;
-      continue;
-    }
+  };
+  if (++nodes > limits.nodes) throw tooMany(-1);
+  if (value === undefined) return undefined;
+  const top = leaf(value, -1, undefined);
+  if (top !== undefined) return top;
+
+  // The stack: value, the copy's holder and slot, the container index of the holder, depth.
+  const values = [value];
+  const holders = [null];
+  const slots = [null];
+  const parents = [-1];
+  const depths = [0];
+  let result;
+  while (values.length > 0) {
+    const v = values.pop();
+    const holder = holders.pop();
+    const slot = slots.pop();
+    const parent = parents.pop();
+    const depth = depths.pop();
+    // This container's index, for the paths of what it holds.
+    const self = parentOf.length;
+    parentOf.push(parent);
+    keyOf.push(slot);
     if (depth >= limits.depth) {
-      throw fail(path, `is nested more than ${limits.depth} levels deep (the limit on what one call may pass)`);
+      throw fail(parent, slot ?? undefined, `is nested more than ${limits.depth} levels deep (the limit on what one call may pass)`);
     }
-    let entries;
-    let isArray;
+    const here = self;
+    let copy;
     try {
-      isArray = Array.isArray(v);
-      if (!isArray && ArrayBuffer.isView(v)) {
-        throw fail(path, `is ${describeType(v)}; only strings, numbers, booleans, null, arrays and plain objects are accepted`);
-      }
-      if (isArray) {
+      if (Array.isArray(v)) {
         const length = v.length;
-        if (length > limits.nodes - nodes) {
-          throw fail(path, `holds more than ${limits.nodes} values (the limit on what one call may pass); split the input`);
+        if (length > limits.nodes - nodes) throw tooMany(here);
+        copy = new Array(length);
+        for (let i = 0; i < length; i++) {
+          nodes++;
+          const child = v[i];
+          const c = leaf(child, here, i);
+          if (c !== undefined) copy[i] = c;
+          else if (child === undefined) copy[i] = null;
+          else {
+            values.push(child);
+            holders.push(copy);
+            slots.push(i);
+            parents.push(here);
+            depths.push(depth + 1);
+          }
         }
-        entries = new Array(length);
-        for (let i = 0; i < length; i++) entries[i] = [i, v[i]];
       } else {
+        if (ArrayBuffer.isView(v)) throw fail(parent, slot ?? undefined, `is ${describeType(v)}; ${ACCEPTED}`);
         const keys = Object.keys(v);
-        if (keys.length > limits.nodes - nodes) {
-          throw fail(path, `holds more than ${limits.nodes} values (the limit on what one call may pass); split the input`);
+        if (keys.length > limits.nodes - nodes) throw tooMany(here);
+        copy = {};
+        for (let i = 0; i < keys.length; i++) {
+          nodes++;
+          const k = keys[i];
+          const child = v[k];
+          if (child === undefined) continue;
+          const c = leaf(child, here, k);
+          // A container's slot is taken now (filled when it is copied), so keys keep their order.
+          copy[k] = c === undefined ? null : c;
+          if (c === undefined) {
+            values.push(child);
+            holders.push(copy);
+            slots.push(k);
+            parents.push(here);
+            depths.push(depth + 1);
+          }
         }
-        entries = keys.map((k) => [k, v[k]]);
       }
     } catch (e) {
-      if (e instanceof TypeError && String(e.message).startsWith(`editblocks: ${fn}:`)) throw e;
+      if (e && e[OWN]) throw e;
       // A Proxy trap or a getter threw: say where, keep the cause.
-      throw new TypeError(`editblocks: ${fn}: ${where(path)} could not be read: ${e && e.message ? e.message : String(e)}`, { cause: e });
+      throw new TypeError(`editblocks: ${fn}: ${pathOf(parent, slot ?? undefined)} could not be read: ${e && e.message ? e.message : String(e)}`, { cause: e });
     }
-    const copy = isArray ? new Array(entries.length) : {};
-    holder[slot] = copy;
-    // Pushed in reverse so they are copied in order (only matters for which error comes first).
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [k, child] = entries[i];
-      if (!isArray && child === undefined) continue;
-      stack.push([child, copy, k, isArray ? `${path}[${k}]` : `${path}${key(k)}`, depth + 1]);
-    }
-    if (isArray) {
-      // Holes and undefined items read as null, as JSON does.
-      for (let i = 0; i < copy.length; i++) if (entries[i][1] === undefined) copy[i] = null;
-    }
+    if (holder === null) result = copy;
+    else holder[slot] = copy;
   }
-  return root.v;
+  return result;
 }
 
 /** plainCopy for an object argument that may be absent (undefined or null stay as they are). */

@@ -203,7 +203,12 @@ test('deep nesting is refused before it reaches the module, naming the limit and
   });
   assert.throws(() => api.validateEdit({ ...block, oldLines: deepObject }, 'x'), { name: 'TypeError', message: /nested more than 64 levels/ });
   assert.throws(() => api.renderEditsSummary(VALUES['results with deep items']), { name: 'TypeError', message: /renderEditsSummary: results\[0\]\.diagnostics(\.a)+ is nested more than 64/ });
-  assert.throws(() => api.applyEditsSync(new Array(1_000_001).fill(0), host), { name: 'TypeError', message: /holds more than 1000000 values/ });
+  assert.throws(() => api.applyEditsSync(new Array(16 * 1024 * 1024 + 1), host), { name: 'TypeError', message: /applyEditsSync: blocks holds more than 16777216 values/ });
+  // The path of a refusal is spelt out, keys quoted where needed.
+  assert.throws(() => api.renderEditsSummary([{ filePath: 'a', status: 'applied', diagnostics: { 'odd key': [1, 2n] } }]), {
+    name: 'TypeError',
+    message: /renderEditsSummary: results\[0\]\.diagnostics\["odd key"\]\[1\] is a bigint; only strings, numbers, booleans, null, arrays and plain objects are accepted/,
+  });
   // Nesting just inside the limit still works.
   const ok = api.applyToolCallsSync([{ name: 'write_file', arguments: { path: 'a.txt', content: 'x', extra: nest(50, (v) => ({ a: v })) } }], host, { dryRun: true });
   assert.ok(ok.results || ok.errors !== undefined);

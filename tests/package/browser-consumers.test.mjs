@@ -51,6 +51,17 @@ import api, { init, parseEdits, renderEditBlock, renderEditsSummary, diffBlock, 
 const REPLY = ${JSON.stringify(REPLY)};
 const message = (f) => { try { f(); return 'no error'; } catch (e) { return e.message; } };
 window.__beforeInit = { parseEdits: message(() => parseEdits(REPLY)), EditStream: message(() => new EditStream()), diffBlock: message(() => diffBlock('a', 'b')) };
+// Every other function too (no arguments: the missing module is still what is named).
+window.__beforeInitAll = {};
+for (const name of Object.keys(api)) {
+  if (typeof api[name] !== 'function' || name === 'init' || name === 'initSync' || name === 'EditStream') continue;
+  try {
+    const out = api[name]();
+    window.__beforeInitAll[name] = out && typeof out.then === 'function' ? await out.then(() => 'no error', (e) => e.message) : 'no error';
+  } catch (e) {
+    window.__beforeInitAll[name] = e.message;
+  }
+}
 await init(new URL('./editblocks_bg.wasm', location.href));
 // A trap re-instantiates the module from the one compiled at init (the
 // internal hook hands the raw binding input nested too deep for its stack).
@@ -115,6 +126,11 @@ test('before init() every function says to call init(); after a trap in the page
   const { before, reset, blocks } = await page.evaluate(() => ({ before: window.__beforeInit, reset: window.__reset, blocks: window.__page.blocks }));
   for (const name of ['parseEdits', 'diffBlock']) {
     assert.equal(before[name], `editblocks: call init() (or initSync(bytes)) before using ${name}; the wasm module is not loaded yet`);
+  }
+  const all = await page.evaluate(() => window.__beforeInitAll);
+  assert.ok(Object.keys(all).length >= 20, `only ${Object.keys(all).length} functions tried`);
+  for (const [name, msg] of Object.entries(all)) {
+    assert.equal(msg, `editblocks: call init() (or initSync(bytes)) before using ${name}; the wasm module is not loaded yet`, name);
   }
   assert.match(before.EditStream, /^editblocks: call init\(\) \(or initSync\(bytes\)\) before using new EditStream\(\)/);
   assert.match(reset.message, /^editblocks: internal error in an internal call \(.+\); the module was reset/);
