@@ -134,7 +134,8 @@ function guardClass(name, Base) {
     Object.defineProperty(Guarded.prototype, key, {
       ...desc,
       value: named(function (...args) {
-        if (this instanceof Guarded && this.__editblocksGeneration !== glueGeneration()) {
+        // free() on an old object just lets it go (the glue never frees it into the new instance).
+        if (key !== 'free' && this instanceof Guarded && this.__editblocksGeneration !== glueGeneration()) {
           throw new Error(
             `editblocks: this ${name} was made before the module was reset after an internal error; ${label}() cannot run on it. Make a new ${name}.`,
           );
