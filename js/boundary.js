@@ -17,7 +17,8 @@ export const LIMITS = Object.freeze({
   stringUnits: 256 * 1024 * 1024,
 });
 
-const describeType = (value) => {
+/** `a string` / `an object` / `5` / `null`: how an error names what it got. */
+export const describeType = (value) => {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return 'a string';
@@ -26,9 +27,6 @@ const describeType = (value) => {
   if (typeof value === 'object' && ArrayBuffer.isView(value)) return `a ${value.constructor?.name ?? 'typed array'}`;
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 };
-
-/** `a string` / `an object` / `5` / `null`: how an error names what it got. */
-export { describeType };
 
 /** Throws a TypeError unless `value` is a string. */
 export function requireString(value, fn, arg) {
@@ -177,9 +175,4 @@ export function plainCopy(value, fn, arg, limits = LIMITS) {
     else holder[slot] = copy;
   }
   return result;
-}
-
-/** plainCopy for an object argument that may be absent (undefined or null stay as they are). */
-export function optionalPlainCopy(value, fn, arg, limits = LIMITS) {
-  return value == null ? value : plainCopy(value, fn, arg, limits);
 }

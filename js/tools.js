@@ -10,7 +10,7 @@ import {
 } from 'editblocks-raw';
 import { driveSync, driveAsync } from './host-driver.js';
 import { checkOptions } from './options.js';
-import { LIMITS, optionalString, plainCopy, requireString } from './boundary.js';
+import { LIMITS, optionalString, plainCopy } from './boundary.js';
 
 const APPLY_OPTIONS = { dryRun: 'boolean', stage: 'boolean', matching: ['exact', 'tolerant'], trailingNewline: ['preserve', 'ensure'] };
 
