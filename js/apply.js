@@ -53,7 +53,7 @@ function plan(input, options, fn) {
 export async function applyEdits(input, host, options) {
   const p = plan(input, options, 'applyEdits');
   try {
-    return await driveAsync(host, { paths: p.paths(), run: (files) => p.run(files) });
+    return await driveAsync(host, { paths: p.paths(), atomic: options?.mode === 'atomic', run: (files) => p.run(files) });
   } finally {
     p.free();
   }
@@ -63,7 +63,7 @@ export async function applyEdits(input, host, options) {
 export function applyEditsSync(input, host, options) {
   const p = plan(input, options, 'applyEditsSync');
   try {
-    return driveSync(host, { paths: p.paths(), run: (files) => p.run(files) });
+    return driveSync(host, { paths: p.paths(), atomic: options?.mode === 'atomic', run: (files) => p.run(files) });
   } finally {
     p.free();
   }

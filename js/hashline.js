@@ -59,6 +59,7 @@ function plan(given, options, fn) {
   return {
     paths: hashlinePaths(call),
     needsDelete: wantsDelete(call, opts),
+    atomic: true,
     run: (files) => hashlineApply(call, files, opts),
   };
 }

@@ -29,7 +29,14 @@ function snapshotEntry(value) {
 }
 
 const messageOf = (e) => String(e && e.message ? e.message : e);
-const errorEntry = (e) => ({ error: messageOf(e) });
+// A host refuses a path that a symbolic link leads out of the root by throwing
+// an error with code 'EDITBLOCKS_PATH_ESCAPE': the core reports it as
+// `skipped` / `path-escape`, like a path the core itself refuses.
+const errorEntry = (e) => (e && e.code === 'EDITBLOCKS_PATH_ESCAPE' ? { error: messageOf(e).replace(/^editblocks: /, ''), kind: 'path-escape' } : { error: messageOf(e) });
+// A host's writeFile/deleteFile throws an error with code
+// 'EDITBLOCKS_FILE_CHANGED' when the file no longer holds what readFile
+// returned (another process wrote it meanwhile).
+const isFileChanged = (e) => !!e && e.code === 'EDITBLOCKS_FILE_CHANGED';
 
 /**
  * The host calls that carry out what the core decided, in order: writes
@@ -177,11 +184,35 @@ function realPathSync(host, path) {
 }
 
 /**
- * Runs `plan.run(files)` against a snapshot read synchronously from `host`.
- * `plan` is `{ paths: string[], needsDelete?: boolean, run(files) -> { result, writes, deletes, stage } }`.
+ * Marks the edits to `path` failed with `file-changed` after the file changed
+ * under the run twice (once before the re-run, once after). In an atomic run
+ * every other write was rolled back: those edits are `atomic-aborted`.
  */
-export function driveSync(host, plan) {
-  checkHost(host, plan.needsDelete);
+function markFileChanged(result, path, cause, atomic) {
+  const why = messageOf(cause).replace(/^editblocks: /, '');
+  const reason = `${why} It changed again after being read a second time, so this edit was not applied.`;
+  const list = Array.isArray(result.results) ? result.results : [result];
+  for (const r of list) {
+    if (r.status !== 'applied') continue;
+    if ((r.filePath ?? r.path) === path || !Array.isArray(result.results)) {
+      r.status = 'failed';
+      r.errorKind = 'file-changed';
+      r.reason = reason;
+      if (typeof r.message === 'string') r.message = reason;
+    } else if (atomic) {
+      r.status = 'skipped';
+      r.errorKind = 'atomic-aborted';
+      r.reason = `Not written: the changes are applied atomically and ${path} changed on disk while they were written. This edit would apply once that file is read again.`;
+    }
+  }
+  for (const key of ['filesModified', 'filesCreated', 'filesDeleted']) {
+    if (Array.isArray(result[key])) result[key] = atomic ? [] : result[key].filter((p) => p !== path);
+  }
+}
+
+const RETRY = Symbol('retry');
+
+function readSnapshotSync(host, plan) {
   const files = typeof host.realPath === 'function' && plan.paths.length > 1 ? aliasErrors(plan.paths, plan.paths.map((p) => realPathSync(host, p))) : {};
   for (const path of plan.paths) {
     if (files[path]) continue;
@@ -197,46 +228,10 @@ export function driveSync(host, plan) {
     }
     files[path] = snapshotEntry(value);
   }
-  const out = plan.run(files);
-  const steps = replaySteps(out);
-  // An async method cannot be used from a sync call; find out before the
-  // first write rather than after it (the reply would be half written).
-  for (const method of new Set(steps.map((s) => s.method))) {
-    if (isAsyncFunction(host[method])) {
-      throw new TypeError(`editblocks: host.${method} is an async function; use the async function (applyEdits, applyToolCalls, applyHashlineEdit) with this host. Nothing was written.`);
-    }
-  }
-  const done = [];
-  for (const step of steps) {
-    let r;
-    try {
-      r = step.call(host);
-    } catch (e) {
-      if (step.method === 'stage') {
-        out.result.stageError = stageError(e, done);
-        break;
-      }
-      throw hostFailure(step, e, out, done, rollbackSync(host, done, files));
-    }
-    if (isThenable(r)) {
-      // The write is under way and cannot be awaited or undone from here.
-      const started = step.path === undefined ? done : [...done, step.path];
-      const err = new TypeError(
-        `editblocks: host.${step.method} returned a Promise; use the async function with an async host. ` +
-          `Changed or being changed: ${started.length ? started.join(', ') : 'nothing'}; restore them from error.result if needed.`,
-      );
-      err.result = out.result;
-      err.changed = started;
-      throw err;
-    }
-    if (step.path !== undefined) done.push(step.path);
-  }
-  return out.result;
+  return files;
 }
 
-/** As driveSync, awaiting every host call. Reads run concurrently. */
-export async function driveAsync(host, plan) {
-  checkHost(host, plan.needsDelete);
+async function readSnapshotAsync(host, plan) {
   let files = {};
   if (typeof host.realPath === 'function' && plan.paths.length > 1) {
     const reals = await Promise.all(plan.paths.map(async (p) => { try { return await host.realPath(p); } catch { return null; } }));
@@ -252,19 +247,155 @@ export async function driveAsync(host, plan) {
       }
     }),
   );
-  const out = plan.run(files);
+  return files;
+}
+
+/**
+ * Runs `plan.run(files)` against a snapshot read synchronously from `host`.
+ * `plan` is `{ paths: string[], needsDelete?: boolean, atomic?: boolean, run(files) -> { result, writes, deletes, stage } }`.
+ * When a write finds its file changed since the read (EDITBLOCKS_FILE_CHANGED),
+ * what was written is rolled back and the plan re-runs once on a fresh read.
+ */
+export function driveSync(host, plan) {
+  checkHost(host, plan.needsDelete);
+  for (let attempt = 1; ; attempt++) {
+    const files = readSnapshotSync(host, plan);
+    const out = plan.run(files);
+    const r = replaySync(host, plan, out, files, attempt > 1);
+    if (r !== RETRY) return r;
+  }
+}
+
+function replaySync(host, plan, out, files, lastTry) {
+  const steps = replaySteps(out);
+  // An async method cannot be used from a sync call; find out before the
+  // first write rather than after it (the reply would be half written).
+  const methods = new Set(steps.map((s) => s.method));
+  if (steps.some((s) => s.method !== 'stage')) methods.add('beginChanges').add('endChanges');
+  for (const method of methods) {
+    if (isAsyncFunction(host[method])) {
+      throw new TypeError(`editblocks: host.${method} is an async function; use the async function (applyEdits, applyToolCalls, applyHashlineEdit) with this host. Nothing was written.`);
+    }
+  }
   const done = [];
-  for (const step of replaySteps(out)) {
-    try {
-      await step.call(host);
-    } catch (e) {
+  const unchanged = [];
+  let open = false;
+  const end = () => {
+    if (open && typeof host.endChanges === 'function') host.endChanges();
+    open = false;
+  };
+  try {
+    for (const step of steps) {
       if (step.method === 'stage') {
-        out.result.stageError = stageError(e, done);
+        end();
+        try {
+          const r = unchanged.length ? (typeof host.stage === 'function' ? host.stage(out.stage.filter((p) => !unchanged.includes(p))) : undefined) : step.call(host);
+          if (isThenable(r)) throw new TypeError('host.stage returned a Promise to a sync call');
+        } catch (e) {
+          out.result.stageError = stageError(e, done);
+        }
         break;
       }
-      throw hostFailure(step, e, out, done, await rollbackAsync(host, done, files));
+      if (!open && typeof host.beginChanges === 'function') {
+        host.beginChanges(steps.filter((s) => s.path !== undefined).map((s) => s.path));
+        open = true;
+      }
+      let r;
+      try {
+        r = step.call(host);
+      } catch (e) {
+        if (isFileChanged(e)) {
+          if (!lastTry || plan.atomic) {
+            const rollback = rollbackSync(host, done, files);
+            if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback);
+            if (!lastTry) return RETRY;
+            markFileChanged(out.result, step.path, e, true);
+            return out.result;
+          }
+          // Sequential: the other files go on.
+          markFileChanged(out.result, step.path, e, false);
+          unchanged.push(step.path);
+          continue;
+        }
+        throw hostFailure(step, e, out, done, rollbackSync(host, done, files));
+      }
+      if (isThenable(r)) {
+        // The write is under way and cannot be awaited or undone from here.
+        const started = [...done, step.path];
+        const err = new TypeError(
+          `editblocks: host.${step.method} returned a Promise; use the async function with an async host. ` +
+            `Changed or being changed: ${started.length ? started.join(', ') : 'nothing'}; restore them from error.result if needed.`,
+        );
+        err.result = out.result;
+        err.changed = started;
+        throw err;
+      }
+      done.push(step.path);
     }
-    if (step.path !== undefined) done.push(step.path);
+  } finally {
+    end();
+  }
+  return out.result;
+}
+
+/** As driveSync, awaiting every host call. Reads run concurrently. */
+export async function driveAsync(host, plan) {
+  checkHost(host, plan.needsDelete);
+  for (let attempt = 1; ; attempt++) {
+    const files = await readSnapshotAsync(host, plan);
+    const out = plan.run(files);
+    const r = await replayAsync(host, plan, out, files, attempt > 1);
+    if (r !== RETRY) return r;
+  }
+}
+
+async function replayAsync(host, plan, out, files, lastTry) {
+  const steps = replaySteps(out);
+  const done = [];
+  const unchanged = [];
+  let open = false;
+  const end = async () => {
+    if (open && typeof host.endChanges === 'function') await host.endChanges();
+    open = false;
+  };
+  try {
+    for (const step of steps) {
+      if (step.method === 'stage') {
+        await end();
+        try {
+          if (unchanged.length) {
+            if (typeof host.stage === 'function') await host.stage(out.stage.filter((p) => !unchanged.includes(p)));
+          } else await step.call(host);
+        } catch (e) {
+          out.result.stageError = stageError(e, done);
+        }
+        break;
+      }
+      if (!open && typeof host.beginChanges === 'function') {
+        await host.beginChanges(steps.filter((s) => s.path !== undefined).map((s) => s.path));
+        open = true;
+      }
+      try {
+        await step.call(host);
+      } catch (e) {
+        if (isFileChanged(e)) {
+          if (!lastTry || plan.atomic) {
+            const rollback = await rollbackAsync(host, done, files);
+            if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback);
+            if (!lastTry) return RETRY;
+            markFileChanged(out.result, step.path, e, true);
+            return out.result;
+          }
+          markFileChanged(out.result, step.path, e, false);
+          unchanged.push(step.path);
+          continue;
+        }
+        throw hostFailure(step, e, out, done, await rollbackAsync(host, done, files));
+      }
+      done.push(step.path);
+    }
+  } finally {
+    await end();
   }
   return out.result;
 }

@@ -1,28 +1,159 @@
 // nodeHost(root): a FileHost over a real folder, for Node agent backends.
 //
-// - Confined to root: every path is resolved against the root's real path,
-//   and the real path of what is read, written or deleted (following
-//   symlinks) must stay inside it.
+// - Confined to root, race-free: a path is walked one folder at a time from
+//   the root, each folder opened without following symbolic links and the
+//   next name looked up relative to that open folder (through
+//   /proc/self/fd/N on Linux, Node having no openat). A link met on the way
+//   is read and followed by hand only while it stays inside the root. Whatever
+//   another process swaps in meanwhile, nothing is read, written, created or
+//   deleted outside the root: the folder handle is the one that was checked.
+//   Where /proc/self/fd is missing, the folder's real path is checked before
+//   and after each step instead, failing closed.
 // - Atomic writes: content goes to a temporary file in the same folder, then
 //   is renamed over the target, so a crash never leaves half a file.
+// - No lost updates: a file is replaced only if it still holds what readFile
+//   returned (a file that was missing must still be missing); otherwise the
+//   write throws an error with code EDITBLOCKS_FILE_CHANGED and the host
+//   driver re-reads and re-runs once. Writers using nodeHost serialise that
+//   check-and-rename through a lock file in the state folder.
+// - Crash safety: before a file is replaced, a journal in the state folder
+//   (outside the worktree) records its original bytes and the temporary
+//   file's name; the next nodeHost for the same root rolls back an apply
+//   that was killed midway and removes its temporaries.
 // - Parent folders are created as needed.
 // - stage(paths) runs `git add -- paths` (literal paths; ignored files are
 //   left unstaged) when root is inside a git work tree.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 
+const C = fs.constants;
+const O_NOFOLLOW = C.O_NOFOLLOW ?? 0;
+const O_DIR = C.O_RDONLY | (C.O_DIRECTORY ?? 0) | O_NOFOLLOW;
+const O_READ = C.O_RDONLY | O_NOFOLLOW | (C.O_NONBLOCK ?? 0);
+const O_TEMP = C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW;
+const MAX_LINKS = 40;
+const LOCK_WAIT_MS = 5000;
+const LOCK_STALE_MS = 30000;
+
 let tempCounter = 0;
+// Journals this process has open: recovery never touches them.
+const openJournals = new Set();
+
+const sha = (data) => crypto.createHash('sha256').update(data).digest('hex');
+const toBuffer = (content) => (typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content.buffer, content.byteOffset, content.byteLength));
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 function isInside(root, target) {
   const rel = path.relative(root, target);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+function codedError(code, message) {
+  const e = new Error(message);
+  e.code = code;
+  return e;
+}
+
+/** Whether `/proc/self/fd/N/name` reaches `name` inside the open folder N (Linux). */
+let procFd = null;
+function procFdWorks() {
+  if (procFd !== null) return procFd;
+  procFd = false;
+  if (process.platform !== 'linux') return procFd;
+  let fd;
+  try {
+    const dir = os.tmpdir();
+    fd = fs.openSync(dir, O_DIR);
+    procFd = fs.statSync(`/proc/self/fd/${fd}/.`).ino === fs.statSync(dir).ino;
+  } catch {
+    procFd = false;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+  return procFd;
+}
+
+// The start time of a process (Linux), so a reused pid is not taken for the writer of a journal.
+function processStart(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] || '';
+  } catch {
+    return '';
+  }
+}
+const ownStart = processStart(process.pid);
+
+function processAlive(pid, start) {
+  if (pid === process.pid) return start === ownStart;
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if (e.code === 'ESRCH') return false;
+  }
+  return !start || processStart(pid) === '' || processStart(pid) === start;
+}
+
+/**
+ * The folder for journals and locks: options.stateDir, $EDITBLOCKS_STATE_DIR,
+ * $XDG_STATE_HOME/editblocks (~/.local/state/editblocks; %LOCALAPPDATA%\editblocks
+ * on Windows), else a private folder in the system temp folder. It must be a
+ * real folder owned by this user that no one else can write to.
+ */
+function stateFolder(explicit) {
+  const candidates = [];
+  if (explicit) candidates.push(explicit);
+  else {
+    if (process.env.EDITBLOCKS_STATE_DIR) candidates.push(process.env.EDITBLOCKS_STATE_DIR);
+    else {
+      if (process.platform === 'win32' && process.env.LOCALAPPDATA) candidates.push(path.join(process.env.LOCALAPPDATA, 'editblocks'));
+      const home = os.homedir();
+      const xdg = process.env.XDG_STATE_HOME || (home ? path.join(home, '.local', 'state') : '');
+      if (xdg) candidates.push(path.join(xdg, 'editblocks'));
+      const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+      candidates.push(path.join(os.tmpdir(), `editblocks-${uid}`));
+    }
+  }
+  const problems = [];
+  for (const dir of candidates) {
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const st = fs.lstatSync(dir);
+      if (!st.isDirectory()) throw new Error('it is not a folder');
+      if (typeof process.getuid === 'function' && process.platform !== 'win32') {
+        if (st.uid !== process.getuid()) throw new Error('another user owns it');
+        if (st.mode & 0o022) throw new Error('others can write to it');
+      }
+      fs.mkdirSync(path.join(dir, 'journal'), { recursive: true, mode: 0o700 });
+      fs.mkdirSync(path.join(dir, 'locks'), { recursive: true, mode: 0o700 });
+      return fs.realpathSync(dir);
+    } catch (e) {
+      problems.push(`${dir}: ${e.message}`);
+    }
+  }
+  throw new Error(`editblocks: nodeHost has no usable state folder for its journal (${problems.join('; ')}); pass options.stateDir or set EDITBLOCKS_STATE_DIR to a private folder`);
+}
+
+function writeDurable(file, data) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
 }
 
 /**
  * A FileHost reading and writing files under `root`.
  * options.git: 'auto' (default: stage when root is in a git work tree), true (always; fails
  * outside a repository) or false (never stage).
+ * options.stateDir: where journals and locks live (see stateFolder).
  */
 export function nodeHost(root, options = {}) {
   if (typeof root !== 'string' || root === '') throw new TypeError('editblocks: nodeHost(root) needs the path of a folder');
@@ -34,39 +165,523 @@ export function nodeHost(root, options = {}) {
     throw new Error(`editblocks: nodeHost root ${JSON.stringify(root)} does not exist (${e.code || e.message})`);
   }
   if (!fs.statSync(realRoot).isDirectory()) throw new Error(`editblocks: nodeHost root ${JSON.stringify(root)} is not a folder`);
+  const givenRoot = path.resolve(root);
+  const state = stateFolder(options.stateDir);
+  const journalDir = path.join(state, 'journal', sha(realRoot).slice(0, 24));
+  fs.mkdirSync(journalDir, { recursive: true, mode: 0o700 });
+  const useProc = options.race === 'check-paths' ? false : procFdWorks();
 
-  const refuse = (p, why) => new Error(`editblocks: refused ${JSON.stringify(p)}: ${why}`);
+  const refuse = (p, why) => codedError('EDITBLOCKS_PATH_ESCAPE', `editblocks: refused ${JSON.stringify(p)}: ${why}`);
+  const escapes = (p) => refuse(p, 'a symbolic link leads outside the project root');
 
-  // The absolute path for `p`, checked lexically and then against symlinks:
-  // the deepest part that exists must resolve inside the root.
-  function resolve(p) {
+  // ---- Walking a path without following links out of the root ----
+
+  function lexicalParts(p) {
     if (typeof p !== 'string' || p === '' || p.includes('\0')) throw refuse(p, 'not a file path');
-    if (path.isAbsolute(p)) throw refuse(p, 'absolute paths are outside the project root');
+    if (path.isAbsolute(p) || path.win32.isAbsolute(p)) throw refuse(p, 'absolute paths are outside the project root');
     const abs = path.resolve(realRoot, p);
     if (!isInside(realRoot, abs) || abs === realRoot) throw refuse(p, 'it leaves the project root');
-    let probe = abs;
+    return p.split(/[\\/]/);
+  }
+
+  // Where an absolute link target lands, as parts relative to the root, or null when outside.
+  function absoluteTarget(target) {
+    for (const base of [realRoot, givenRoot]) {
+      if (isInside(base, target)) return path.relative(base, target).split(path.sep);
+    }
+    // Another spelling of the root (a link above it): resolve the part that exists.
+    let probe = target;
     const rest = [];
     for (;;) {
-      let real;
       try {
-        real = fs.realpathSync(probe);
-      } catch (e) {
-        if (e.code !== 'ENOENT' && e.code !== 'ENOTDIR') throw e;
-        // A dangling symlink still points somewhere: check where.
-        let link = null;
-        try {
-          link = fs.readlinkSync(probe);
-        } catch {}
-        if (link !== null) {
-          const to = path.resolve(path.dirname(probe), link);
-          if (!isInside(realRoot, to)) throw refuse(p, 'a symbolic link leads outside the project root');
-        }
+        const real = fs.realpathSync(probe);
+        const full = path.join(real, ...rest);
+        return isInside(realRoot, full) ? path.relative(realRoot, full).split(path.sep) : null;
+      } catch {
+        const up = path.dirname(probe);
+        if (up === probe) return null;
         rest.unshift(path.basename(probe));
-        probe = path.dirname(probe);
+        probe = up;
+      }
+    }
+  }
+
+  /**
+   * Walks `p` from the root. Returns the open folder chain and the last name:
+   * { dir (path prefix for the folder), fds, names, name, rel, stat | null, missingParent }.
+   * With `create`, missing folders are made. Symbolic links are read and
+   * followed by hand while they stay inside the root; one leading out is a
+   * path-escape error.
+   */
+  function walk(p, { create = false } = {}) {
+    let todo = lexicalParts(p);
+    const fds = [];
+    const names = [];
+    let links = 0;
+    const popFd = () => {
+      const fd = fds.pop();
+      if (useProc && fd !== undefined && fd >= 0) {
+        try {
+          fs.closeSync(fd);
+        } catch {}
+      }
+    };
+    const close = () => {
+      while (fds.length) popFd();
+    };
+    const dirOf = () => (useProc ? `/proc/self/fd/${fds[fds.length - 1]}` : path.join(realRoot, ...names));
+    const follow = (at) => {
+      if (++links > MAX_LINKS) throw refuse(p, 'too many levels of symbolic links');
+      const target = fs.readlinkSync(at);
+      if (path.isAbsolute(target)) {
+        const parts = absoluteTarget(target);
+        if (parts === null) throw escapes(p);
+        // Start again from the root.
+        while (fds.length > 1) popFd();
+        names.length = 0;
+        return parts;
+      }
+      return target.split('/');
+    };
+    try {
+      fds.push(useProc ? fs.openSync(realRoot, O_DIR) : -1);
+      while (todo.length) {
+        const part = todo.shift();
+        if (part === '' || part === '.') continue;
+        if (part === '..') {
+          if (names.length === 0) throw escapes(p);
+          popFd();
+          names.pop();
+          continue;
+        }
+        const at = path.join(dirOf(), part);
+        if (todo.every((t) => t === '' || t === '.')) {
+          // The last name: a file (or nothing yet), looked at without following it.
+          let stat = null;
+          try {
+            stat = fs.lstatSync(at);
+          } catch (e) {
+            if (e.code !== 'ENOENT') throw e;
+          }
+          if (stat && stat.isSymbolicLink()) {
+            todo = [...follow(at), ...todo];
+            continue;
+          }
+          if (!useProc) checkFolder(p, names);
+          return { dir: dirOf(), fds, names, name: part, rel: [...names, part].join('/'), stat, missingParent: false, close };
+        }
+        let fd = -1;
+        if (useProc) {
+          try {
+            fd = fs.openSync(at, O_DIR);
+          } catch (e) {
+            if (e.code === 'ENOENT' && create) {
+              try {
+                fs.mkdirSync(at);
+              } catch (m) {
+                if (m.code !== 'EEXIST') throw m;
+              }
+              try {
+                fd = fs.openSync(at, O_DIR);
+              } catch (again) {
+                if (again.code !== 'ENOTDIR' && again.code !== 'ELOOP') throw again;
+              }
+            } else if (e.code === 'ENOENT') {
+              return { dir: null, fds, names, name: part, rel: [...names, part, ...todo].filter((t) => t && t !== '.').join('/'), stat: null, missingParent: true, close };
+            } else if (e.code !== 'ENOTDIR' && e.code !== 'ELOOP') throw e;
+          }
+          if (fd === -1) {
+            const st = fs.lstatSync(at);
+            if (st.isSymbolicLink()) {
+              todo = [...follow(at), ...todo];
+              continue;
+            }
+            throw codedError('ENOTDIR', `ENOTDIR: ${[...names, part].join('/')} is not a folder`);
+          }
+        } else {
+          let st = null;
+          try {
+            st = fs.lstatSync(at);
+          } catch (e) {
+            if (e.code !== 'ENOENT') throw e;
+          }
+          if (st && st.isSymbolicLink()) {
+            todo = [...follow(at), ...todo];
+            continue;
+          }
+          if (!st) {
+            if (!create) return { dir: null, fds, names, name: part, rel: [...names, part, ...todo].filter((t) => t && t !== '.').join('/'), stat: null, missingParent: true, close };
+            checkFolder(p, names);
+            try {
+              fs.mkdirSync(at);
+            } catch (m) {
+              if (m.code !== 'EEXIST') throw m;
+            }
+          } else if (!st.isDirectory()) throw codedError('ENOTDIR', `ENOTDIR: ${[...names, part].join('/')} is not a folder`);
+        }
+        fds.push(fd);
+        names.push(part);
+      }
+      throw refuse(p, 'not a file path');
+    } catch (e) {
+      close();
+      throw e;
+    }
+  }
+
+  // Without /proc/self/fd: the folder reached by name must really be where the walk thinks.
+  function checkFolder(p, names) {
+    const want = path.join(realRoot, ...names);
+    let real;
+    try {
+      real = fs.realpathSync(want);
+    } catch (e) {
+      if (e.code === 'ENOENT') return;
+      throw e;
+    }
+    if (real !== want) throw escapes(p);
+  }
+
+  // The open folder must still be inside the root (it may have been moved away).
+  function folderStillInside(p, w) {
+    if (useProc) {
+      const where = fs.readlinkSync(w.dir);
+      if (!isInside(realRoot, where)) throw refuse(p, 'its folder was moved outside the project root while it was written');
+    } else {
+      checkFolder(p, w.names);
+    }
+  }
+
+  // What the file holds now, read without following a link: a Buffer, or null when absent.
+  function currentBytes(w) {
+    let fd;
+    try {
+      fd = fs.openSync(path.join(w.dir, w.name), O_READ);
+    } catch (e) {
+      if (e.code === 'ENOENT') return null;
+      if (e.code === 'ELOOP') throw codedError('ELOOP', `${w.rel} became a symbolic link`);
+      throw e;
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      if (st.isDirectory()) throw codedError('EISDIR', `EISDIR: ${w.rel} is a folder, not a file`);
+      if (!st.isFile()) throw new Error(`${w.rel} is not a regular file`);
+      return fs.readFileSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  // ---- What was read (for the file-changed check) ----
+
+  // rel path -> Buffer (the bytes readFile returned) or null (it was missing).
+  const seen = new Map();
+
+  // ---- Locks: one writer at a time between check and rename ----
+
+  function lock(rel) {
+    const file = path.join(state, 'locks', sha(path.join(realRoot, rel)).slice(0, 32));
+    const started = Date.now();
+    for (;;) {
+      try {
+        const fd = fs.openSync(file, 'wx', 0o600);
+        fs.writeSync(fd, `${process.pid} ${ownStart}`);
+        fs.closeSync(fd);
+        return () => {
+          try {
+            fs.unlinkSync(file);
+          } catch {}
+        };
+      } catch (e) {
+        if (e.code !== 'EEXIST') throw e;
+      }
+      let stale = false;
+      try {
+        const [pid, start] = fs.readFileSync(file, 'utf8').split(' ');
+        stale = (pid && !processAlive(Number(pid), start)) || Date.now() - fs.statSync(file).mtimeMs > LOCK_STALE_MS;
+      } catch {}
+      if (stale) {
+        try {
+          fs.unlinkSync(file);
+        } catch {}
         continue;
       }
-      if (!isInside(realRoot, real)) throw refuse(p, 'a symbolic link leads outside the project root');
-      return rest.length ? path.join(real, ...rest) : real;
+      if (Date.now() - started > LOCK_WAIT_MS) {
+        throw codedError('EDITBLOCKS_FILE_CHANGED', `editblocks: ${rel} is being written by another process (lock ${file}); nothing was written to it. Apply again in a moment.`);
+      }
+      sleep(1);
+    }
+  }
+
+  // ---- The journal ----
+
+  let journal = null; // { file, entries: [...], group: boolean }
+  let journalCounter = 0;
+
+  function openJournal(group) {
+    const id = `${process.pid}-${ownStart || 'x'}-${Date.now()}-${++journalCounter}`;
+    journal = { id, file: path.join(journalDir, `${id}.json`), root: realRoot, pid: process.pid, start: ownStart, temps: [], files: [], group, backups: 0 };
+    openJournals.add(journal.file);
+    saveJournal();
+  }
+
+  function saveJournal() {
+    const { id, root: r, pid, start, temps, files } = journal;
+    writeDurable(journal.file, JSON.stringify({ version: 1, id, root: r, pid, start, temps, files }));
+  }
+
+  function closeJournal() {
+    if (!journal) return;
+    for (const f of journal.files) {
+      if (f.backup) {
+        try {
+          fs.unlinkSync(path.join(journalDir, f.backup));
+        } catch {}
+      }
+    }
+    try {
+      fs.unlinkSync(journal.file);
+    } catch {}
+    openJournals.delete(journal.file);
+    journal = null;
+  }
+
+  // Records the original of `rel` (once per run) before it is replaced.
+  function journalOriginal(rel, original, newBytes) {
+    if (journal.files.some((f) => f.path === rel)) {
+      journal.files.find((f) => f.path === rel).after = newBytes === null ? null : sha(newBytes);
+      saveJournal();
+      return;
+    }
+    let backup = null;
+    if (original !== null) {
+      backup = `${journal.id}.${++journal.backups}.orig`;
+      writeDurable(path.join(journalDir, backup), original);
+    }
+    journal.files.push({ path: rel, backup, before: original === null ? null : sha(original), after: newBytes === null ? null : sha(newBytes) });
+    saveJournal();
+  }
+
+  function withJournal(fn) {
+    const own = journal === null;
+    if (own) openJournal(false);
+    try {
+      return fn();
+    } finally {
+      if (own) closeJournal();
+    }
+  }
+
+  // ---- Operations ----
+
+  function read(p) {
+    for (let attempt = 0; ; attempt++) {
+      const w = walk(p);
+      try {
+        if (w.missingParent || w.stat === null) {
+          seen.set(w.rel, null);
+          return null;
+        }
+        if (w.stat.isDirectory()) throw codedError('EISDIR', `${p} is a folder, not a file`);
+        let bytes;
+        try {
+          bytes = currentBytes(w);
+        } catch (e) {
+          if (e.code === 'EISDIR') throw codedError('EISDIR', `${p} is a folder, not a file`);
+          // Swapped for a link since the walk looked: walk again (the link is then checked).
+          if (e.code === 'ELOOP' && attempt < 3) continue;
+          if (e.code === 'ELOOP') throw escapes(p);
+          throw e;
+        }
+        if (!useProc) checkFolder(p, w.names);
+        seen.set(w.rel, bytes);
+        return bytes;
+      } finally {
+        w.close();
+      }
+    }
+  }
+
+  function write(p, content) {
+    const bytes = toBuffer(content);
+    return withJournal(() => {
+      const w = walk(p, { create: true });
+      let tmpName = null;
+      let unlock = null;
+      try {
+        if (w.stat && w.stat.isDirectory()) throw codedError('EISDIR', `EISDIR: ${p} is a folder, not a file`);
+        const mode = w.stat ? w.stat.mode & 0o7777 : undefined;
+        tmpName = `.${w.name}.editblocks-${process.pid}-${++tempCounter}-${crypto.randomBytes(3).toString('hex')}.tmp`;
+        journal.temps.push([...w.names, tmpName].join('/'));
+        saveJournal();
+        const fd = fs.openSync(path.join(w.dir, tmpName), O_TEMP, mode ?? 0o666);
+        try {
+          fs.writeFileSync(fd, bytes);
+          fs.fsyncSync(fd);
+          if (mode !== undefined) fs.fchmodSync(fd, mode);
+        } finally {
+          fs.closeSync(fd);
+        }
+        unlock = lock(w.rel);
+        const now = currentOrChanged(p, w);
+        const expected = seen.get(w.rel);
+        if (expected !== undefined && !sameBytes(expected, now)) throw changed(p, expected, now);
+        folderStillInside(p, w);
+        journalOriginal(w.rel, now, bytes);
+        if (expected === null) {
+          // It was missing when read: create it only if it still is.
+          try {
+            fs.linkSync(path.join(w.dir, tmpName), path.join(w.dir, w.name));
+          } catch (e) {
+            if (e.code === 'EEXIST') throw changed(p, null, Buffer.alloc(0));
+            throw e;
+          }
+          fs.unlinkSync(path.join(w.dir, tmpName));
+        } else {
+          fs.renameSync(path.join(w.dir, tmpName), path.join(w.dir, w.name));
+        }
+        tmpName = null;
+        if (!useProc) checkFolder(p, w.names);
+        seen.set(w.rel, bytes);
+      } finally {
+        if (unlock) unlock();
+        if (tmpName !== null) {
+          try {
+            fs.unlinkSync(path.join(w.dir, tmpName));
+          } catch {}
+        }
+        w.close();
+      }
+    });
+  }
+
+  function remove(p) {
+    return withJournal(() => {
+      const w = walk(p);
+      let unlock = null;
+      try {
+        if (w.missingParent || w.stat === null) {
+          const expected = seen.get(w.rel);
+          if (expected) throw changed(p, expected, null);
+          return;
+        }
+        if (w.stat.isDirectory()) throw codedError('EISDIR', `EISDIR: ${p} is a folder, not a file`);
+        unlock = lock(w.rel);
+        const now = currentOrChanged(p, w);
+        const expected = seen.get(w.rel);
+        if (expected !== undefined && !sameBytes(expected, now)) throw changed(p, expected, now);
+        if (now === null) return;
+        folderStillInside(p, w);
+        journalOriginal(w.rel, now, null);
+        fs.unlinkSync(path.join(w.dir, w.name));
+        seen.set(w.rel, null);
+      } finally {
+        if (unlock) unlock();
+        w.close();
+      }
+    });
+  }
+
+  // The file's bytes under the lock; a name that became a link meanwhile counts as changed.
+  function currentOrChanged(p, w) {
+    try {
+      return currentBytes(w);
+    } catch (e) {
+      if (e.code === 'ELOOP') throw changed(p, Buffer.alloc(0), Buffer.alloc(1));
+      throw e;
+    }
+  }
+
+  function sameBytes(a, b) {
+    if (a === null || b === null) return a === b;
+    return a.equals(b);
+  }
+
+  function changed(p, expected, now) {
+    const what = expected === null ? 'it did not exist when it was read and now does' : now === null ? 'it was deleted after it was read' : 'its content changed after it was read';
+    return codedError(
+      'EDITBLOCKS_FILE_CHANGED',
+      `editblocks: ${p} was changed by someone else while the edits were applied (${what}); nothing was written to it. Read the file again and redo the edit.`,
+    );
+  }
+
+  // ---- Recovery of runs that were killed midway ----
+
+  const recovery = [];
+
+  function recover() {
+    let names;
+    try {
+      names = fs.readdirSync(journalDir);
+    } catch {
+      return;
+    }
+    for (const name of names.filter((n) => n.endsWith('.json'))) {
+      const file = path.join(journalDir, name);
+      if (openJournals.has(file)) continue;
+      let j;
+      try {
+        j = JSON.parse(fs.readFileSync(file, 'utf8'));
+      } catch {
+        continue; // being written, or not ours
+      }
+      if (!j || j.root !== realRoot || processAlive(j.pid, j.start)) continue;
+      recoverJournal(file, j);
+    }
+    // Lock files left by a killed writer are removed when next met (lock()).
+  }
+
+  function recoverJournal(file, j) {
+    const notes = [];
+    const restored = [];
+    // Roll back every file the run replaced (newest first), if it still holds what the run wrote.
+    for (const f of [...(j.files || [])].reverse()) {
+      try {
+        const now = read(f.path);
+        const nowHash = now === null ? null : sha(now);
+        if (nowHash === f.before) continue; // never replaced
+        if (nowHash !== f.after) {
+          notes.push(`${f.path} was changed again after the interrupted run; left as it is`);
+          continue;
+        }
+        if (f.backup === null) remove(f.path);
+        else write(f.path, fs.readFileSync(path.join(journalDir, f.backup)));
+        restored.push(f.path);
+      } catch (e) {
+        notes.push(`${f.path} could not be restored (${e.message}); its original is kept in ${f.backup ? path.join(journalDir, f.backup) : 'nothing (it was created)'}`);
+      }
+    }
+    for (const t of j.temps || []) {
+      const base = path.posix.basename(t);
+      if (!/^\..*\.editblocks-\d+-\d+-[0-9a-f]+\.tmp$/.test(base)) continue;
+      try {
+        const w = walk(t);
+        try {
+          if (w.stat && w.stat.isFile()) fs.unlinkSync(path.join(w.dir, w.name));
+        } finally {
+          w.close();
+        }
+      } catch {}
+    }
+    if (notes.some((n) => n.includes('could not be restored'))) {
+      recovery.push(`An editblocks run (pid ${j.pid}) was interrupted in ${realRoot}: ${notes.join('; ')}.`);
+      return; // keep the journal and its backups for the next try
+    }
+    for (const f of j.files || []) {
+      if (f.backup) {
+        try {
+          fs.unlinkSync(path.join(journalDir, f.backup));
+        } catch {}
+      }
+    }
+    try {
+      fs.unlinkSync(file);
+    } catch {}
+    if (j.stage && fs.existsSync(path.join(realRoot, '.git', 'index.lock'))) {
+      notes.push(`its git add was interrupted and .git/index.lock exists: editblocks does not remove it; if no git command is running, delete it`);
+    }
+    if (restored.length || notes.length) {
+      recovery.push(`An editblocks run (pid ${j.pid}) was interrupted in ${realRoot}; ${restored.length ? `rolled back ${restored.join(', ')}` : 'nothing to roll back'}${notes.length ? `; ${notes.join('; ')}` : ''}.`);
     }
   }
 
@@ -82,48 +697,54 @@ export function nodeHost(root, options = {}) {
     return inGitTree;
   }
 
+  // A staging journal: a `git add` killed with us may leave .git/index.lock, which the next run reports.
+  function stageJournal() {
+    const file = path.join(journalDir, `${process.pid}-${ownStart || 'x'}-stage-${++journalCounter}.json`);
+    openJournals.add(file);
+    writeDurable(file, JSON.stringify({ version: 1, root: realRoot, pid: process.pid, start: ownStart, temps: [], files: [], stage: true }));
+    return () => {
+      try {
+        fs.unlinkSync(file);
+      } catch {}
+      openJournals.delete(file);
+    };
+  }
+
+  recover();
+
   return {
     root: realRoot,
 
+    /** What recovery did when this host was created (runs killed midway), one sentence each. */
+    recovery,
+
     readFile(p) {
-      const abs = resolve(p);
-      try {
-        const buf = fs.readFileSync(abs);
-        return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-      } catch (e) {
-        if (e.code === 'ENOENT') return null;
-        if (e.code === 'EISDIR') throw new Error(`${p} is a folder, not a file`);
-        throw e;
-      }
+      const bytes = read(p);
+      return bytes === null ? null : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
 
+    /**
+     * Replaces the file atomically. If readFile read it before, the file must
+     * still hold what was read (or still be missing): otherwise this throws an
+     * error with code 'EDITBLOCKS_FILE_CHANGED' and writes nothing.
+     */
     writeFile(p, content) {
-      const abs = resolve(p);
-      const dir = path.dirname(abs);
-      fs.mkdirSync(dir, { recursive: true });
-      // mkdir may have followed a symlinked folder: check again now that it exists.
-      if (!isInside(realRoot, fs.realpathSync(dir))) throw refuse(p, 'a symbolic link leads outside the project root');
-      let mode;
-      try {
-        mode = fs.statSync(abs).mode & 0o7777;
-      } catch {}
-      const tmp = path.join(dir, `.${path.basename(abs)}.editblocks-${process.pid}-${++tempCounter}.tmp`);
-      try {
-        const fd = fs.openSync(tmp, 'wx', mode ?? 0o666);
-        try {
-          fs.writeFileSync(fd, content);
-          fs.fsyncSync(fd);
-        } finally {
-          fs.closeSync(fd);
-        }
-        if (mode !== undefined) fs.chmodSync(tmp, mode);
-        fs.renameSync(tmp, abs);
-      } catch (e) {
-        try {
-          fs.unlinkSync(tmp);
-        } catch {}
-        throw e;
-      }
+      write(p, content);
+    },
+
+    deleteFile(p) {
+      remove(p);
+    },
+
+    /** The driver calls this before the first write or delete of one apply: one journal covers them all. */
+    beginChanges() {
+      if (journal) closeJournal();
+      openJournal(true);
+    },
+
+    /** ...and this after the last (or after rolling back): the journal is removed. */
+    endChanges() {
+      closeJournal();
     },
 
     /**
@@ -131,42 +752,40 @@ export function nodeHost(root, options = {}) {
      * followed), so two names for one file can be told apart from two files.
      */
     realPath(p) {
-      return path.relative(realRoot, resolve(p)).split(path.sep).join('/');
-    },
-
-    deleteFile(p) {
-      const abs = resolve(p);
-      try {
-        fs.unlinkSync(abs);
-      } catch (e) {
-        if (e.code !== 'ENOENT') throw e;
-      }
+      const w = walk(p);
+      w.close();
+      return w.rel;
     },
 
     stage(paths) {
       if (gitMode === false || !paths || paths.length === 0) return;
       if (gitMode === 'auto' && !gitWorkTree()) return;
-      for (const p of paths) resolve(p);
-      // Files the repository ignores are written but not staged: staging them
-      // would need `git add -f`, which is the user's call, not ours.
-      const ignored = new Set();
+      for (const p of paths) walk(p).close();
+      const done = stageJournal();
       try {
-        // check-ignore has no literal mode; a leading './' keeps a name such
-        // as ':(glob)**' from being read as pathspec magic.
-        const out = execFileSync('git', ['check-ignore', '-z', '--stdin'], { cwd: realRoot, input: paths.map((p) => `./${p}`).join('\0'), stdio: ['pipe', 'pipe', 'pipe'] });
-        for (const p of out.toString().split('\0')) if (p) ignored.add(p.replace(/^\.\//, ''));
-      } catch (e) {
-        // Exit status 1: none of the paths is ignored.
-        if (e.status !== 1) throw new Error(`editblocks: git check-ignore failed in ${realRoot}: ${e.stderr ? e.stderr.toString().trim() : e.message}`);
-      }
-      const toStage = paths.filter((p) => !ignored.has(p));
-      if (toStage.length === 0) return;
-      try {
-        // Literal pathspecs: a file named ':(glob)**' must stage that file only.
-        execFileSync('git', ['--literal-pathspecs', 'add', '--', ...toStage], { cwd: realRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-      } catch (e) {
-        const why = e.stderr ? e.stderr.toString().trim() : e.message;
-        throw new Error(`editblocks: git add failed in ${realRoot}: ${why}`);
+        // Files the repository ignores are written but not staged: staging them
+        // would need `git add -f`, which is the user's call, not ours.
+        const ignored = new Set();
+        try {
+          // check-ignore has no literal mode; a leading './' keeps a name such
+          // as ':(glob)**' from being read as pathspec magic.
+          const out = execFileSync('git', ['check-ignore', '-z', '--stdin'], { cwd: realRoot, input: paths.map((p) => `./${p}`).join('\0'), stdio: ['pipe', 'pipe', 'pipe'] });
+          for (const p of out.toString().split('\0')) if (p) ignored.add(p.replace(/^\.\//, ''));
+        } catch (e) {
+          // Exit status 1: none of the paths is ignored.
+          if (e.status !== 1) throw new Error(`editblocks: git check-ignore failed in ${realRoot}: ${e.stderr ? e.stderr.toString().trim() : e.message}`);
+        }
+        const toStage = paths.filter((p) => !ignored.has(p));
+        if (toStage.length === 0) return;
+        try {
+          // Literal pathspecs: a file named ':(glob)**' must stage that file only.
+          execFileSync('git', ['--literal-pathspecs', 'add', '--', ...toStage], { cwd: realRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+        } catch (e) {
+          const why = e.stderr ? e.stderr.toString().trim() : e.message;
+          throw new Error(`editblocks: git add failed in ${realRoot}: ${why}`);
+        }
+      } finally {
+        done();
       }
     },
   };

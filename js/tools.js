@@ -37,6 +37,7 @@ function plan(given, rawOptions, fn) {
   return {
     calls,
     paths: toolsCallPaths(calls),
+    atomic: true, // a reply's tool calls are written all or nothing
     run: (files) => toolsApplySnapshot(calls, files, options),
   };
 }

@@ -30,6 +30,11 @@ pub trait FileHost {
     fn stage(&mut self, _paths: &[String]) -> Result<(), HostError> {
         Ok(())
     }
+    /// Whether the host refused to read `path` because it leads outside the
+    /// root (a symbolic link): that read error is reported as `path-escape`.
+    fn refused_as_escape(&self, _path: &str) -> bool {
+        false
+    }
 }
 
 /// One change a host performed, in order (for tests and for replaying a
@@ -47,6 +52,8 @@ pub struct MemoryHost {
     pub files: BTreeMap<String, Vec<u8>>,
     /// Paths whose read fails with the given message.
     pub unreadable: BTreeMap<String, String>,
+    /// Of those, the ones the host refused as leading outside the root.
+    pub escapes: std::collections::BTreeSet<String>,
     /// Every path ever asked for, in order (to prove refused paths are never read).
     pub reads: Vec<String>,
     pub ops: Vec<HostOp>,
@@ -115,6 +122,10 @@ impl FileHost for MemoryHost {
     fn stage(&mut self, paths: &[String]) -> Result<(), HostError> {
         self.ops.push(HostOp::Stage { paths: paths.to_vec() });
         Ok(())
+    }
+
+    fn refused_as_escape(&self, path: &str) -> bool {
+        self.escapes.contains(path)
     }
 }
 

@@ -485,6 +485,11 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
 
         if !files.contains_key(&path) {
             let state = match host.read_file(&path) {
+                Err(e) if host.refused_as_escape(&path) => {
+                    out.results.push(refuse(base, Status::Skipped, ErrorKind::PathEscape, format!("Cannot edit {path}: {e}. Nothing outside the project root is read or written.")));
+                    files.insert(path, FileState { doc: None, existed: false, changed: false, failed_at: Some(index) });
+                    continue;
+                }
                 Err(e) => {
                     out.results.push(refuse(base, Status::Failed, ErrorKind::HostError, format!("Could not read {path}: {e}.")));
                     files.insert(path, FileState { doc: None, existed: false, changed: false, failed_at: Some(index) });

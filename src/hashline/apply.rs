@@ -212,6 +212,9 @@ pub fn apply_call(call: &HashlineCall, host: &mut dyn FileHost, options: &Hashli
     let bytes = match host.read_file(&path) {
         Ok(Some(b)) => b,
         Ok(None) => return failed(ErrorKind::FileNotFound, format!("{path} does not exist, so nothing was changed. Check the path against the file you read.")),
+        Err(e) if host.refused_as_escape(&path) => {
+            return HashlineResult::refuse(&path, Status::Skipped, ErrorKind::PathEscape, format!("Cannot edit {path}: {e}. Nothing outside the project root is read or written."))
+        }
         Err(e) => return failed(ErrorKind::HostError, format!("{path} could not be read: {e}.")),
     };
 
@@ -237,6 +240,9 @@ pub fn apply_call(call: &HashlineCall, host: &mut dyn FileHost, options: &Hashli
             Ok(None) => {}
             Ok(Some(_)) if options.overwrite => target_exists = true,
             Ok(Some(_)) => return failed(ErrorKind::FileExists, format!("Cannot rename {path} to {t}: {t} already exists. Choose another path, or delete {t} first.")),
+            Err(e) if host.refused_as_escape(t) => {
+                return HashlineResult::refuse(&path, Status::Skipped, ErrorKind::PathEscape, format!("Cannot rename {path} to {t}: {e}. Nothing outside the project root is read or written."))
+            }
             Err(e) => return failed(ErrorKind::HostError, format!("Cannot rename {path} to {t}: {t} could not be checked ({e}).")),
         }
     }

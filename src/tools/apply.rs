@@ -112,6 +112,7 @@ impl FileState {
             touched: false,
         };
         match host.read_file(path) {
+            Err(e) if host.refused_as_escape(path) => empty(Some((ErrorKind::PathEscape, format!("the host refused it ({e}); nothing outside the project root is read or written")))),
             Err(e) => empty(Some((ErrorKind::HostError, format!("the host could not read it ({e})")))),
             Ok(None) => empty(None),
             Ok(Some(bytes)) => match TextFile::decode(&bytes) {
@@ -346,7 +347,7 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
                     let kind = *kind;
                     let why = format!("{why}; write_file will not replace it.");
                     state.failed = true;
-                    push(&path, None, "", content, Outcome::fail(kind, why));
+                    push(&path, None, "", content, unusable(kind, why));
                     continue;
                 }
                 // `content` is the whole file: over an existing file its final
@@ -482,9 +483,19 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
     out
 }
 
+/// A file the host could not give: refused as leading outside the root
+/// (`skipped`, like a path the core refuses), or unreadable (`failed`).
+fn unusable(kind: ErrorKind, why: String) -> Outcome {
+    if kind == ErrorKind::PathEscape {
+        Outcome::skip(kind, why)
+    } else {
+        Outcome::fail(kind, why)
+    }
+}
+
 fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode: Matching) -> Outcome {
     if let Some((kind, why)) = &state.unusable {
-        return Outcome::fail(*kind, format!("{why}."));
+        return unusable(*kind, format!("{why}."));
     }
     let Some(body) = state.body.as_ref() else {
         return Outcome::fail(
@@ -574,7 +585,7 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
 
 fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> Vec<Outcome> {
     if let Some((kind, why)) = &state.unusable {
-        return changes.iter().map(|_| Outcome::fail(*kind, format!("{why}."))).collect();
+        return changes.iter().map(|_| unusable(*kind, format!("{why}."))).collect();
     }
     let Some(body) = state.body.clone() else {
         return changes

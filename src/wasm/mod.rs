@@ -41,7 +41,8 @@ pub(crate) fn from_js_or_default<T: DeserializeOwned + Default>(value: JsValue, 
 
 /// Builds a [`crate::host::MemoryHost`] from the snapshot the JS driver read
 /// (`js/host-driver.js`): an object mapping each path to a string, a
-/// `Uint8Array`, `null` (no such file) or `{ error }` (the read failed).
+/// `Uint8Array`, `null` (no such file) or `{ error, kind? }` (the read failed;
+/// `kind: 'path-escape'` when the host refused a path leading outside the root).
 pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, JsError> {
     use js_sys::{Object, Reflect, Uint8Array};
     let mut host = crate::host::MemoryHost::new();
@@ -61,6 +62,10 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, 
             host.files.insert(path, bytes.to_vec());
         } else if value.is_object() {
             let message = Reflect::get(&value, &JsValue::from_str("error")).ok().and_then(|v| v.as_string());
+            let kind = Reflect::get(&value, &JsValue::from_str("kind")).ok().and_then(|v| v.as_string());
+            if kind.as_deref() == Some("path-escape") {
+                host.escapes.insert(path.clone());
+            }
             host.unreadable.insert(path, message.unwrap_or_else(|| "the host could not read this file".into()));
         }
     }

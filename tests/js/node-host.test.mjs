@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { applyEdits, applyEditsSync, nodeHost } from '../../pkg/node/index.mjs';
+import { applyEdits, applyEditsSync, applyToolCallsSync, applyHashlineEditSync, nodeHost } from '../../pkg/node/index.mjs';
 
 const tmp = (name) => fs.mkdtempSync(path.join(os.tmpdir(), `editblocks-${name}-`));
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -83,16 +83,33 @@ test('confined to root: .., absolute paths and symlinks that lead outside are re
   assert.ok(fs.lstatSync(path.join(dir, 'ok-link.txt')).isSymbolicLink());
 });
 
-test('an edit through a symlink leading outside fails as a host error and writes nothing outside', () => {
+test('an edit through a symlink leading outside is skipped as path-escape and writes nothing outside', async () => {
   const outside = tmp('outside2');
   fs.writeFileSync(path.join(outside, 'x.py'), 'a = 1\n');
   const dir = tmp('confined2');
   fs.symlinkSync(path.join(outside, 'x.py'), path.join(dir, 'x.py'));
-  const result = applyEditsSync([block('x.py', '', 'a = 1', 'a = 2')], nodeHost(dir));
-  assert.equal(result.results[0].status, 'failed');
-  assert.equal(result.results[0].errorKind, 'host-error');
-  assert.match(result.results[0].reason, /symbolic link leads outside/);
+  fs.symlinkSync(outside, path.join(dir, 'out'));
+  const runs = [
+    (b) => applyEditsSync(b, nodeHost(dir)),
+    (b) => applyEdits(b, nodeHost(dir)),
+    (b) => applyEditsSync(b, nodeHost(dir), { mode: 'atomic' }),
+  ];
+  for (const run of runs) {
+    for (const p of ['x.py', 'out/x.py']) {
+      const result = await run([block(p, '', 'a = 1', 'a = 2')]);
+      assert.equal(result.results[0].status, 'skipped', p);
+      assert.equal(result.results[0].errorKind, 'path-escape', p);
+      assert.match(result.results[0].reason, /^Cannot edit [^:]+: refused "[^"]+": a symbolic link leads outside the project root\. Nothing outside the project root is read or written\.$/);
+    }
+  }
+  const tool = applyToolCallsSync([{ name: 'edit_file', arguments: { path: 'x.py', old_string: 'a = 1', new_string: 'a = 2' } }], nodeHost(dir));
+  assert.equal(tool.results[0].status, 'skipped');
+  assert.equal(tool.results[0].errorKind, 'path-escape');
+  const hl = applyHashlineEditSync({ path: 'x.py', edits: [], delete: true }, nodeHost(dir));
+  assert.equal(hl.status, 'skipped');
+  assert.equal(hl.errorKind, 'path-escape');
   assert.equal(fs.readFileSync(path.join(outside, 'x.py'), 'utf8'), 'a = 1\n');
+  assert.deepEqual(fs.readdirSync(outside), ['x.py']);
 });
 
 test('applying to a real git repository writes and stages modified and created files', async () => {
