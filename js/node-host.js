@@ -35,6 +35,7 @@ const O_DIR = C.O_RDONLY | (C.O_DIRECTORY ?? 0) | O_NOFOLLOW;
 const O_READ = C.O_RDONLY | O_NOFOLLOW | (C.O_NONBLOCK ?? 0);
 const O_TEMP = C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW;
 const MAX_LINKS = 40;
+const MAX_RETRIES = 100;
 const LOCK_WAIT_MS = 5000;
 const LOCK_STALE_MS = 30000;
 
@@ -137,12 +138,13 @@ function stateFolder(explicit) {
   throw new Error(`editblocks: nodeHost has no usable state folder for its journal (${problems.join('; ')}); pass options.stateDir or set EDITBLOCKS_STATE_DIR to a private folder`);
 }
 
-function writeDurable(file, data) {
+// Replaces `file` whole (a reader never sees half of it); `sync` also waits for the disk.
+function writeDurable(file, data, sync = true) {
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = fs.openSync(tmp, 'w', 0o600);
   try {
     fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
+    if (sync) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
@@ -230,6 +232,12 @@ export function nodeHost(root, options = {}) {
       while (fds.length) popFd();
     };
     const dirOf = () => (useProc ? `/proc/self/fd/${fds[fds.length - 1]}` : path.join(realRoot, ...names));
+    // A name that changed kind between two looks (swapped while we looked) is looked at again, a few times.
+    let retries = 0;
+    const again = (part, e) => {
+      if (++retries > MAX_RETRIES) throw e;
+      todo.unshift(part);
+    };
     const follow = (at) => {
       if (++links > MAX_LINKS) throw refuse(p, 'too many levels of symbolic links');
       const target = fs.readlinkSync(at);
@@ -264,7 +272,15 @@ export function nodeHost(root, options = {}) {
             if (e.code !== 'ENOENT') throw e;
           }
           if (stat && stat.isSymbolicLink()) {
-            todo = [...follow(at), ...todo];
+            let parts;
+            try {
+              parts = follow(at);
+            } catch (e) {
+              if (e.code !== 'EINVAL' && e.code !== 'ENOENT') throw e;
+              again(part, e);
+              continue;
+            }
+            todo = [...parts, ...todo];
             continue;
           }
           if (!useProc) checkFolder(p, names);
@@ -291,12 +307,19 @@ export function nodeHost(root, options = {}) {
             } else if (e.code !== 'ENOTDIR' && e.code !== 'ELOOP') throw e;
           }
           if (fd === -1) {
-            const st = fs.lstatSync(at);
-            if (st.isSymbolicLink()) {
-              todo = [...follow(at), ...todo];
+            let parts = null;
+            try {
+              const st = fs.lstatSync(at);
+              if (st.isSymbolicLink()) parts = follow(at);
+              else if (st.isDirectory()) throw codedError('EAGAIN', `${[...names, part].join('/')} kept changing while it was looked at`);
+            } catch (e) {
+              if (e.code !== 'EINVAL' && e.code !== 'ENOENT' && e.code !== 'EAGAIN') throw e;
+              again(part, e);
               continue;
             }
-            throw codedError('ENOTDIR', `ENOTDIR: ${[...names, part].join('/')} is not a folder`);
+            if (parts === null) throw codedError('ENOTDIR', `ENOTDIR: ${[...names, part].join('/')} is not a folder`);
+            todo = [...parts, ...todo];
+            continue;
           }
         } else {
           let st = null;
@@ -306,7 +329,15 @@ export function nodeHost(root, options = {}) {
             if (e.code !== 'ENOENT') throw e;
           }
           if (st && st.isSymbolicLink()) {
-            todo = [...follow(at), ...todo];
+            let parts;
+            try {
+              parts = follow(at);
+            } catch (e) {
+              if (e.code !== 'EINVAL' && e.code !== 'ENOENT') throw e;
+              again(part, e);
+              continue;
+            }
+            todo = [...parts, ...todo];
             continue;
           }
           if (!st) {
@@ -414,24 +445,39 @@ export function nodeHost(root, options = {}) {
   }
 
   // ---- The journal ----
+  //
+  // One file per run in the state folder, appended to line by line (JSON):
+  // a head naming the root and the process, then each temporary file's name
+  // before it is created, and each replaced file's original (a backup file)
+  // before the rename. Appends need no rename, so they stay cheap.
 
-  let journal = null; // { file, entries: [...], group: boolean }
+  let journal = null; // { id, file, fd, files: [...], backups: boolean, count }
   let journalCounter = 0;
 
-  function openJournal(group) {
+  // `backups`: keep each replaced file's original so that a killed run can be
+  // rolled back. Only a run changing several files needs it: replacing one
+  // file is a single rename, already all-or-nothing.
+  function openJournal(backups) {
     const id = `${process.pid}-${ownStart || 'x'}-${Date.now()}-${++journalCounter}`;
-    journal = { id, file: path.join(journalDir, `${id}.json`), root: realRoot, pid: process.pid, start: ownStart, temps: [], files: [], group, backups: 0 };
-    openJournals.add(journal.file);
-    saveJournal();
+    const file = path.join(journalDir, `${id}.journal`);
+    const fd = fs.openSync(file, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_APPEND, 0o600);
+    journal = { id, file, fd, files: [], backups, count: 0 };
+    openJournals.add(file);
+    append({ t: 'head', version: 1, root: realRoot, pid: process.pid, start: ownStart }, false);
   }
 
-  function saveJournal() {
-    const { id, root: r, pid, start, temps, files } = journal;
-    writeDurable(journal.file, JSON.stringify({ version: 1, id, root: r, pid, start, temps, files }));
+  // Temporary names need no fsync (a killed process leaves the page cache
+  // intact); an original about to be replaced does.
+  function append(entry, sync) {
+    fs.writeSync(journal.fd, `${JSON.stringify(entry)}\n`);
+    if (sync) fs.fdatasyncSync(journal.fd);
   }
 
   function closeJournal() {
     if (!journal) return;
+    try {
+      fs.closeSync(journal.fd);
+    } catch {}
     for (const f of journal.files) {
       if (f.backup) {
         try {
@@ -448,18 +494,45 @@ export function nodeHost(root, options = {}) {
 
   // Records the original of `rel` (once per run) before it is replaced.
   function journalOriginal(rel, original, newBytes) {
-    if (journal.files.some((f) => f.path === rel)) {
-      journal.files.find((f) => f.path === rel).after = newBytes === null ? null : sha(newBytes);
-      saveJournal();
+    if (!journal.backups) return;
+    const after = newBytes === null ? null : sha(newBytes);
+    const known = journal.files.find((f) => f.path === rel);
+    if (known) {
+      // Written again in the same run (a rollback): the original stays the first one.
+      known.after = after;
+      append({ t: 'again', path: rel, after }, true);
       return;
     }
     let backup = null;
     if (original !== null) {
-      backup = `${journal.id}.${++journal.backups}.orig`;
+      backup = `${journal.id}.${++journal.count}.orig`;
       writeDurable(path.join(journalDir, backup), original);
     }
-    journal.files.push({ path: rel, backup, before: original === null ? null : sha(original), after: newBytes === null ? null : sha(newBytes) });
-    saveJournal();
+    const f = { path: rel, backup, before: original === null ? null : sha(original), after };
+    journal.files.push(f);
+    append({ t: 'file', ...f }, true);
+  }
+
+  // A journal's lines: the head, temporaries, and files with their last `after`.
+  function readJournal(file) {
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const j = { temps: [], files: [], stage: false };
+    for (const line of lines) {
+      let e;
+      try {
+        e = JSON.parse(line);
+      } catch {
+        continue; // an empty or cut last line
+      }
+      if (e.t === 'head') Object.assign(j, { root: e.root, pid: e.pid, start: e.start });
+      else if (e.t === 'temp') j.temps.push(e.path);
+      else if (e.t === 'file') j.files.push({ path: e.path, backup: e.backup, before: e.before, after: e.after });
+      else if (e.t === 'again') {
+        const f = j.files.find((x) => x.path === e.path);
+        if (f) f.after = e.after;
+      } else if (e.t === 'stage') j.stage = true;
+    }
+    return j;
   }
 
   function withJournal(fn) {
@@ -512,8 +585,7 @@ export function nodeHost(root, options = {}) {
         if (w.stat && w.stat.isDirectory()) throw codedError('EISDIR', `EISDIR: ${p} is a folder, not a file`);
         const mode = w.stat ? w.stat.mode & 0o7777 : undefined;
         tmpName = `.${w.name}.editblocks-${process.pid}-${++tempCounter}-${crypto.randomBytes(3).toString('hex')}.tmp`;
-        journal.temps.push([...w.names, tmpName].join('/'));
-        saveJournal();
+        append({ t: 'temp', path: [...w.names, tmpName].join('/') }, false);
         const fd = fs.openSync(path.join(w.dir, tmpName), O_TEMP, mode ?? 0o666);
         try {
           fs.writeFileSync(fd, bytes);
@@ -616,16 +688,16 @@ export function nodeHost(root, options = {}) {
     } catch {
       return;
     }
-    for (const name of names.filter((n) => n.endsWith('.json'))) {
+    for (const name of names.filter((n) => n.endsWith('.journal'))) {
       const file = path.join(journalDir, name);
       if (openJournals.has(file)) continue;
       let j;
       try {
-        j = JSON.parse(fs.readFileSync(file, 'utf8'));
+        j = readJournal(file);
       } catch {
-        continue; // being written, or not ours
+        continue;
       }
-      if (!j || j.root !== realRoot || processAlive(j.pid, j.start)) continue;
+      if (j.root !== realRoot || typeof j.pid !== 'number' || processAlive(j.pid, j.start)) continue;
       recoverJournal(file, j);
     }
     // Lock files left by a killed writer are removed when next met (lock()).
@@ -697,17 +769,13 @@ export function nodeHost(root, options = {}) {
     return inGitTree;
   }
 
-  // A staging journal: a `git add` killed with us may leave .git/index.lock, which the next run reports.
+  // Staging gets a journal too: a `git add` killed with us may leave
+  // .git/index.lock, which the next nodeHost reports (never removes).
   function stageJournal() {
-    const file = path.join(journalDir, `${process.pid}-${ownStart || 'x'}-stage-${++journalCounter}.json`);
-    openJournals.add(file);
-    writeDurable(file, JSON.stringify({ version: 1, root: realRoot, pid: process.pid, start: ownStart, temps: [], files: [], stage: true }));
-    return () => {
-      try {
-        fs.unlinkSync(file);
-      } catch {}
-      openJournals.delete(file);
-    };
+    const own = journal === null;
+    if (own) openJournal(false);
+    append({ t: 'stage' }, false);
+    return own ? closeJournal : () => {};
   }
 
   recover();
@@ -737,9 +805,9 @@ export function nodeHost(root, options = {}) {
     },
 
     /** The driver calls this before the first write or delete of one apply: one journal covers them all. */
-    beginChanges() {
+    beginChanges(paths) {
       if (journal) closeJournal();
-      openJournal(true);
+      openJournal(!Array.isArray(paths) || paths.length > 1);
     },
 
     /** ...and this after the last (or after rolling back): the journal is removed. */
