@@ -478,6 +478,11 @@ export function nodeHost(root, options = {}) {
     try {
       fs.closeSync(journal.fd);
     } catch {}
+    // The journal goes first: killed after this, the run counts as done, and
+    // backups left behind are removed by the next recovery.
+    try {
+      fs.unlinkSync(journal.file);
+    } catch {}
     for (const f of journal.files) {
       if (f.backup) {
         try {
@@ -485,9 +490,6 @@ export function nodeHost(root, options = {}) {
         } catch {}
       }
     }
-    try {
-      fs.unlinkSync(journal.file);
-    } catch {}
     openJournals.delete(journal.file);
     journal = null;
   }
@@ -700,6 +702,16 @@ export function nodeHost(root, options = {}) {
       if (j.root !== realRoot || typeof j.pid !== 'number' || processAlive(j.pid, j.start)) continue;
       recoverJournal(file, j);
     }
+    // Backups (and their temporaries) of runs that died before or after their journal said so.
+    const kept = new Set(fs.readdirSync(journalDir).filter((n) => n.endsWith('.journal')).map((n) => n.slice(0, -'.journal'.length)));
+    for (const name of fs.readdirSync(journalDir)) {
+      if (name.endsWith('.journal')) continue;
+      const [pid, start, time, n] = name.split(/[-.]/);
+      if (kept.has(`${pid}-${start}-${time}-${n}`) || processAlive(Number(pid), start === 'x' ? '' : start)) continue;
+      try {
+        fs.unlinkSync(path.join(journalDir, name));
+      } catch {}
+    }
     // Lock files left by a killed writer are removed when next met (lock()).
   }
 
@@ -739,6 +751,9 @@ export function nodeHost(root, options = {}) {
       recovery.push(`An editblocks run (pid ${j.pid}) was interrupted in ${realRoot}: ${notes.join('; ')}.`);
       return; // keep the journal and its backups for the next try
     }
+    try {
+      fs.unlinkSync(file);
+    } catch {}
     for (const f of j.files || []) {
       if (f.backup) {
         try {
@@ -746,9 +761,6 @@ export function nodeHost(root, options = {}) {
         } catch {}
       }
     }
-    try {
-      fs.unlinkSync(file);
-    } catch {}
     if (j.stage && fs.existsSync(path.join(realRoot, '.git', 'index.lock'))) {
       notes.push(`its git add was interrupted and .git/index.lock exists: editblocks does not remove it; if no git command is running, delete it`);
     }

@@ -1,0 +1,179 @@
+// nodeHost killed with SIGKILL in the middle of a multi-file atomic apply,
+// many times at random moments: the next nodeHost for the root rolls the
+// interrupted run back, so every file is from the same side of the reply
+// (all old or all new), and no temporary file is left in the worktree.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { applyEditsSync, nodeHost } from '../../pkg/node/index.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pkg = path.join(here, '../../pkg/node/index.mjs');
+const tmp = (name) => fs.mkdtempSync(path.join(os.tmpdir(), `editblocks-${name}-`));
+const FILES = ['a.txt', 'src/b.txt', 'src/deep/c.txt', 'd.txt', 'e.txt', 'f.txt'];
+const KILLS = 100;
+
+// Flips every file between `state: A` and `state: B` in one atomic apply, forever.
+const APPLIER = `
+import fs from 'node:fs';
+import path from 'node:path';
+const { applyEditsSync, nodeHost } = await import(process.argv[1]);
+const [root, files] = process.argv.slice(2);
+let first = true;
+for (;;) {
+  const started = performance.now();
+  const host = nodeHost(root);
+  const cur = fs.readFileSync(path.join(root, 'a.txt'), 'utf8').startsWith('state: A') ? 'A' : 'B';
+  const next = cur === 'A' ? 'B' : 'A';
+  const blocks = files.split(',').map((f) => ({ format: 'edit-repl', filePath: f, anchor: '', oldLines: 'state: ' + cur, newLines: 'state: ' + next, trailingAnchor: '', rawBlock: '', lineNumber: 1 }));
+  const r = applyEditsSync(blocks, host, { mode: 'atomic', stage: false });
+  if (r.results.some((x) => x.status !== 'applied')) {
+    process.stderr.write(JSON.stringify(r.results));
+    process.exit(5);
+  }
+  // After one whole apply, say how long it took: the parent kills within the next ones.
+  if (first) process.stdout.write(String(performance.now() - started) + '\\n');
+  first = false;
+}
+`;
+
+function states(root) {
+  return FILES.map((f) => {
+    const text = fs.readFileSync(path.join(root, f), 'utf8');
+    return text.startsWith('state: A\n') ? 'A' : text.startsWith('state: B\n') ? 'B' : `?${text.slice(0, 20)}`;
+  });
+}
+
+function strays(dir, rel = '') {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...strays(path.join(dir, e.name), p));
+    else if (!FILES.includes(p)) out.push(p);
+  }
+  return out;
+}
+
+function runAndKill(root, state) {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', APPLIER, pkg, root, FILES.join(',')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, EDITBLOCKS_STATE_DIR: state },
+  });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', (d) => setTimeout(() => child.kill('SIGKILL'), Math.random() * 1.2 * Number(String(d))));
+    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`the applier exited ${code}: ${err}`))));
+  });
+}
+
+test(`SIGKILL mid-apply, ${KILLS} times: recovery leaves all-old or all-new and no temporary file`, async () => {
+  const root = tmp('crash');
+  const state = tmp('crash-state');
+  const filler = Array.from({ length: 2000 }, (_, i) => `filler line ${i} ${'x'.repeat(20)}`).join('\n');
+  for (const f of FILES) {
+    fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+    fs.writeFileSync(path.join(root, f), `state: A\n${filler}\n`);
+  }
+  const counts = { A: 0, B: 0, rolledBack: 0, nothingToDo: 0 };
+  const started = performance.now();
+  let last = 'A';
+  for (let i = 0; i < KILLS; i++) {
+    await runAndKill(root, state);
+    const host = nodeHost(root, { stateDir: state });
+    if (host.recovery.some((r) => /rolled back/.test(r))) counts.rolledBack++;
+    else counts.nothingToDo++;
+    const s = states(root);
+    assert.ok(s.every((x) => x === s[0]) && (s[0] === 'A' || s[0] === 'B'), `kill ${i}: files are mixed after recovery: ${s.join(' ')}; ${host.recovery.join(' ')}`);
+    assert.deepEqual(strays(root), [], `kill ${i}: files left in the worktree`);
+    counts[s[0]]++;
+    last = s[0];
+    // The journal folder holds nothing more for this root once recovered.
+    const journals = fs.readdirSync(path.join(state, 'journal')).flatMap((d) => fs.readdirSync(path.join(state, 'journal', d)));
+    assert.deepEqual(journals, [], `kill ${i}: journal left behind`);
+  }
+  const ms = Math.round(performance.now() - started);
+  console.log(`crash: ${KILLS} kills, ${JSON.stringify(counts)}, ${ms} ms`);
+  // The kills landed mid-apply: some runs were rolled back, and the files did flip.
+  assert.ok(counts.rolledBack > 0, JSON.stringify(counts));
+  assert.ok(counts.A > 0 && counts.B > 0, JSON.stringify(counts));
+  // After recovery the reply applies cleanly.
+  const next = last === 'A' ? 'B' : 'A';
+  const r = applyEditsSync(FILES.map((f) => ({ format: 'edit-repl', filePath: f, anchor: '', oldLines: `state: ${last}`, newLines: `state: ${next}`, trailingAnchor: '', rawBlock: '', lineNumber: 1 })), nodeHost(root, { stateDir: state }), { mode: 'atomic', stage: false });
+  assert.ok(r.results.every((x) => x.status === 'applied'));
+});
+
+// Runs `script` in a child that exits without ending its journal, as a killed run would.
+function dyingRun(root, state, script) {
+  const code = `const { nodeHost } = await import(process.argv[1]); const [root, state] = process.argv.slice(2); const host = nodeHost(root, { stateDir: state }); ${script}; process.exit(0);`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code, pkg, root, state], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+}
+
+test('an interrupted run is rolled back by the next nodeHost, and its temporary files removed', () => {
+  const root = tmp('journal');
+  const state = tmp('journal-state');
+  fs.writeFileSync(path.join(root, 'a.txt'), 'old a\n');
+  fs.writeFileSync(path.join(root, 'b.txt'), 'old b\n');
+  // Dies after writing a.txt and creating new.txt, with b.txt's temporary file on disk.
+  dyingRun(root, state, `
+    host.readFile('a.txt'); host.readFile('b.txt'); host.readFile('new.txt');
+    host.beginChanges(['a.txt', 'new.txt', 'b.txt']);
+    host.writeFile('a.txt', 'new a\\n');
+    host.writeFile('new.txt', 'created\\n');
+    const fs = await import('node:fs');
+    const journalDir = (await import('node:path')).join(state, 'journal', fs.readdirSync(state + '/journal')[0]);
+    const [j] = fs.readdirSync(journalDir).filter((f) => f.endsWith('.journal'));
+    fs.appendFileSync(journalDir + '/' + j, JSON.stringify({ t: 'temp', path: '.b.txt.editblocks-' + process.pid + '-9-abcdef.tmp' }) + '\\n');
+    fs.writeFileSync(root + '/.b.txt.editblocks-' + process.pid + '-9-abcdef.tmp', 'half');
+  `);
+  assert.deepEqual(fs.readdirSync(root).filter((f) => f.endsWith('.tmp')).length, 1);
+  assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'new a\n');
+  const next = nodeHost(root, { stateDir: state });
+  assert.equal(next.recovery.length, 1);
+  assert.match(next.recovery[0], /^An editblocks run \(pid \d+\) was interrupted in .*; rolled back new\.txt, a\.txt\.$/);
+  assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'old a\n');
+  assert.equal(fs.readFileSync(path.join(root, 'b.txt'), 'utf8'), 'old b\n');
+  assert.deepEqual(fs.readdirSync(root).sort(), ['a.txt', 'b.txt']);
+  // Recovered once: the next host has nothing to do.
+  assert.deepEqual(nodeHost(root, { stateDir: state }).recovery, []);
+});
+
+test('recovery leaves alone a file someone changed after the interrupted run, and says so', () => {
+  const root = tmp('journal2');
+  const state = tmp('journal2-state');
+  fs.writeFileSync(path.join(root, 'a.txt'), 'old a\n');
+  fs.writeFileSync(path.join(root, 'b.txt'), 'old b\n');
+  dyingRun(root, state, `
+    host.readFile('a.txt'); host.readFile('b.txt');
+    host.beginChanges(['a.txt', 'b.txt']);
+    host.writeFile('a.txt', 'new a\\n');
+    host.writeFile('b.txt', 'new b\\n');
+  `);
+  fs.writeFileSync(path.join(root, 'b.txt'), 'edited by hand\n');
+  const next = nodeHost(root, { stateDir: state });
+  assert.match(next.recovery[0], /rolled back a\.txt; b\.txt was changed again after the interrupted run; left as it is\.$/);
+  assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'old a\n');
+  assert.equal(fs.readFileSync(path.join(root, 'b.txt'), 'utf8'), 'edited by hand\n');
+});
+
+test('a handled error leaves no temporary file in the worktree', () => {
+  const root = tmp('handled');
+  const state = tmp('handled-state');
+  fs.writeFileSync(path.join(root, 'a.txt'), 'a\n');
+  const host = nodeHost(root, { stateDir: state });
+  // Someone makes a folder where b.txt is about to be created.
+  const meddling = { ...host, writeFile: (p, c) => (p === 'b.txt' && fs.mkdirSync(path.join(root, 'b.txt')), host.writeFile(p, c)) };
+  const blocks = [
+    { format: 'edit-repl', filePath: 'a.txt', anchor: '', oldLines: 'a', newLines: 'A', trailingAnchor: '', rawBlock: '', lineNumber: 1 },
+    { format: 'edit-repl', filePath: 'b.txt', anchor: '', oldLines: '', newLines: 'b', trailingAnchor: '', rawBlock: '', lineNumber: 1 },
+  ];
+  assert.throws(() => applyEditsSync(blocks, meddling, { stage: false }), /host\.writeFile\("b\.txt"\) failed: EISDIR: b\.txt is a folder, not a file\. Rolled back: a\.txt/);
+  assert.deepEqual(fs.readdirSync(root).sort(), ['a.txt', 'b.txt']);
+  assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'a\n');
+  assert.deepEqual(fs.readdirSync(path.join(state, 'journal')).flatMap((d) => fs.readdirSync(path.join(state, 'journal', d))), []);
+});
