@@ -205,7 +205,9 @@ async function apply(opts) {
   const text = await readInput(opts.file, (chunk) => onEvents(stream.feed(chunk)));
   onEvents(stream.finish());
   const input = blocks.filter(Boolean);
+  // Creating the host finishes what a killed earlier run left (rolls it back, removes its temporary files).
   const host = api.nodeHost(root);
+  for (const note of host.recovery || []) process.stderr.write(`${err.yellow(`editblocks: ${visible(note)}`)}\n`);
   const options = { dryRun: opts.dryRun, stage: opts.stage, overwrite: opts.overwrite };
   if (opts.mode) options.mode = opts.mode;
   if (opts.matching) options.matching = opts.matching;
@@ -218,7 +220,8 @@ async function apply(opts) {
   const failed = result.results.filter((r) => r.status === 'failed' || r.errorKind === 'path-escape').length;
   const exitCode = failed > 0 || discarded.length > 0 ? 1 : 0;
   if (opts.json) {
-    process.stdout.write(jsonSafe(JSON.stringify({ ...result, discarded: discarded.map(({ type, ...d }) => d) }, null, 2)) + '\n');
+    const recovery = host.recovery && host.recovery.length ? { recovery: host.recovery } : {};
+    process.stdout.write(jsonSafe(JSON.stringify({ ...result, discarded: discarded.map(({ type, ...d }) => d), ...recovery }, null, 2)) + '\n');
     return exitCode;
   }
 

@@ -177,3 +177,23 @@ test('a handled error leaves no temporary file in the worktree', () => {
   assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'a\n');
   assert.deepEqual(fs.readdirSync(path.join(state, 'journal')).flatMap((d) => fs.readdirSync(path.join(state, 'journal', d))), []);
 });
+
+test('the CLI finishes what a killed run left before it applies, and says so', () => {
+  const root = tmp('clirecover');
+  const state = tmp('clirecover-state');
+  fs.writeFileSync(path.join(root, 'a.txt'), 'old a\n');
+  fs.writeFileSync(path.join(root, 'b.txt'), 'old b\n');
+  dyingRun(root, state, `
+    host.readFile('a.txt'); host.readFile('b.txt');
+    host.beginChanges(['a.txt', 'b.txt']);
+    host.writeFile('a.txt', 'new a\\n');
+  `);
+  const reply = path.join(state, 'reply.md');
+  fs.writeFileSync(reply, 'b.txt\n««« EDIT\nold b\n═══════ REPL\nnewer b\n»»» EDIT END\n');
+  const cli = path.join(here, '../../pkg/bin/editblocks.mjs');
+  const r = spawnSync(process.execPath, [cli, 'apply', reply, '--root', root, '--no-stage', '--no-color'], { encoding: 'utf8', env: { ...process.env, EDITBLOCKS_STATE_DIR: state } });
+  assert.equal(r.status, 0, r.stderr + r.stdout);
+  assert.match(r.stderr, /^editblocks: An editblocks run \(pid \d+\) was interrupted in .*; rolled back a\.txt\.\n$/);
+  assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'old a\n');
+  assert.equal(fs.readFileSync(path.join(root, 'b.txt'), 'utf8'), 'newer b\n');
+});
