@@ -2,10 +2,25 @@ import type { EditBlock, Format } from './parser.js';
 
 /** A filesystem the host supplies. Every method may return a value or a Promise. */
 export interface FileHost {
-  /** The file's content; null or undefined when there is no such file. */
+  /**
+   * The file's content; null or undefined when there is no such file. An error thrown with
+   * `code: 'EDITBLOCKS_PATH_ESCAPE'` (the path leads outside the root, e.g. through a symbolic
+   * link) makes the edits to it `skipped` / `path-escape`; any other error is `failed` / `host-error`.
+   */
   readFile(path: string): string | Uint8Array | null | undefined | Promise<string | Uint8Array | null | undefined>;
-  writeFile(path: string, content: string): void | Promise<void>;
+  /**
+   * Replaces the whole file (content is a Uint8Array only when restoring a file that was not UTF-8).
+   * Throw an error with `code: 'EDITBLOCKS_FILE_CHANGED'` when the file no longer holds what
+   * readFile returned: the driver restores what it wrote, reads again and re-runs the call once,
+   * then reports the file's edits as `failed` / `file-changed`.
+   */
+  writeFile(path: string, content: string | Uint8Array): void | Promise<void>;
+  /** Deletes the file; may throw `EDITBLOCKS_FILE_CHANGED` as writeFile does. */
   deleteFile?(path: string): void | Promise<void>;
+  /** Called once before the first writeFile/deleteFile of a call, with every path it will change. */
+  beginChanges?(paths: string[]): void | Promise<void>;
+  /** Called after the last writeFile/deleteFile of a call (or after putting them back), before stage. */
+  endChanges?(): void | Promise<void>;
   /** E.g. `git add`; called with the modified and created paths after writing. */
   stage?(paths: string[]): void | Promise<void>;
   /**
