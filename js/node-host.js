@@ -183,7 +183,8 @@ export function nodeHost(root, options = {}) {
     if (path.isAbsolute(p) || path.win32.isAbsolute(p)) throw refuse(p, 'absolute paths are outside the project root');
     const abs = path.resolve(realRoot, p);
     if (!isInside(realRoot, abs) || abs === realRoot) throw refuse(p, 'it leaves the project root');
-    return p.split(/[\\/]/);
+    // A backslash is a folder separator on Windows only; elsewhere it is part of a name.
+    return p.split(process.platform === 'win32' ? /[\\/]/ : '/');
   }
 
   // Where an absolute link target lands, as parts relative to the root, or null when outside.

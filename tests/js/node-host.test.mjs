@@ -1,12 +1,14 @@
 // nodeHost against real temporary folders and real git repositories.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { applyEdits, applyEditsSync, applyToolCallsSync, applyHashlineEditSync, nodeHost } from '../../pkg/node/index.mjs';
 
+const here = path.dirname(fileURLToPath(import.meta.url));
 const tmp = (name) => fs.mkdtempSync(path.join(os.tmpdir(), `editblocks-${name}-`));
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const block = (filePath, anchor, oldLines, newLines) => ({ format: 'edit-repl', filePath, anchor, oldLines, newLines, trailingAnchor: '', rawBlock: '', lineNumber: 1 });
@@ -185,4 +187,74 @@ test('two names for one file (a symlink inside the root) are refused, not applie
 
 test('nodeHost refuses a root that does not exist', () => {
   assert.throws(() => nodeHost(path.join(os.tmpdir(), 'editblocks-no-such-folder-xyz')), /does not exist/);
+});
+
+test('links inside the root are followed by hand: folder links, relative links with .., chains; loops and links out are refused', () => {
+  const outside = tmp('outside3');
+  const dir = tmp('links');
+  fs.mkdirSync(path.join(dir, 'src/lib'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'src/lib/a.txt'), 'a\n');
+  fs.symlinkSync('src/lib', path.join(dir, 'lib'));                 // a folder link
+  fs.symlinkSync('../lib/a.txt', path.join(dir, 'src/up.txt'));     // relative, through .. and another link
+  fs.symlinkSync('up.txt', path.join(dir, 'src/chain.txt'));        // a chain
+  fs.symlinkSync('loop2', path.join(dir, 'loop1'));
+  fs.symlinkSync('loop1', path.join(dir, 'loop2'));
+  fs.symlinkSync('../../..' + outside, path.join(dir, 'src/sneaky'));  // .. past the root
+  const host = nodeHost(dir);
+  for (const p of ['lib/a.txt', 'src/up.txt', 'src/chain.txt']) {
+    assert.equal(new TextDecoder().decode(host.readFile(p)), 'a\n', p);
+    assert.equal(host.realPath(p), 'src/lib/a.txt', p);
+  }
+  host.writeFile('lib/new/b.txt', 'b\n');
+  assert.equal(fs.readFileSync(path.join(dir, 'src/lib/new/b.txt'), 'utf8'), 'b\n');
+  host.writeFile('src/chain.txt', 'changed\n');
+  assert.equal(fs.readFileSync(path.join(dir, 'src/lib/a.txt'), 'utf8'), 'changed\n');
+  assert.ok(fs.lstatSync(path.join(dir, 'src/chain.txt')).isSymbolicLink());
+  assert.throws(() => host.readFile('loop1'), /refused "loop1": too many levels of symbolic links/);
+  assert.throws(() => host.writeFile('src/sneaky/x.txt', 'x\n'), (e) => e.code === 'EDITBLOCKS_PATH_ESCAPE');
+  assert.deepEqual(fs.readdirSync(outside), []);
+});
+
+test('names that only look like .. stay inside, and a backslash is part of a name outside Windows', { skip: process.platform === 'win32' }, () => {
+  const dir = tmp('dots');
+  const host = nodeHost(dir);
+  host.writeFile('..foo', '1\n');
+  host.writeFile('a\\b.txt', '2\n');
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['..foo', 'a\\b.txt']);
+});
+
+test('a git add killed with its run: the next nodeHost reports .git/index.lock and does not remove it', () => {
+  const dir = repo({ 'a.txt': 'one\n' });
+  const state = tmp('stagestate');
+  const bin = tmp('fakegit');
+  const pidFile = path.join(bin, 'pid');
+  // A git that takes the index lock and hangs in `add`, as one killed mid-way would leave it.
+  fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh
+case "$*" in
+  *rev-parse*) echo true ;;
+  *check-ignore*) exit 1 ;;
+  *add*) echo $$ > ${JSON.stringify(pidFile)}; : > .git/index.lock; exec sleep 30 ;;
+esac
+`, { mode: 0o755 });
+  const code = `const { nodeHost } = await import(process.argv[1]); nodeHost(process.argv[2], { stateDir: process.argv[3] }).stage(['a.txt']);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code, path.join(here, '../../pkg/node/index.mjs'), dir, state], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, stdio: 'ignore' });
+  return new Promise((resolve, reject) => {
+    const poll = setInterval(() => {
+      if (!fs.existsSync(pidFile) || !fs.existsSync(path.join(dir, '.git/index.lock'))) return;
+      clearInterval(poll);
+      child.once('exit', () => {
+        try {
+          process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGKILL'); // git dies too, its lock stays
+          const host = nodeHost(dir, { stateDir: state });
+          assert.equal(host.recovery.length, 1);
+          assert.match(host.recovery[0], /its git add was interrupted and \.git\/index\.lock exists: editblocks does not remove it; if no git command is running, delete it/);
+          assert.ok(fs.existsSync(path.join(dir, '.git/index.lock')));
+          resolve();
+        } catch (e) {
+          reject(e);
+        }
+      });
+      child.kill('SIGKILL');
+    }, 20);
+  });
 });
