@@ -415,17 +415,25 @@ export function nodeHost(root, options = {}) {
     const file = path.join(state, 'locks', sha(path.join(realRoot, rel)).slice(0, 32));
     const started = Date.now();
     for (;;) {
+      // The lock appears whole (written aside, then linked in: link fails if the name exists), so
+      // it always names its owner, even when that owner is killed right after taking it.
+      const mine = `${file}.${process.pid}-${ownStart || 'x'}.new`;
+      fs.writeFileSync(mine, `${process.pid} ${ownStart}`, { mode: 0o600 });
+      let taken = false;
       try {
-        const fd = fs.openSync(file, 'wx', 0o600);
-        fs.writeSync(fd, `${process.pid} ${ownStart}`);
-        fs.closeSync(fd);
+        fs.linkSync(mine, file);
+        taken = true;
+      } catch (e) {
+        if (e.code !== 'EEXIST') throw e;
+      } finally {
+        fs.unlinkSync(mine);
+      }
+      if (taken) {
         return () => {
           try {
             fs.unlinkSync(file);
           } catch {}
         };
-      } catch (e) {
-        if (e.code !== 'EEXIST') throw e;
       }
       let stale = false;
       try {
@@ -691,9 +699,15 @@ export function nodeHost(root, options = {}) {
     } catch {
       return;
     }
-    for (const name of names.filter((n) => n.endsWith('.journal'))) {
+    // A journal being recovered is renamed `<id>.journal.claimed-<pid>-<start>` first, so
+    // two processes starting at once never both roll it back; a dead claimer's claim is taken over.
+    const CLAIM = /^(.*\.journal)(?:\.claimed-(\d+)-([^.]*))?$/;
+    for (const name of names) {
+      const m = CLAIM.exec(name);
+      if (!m) continue;
       const file = path.join(journalDir, name);
       if (openJournals.has(file)) continue;
+      if (m[2] && processAlive(Number(m[2]), m[3] === 'x' ? '' : m[3])) continue;
       let j;
       try {
         j = readJournal(file);
@@ -701,19 +715,35 @@ export function nodeHost(root, options = {}) {
         continue;
       }
       if (j.root !== realRoot || typeof j.pid !== 'number' || processAlive(j.pid, j.start)) continue;
-      recoverJournal(file, j);
+      const claimed = path.join(journalDir, `${m[1]}.claimed-${process.pid}-${ownStart || 'x'}`);
+      try {
+        fs.renameSync(file, claimed);
+      } catch {
+        continue; // another process took it
+      }
+      recoverJournal(claimed, j);
     }
     // Backups (and their temporaries) of runs that died before or after their journal said so.
-    const kept = new Set(fs.readdirSync(journalDir).filter((n) => n.endsWith('.journal')).map((n) => n.slice(0, -'.journal'.length)));
+    const journalOf = (n) => n.slice(0, n.indexOf('.journal'));
+    const kept = new Set(fs.readdirSync(journalDir).filter((n) => n.includes('.journal')).map(journalOf));
     for (const name of fs.readdirSync(journalDir)) {
-      if (name.endsWith('.journal')) continue;
+      if (name.includes('.journal')) continue;
       const [pid, start, time, n] = name.split(/[-.]/);
       if (kept.has(`${pid}-${start}-${time}-${n}`) || processAlive(Number(pid), start === 'x' ? '' : start)) continue;
       try {
         fs.unlinkSync(path.join(journalDir, name));
       } catch {}
     }
-    // Lock files left by a killed writer are removed when next met (lock()).
+    // Lock files left by a killed writer are removed when next met (lock()); half-made ones here.
+    const lockDir = path.join(state, 'locks');
+    for (const name of fs.readdirSync(lockDir)) {
+      const m = /\.(\d+)-([^.]*)\.new$/.exec(name);
+      if (m && !processAlive(Number(m[1]), m[2] === 'x' ? '' : m[2])) {
+        try {
+          fs.unlinkSync(path.join(lockDir, name));
+        } catch {}
+      }
+    }
   }
 
   function recoverJournal(file, j) {

@@ -82,7 +82,7 @@ test('20,000 writes raced against a folder/symlink swap: none lands outside the 
   console.log(`race: ${JSON.stringify(counts)} other errors: ${[...others].join(', ') || 'none'} in ${ms} ms`);
   assert.deepEqual(fs.readdirSync(outside), [], 'nothing was written outside the root');
   // The race was real: both outcomes happened.
-  assert.ok(counts.written > 1000 && counts.refused > 1000, JSON.stringify(counts));
+  assert.ok(counts.written > 100 && counts.refused > 100, JSON.stringify(counts));
   assert.equal(counts.other, 0, [...others].join(', '));
   // No temporary file is left anywhere in the root.
   const left = [];
