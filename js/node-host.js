@@ -384,6 +384,19 @@ export function nodeHost(root, options = {}) {
     }
   }
 
+  // Fallback only: the temporary file found by name in the checked folder is the one we opened.
+  function sameFile(p, w, name, st) {
+    checkFolder(p, w.names);
+    let there;
+    try {
+      there = fs.lstatSync(path.join(w.dir, name));
+    } catch {
+      throw escapes(p);
+    }
+    if (there.ino !== st.ino || there.dev !== st.dev) throw escapes(p);
+    return st;
+  }
+
   // What the file holds now, read without following a link: a Buffer, or null when absent.
   function currentBytes(w) {
     let fd;
@@ -598,7 +611,11 @@ export function nodeHost(root, options = {}) {
         tmpName = `.${w.name}.editblocks-${process.pid}-${++tempCounter}-${crypto.randomBytes(3).toString('hex')}.tmp`;
         append({ t: 'temp', path: [...w.names, tmpName].join('/') }, false);
         const fd = fs.openSync(path.join(w.dir, tmpName), O_TEMP, mode ?? 0o666);
+        let made;
         try {
+          // Without /proc/self/fd the name was looked up again: nothing is written into the
+          // temporary file unless it is the one in the checked folder.
+          if (!useProc) made = sameFile(p, w, tmpName, fs.fstatSync(fd));
           fs.writeFileSync(fd, bytes);
           fs.fsyncSync(fd);
           if (mode !== undefined) fs.fchmodSync(fd, mode);
@@ -610,6 +627,7 @@ export function nodeHost(root, options = {}) {
         const expected = seen.get(w.rel);
         if (expected !== undefined && !sameBytes(expected, now)) throw changed(p, expected, now);
         folderStillInside(p, w);
+        if (!useProc) sameFile(p, w, tmpName, made);
         journalOriginal(w.rel, now, bytes);
         if (expected === null) {
           // It was missing when read: create it only if it still is.
