@@ -419,7 +419,8 @@ export function nodeHost(root, options = {}) {
 
   // ---- What was read (for the file-changed check) ----
 
-  // rel path -> Buffer (the bytes readFile returned) or null (it was missing).
+  // rel path -> SHA-256 of the bytes readFile returned, or null (it was missing). Only the hash
+  // is kept, so a long-lived host does not hold every file it ever read.
   const seen = new Map();
 
   // ---- Locks: one writer at a time between check and rename ----
@@ -591,7 +592,7 @@ export function nodeHost(root, options = {}) {
           throw e;
         }
         if (!useProc) checkFolder(p, w.names);
-        seen.set(w.rel, bytes);
+        seen.set(w.rel, sha(bytes));
         return bytes;
       } finally {
         w.close();
@@ -643,7 +644,7 @@ export function nodeHost(root, options = {}) {
         }
         tmpName = null;
         if (!useProc) checkFolder(p, w.names);
-        seen.set(w.rel, bytes);
+        seen.set(w.rel, sha(bytes));
       } finally {
         if (unlock) unlock();
         if (tmpName !== null) {
@@ -693,9 +694,10 @@ export function nodeHost(root, options = {}) {
     }
   }
 
-  function sameBytes(a, b) {
-    if (a === null || b === null) return a === b;
-    return a.equals(b);
+  // `expected` is the hash of what was read (null: it was missing); `now` the bytes there now.
+  function sameBytes(expected, now) {
+    if (expected === null || now === null) return expected === now;
+    return expected === sha(now);
   }
 
   function changed(p, expected, now) {
