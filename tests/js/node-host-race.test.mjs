@@ -47,12 +47,20 @@ function stop(child) {
   });
 }
 
+const made = [];
+process.on('exit', () => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 function arena(name) {
   const outside = tmp(`${name}-outside`);
   const root = tmp(`${name}-root`);
+  made.push(outside, root);
   fs.mkdirSync(path.join(root, 'd'));
   fs.symlinkSync(outside, path.join(root, 'l'));
-  return { outside, root, state: tmp(`${name}-state`) };
+  const state = tmp(`${name}-state`);
+  made.push(state);
+  return { outside, root, state };
 }
 
 test('20,000 writes raced against a folder/symlink swap: none lands outside the root', { skip: process.platform !== 'linux' && 'renameat2 is Linux-only' }, async () => {
