@@ -35,7 +35,24 @@ function encodeAt(text, ptr, capacity) {
   return encoder.encodeInto(text, u8().subarray(ptr, ptr + capacity)).written;
 }
 
-const STRIDE = 14;
+const STRIDE = 16;
+// Bits of what the parser assumed to read a block, in the core's order.
+const ASSUMED = ['path-from-previous-block', 'marker-repaired', 'cline-markers', 'line-hint-header'];
+
+// Adds `assumed` (names) and `lineHint` to a block when the core set them.
+function addAssumed(block, mask, hint) {
+  if (mask !== 0) block.assumed = ASSUMED.filter((_, i) => mask & (1 << i));
+  if (hint !== 0) block.lineHint = hint;
+  return block;
+}
+
+// The caller's known files (options.knownFiles), one per line for the core.
+function knownFiles(options, where) {
+  const known = options?.knownFiles;
+  if (known === undefined || known === null) return '';
+  if (!Array.isArray(known) || known.some((k) => typeof k !== 'string')) throw new TypeError(`editblocks: ${where} options.knownFiles must be an array of strings`);
+  return known.filter((k) => k.indexOf('\n') < 0).join('\n');
+}
 
 function formatMask(options, where) {
   if (options === undefined || options === null) return 0;
@@ -84,11 +101,11 @@ export function parseEdits(text, options) {
   checkText(text, 'parseEdits');
   const mask = formatMask(options, 'parseEdits');
   const t = normalize(text);
-  const s = raw.parseEditSpansInput(writeInput(t, raw.parserInput), mask);
+  const s = raw.parseEditSpansInput(writeInput(t, raw.parserInput), mask, knownFiles(options, 'parseEdits'));
   const n = s.length / STRIDE;
   const blocks = new Array(n);
   for (let i = 0, k = 0; i < n; i++, k += STRIDE) {
-    blocks[i] = {
+    const block = {
       format: FORMATS[s[k]],
       filePath: t.slice(s[k + 2], s[k + 3]),
       anchor: t.slice(s[k + 4], s[k + 5]),
@@ -98,6 +115,7 @@ export function parseEdits(text, options) {
       rawBlock: t.slice(s[k + 12], s[k + 13]),
       lineNumber: s[k + 1],
     };
+    blocks[i] = s[k + 14] === 0 && s[k + 15] === 0 ? block : addAssumed(block, s[k + 14], s[k + 15]);
   }
   return blocks;
 }
@@ -126,7 +144,7 @@ export class EditStream {
   // become WeakMap lookups on the hot path.
   constructor(options) {
     const mask = formatMask(options, 'EditStream');
-    this._raw = new raw.RawEditStream(mask);
+    this._raw = new raw.RawEditStream(mask, knownFiles(options, 'EditStream'));
     this._held = ''; // trailing CRs or a high surrogate, until the next chunk shows what follows
     this._atStart = true; // nothing but byte-order marks read so far
     this._unsent = ''; // text after the last newline not yet handed to the core (not cleaned yet)
@@ -277,10 +295,7 @@ export class EditStream {
         case 2: {
           const k = this._keptStart;
           const t = this._kept;
-          events.push({
-            type: 'block-complete',
-            index: rec[i + 1],
-            block: {
+          const block = {
               format: FORMATS[rec[i + 2] - 1],
               filePath: this._path,
               anchor: t.slice(rec[i + 4] - k, rec[i + 5] - k),
@@ -289,9 +304,10 @@ export class EditStream {
               trailingAnchor: t.slice(rec[i + 10] - k, rec[i + 11] - k),
               rawBlock: t.slice(rec[i + 12] - k, rec[i + 13] - k),
               lineNumber: rec[i + 3],
-            },
-          });
-          i += 14;
+          };
+          if (rec[i + 14] !== 0 || rec[i + 15] !== 0) addAssumed(block, rec[i + 14], rec[i + 15]);
+          events.push({ type: 'block-complete', index: rec[i + 1], block });
+          i += 16;
           break;
         }
         case 3:

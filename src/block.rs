@@ -61,6 +61,17 @@ pub struct EditBlock {
     /// 1-based line of the path line in the reply.
     #[serde(default)]
     pub line_number: u32,
+    /// What the parser assumed to read this block, by name (see
+    /// [`crate::parser::ASSUMED`]): `path-from-previous-block` (prose stood
+    /// before it), `marker-repaired` (a trailing `>` or a missing space in a
+    /// marker), `cline-markers`, `line-hint-header` (Roo Code's
+    /// `:start_line:` header). Empty when it was read as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assumed: Vec<String>,
+    /// The line the model said the search text starts at (Roo Code's
+    /// `:start_line:N`): only breaks ties between equal candidates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_hint: Option<u32>,
 }
 
 impl EditBlock {

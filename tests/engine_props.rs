@@ -51,6 +51,8 @@ fn block() -> impl Strategy<Value = EditBlock> {
         trailing_anchor: if format == Format::Anchored { trailing } else { String::new() },
         raw_block: String::new(),
         line_number: 1,
+        assumed: Vec::new(),
+        line_hint: None,
     })
 }
 

@@ -67,7 +67,7 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
     let gold = read_gold(&std::fs::read_to_string(dir.join("gold.txt")).unwrap());
     assert_eq!(gold.len(), 577, "gold.txt holds 577 SEARCH blocks");
 
-    let options = ParseOptions { formats: vec![editblocks::Format::SearchReplace] };
+    let options = ParseOptions { formats: vec![editblocks::Format::SearchReplace], ..Default::default() };
     let ours = parse_edits(&reply, &options);
 
     // Match as multisets: aider parsed section by section and skipped some.

@@ -18,7 +18,7 @@ fn fixtures_give_their_expected_blocks_in_any_chunking() {
         let name = &fixture.name;
         let existing: Option<Expected> = std::fs::read_to_string(&fixture.expected_path).ok().map(|t| serde_json::from_str(&t).expect("expected json"));
         let formats = existing.as_ref().map(|e| e.formats.clone()).unwrap_or_default();
-        let options = ParseOptions { formats: formats.clone() };
+        let options = ParseOptions { formats: formats.clone(), ..Default::default() };
         let text = fixture.reply.as_str();
         let (blocks, discarded) = run_stream(&options, &[text]);
         let actual = Expected { formats, blocks, discarded };

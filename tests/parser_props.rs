@@ -25,6 +25,7 @@ fn path() -> impl Strategy<Value = &'static str> {
 fn piece() -> impl Strategy<Value = String> {
     let marker = prop::sample::select(vec![
         "««« EDIT", "═══════ REPL", "»»» EDIT END", "───────", "═══════", "»»»", "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "```", "```python", "  ««« EDIT  ",
+        "<<<<<<< SEARCH>", "<< SEARCH", ">>>>>>> REPLACE>>", "------- SEARCH", "+++++++ REPLACE", "«« EDIT", ":start_line:3", "-------", "...",
     ]);
     prop_oneof![
         3 => word().prop_map(String::from),
@@ -54,7 +55,7 @@ fn reply() -> impl Strategy<Value = String> {
 }
 
 fn options() -> impl Strategy<Value = ParseOptions> {
-    prop::sample::subsequence(Format::ALL.to_vec(), 0..=3).prop_map(|formats| ParseOptions { formats })
+    prop::sample::subsequence(Format::ALL.to_vec(), 0..=3).prop_map(|formats| ParseOptions { formats, ..Default::default() })
 }
 
 /// Splits at the given byte positions, moved forward to char boundaries.
@@ -112,6 +113,8 @@ proptest! {
             prop_assert_eq!(&normal[s.old.0..s.old.1], b.old_lines.as_str());
             prop_assert_eq!(&normal[s.new.0..s.new.1], b.new_lines.as_str());
             prop_assert_eq!(&normal[s.anchor.0..s.anchor.1], b.anchor.as_str());
+            prop_assert_eq!(editblocks::parser::assumed_names(s.assumed), b.assumed.clone());
+            prop_assert_eq!((s.line_hint != 0).then_some(s.line_hint), b.line_hint);
         }
     }
 
@@ -187,9 +190,9 @@ fn compact_blocks(chunks: &[&str], options: &ParseOptions) -> Vec<(String, Strin
                 i += 5;
             }
             RECORD_COMPLETE => {
-                let r = &records[i..i + 14];
+                let r = &records[i..i + 16];
                 out.push((path.clone(), slice(r[4], r[5]), slice(r[6], r[7]), slice(r[8], r[9]), slice(r[10], r[11]), slice(r[12], r[13]), r[3]));
-                i += 14;
+                i += 16;
             }
             other => panic!("unknown record {other}"),
         }

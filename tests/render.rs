@@ -127,6 +127,8 @@ fn a_hostile_reply_renders_only_our_markup() {
         trailing_anchor: String::new(),
         raw_block: String::new(),
         line_number: 1,
+        assumed: Vec::new(),
+        line_hint: None,
     };
     let result = ResultView {
         file_path: evil.into(),
@@ -159,6 +161,8 @@ fn results_are_matched_to_their_block() {
         trailing_anchor: String::new(),
         raw_block: String::new(),
         line_number: 1,
+        assumed: Vec::new(),
+        line_hint: None,
     };
     let result = |i: usize, old: &str, status: &str| ResultView {
         block_index: Some(i),
@@ -217,6 +221,8 @@ mod properties {
                 trailing_anchor: lines.get(3).cloned().unwrap_or_default(),
                 raw_block: String::new(),
                 line_number: 1,
+                assumed: Vec::new(),
+                line_hint: None,
             };
             let result = ResultView { file_path: path.clone(), status, reason: Some(reason), estimated_line: Some(u32::MAX), ..ResultView::default() };
             check_markup(&render_edit_block(&block, Some(&result)));

@@ -14,11 +14,28 @@ export interface EditBlock {
   rawBlock: string;
   /** 1-based line of the path line in the reply. */
   lineNumber: number;
+  /**
+   * What was assumed to read or apply this edit, when anything was (absent otherwise), so a UI can
+   * show it. From the parser: 'path-from-previous-block' (prose stood before the block),
+   * 'marker-repaired' (a trailing `>` or a missing space in a marker), 'cline-markers'
+   * (`------- SEARCH` / `+++++++ REPLACE`), 'line-hint-header' (Roo Code's `:start_line:` header).
+   */
+  assumed?: Assumed[];
+  /** Roo Code's `:start_line:N`: only breaks ties between equal candidates, never moves an edit. */
+  lineHint?: number;
 }
+
+/** Names of assumptions; the engine adds its own to EditResult.assumed. */
+export type Assumed =
+  | 'path-from-previous-block' | 'marker-repaired' | 'cline-markers' | 'line-hint-header'
+  | 'line-hint-tie-break' | 'line-numbers-stripped' | 'wrapper-stripped' | 'blank-first-line-dropped'
+  | 'unescaped' | 'path-resolved' | (string & {});
 
 export interface ParseOptions {
   /** Formats to look for; all when omitted or empty. */
   formats?: Format[];
+  /** Files the caller knows (root-relative): a line naming one is a path line even without `/` or an extension. */
+  knownFiles?: string[];
 }
 
 /**

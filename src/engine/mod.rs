@@ -23,6 +23,8 @@
 //!     trailing_anchor: String::new(),
 //!     raw_block: String::new(),
 //!     line_number: 1,
+//!     assumed: Vec::new(),
+//!     line_hint: None,
 //! };
 //! let result = apply_edits(&[block], &mut host, &ApplyOptions::default());
 //! assert_eq!(result.results[0].status, Status::Applied);
@@ -452,7 +454,7 @@ struct FileState {
 /// Parses `reply` and applies its blocks; shell suggestions and the retry
 /// prompt are filled in from the reply.
 pub fn apply_reply(reply: &str, host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
-    let blocks = crate::parser::parse_edits(reply, &crate::parser::ParseOptions { formats: opts.formats.clone() });
+    let blocks = crate::parser::parse_edits(reply, &crate::parser::ParseOptions { formats: opts.formats.clone(), ..Default::default() });
     let mut result = apply_edits(&blocks, host, opts);
     result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
     result

@@ -14,6 +14,8 @@ fn block(format: Format, path: &str, anchor: &str, old: &str, new: &str, trailin
         trailing_anchor: trailing.into(),
         raw_block: String::new(),
         line_number: 1,
+        assumed: Vec::new(),
+        line_hint: None,
     }
 }
 

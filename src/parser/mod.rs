@@ -115,7 +115,7 @@ mod path_line;
 mod prompt;
 mod stream;
 
-pub use stream::{BlockSpans, CompactOutput, EditStream, PendingBlock, PendingSection, Section, StreamEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
+pub use stream::{assumed_names, BlockSpans, ASSUMED, CompactOutput, EditStream, PendingBlock, PendingSection, Section, StreamEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
 #[cfg(target_arch = "wasm32")]
 pub(crate) use stream::utf16_units;
 
@@ -126,6 +126,9 @@ use markers::{classify, Marker};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ParseOptions {
     pub formats: Vec<Format>,
+    /// Files the caller knows (paths relative to the root): a line naming
+    /// one of them is a path line even without `/` or an extension.
+    pub known_files: Vec<String>,
 }
 
 /// Every complete block in `text`, in order: the stream fed once, then

@@ -14,8 +14,12 @@
 //!   sentences — text with spaces that has neither a path separator nor a
 //!   final `name.ext` word, or that ends in `.`, `,`, `!`, `?`, or still
 //!   holds backticks or `**` inside it.
-//! * a single file name without a separator (`Makefile`, `main.rs`) is a
-//!   path; so is a path with spaces (`docs/My Notes.md`).
+//! * what is left must have a name a file could have: a `/` or `\\`, a
+//!   dot-extension (`main.rs`, `..foo`), a dotfile name (`.env`), a known
+//!   extensionless name (`Makefile`, `Dockerfile`, …, see
+//!   [`KNOWN_NAMES`]), or be one of the files the caller said it knows.
+//!   So prose such as `...`, `…`, `Then:`, `Also`, `Done!` or `2.` is not a
+//!   path; a path with spaces (`docs/My Notes.md`) is.
 //!
 //! The cleaned path is always a contiguous piece of the line, so bindings can
 //! hand out a slice of the original text.
@@ -25,8 +29,19 @@ use super::markers::{classify, Marker};
 /// Longest path line accepted, in characters.
 pub(crate) const MAX_PATH_CHARS: usize = 200;
 
+/// File names without an extension that are files all the same.
+pub const KNOWN_NAMES: &[&str] = &[
+    "Makefile", "makefile", "GNUmakefile", "Dockerfile", "Containerfile", "Jenkinsfile", "Vagrantfile", "Procfile",
+    "Gemfile", "Rakefile", "Podfile", "Brewfile", "Pipfile", "Guardfile", "Berksfile", "Caddyfile", "Justfile",
+    "justfile", "Snakefile", "Tiltfile", "Earthfile", "Fastfile", "Appfile", "Dangerfile", "Cakefile", "Gruntfile",
+    "Gulpfile", "Capfile", "Thorfile", "Taskfile", "LICENSE", "LICENCE", "COPYING", "NOTICE", "README", "CHANGELOG",
+    "CHANGES", "AUTHORS", "CONTRIBUTORS", "CODEOWNERS", "OWNERS", "VERSION", "TODO", "INSTALL", "BUILD", "WORKSPACE",
+    "MODULE", "PKGBUILD", "APKBUILD", "Kconfig", "Kbuild",
+];
+
 /// The byte range of the path inside `line`, or why the line is not a path.
-pub(crate) fn path_in_line(line: &str) -> Result<(usize, usize), String> {
+/// `known` lists files the caller knows (any name in it is a path).
+pub(crate) fn path_in_line(line: &str, known: &[String]) -> Result<(usize, usize), String> {
     let (mut start, mut end) = trimmed_range(line, 0, line.len());
     let t = &line[start..end];
     if t.chars().count() > MAX_PATH_CHARS {
@@ -108,6 +123,9 @@ pub(crate) fn path_in_line(line: &str) -> Result<(usize, usize), String> {
             return Err("it reads like a sentence, not a path".into());
         }
     }
+    if !could_be_file(path) && !known.iter().any(|k| k == path) {
+        return Err("it has no name a file could have: no `/`, no dot-extension, and not a known name such as `Makefile`".into());
+    }
     Ok((start, end))
 }
 
@@ -123,13 +141,25 @@ fn is_format_char(c: char) -> bool {
 }
 
 /// `word` without enclosing backticks or `**`.
-fn undecorated(word: &str) -> &str {
+pub(crate) fn undecorated(word: &str) -> &str {
     let w = word.trim_end_matches(':');
     let w = w.strip_prefix("**").and_then(|w| w.strip_suffix("**")).unwrap_or(w);
     w.trim_matches('`')
 }
 
-fn looks_like_path_word(word: &str) -> bool {
+/// A `/` or `\\`, a dot-extension, a dotfile name or a known
+/// extensionless name (see [`KNOWN_NAMES`]).
+fn could_be_file(path: &str) -> bool {
+    if path.contains('/') || path.contains('\\') || has_extension(path) {
+        return true;
+    }
+    if let Some(rest) = path.strip_prefix('.') {
+        return rest.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
+    }
+    KNOWN_NAMES.contains(&path)
+}
+
+pub(crate) fn looks_like_path_word(word: &str) -> bool {
     word.contains('/') || word.contains('\\') || has_extension(word)
 }
 
@@ -159,7 +189,20 @@ mod tests {
     use super::*;
 
     fn path(line: &str) -> Result<&str, String> {
-        path_in_line(line).map(|(s, e)| &line[s..e])
+        path_in_line(line, &[]).map(|(s, e)| &line[s..e])
+    }
+
+    #[test]
+    fn prose_is_not_a_path() {
+        for line in ["...", "…", "Then:", "Also", "Done!", "2.", "**Then:**", "Next", "`foo`"] {
+            assert!(path(line).is_err(), "{line:?} should be refused");
+        }
+        for line in ["..foo", ".env", ".gitignore", "Dockerfile", "a/b", "src\\a", "x.c", "`Makefile`:"] {
+            assert!(path(line).is_ok(), "{line:?} should be a path");
+        }
+        let known = vec!["VERSIONS".to_string()];
+        assert!(path("VERSIONS").is_err());
+        assert_eq!(path_in_line("VERSIONS", &known), Ok((0, 8)));
     }
 
     #[test]

@@ -213,7 +213,7 @@ mod tests {
     fn every_example_in_a_prompt_parses_in_its_own_format() {
         for format in Format::ALL {
             let text = system_prompt(format);
-            let blocks = parse_edits(&text, &ParseOptions { formats: vec![format] });
+            let blocks = parse_edits(&text, &ParseOptions { formats: vec![format], ..Default::default() });
             assert!(blocks.len() >= 3, "{format:?}: {} blocks", blocks.len());
             assert!(blocks.iter().all(|b| b.format == format && (b.file_path.starts_with("src/") || b.file_path == "path/to/file.ext")), "{format:?}: {blocks:#?}");
             assert!(blocks.iter().any(|b| b.is_create()), "{format:?} shows how to create a file");

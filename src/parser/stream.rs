@@ -8,8 +8,8 @@
 
 use serde::Serialize;
 
-use super::markers::{classify, is_fence, Marker};
-use super::path_line::path_in_line;
+use super::markers::{classify, is_fence, spelling, Marker, Spelling};
+use super::path_line::{looks_like_path_word, path_in_line, undecorated};
 use super::ParseOptions;
 use crate::block::{EditBlock, Format};
 
@@ -121,6 +121,10 @@ pub struct BlockSpans {
     pub new: (usize, usize),
     pub trailing_anchor: (usize, usize),
     pub raw: (usize, usize),
+    /// [`ASSUMED`] bits.
+    pub assumed: u32,
+    /// Roo Code's `:start_line:`, 0 when none.
+    pub line_hint: u32,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -178,6 +182,74 @@ struct Block {
     /// `search-replace`: the line of a divider that was not exactly
     /// `=======` (5, 6, 8 or 9 `=`), taken as the divider.
     loose_divider: Option<u32>,
+    /// Line of the divider that ended the first section.
+    divider_line: u32,
+    /// What was assumed to read the block ([`ASSUMED`] bits).
+    assumed: u32,
+    /// Roo Code's `:start_line:N` header, a hint for ties.
+    line_hint: Option<u32>,
+    /// Roo Code's header lines may still come (start of the search text).
+    header_open: bool,
+    /// The block is read to its end and then discarded with this reason.
+    doomed: Option<String>,
+}
+
+/// What the parser assumed to read a block, by bit: reported as
+/// [`EditBlock::assumed`] names.
+pub const ASSUMED: [&str; 4] = ["path-from-previous-block", "marker-repaired", "cline-markers", "line-hint-header"];
+const PATH_REUSED: u32 = 1;
+const MARKER_REPAIRED: u32 = 2;
+const CLINE_MARKERS: u32 = 4;
+const LINE_HINT: u32 = 8;
+
+/// The names of the bits set in `mask`, in [`ASSUMED`] order.
+pub fn assumed_names(mask: u32) -> Vec<String> {
+    ASSUMED.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, n)| n.to_string()).collect()
+}
+
+fn spelling_bits_for(family: Family, marker_line: &str) -> u32 {
+    match family {
+        Family::Search => spelling_bits(marker_line),
+        Family::Edit => 0,
+    }
+}
+
+/// Whether prose `line` names a file other than `previous` (a word that
+/// looks like a path: `Now src/b.py:`), so that a block after it must not
+/// be taken to go on in `previous`.
+fn names_other_path(line: &str, previous: &str) -> bool {
+    line.split_whitespace().any(|w| {
+        let w = undecorated(w.trim_end_matches(['.', ',', ';', '!', '?', ')', ':']).trim_start_matches('('));
+        let w = w.trim_end_matches(['.', ',', ';', '!', '?', ')', ':']);
+        looks_like_path_word(w) && w != previous
+    })
+}
+
+fn spelling_bits(marker_line: &str) -> u32 {
+    match spelling(marker_line.trim()) {
+        Spelling::Canonical => 0,
+        Spelling::Repaired => MARKER_REPAIRED,
+        Spelling::Cline => CLINE_MARKERS,
+    }
+}
+
+/// A line of Roo Code's header at the top of the search text:
+/// `:start_line:N` (the number), `:end_line:N`, or the `-------` rule that
+/// ends the header.
+enum RooHeader {
+    Start(u32),
+    End,
+    Rule,
+}
+
+fn roo_header(t: &str) -> Option<RooHeader> {
+    if let Some(n) = t.strip_prefix(":start_line:") {
+        return n.trim().parse().ok().map(RooHeader::Start);
+    }
+    if let Some(n) = t.strip_prefix(":end_line:") {
+        return n.trim().parse::<u32>().ok().map(|_| RooHeader::End);
+    }
+    (t.len() >= 3 && t.len() <= 9 && t.bytes().all(|b| b == b'-')).then_some(RooHeader::Rule)
 }
 
 /// An incremental parser for a reply that arrives in chunks.
@@ -199,6 +271,15 @@ pub struct EditStream {
     allow_edit_repl: bool,
     allow_anchored: bool,
     allow_search: bool,
+    /// Files the caller knows: any of them is a path.
+    known_files: Vec<String>,
+    /// The last block was a `search-replace` block closed by a second
+    /// `=======`, and only blank or fence lines followed: a
+    /// `>>>>>>> REPLACE` here is its leftover.
+    closed_by_divider: bool,
+    /// A `=======` read outside any block (a heading underline, or the
+    /// middle of a block whose `<<<<<<< SEARCH` is missing).
+    stray_divider: Option<u32>,
     mode: Mode,
     /// Nothing but byte-order marks read so far.
     at_start: bool,
@@ -239,6 +320,9 @@ impl EditStream {
             allow_edit_repl: has(Format::EditRepl),
             allow_anchored: has(Format::Anchored),
             allow_search: has(Format::SearchReplace),
+            known_files: options.known_files.clone(),
+            closed_by_divider: false,
+            stray_divider: None,
             mode,
             at_start: true,
             partial: String::new(),
@@ -279,6 +363,7 @@ impl EditStream {
             allow_edit_repl: self.allow_edit_repl,
             allow_anchored: self.allow_anchored,
             allow_search: self.allow_search,
+            known_files: std::mem::take(&mut self.known_files),
             ..EditStream::with_mode(&ParseOptions::default(), mode)
         };
         *self = fresh;
@@ -378,7 +463,7 @@ impl EditStream {
             let open_family = self.block.as_ref().map(|b| b.family);
             let starts = starts.filter(|f| Some(*f) == open_family);
             if let (Some(family), Candidate::Line { len, .. }) = (starts, &self.candidate) {
-                if path_in_line(self.lead.get(..*len).unwrap_or("")).is_ok() {
+                if path_in_line(self.lead.get(..*len).unwrap_or(""), &self.known_files).is_ok() {
                     // A start marker right after a path line begins a new
                     // block even inside an open one: the open block was
                     // never closed (a reply cut short, a forgotten marker).
@@ -395,6 +480,9 @@ impl EditStream {
                     return;
                 }
             }
+            if self.block_variants(line, trimmed, marker) {
+                return;
+            }
             // `search-replace` dividers. Only exactly `=======` closes a
             // block as a second divider; another run of `=` in the replace
             // text is content (a setext heading underline). And when the
@@ -407,15 +495,18 @@ impl EditStream {
                 if b.family == Family::Search && b.section == 1 && b.counts[1] > 0 {
                     if trimmed != "=======" {
                         marker = Marker::None;
-                    } else if let (Some(at), true) = (b.loose_divider, b.path.is_some()) {
-                        if let Some(open) = self.block.take() {
-                            let now = self.line_count;
-                            let reason = format!(
-                                "line {at} (not exactly `=======`) was read as its divider, but `=======` follows at line {now} after replace text, so line {at} is probably text (a heading underline) and the block cannot be read safely; resend it with search and replace text that leave out that `=`-only line (start below it), or, if line {at} was meant as the divider, write it as exactly `=======`"
-                            );
-                            self.discard(open, reason);
+                    } else if let (Some(at), true, None) = (b.loose_divider, b.path.is_some(), &b.doomed) {
+                        // Read on to the block's end marker, then drop it.
+                        let now = self.line_count;
+                        let reason = format!(
+                            "line {at} (not exactly `=======`) was read as its divider, but `=======` follows at line {now} after replace text, so line {at} is probably text (a heading underline) and the block cannot be read safely; resend it with search and replace text that leave out that `=`-only line (start below it), or, if line {at} was meant as the divider, write it as exactly `=======`"
+                        );
+                        if let Some(b) = self.block.as_mut() {
+                            b.doomed = Some(reason);
                         }
-                        return;
+                        marker = Marker::None;
+                    } else if b.doomed.is_some() {
+                        marker = Marker::None;
                     }
                 }
             }
@@ -448,14 +539,135 @@ impl EditStream {
             }
             return;
         }
+        let edit = self.allow_edit_repl || self.allow_anchored;
         match marker {
-            Marker::EditStart if self.allow_edit_repl || self.allow_anchored => self.start(Family::Edit, line, offset, offset16),
+            Marker::EditStart if edit => self.start(Family::Edit, line, offset, offset16),
             Marker::Search if self.allow_search => self.start(Family::Search, line, offset, offset16),
             // A `>>>>>>> REPLACE` left over after a block closed by a second
-            // `=======` keeps the next block in the same file.
-            Marker::Replace if matches!(self.candidate, Candidate::Previous) => {}
-            _ => self.note_candidate(line, trimmed, offset, offset16),
+            // `=======` belongs to that block.
+            Marker::Replace if self.closed_by_divider => self.closed_by_divider = false,
+            Marker::NearSearch if self.allow_search => self.near_start(Family::Search, trimmed, "`<<<<<<< SEARCH`"),
+            Marker::NearEditStart if edit => self.near_start(Family::Edit, trimmed, "`««« EDIT`"),
+            Marker::Replace | Marker::NearReplace if self.allow_search => self.stray_end(trimmed, "`<<<<<<< SEARCH`"),
+            Marker::EditEnd | Marker::ShortEnd | Marker::NearEditEnd if edit => self.stray_end(trimmed, "`««« EDIT`"),
+            _ => {
+                if marker == Marker::Divider && self.allow_search {
+                    self.stray_divider = Some(self.line_count);
+                }
+                if !trimmed.is_empty() && !is_fence(trimmed) {
+                    self.closed_by_divider = false;
+                }
+                self.note_candidate(line, trimmed, offset, offset16)
+            }
         }
+    }
+
+    /// Inside an open block: Roo Code's header lines, almost-end markers,
+    /// and a divider written twice. True when the line was dealt with.
+    fn block_variants(&mut self, line: &str, trimmed: &str, marker: Marker) -> bool {
+        let Some(b) = self.block.as_mut() else { return false };
+        let keep = b.path.is_some();
+        if b.family == Family::Search && b.section == 0 && b.counts[0] == 0 && b.header_open && marker == Marker::None {
+            if let Some(header) = roo_header(trimmed) {
+                match header {
+                    RooHeader::Start(n) => b.line_hint = Some(n),
+                    RooHeader::End => {}
+                    RooHeader::Rule => b.header_open = false,
+                }
+                b.assumed |= LINE_HINT;
+                if keep {
+                    b.raw.push_str(line);
+                    b.raw.push('\n');
+                    b.starts[0] = b.raw.len();
+                    b.ends[0] = b.raw.len();
+                }
+                return true;
+            }
+        }
+        if b.section == 0 && marker != Marker::None {
+            b.header_open = false;
+        }
+        let near_end = match (b.family, marker) {
+            (Family::Search, Marker::NearReplace) => Some("`>>>>>>> REPLACE`"),
+            (Family::Edit, Marker::NearEditEnd) => Some("`»»» EDIT END`"),
+            _ => None,
+        };
+        if let Some(expected) = near_end {
+            let at = self.line_count;
+            if let Some(open) = self.block.take() {
+                self.discard(open, format!("line {at} `{trimmed}` looks like its end marker but is not one; write it exactly as {expected}"));
+            }
+            return true;
+        }
+        if b.family == Family::Search && b.section == 1 && b.counts[1] == 0 && marker == Marker::Divider && b.doomed.is_none() {
+            let (first, now) = (b.divider_line, self.line_count);
+            b.doomed = Some(format!(
+                "`=======` is written twice (lines {first} and {now}), so it cannot be told whether the replace text is empty (the search text deleted) or starts with a `=======` line; resend the block with one `=======` between the search and replace text"
+            ));
+            // Read on as replace text, to the block's end marker.
+            self.block_line(line, Marker::None);
+            return true;
+        }
+        false
+    }
+
+    /// A line that is almost a start marker, outside any block: named in a
+    /// discard, and what follows it is read to its end marker as a block
+    /// without a path, so its lines are neither paths nor stray markers.
+    fn near_start(&mut self, family: Family, trimmed: &str, expected: &str) {
+        let at = self.line_count;
+        let path = match self.candidate {
+            Candidate::Line { len, .. } => path_in_line(self.lead.get(..len).unwrap_or(""), &self.known_files).ok().and_then(|(s, e)| self.lead.get(s..e)).map(|p| format!(" for {p}")),
+            _ => None,
+        }
+        .unwrap_or_default();
+        let reason = format!("line {at} `{trimmed}` looks like a block's start marker but is not one, so the block{path} after it was not read; write the marker exactly as {expected}, on the line after the file's path");
+        self.refuse(at, reason);
+        self.candidate = Candidate::None;
+        self.lead.clear();
+        self.closed_by_divider = false;
+        self.stray_divider = None;
+        let first = 0;
+        self.block = Some(Block {
+            family,
+            format: None,
+            path: None,
+            path_span: (0, 0),
+            line_number: at,
+            raw: String::new(),
+            raw_start: self.offset,
+            raw_start16: self.offset16,
+            section: 0,
+            starts: [first; 4],
+            ends: [first; 4],
+            counts: [0; 4],
+            nested: None,
+            loose_divider: None,
+            divider_line: 0,
+            assumed: 0,
+            line_hint: None,
+            header_open: true,
+            doomed: None,
+        });
+    }
+
+    /// An end marker (or almost one) outside any block: the block it ends
+    /// has no start marker. Named in a discard; the next block is read as
+    /// usual (it may take the previous block's path, as after prose).
+    fn stray_end(&mut self, trimmed: &str, opener: &str) {
+        let at = self.line_count;
+        let line_number = self.stray_divider.unwrap_or(at);
+        let reason = match self.stray_divider.take() {
+            Some(d) if opener.contains("SEARCH") => format!(
+                "lines {d}–{at} (`=======` … `{trimmed}`) look like the end of a search-replace block, but no {opener} opens it, so the edit was not read; resend it with the file's path and {opener} before the search text"
+            ),
+            _ if matches!(self.candidate, Candidate::Previous) => format!("line {at} `{trimmed}` repeats the end marker of the block just before it; it was ignored"),
+            _ => format!("line {at} `{trimmed}` ends no block: no {opener} is open, so any edit before it was not read; resend it with the file's path and {opener} before its first section"),
+        };
+        self.refuse(line_number, reason);
+        self.closed_by_divider = false;
+        self.candidate = Candidate::None;
+        self.lead.clear();
     }
 
     /// Keeps `line` as the path candidate, or adds a blank or fence line to
@@ -485,12 +697,15 @@ impl EditStream {
         let marker_name = marker_line.trim();
         let mut raw_start16 = offset16;
         let mut path16 = None;
+        let mut assumed = spelling_bits_for(family, marker_name);
+        self.closed_by_divider = false;
+        self.stray_divider = None;
         let (path, path_span, line_number, mut raw, raw_start) = match candidate {
             Candidate::Line { line_number, offset: line_offset, offset16: line_offset16, len } => {
-                raw_start16 = line_offset16;
                 let text = self.lead.get(..len).unwrap_or("");
-                match path_in_line(text) {
+                match path_in_line(text, &self.known_files) {
                     Ok((s, e)) => {
+                        raw_start16 = line_offset16;
                         let mut raw = std::mem::take(&mut self.spare);
                         raw.push_str(&self.lead);
                         if self.mode == Mode::Compact {
@@ -500,9 +715,16 @@ impl EditStream {
                         }
                         (Some(text[s..e].to_string()), (line_offset + s, line_offset + e), line_number, raw, line_offset)
                     }
+                    Err(_) if !self.previous_path.is_empty() && !names_other_path(text, &self.previous_path) => {
+                        // Prose between two blocks: the block goes on in the
+                        // previous block's file, and says so.
+                        assumed |= PATH_REUSED;
+                        (Some(self.previous_path.clone()), self.previous_span, self.line_count, std::mem::take(&mut self.spare), offset)
+                    }
                     Err(why) => {
+                        let other = if self.previous_path.is_empty() { "" } else { "; it names another file than the block before, so that block's path is not reused" };
                         let reason = format!(
-                            "line {line_number} {:?} before `{marker_name}` is not a file path ({why}); put the file's path alone on the line before the marker",
+                            "line {line_number} {:?} before `{marker_name}` is not a file path ({why}){other}; put the file's path alone on the line before the marker",
                             preview(text.trim())
                         );
                         self.refuse(line_number, reason);
@@ -511,6 +733,10 @@ impl EditStream {
                 }
             }
             Candidate::Previous => (Some(self.previous_path.clone()), self.previous_span, self.line_count, std::mem::take(&mut self.spare), offset),
+            Candidate::None if !self.previous_path.is_empty() => {
+                assumed |= PATH_REUSED;
+                (Some(self.previous_path.clone()), self.previous_span, self.line_count, std::mem::take(&mut self.spare), offset)
+            }
             Candidate::None => {
                 let reason = format!(
                     "the block starting at line {} has no file path; put the file's path alone on the line before `{marker_name}`",
@@ -541,6 +767,11 @@ impl EditStream {
             counts: [0; 4],
             nested: None,
             loose_divider: None,
+            divider_line: 0,
+            assumed,
+            line_hint: None,
+            header_open: family == Family::Search,
+            doomed: None,
         };
         if let Some(path) = &block.path {
             match self.mode {
@@ -599,17 +830,9 @@ impl EditStream {
                     }
                 }
             }
-            Step::Repeated => {
-                if keep {
-                    block.raw.push_str(line);
-                    block.raw.push('\n');
-                    let s = block.section;
-                    block.starts[s] = block.raw.len();
-                    block.ends[s] = block.raw.len();
-                }
-            }
             Step::Next(decided) => {
                 block.nested = None;
+                block.divider_line = self.line_count;
                 if decided.is_some() {
                     block.format = decided;
                 }
@@ -634,6 +857,10 @@ impl EditStream {
             }
             Step::Complete => {
                 let Some(mut block) = self.block.take() else { return };
+                if marker == Marker::Replace {
+                    block.assumed |= spelling_bits(line);
+                }
+                let by_divider = marker == Marker::Divider;
                 if block.path.is_some() {
                     let s = block.section;
                     block.ends[s] = section_end(&block, s);
@@ -643,6 +870,7 @@ impl EditStream {
                     self.recycle(block.raw);
                     self.after_block(None);
                 }
+                self.closed_by_divider = by_divider;
             }
             Step::Missing(what) => {
                 let Some(mut block) = self.block.take() else { return };
@@ -739,7 +967,8 @@ impl EditStream {
         self.spare = raw;
     }
 
-    fn discard(&mut self, block: Block, what: String) {
+    fn discard(&mut self, mut block: Block, what: String) {
+        let what = block.doomed.take().unwrap_or(what);
         let Some(path) = block.path else {
             self.recycle(block.raw);
             self.after_block(None);
@@ -770,7 +999,11 @@ impl EditStream {
         }
     }
 
-    fn complete(&mut self, block: Block) {
+    fn complete(&mut self, mut block: Block) {
+        if let Some(why) = block.doomed.take() {
+            self.discard(block, why);
+            return;
+        }
         let Some(path) = block.path.clone() else { return };
         let format = block.format.unwrap_or(Format::EditRepl);
         let text = |i: usize| block.raw.get(block.starts[i]..block.ends[i]).unwrap_or("");
@@ -831,6 +1064,8 @@ impl EditStream {
                     new: g(new),
                     trailing_anchor: g(trailing),
                     raw: (block.raw_start, block.raw_start + raw_len),
+                    assumed: block.assumed,
+                    line_hint: block.line_hint.unwrap_or(0),
                 });
             }
             Mode::Compact => {
@@ -852,7 +1087,7 @@ impl EditStream {
                 }
                 let raw16 = block.raw_start16 as u32;
                 let end16 = to16(raw_len);
-                self.records.extend([raw16, end16]);
+                self.records.extend([raw16, end16, block.assumed, block.line_hint.unwrap_or(0)]);
             }
             Mode::Blocks | Mode::Events => {
                 let get = |(s, e): (usize, usize)| block.raw.get(s..e).unwrap_or("").to_string();
@@ -865,6 +1100,8 @@ impl EditStream {
                     trailing_anchor: get(trailing),
                     raw_block: block.raw.clone(),
                     line_number: block.line_number,
+                    assumed: assumed_names(block.assumed),
+                    line_hint: block.line_hint,
                 };
                 self.out.push(StreamEvent::BlockComplete { index, block: edit_block });
             }
@@ -940,6 +1177,7 @@ impl EditStream {
             allow_edit_repl: self.allow_edit_repl,
             allow_anchored: self.allow_anchored,
             allow_search: self.allow_search,
+            known_files: std::mem::take(&mut self.known_files),
             ..EditStream::with_mode(&ParseOptions::default(), Mode::Compact)
         };
         *self = fresh;
@@ -975,7 +1213,6 @@ enum Step {
     Next(Option<Format>),
     Complete,
     Missing(&'static str),
-    Repeated,
 }
 
 fn step(block: &Block, marker: Marker) -> Step {
@@ -984,9 +1221,6 @@ match (block.family, block.format, block.section, marker) {
         (Family::Search, _, 0, M::Divider) => Step::Next(None),
         (Family::Search, _, 0, M::Replace) => Step::Missing("`=======` between the search and replace text"),
         (Family::Search, _, 1, M::Replace) => Step::Complete,
-        // `=======` twice in a row is one divider written twice, not a
-        // replace text starting with `=======`.
-        (Family::Search, _, 1, M::Divider) if block.counts[1] == 0 => Step::Repeated,
         // A second `=======` after replace text closes the block: models
         // write it for `>>>>>>> REPLACE` (aider reads it the same way), and
         // the format leaves no way to have it as content anyway.
@@ -1219,7 +1453,8 @@ pub struct CompactOutput {
     /// `[1, section, format, first_line, count]`: `count` content lines of
     /// `section`, numbered among the lines completed by this feed (an empty
     /// update announces a section). `[2, index, format, line_number, then
-    /// start/end UTF-16 offsets of anchor, old, new, trailing anchor, raw]`:
+    /// start/end UTF-16 offsets of anchor, old, new, trailing anchor, raw,
+    /// assumed bits, line hint (0: none)]`:
     /// a complete block, offsets into the normalised reply. `[3, k]`: the
     /// `k`-th of `events` (block-discarded). `[4, format, line_number,
     /// path_start, path_end]`: a block-start, the path as UTF-16 offsets

@@ -12,7 +12,7 @@ use crate::result::EditResult;
 /// A reply (string) or parsed blocks (array), as `applyEdits` accepts.
 fn read_input(input: JsValue, options: &ApplyOptions) -> Result<(Vec<EditBlock>, Option<String>), JsError> {
     if let Some(reply) = input.as_string() {
-        let blocks = crate::parser::parse_edits(&reply, &crate::parser::ParseOptions { formats: options.formats.clone() });
+        let blocks = crate::parser::parse_edits(&reply, &crate::parser::ParseOptions { formats: options.formats.clone(), ..Default::default() });
         return Ok((blocks, Some(reply)));
     }
     if js_sys::Array::is_array(&input) {

@@ -13,12 +13,14 @@ use crate::block::Format;
 use crate::parser::{self, BlockSpans, EditStream, ParseOptions};
 
 /// Numbers in a span record, per block (see `js/parser.js`).
-pub const SPAN_STRIDE: usize = 14;
+pub const SPAN_STRIDE: usize = 16;
 
 /// `formats` as a bit mask: 1 edit-repl, 2 anchored, 4 search-replace; 0 all.
-fn options(mask: u32) -> ParseOptions {
+/// `known`: the caller's known files, one per line.
+fn options(mask: u32, known: &str) -> ParseOptions {
     let formats = Format::ALL.into_iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, f)| f).collect();
-    ParseOptions { formats }
+    let known_files = known.split('\n').filter(|l| !l.is_empty()).map(String::from).collect();
+    ParseOptions { formats, known_files }
 }
 
 fn format_code(format: Format) -> u32 {
@@ -47,16 +49,17 @@ impl Utf16Cursor<'_> {
     }
 }
 
-/// Every complete block as 14 numbers: format code (index in
+/// Every complete block as 16 numbers: format code (index in
 /// [`Format::ALL`]), line number, then
 /// start/end UTF-16 offsets of path, anchor, old, new, trailing anchor and
-/// raw block, into `text` (which must already read CRLF as LF).
-pub fn parse_edit_spans(text: &str, formats: u32) -> Vec<u32> {
-    let spans = parser::parse_spans(text, &options(formats));
+/// raw block, into `text` (which must already read CRLF as LF), then the
+/// assumed bits and the line hint (0: none).
+pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
+    let spans = parser::parse_spans(text, &options(formats, known));
     let mut out = Vec::with_capacity(spans.len() * SPAN_STRIDE);
     let mut cursor = Utf16Cursor { bytes: text.as_bytes(), byte: 0, unit: 0 };
     let mut last_path: Option<((usize, usize), (u32, u32))> = None;
-    for BlockSpans { format, line_number, path, anchor, old, new, trailing_anchor, raw } in spans {
+    for BlockSpans { format, line_number, path, anchor, old, new, trailing_anchor, raw, assumed, line_hint } in spans {
         out.push(format_code(format));
         out.push(line_number);
         // A path carried over from the previous block lies before this
@@ -72,7 +75,7 @@ pub fn parse_edit_spans(text: &str, formats: u32) -> Vec<u32> {
             let s = cursor.at(s);
             out.extend([s, cursor.at(e)]);
         }
-        out.extend([raw_start, cursor.at(raw.1)]);
+        out.extend([raw_start, cursor.at(raw.1), assumed, line_hint]);
     }
     out
 }
@@ -108,15 +111,15 @@ pub fn parser_input(capacity: usize) -> *mut u8 {
 /// [`parse_edit_spans`] over the first `len` bytes written at
 /// [`parser_input`] (UTF-8 from TextEncoder.encodeInto).
 #[wasm_bindgen(js_name = parseEditSpansInput)]
-pub fn parse_edit_spans_input(len: usize, formats: u32) -> Vec<u32> {
+pub fn parse_edit_spans_input(len: usize, formats: u32, known: &str) -> Vec<u32> {
     INPUT.with(|b| {
         let b = b.borrow();
         let written = &b[..len.min(b.len())];
         // TextEncoder writes valid UTF-8: the fast check passes, and the
         // lossy copy is only a fallback for misuse.
         let out = match std::str::from_utf8(written) {
-            Ok(text) => parse_edit_spans(text, formats),
-            Err(_) => parse_edit_spans(&String::from_utf8_lossy(written), formats),
+            Ok(text) => parse_edit_spans(text, formats, known),
+            Err(_) => parse_edit_spans(&String::from_utf8_lossy(written), formats, known),
         };
         out
     })
@@ -148,8 +151,8 @@ pub struct RawEditStream {
 #[wasm_bindgen]
 impl RawEditStream {
     #[wasm_bindgen(constructor)]
-    pub fn new(formats: u32) -> RawEditStream {
-        RawEditStream { inner: EditStream::compact(&options(formats)), input: Vec::new(), finished: Vec::new(), json: String::new(), slots: Box::new([0; 3]) }
+    pub fn new(formats: u32, known: &str) -> RawEditStream {
+        RawEditStream { inner: EditStream::compact(&options(formats, known)), input: Vec::new(), finished: Vec::new(), json: String::new(), slots: Box::new([0; 3]) }
     }
 
     /// Makes this stream's input buffer hold at least `capacity` bytes;

@@ -166,3 +166,15 @@ test('bad input neither throws nor hangs', () => {
   for (let i = 0; i < 1000; i++) s.feed('y'.repeat(1000));
   assert.deepEqual(s.finish(), []);
 });
+
+test('knownFiles makes an extensionless name a path; what was assumed is named', () => {
+  const reply = 'VERSIONS\n<<<<<<< SEARCH>\na\n=======\nb\n>>>>>>> REPLACE\n';
+  assert.deepEqual(parseEdits(reply), []);
+  const [block] = parseEdits(reply, { knownFiles: ['VERSIONS'] });
+  assert.equal(block.filePath, 'VERSIONS');
+  assert.deepEqual(block.assumed, ['marker-repaired']);
+  const stream = new EditStream({ knownFiles: ['VERSIONS'] });
+  const events = [...stream.feed(reply.slice(0, 12)), ...stream.feed(reply.slice(12)), ...stream.finish()];
+  assert.deepEqual(events.find((e) => e.type === 'block-complete').block, block);
+  assert.throws(() => parseEdits(reply, { knownFiles: 'VERSIONS' }), /knownFiles must be an array/);
+});
