@@ -470,11 +470,14 @@ impl IndentFix {
 }
 
 /// Pass 3's indentation repair. Each old line whose indentation differs
-/// from the file line it matched gives a fix; each new line takes the fix of
-/// the old line it corresponds to (same text after trimming, aligned by a
-/// line diff), or of the nearest corresponding line above it. Lines whose
-/// old line was indented correctly are left alone, so a partly wrong old
-/// text does not shift the right parts.
+/// from the file line it matched gives a fix (an offset); each new line
+/// takes the offset of the old line it stands for, aligned by a line diff
+/// on trimmed text: a kept line its own old line's, a changed line the old
+/// line it replaces, an inserted line its neighbour's in the old text (the
+/// line above, or below at the start). A blank old line has the offset of
+/// its nearest non-blank neighbour. Lines whose old line was indented
+/// correctly are left alone, so a partly wrong old text does not shift the
+/// right parts.
 ///
 /// When old and new disagree on the indentation of their first non-empty
 /// line, the model evidently indented the new text on purpose (and copied
@@ -489,37 +492,51 @@ fn repair_indentation(window: &[&str], old_lines: &[&str], new: &str) -> String 
     if old_first != new_first {
         return new.to_string();
     }
-    let fixes: Vec<IndentFix> = window
+    let own: Vec<Option<IndentFix>> = window
         .iter()
         .zip(old_lines)
-        .map(|(f, o)| if o.trim().is_empty() { IndentFix::default() } else { IndentFix::between(leading_ws(o), leading_ws(f)) })
+        .map(|(f, o)| (!o.trim().is_empty()).then(|| IndentFix::between(leading_ws(o), leading_ws(f))))
         .collect();
-    if fixes.iter().all(IndentFix::is_none) {
+    if own.iter().flatten().all(IndentFix::is_none) {
         return new.to_string();
     }
-    // Align new lines to old lines on their trimmed text.
+    // A blank old line takes the offset of the nearest non-blank one, above first.
+    let fixes: Vec<IndentFix> = (0..own.len())
+        .map(|k| {
+            let above = own[..=k].iter().rev().flatten().next();
+            let below = own[k..].iter().flatten().next();
+            above.or(below).cloned().unwrap_or_default()
+        })
+        .collect();
     let old_keys: Vec<&str> = old_lines.iter().map(|l| l.trim()).collect();
     let new_keys: Vec<&str> = new_lines.iter().map(|l| l.trim()).collect();
-    let mut partner: Vec<Option<usize>> = vec![None; new_lines.len()];
+    // For each new line, the old line whose offset it takes.
+    let mut source: Vec<usize> = vec![0; new_lines.len()];
+    let last_old = old_lines.len().saturating_sub(1);
     for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old_keys, &new_keys) {
-        if let similar::DiffOp::Equal { old_index, new_index, len } = op {
-            for d in 0..len {
-                if !new_keys[new_index + d].is_empty() {
-                    partner[new_index + d] = Some(old_index + d);
+        match op {
+            similar::DiffOp::Equal { old_index, new_index, len } => {
+                for d in 0..len {
+                    source[new_index + d] = old_index + d;
                 }
             }
+            similar::DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+                for d in 0..new_len {
+                    source[new_index + d] = old_index + d.min(old_len.saturating_sub(1));
+                }
+            }
+            similar::DiffOp::Insert { old_index, new_index, new_len } => {
+                let neighbour = if old_index > 0 { old_index - 1 } else { old_index.min(last_old) };
+                for d in 0..new_len {
+                    source[new_index + d] = neighbour;
+                }
+            }
+            similar::DiffOp::Delete { .. } => {}
         }
     }
-    // Lines with no partner follow the nearest partnered line above; before
-    // any, the first non-empty old line.
-    let first_fix = old_lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(0);
-    let mut current = first_fix;
     let mut out = Vec::with_capacity(new_lines.len());
     for (j, line) in new_lines.iter().enumerate() {
-        if let Some(k) = partner[j] {
-            current = k;
-        }
-        out.push(fixes.get(current).map_or_else(|| line.to_string(), |fix| fix.apply(line)));
+        out.push(fixes.get(source[j]).map_or_else(|| line.to_string(), |fix| fix.apply(line)));
     }
     out.join("\n")
 }
