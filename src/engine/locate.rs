@@ -41,6 +41,16 @@ pub(crate) struct LocateFailure {
     pub diagnostics: Diagnostics,
 }
 
+/// `{path} has no line `x``, or `has no blank line there` for a blank one
+/// (never "has no line a blank line").
+fn no_such_line(path: &str, expected: &str) -> String {
+    if expected.trim().is_empty() {
+        format!("{path} has no blank line there")
+    } else {
+        format!("{path} has no line {}", quote(expected))
+    }
+}
+
 /// Quotes a line for a message, shortened when long.
 pub(crate) fn quote(text: &str) -> String {
     const MAX: usize = 80;
@@ -195,16 +205,12 @@ pub(crate) fn explain_not_found(path: &str, lines: &[String], parts: &Parts<'_>)
                 Some((i, w)) => {
                     target_index = Some(i);
                     estimated_line = Some((i + 1).saturating_sub(part_start.min(i)) as u32);
-                    detail = format!(
-                        "{path} has no line {}; line {} differs only in whitespace: {w}",
-                        quote(expected),
-                        i + 1
-                    );
+                    detail = format!("{}; line {} differs only in whitespace: {w}", no_such_line(path, expected), i + 1);
                     diagnostics.whitespace = Some(w);
                 }
                 None => {
                     target_index = None;
-                    detail = format!("{path} has no line {}", quote(expected));
+                    detail = no_such_line(path, expected);
                 }
             }
         }
@@ -331,5 +337,11 @@ mod tests {
         assert_eq!(list_lines(&[3, 9]), "3 and 9");
         assert_eq!(list_lines(&[3, 9, 15]), "3, 9 and 15");
         assert_eq!(list_lines(&(1..=12).collect::<Vec<_>>()), "1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more");
+    }
+
+    #[test]
+    fn a_blank_line_is_named_as_such() {
+        assert_eq!(no_such_line("a.py", ""), "a.py has no blank line there");
+        assert_eq!(no_such_line("a.py", "x"), "a.py has no line `x`");
     }
 }
