@@ -136,6 +136,12 @@ pub struct EditResult {
     /// Which matching pass located the edit (`exact`, `trailing-whitespace`, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched_by: Option<String>,
+    /// What was assumed to read or place this edit, so a UI can show it:
+    /// the block's own [`crate::EditBlock::assumed`] (parse), then the
+    /// engine's (`line-hint-tie-break`: equal candidates, the one nearest
+    /// the block's line hint taken). Empty when nothing was assumed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assumed: Vec<String>,
 }
 
 /// Everything that happened when a reply was applied.

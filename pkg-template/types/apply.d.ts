@@ -1,4 +1,4 @@
-import type { EditBlock, Format } from './parser.js';
+import type { Assumed, EditBlock, Format } from './parser.js';
 
 /** A filesystem the host supplies. Every method may return a value or a Promise. */
 export interface FileHost {
@@ -98,6 +98,8 @@ export interface EditResult {
   diagnostics?: Diagnostics;
   /** Which matching pass located the edit: 'exact', or a tolerant pass. */
   matchedBy?: 'exact' | 'trailing-whitespace' | 'whitespace' | 'boundary-prefix' | 'substring';
+  /** What was assumed to read or place the edit (the block's own `assumed`, then the engine's, e.g. 'line-hint-tie-break'); absent when nothing was. */
+  assumed?: Assumed[];
 }
 
 export interface ApplyResult {
@@ -141,6 +143,7 @@ export interface Validation {
   estimatedLine?: number;
   diagnostics?: Diagnostics;
   matchedBy?: string;
+  assumed?: Assumed[];
 }
 
 /** Parses (if given a reply) and applies every block through `host`. */

@@ -122,6 +122,8 @@ pub struct Validation {
     pub diagnostics: Option<Diagnostics>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched_by: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assumed: Vec<String>,
 }
 
 /// A file being edited: its lines (no terminators) and how to write it back.
@@ -195,6 +197,8 @@ struct Located {
     line: u32,
     pass: String,
     no_op: bool,
+    /// Set when equal candidates were told apart by the block's line hint.
+    by_hint: bool,
 }
 
 /// Applies one non-create block to `doc` in place. On failure `doc` is untouched.
@@ -215,7 +219,19 @@ fn apply_block_to_doc(block: &EditBlock, path: &str, doc: &mut Doc, matching: Ma
             if !no_op {
                 doc.splice(from..to, &new);
             }
-            Ok(Located { line: (*pos + 1) as u32, pass: "exact".into(), no_op })
+            Ok(Located { line: (*pos + 1) as u32, pass: "exact".into(), no_op, by_hint: false })
+        }
+        // Equal candidates: the block's line hint (Roo Code's
+        // `:start_line:`) picks the one nearest to it, when exactly one is.
+        many if nearest_to_hint(many, parts.anchor.len(), block.line_hint).is_some() => {
+            let pos = nearest_to_hint(many, parts.anchor.len(), block.line_hint).unwrap_or(many[0]);
+            let from = pos + parts.anchor.len();
+            let to = from + parts.old.len();
+            let no_op = parts.old == new;
+            if !no_op {
+                doc.splice(from..to, &new);
+            }
+            Ok(Located { line: (pos + 1) as u32, pass: "exact".into(), no_op, by_hint: true })
         }
         [] if matching == Matching::Tolerant => apply_tolerant(doc, path, &parts, &new),
         [] => Err(Box::new(explain_not_found(path, &doc.lines, &parts))),
@@ -279,7 +295,20 @@ fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) ->
         let refs: Vec<&str> = repaired.iter().map(String::as_str).collect();
         doc.splice(from..to, &refs);
     }
-    Ok(Located { line: (start + 1) as u32, pass: m.pass.as_str().to_string(), no_op })
+    Ok(Located { line: (start + 1) as u32, pass: m.pass.as_str().to_string(), no_op, by_hint: false })
+}
+
+/// Among equal candidate starts (0-based), the one whose old lines begin
+/// nearest to `hint` (1-based), when no other is as near.
+fn nearest_to_hint(starts: &[usize], anchor_len: usize, hint: Option<u32>) -> Option<usize> {
+    let hint = hint? as i64;
+    let distance = |s: usize| ((s + anchor_len + 1) as i64 - hint).abs();
+    let best = starts.iter().map(|&s| distance(s)).min()?;
+    let mut nearest = starts.iter().filter(|&&s| distance(s) == best);
+    match (nearest.next(), nearest.next()) {
+        (Some(&s), None) => Some(s),
+        _ => None,
+    }
 }
 
 fn result_for(index: usize, path: &str, block: &EditBlock, status: Status) -> EditResult {
@@ -295,6 +324,7 @@ fn result_for(index: usize, path: &str, block: &EditBlock, status: Status) -> Ed
         new_preview: preview(&block.new_lines, 50),
         diagnostics: None,
         matched_by: None,
+        assumed: block.assumed.clone(),
     }
 }
 
@@ -356,12 +386,18 @@ fn apply_one(index: usize, path: &str, block: &EditBlock, doc: &mut Doc, opts: &
             let mut r = refuse(base, Status::Skipped, ErrorKind::NoOp, no_op_reason(path, located.line));
             r.estimated_line = Some(located.line);
             r.matched_by = Some(located.pass);
+            if located.by_hint {
+                r.assumed.push("line-hint-tie-break".into());
+            }
             (r, Outcome::NoOp)
         }
         Ok(located) => {
             let mut r = base;
             r.estimated_line = Some(located.line);
             r.matched_by = Some(located.pass);
+            if located.by_hint {
+                r.assumed.push("line-hint-tie-break".into());
+            }
             (r, Outcome::Applied)
         }
         Err(f) => (fail_with(base, *f), Outcome::Failed),
@@ -379,6 +415,7 @@ pub fn validate_edit(block: &EditBlock, content: &str, opts: &ApplyOptions) -> V
         estimated_line: result.estimated_line,
         diagnostics: result.diagnostics,
         matched_by: result.matched_by,
+        assumed: result.assumed,
     }
 }
 

@@ -299,6 +299,7 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
                     new_preview: preview(new),
                     diagnostics: outcome.diagnostics,
                     matched_by: outcome.matched_by.map(|p| p.as_str().to_string()),
+                    assumed: Vec::new(),
                 },
             });
         };
