@@ -69,6 +69,23 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
 
     let options = ParseOptions { formats: vec![editblocks::Format::SearchReplace], ..Default::default() };
     let ours = parse_edits(&reply, &options);
+    // Blocks refused on purpose (issue 13): `=======` written twice in a row,
+    // which aider reads as deleting the search text; each must be named in
+    // a discard for its file.
+    let mut twice: HashMap<String, usize> = HashMap::new();
+    {
+        let mut stream = EditStream::new(&options);
+        let mut events = stream.feed(&reply);
+        events.extend(stream.finish());
+        for e in events {
+            if let editblocks::parser::StreamEvent::BlockDiscarded { file_path: Some(p), reason, .. } = e {
+                if reason.contains("`=======` is written twice") {
+                    *twice.entry(p).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut refused = 0;
 
     // Match as multisets: aider parsed section by section and skipped some.
     let mut available: HashMap<Gold, usize> = HashMap::new();
@@ -88,6 +105,10 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
             }
             _ => match by_text.get(&(g.old.clone(), g.new.clone())).filter(|paths| !paths.contains(&g.path)) {
                 Some(paths) => other_path.push((g.path.clone(), paths.clone())),
+                None if g.new.is_empty() && twice.get(&g.path).is_some_and(|n| *n > 0) => {
+                    *twice.get_mut(&g.path).unwrap() -= 1;
+                    refused += 1;
+                }
                 None => {
                     // Where does the nearest block of ours differ?
                     if let Some(b) = ours.iter().find(|b| b.file_path == g.path && b.old_lines == g.old) {
@@ -101,6 +122,7 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
         }
     }
     eprintln!("aider corpus: {} blocks parsed; {recovered} of {} gold blocks recovered identically", ours.len(), gold.len());
+    eprintln!("  refused on purpose (`=======` written twice, named in a discard): {refused}");
     eprintln!("  same text, other path: {}", other_path.len());
     for (g, ours) in other_path.iter().take(20) {
         eprintln!("    gold {g:?}, ours {ours:?}");
@@ -111,7 +133,7 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
         eprintln!("    {} | old {:?} | new {:?}", g.path, first(&g.old), first(&g.new));
     }
     // A floor at what this parser recovers today, so a regression fails.
-    assert!(recovered >= RECOVERED_FLOOR, "recovered only {recovered}");
+    assert!(recovered + refused >= RECOVERED_FLOOR, "recovered only {recovered} (+{refused} refused on purpose)");
 
     // Streaming in random chunkings gives exactly the same blocks.
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);

@@ -249,7 +249,7 @@ fn roo_header(t: &str) -> Option<RooHeader> {
     if let Some(n) = t.strip_prefix(":end_line:") {
         return n.trim().parse::<u32>().ok().map(|_| RooHeader::End);
     }
-    (t.len() >= 3 && t.len() <= 9 && t.bytes().all(|b| b == b'-')).then_some(RooHeader::Rule)
+    ((5..=9).contains(&t.len()) && t.bytes().all(|b| b == b'-')).then_some(RooHeader::Rule)
 }
 
 /// An incremental parser for a reply that arrives in chunks.
