@@ -58,7 +58,7 @@ fn compact_events(chunks: &[&str]) -> Vec<Ev> {
                 }
                 RECORD_COMPLETE => {
                     out.push(("complete".into(), path.clone(), vec![]));
-                    i += 14;
+                    i += 16;
                 }
                 other => panic!("record {other}"),
             }

@@ -57,7 +57,7 @@ fn spans_and_compact_records_point_at_the_same_text() {
             }
             RECORD_COMPLETE => {
                 completes.push((slice(records[i + 8], records[i + 9]), slice(records[i + 12], records[i + 13])));
-                i += 14;
+                i += 16;
             }
             other => panic!("unknown record {other}"),
         }
