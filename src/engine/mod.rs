@@ -32,6 +32,7 @@
 //! ```
 
 mod locate;
+mod rewrite;
 
 use std::collections::HashMap;
 
@@ -381,7 +382,35 @@ fn apply_one(index: usize, path: &str, block: &EditBlock, doc: &mut Doc, opts: &
         r.estimated_line = Some(1);
         return (r, Outcome::Created);
     }
-    match apply_block_to_doc(block, path, doc, opts.matching) {
+    let mut rewritten = None;
+    let found = match apply_block_to_doc(block, path, doc, opts.matching) {
+        Err(f) if opts.matching == Matching::Tolerant && f.kind != ErrorKind::Ambiguous => {
+            // What models paste into sections (line numbers, a wrapper, a
+            // blank first line, escapes): tried only when nothing matched,
+            // each accepted only where the rewritten block matches once.
+            let tried = rewrite::REWRITES.iter().find_map(|(name, rewrite)| {
+                let b = rewrite(block)?;
+                apply_block_to_doc(&b, path, doc, opts.matching).ok().map(|located| (*name, located))
+            });
+            match tried {
+                Some((name, located)) => {
+                    rewritten = Some(name);
+                    Ok(located)
+                }
+                None => Err(f),
+            }
+        }
+        other => other,
+    };
+    let base = match rewritten {
+        Some(name) => {
+            let mut r = base;
+            r.assumed.push(name.to_string());
+            r
+        }
+        None => base,
+    };
+    match found {
         Ok(located) if located.no_op => {
             let mut r = refuse(base, Status::Skipped, ErrorKind::NoOp, no_op_reason(path, located.line));
             r.estimated_line = Some(located.line);
