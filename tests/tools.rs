@@ -360,3 +360,24 @@ fn anchor_messages_say_what_is_wrong() {
         "call 1 (modify_file), change 1, m.py: start anchor not unique (lines 2, 5): a blank line matches more than one place; use a more distinctive line, such as a function signature, or add lines to the anchor (up to 4)."
     );
 }
+
+#[test]
+fn escaped_tool_call_text_is_read_unescaped_in_tolerant_matching_only() {
+    let file = "let s = \"a\\\\b\";\nlet t = 'x';\n";
+    // The model escaped the text once more: `\\\\` for `\\`, `\\'`, and `\\n` between lines.
+    let calls = [multi(vec![edit("f.rs", "let s = \\\"a\\\\\\\\b\\\";\\nlet t = \\'x\\';", "let s = \\\"a\\\\\\\\c\\\";\\nlet t = \\'y\\';")])];
+    let mut host = MemoryHost::with_files([("f.rs", file)]);
+    let exact = apply_tool_calls(&calls, &mut host, &ToolOptions { matching: Matching::Exact, ..ToolOptions::default() });
+    assert!(!exact.ok);
+    assert_eq!(host.text("f.rs").unwrap(), file);
+    let tolerant = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
+    assert!(tolerant.ok, "{:?}", tolerant.errors);
+    assert_eq!(tolerant.results[0].edit.assumed, ["unescaped"]);
+    assert_eq!(host.text("f.rs").unwrap(), "let s = \"a\\\\c\";\nlet t = 'y';\n");
+    // Unique only: two places that match once unescaped are ambiguous, and nothing changes.
+    let twice = "x = 'a'\nx = 'a'\n";
+    let calls = [multi(vec![edit("g.py", "x = \\'a\\'", "x = \\'b\\'")])];
+    let mut host = MemoryHost::with_files([("g.py", twice)]);
+    assert!(!apply_tool_calls(&calls, &mut host, &ToolOptions::default()).ok);
+    assert_eq!(host.text("g.py").unwrap(), twice);
+}

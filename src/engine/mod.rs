@@ -33,6 +33,7 @@
 
 mod locate;
 mod rewrite;
+pub(crate) use rewrite::unescape;
 
 use std::collections::HashMap;
 

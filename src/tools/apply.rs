@@ -152,14 +152,16 @@ struct Outcome {
     line: Option<u32>,
     matched_by: Option<MatchPass>,
     diagnostics: Option<Diagnostics>,
+    /// What was assumed to place it (`unescaped`).
+    assumed: Vec<String>,
 }
 
 impl Outcome {
     fn ok(line: Option<u32>, matched_by: Option<MatchPass>) -> Outcome {
-        Outcome { status: Status::Applied, kind: None, reason: None, line, matched_by, diagnostics: None }
+        Outcome { status: Status::Applied, kind: None, reason: None, line, matched_by, diagnostics: None, assumed: Vec::new() }
     }
     fn fail(kind: ErrorKind, reason: String) -> Outcome {
-        Outcome { status: Status::Failed, kind: Some(kind), reason: Some(reason), line: None, matched_by: None, diagnostics: None }
+        Outcome { status: Status::Failed, kind: Some(kind), reason: Some(reason), line: None, matched_by: None, diagnostics: None, assumed: Vec::new() }
     }
     fn skip(kind: ErrorKind, reason: String) -> Outcome {
         Outcome { status: Status::Skipped, ..Outcome::fail(kind, reason) }
@@ -299,7 +301,7 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
                     new_preview: preview(new),
                     diagnostics: outcome.diagnostics,
                     matched_by: outcome.matched_by.map(|p| p.as_str().to_string()),
-                    assumed: Vec::new(),
+                    assumed: outcome.assumed,
                 },
             });
         };
@@ -504,10 +506,30 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
             "the file does not exist; create it with write_file, or check the path.".into(),
         );
     };
-    let old = state.normalise(old);
-    let new = state.normalise(new);
+    let mut old = state.normalise(old);
+    let mut new = state.normalise(new);
+    let mut assumed = Vec::new();
     let found = match mode {
-        Matching::Tolerant => matching::search(body, &old, &new, &MatchPass::ALL, replace_all),
+        Matching::Tolerant => match matching::search(body, &old, &new, &MatchPass::ALL, replace_all) {
+            // Text escaped as inside a string (`\n`, `\t`, `\'`, doubled
+            // backslashes): read unescaped, when that matches (uniquely,
+            // as every pass).
+            Err(MatchError::NotFound) if crate::engine::unescape(&old).is_some() => {
+                let plain_old = crate::engine::unescape(&old).unwrap_or_default();
+                let plain_new = crate::engine::unescape(&new).unwrap_or_else(|| new.clone());
+                match matching::search(body, &plain_old, &plain_new, &MatchPass::ALL, replace_all) {
+                    Ok(found) => {
+                        (old, new) = (plain_old, plain_new);
+                        assumed.push("unescaped".to_string());
+                        Ok(found)
+                    }
+                    // Ambiguous once unescaped: say so, the places are real.
+                    Err(e @ MatchError::Ambiguous { .. }) => Err(e),
+                    Err(_) => Err(MatchError::NotFound),
+                }
+            }
+            other => other,
+        },
         Matching::Exact => matching::search(body, &old, &new, &[MatchPass::Substring], replace_all).map_err(|e| match e {
             MatchError::Ambiguous { lines, .. } => MatchError::Ambiguous { pass: MatchPass::Exact, lines },
             other => other,
@@ -526,7 +548,7 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
             }
             next.push_str(&body[at..]);
             state.body = Some(next);
-            Outcome::ok(line, pass)
+            Outcome { assumed, ..Outcome::ok(line, pass) }
         }
         Err(MatchError::CutShort { line }) => {
             let file_line = body.split('\n').nth(line.saturating_sub(1) as usize).unwrap_or_default();
