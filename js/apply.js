@@ -18,6 +18,7 @@ const APPLY_OPTIONS = {
   trailingNewline: ['preserve', 'ensure'],
   overwrite: 'boolean',
   formats: 'string[]',
+  knownFiles: 'string[]',
 };
 
 // One EditBlock object, copied within the boundary's limits.
@@ -27,6 +28,14 @@ function blockArg(block, fn) {
   }
   return plainCopy(block, fn, 'block');
 }
+
+// The host's files (host.listFiles, e.g. nodeHost's `git ls-files`) as
+// options.knownFiles, unless the caller gave them.
+function withKnownFiles(listed, options) {
+  if (!Array.isArray(listed) || (options !== null && typeof options === 'object' && options.knownFiles !== undefined)) return options;
+  return { ...(options ?? {}), knownFiles: listed.filter((f) => typeof f === 'string') };
+}
+const wantsList = (host, options) => typeof host?.listFiles === 'function' && options?.knownFiles === undefined && (options === undefined || options === null || typeof options === 'object');
 
 /** Checks one block against a file's content: { ok, errorKind?, reason?, estimatedLine?, diagnostics? }. */
 export function validateEdit(block, content, options) {
@@ -51,6 +60,7 @@ function plan(input, options, fn) {
  * values or Promises. Resolves to the ApplyResult.
  */
 export async function applyEdits(input, host, options) {
+  if (wantsList(host, options)) options = withKnownFiles(await host.listFiles(), options);
   const p = plan(input, options, 'applyEdits');
   try {
     return await driveAsync(host, { paths: p.paths(), atomic: options?.mode === 'atomic', run: (files) => p.run(files) });
@@ -61,6 +71,7 @@ export async function applyEdits(input, host, options) {
 
 /** As applyEdits, for a host whose methods return plain values. */
 export function applyEditsSync(input, host, options) {
+  if (wantsList(host, options)) options = withKnownFiles(host.listFiles(), options);
   const p = plan(input, options, 'applyEditsSync');
   try {
     return driveSync(host, { paths: p.paths(), atomic: options?.mode === 'atomic', run: (files) => p.run(files) });

@@ -888,6 +888,22 @@ export function nodeHost(root, options = {}) {
       return w.rel;
     },
 
+    /**
+     * The repository's files (tracked, and untracked ones git does not
+     * ignore), relative to the root: applyEdits resolves a path the model
+     * wrote without its folder, or slightly misspelt, against them. Empty
+     * outside a git work tree or with git: false.
+     */
+    listFiles() {
+      if (gitMode === false || !gitWorkTree()) return [];
+      try {
+        const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: realRoot, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
+        return [...new Set(out.toString().split('\0').filter(Boolean))];
+      } catch {
+        return [];
+      }
+    },
+
     stage(paths) {
       if (gitMode === false || !paths || paths.length === 0) return;
       if (gitMode === 'auto' && !gitWorkTree()) return;

@@ -28,6 +28,11 @@ export interface FileHost {
    * call that reach the same file are refused instead of the second write undoing the first.
    */
   realPath?(path: string): string | Promise<string>;
+  /**
+   * The project's files, root-relative (nodeHost: `git ls-files`, untracked files git does not ignore
+   * included). applyEdits uses them as `knownFiles` when the options give none.
+   */
+  listFiles?(): string[] | Promise<string[]>;
 }
 
 /**
@@ -119,6 +124,12 @@ export interface ApplyResult {
 export interface ApplyOptions {
   /** Validate only: statuses become 'validated', nothing is written. */
   dryRun?: boolean;
+  /**
+   * Files the caller knows (root-relative; default: host.listFiles() when the host has it). An edit to a
+   * file that does not exist goes to the one known file that fits (its folder left out, or slightly
+   * misspelt), named 'path-resolved' in `assumed`; when several fit, it fails listing them.
+   */
+  knownFiles?: string[];
   /** Call host.stage with the modified and created paths after writing (default true). */
   stage?: boolean;
   /** 'sequential' (default): later edits see earlier ones, a failure skips the rest of that file.

@@ -32,6 +32,7 @@
 //! ```
 
 mod locate;
+mod resolve;
 mod rewrite;
 pub(crate) use rewrite::unescape;
 
@@ -92,6 +93,11 @@ pub struct ApplyOptions {
     pub overwrite: bool,
     /// Formats to parse when the input is a reply; empty means all.
     pub formats: Vec<Format>,
+    /// Files the caller knows (root-relative). An edit to a file that does
+    /// not exist is redirected to the one known file it fits (its folder
+    /// left out, or slightly misspelt), named `path-resolved` in `assumed`;
+    /// when several fit, the reason lists them.
+    pub known_files: Option<Vec<String>>,
 }
 
 impl Default for ApplyOptions {
@@ -105,6 +111,7 @@ impl Default for ApplyOptions {
             trailing_newline: NewlinePolicy::Preserve,
             overwrite: false,
             formats: Vec::new(),
+            known_files: None,
         }
     }
 }
@@ -501,6 +508,14 @@ pub fn required_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> 
     let mut paths: Vec<String> = Vec::new();
     for (i, block) in blocks.iter().enumerate() {
         if let Precheck::Go(path) = precheck(i, block, context.as_deref()) {
+            // The file a missing path may resolve to is read too.
+            if let (Some(known), false) = (&opts.known_files, block.is_create()) {
+                if let resolve::Resolution::Resolved(p) = resolve::resolve(&path, known) {
+                    if !paths.contains(&p) {
+                        paths.push(p);
+                    }
+                }
+            }
             if !paths.contains(&path) {
                 paths.push(path);
             }
@@ -549,6 +564,26 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
                 continue;
             }
             Precheck::Go(path) => path,
+        };
+        let mut resolved = false;
+        let path = match (&opts.known_files, block.is_create(), files.get(&path)) {
+            // Only a path that names no file is resolved.
+            (Some(known), false, None) if matches!(host.read_file(&path), Ok(None)) => match resolve::resolve(&path, known) {
+                resolve::Resolution::Keep => path,
+                resolve::Resolution::Resolved(p) => {
+                    resolved = true;
+                    p
+                }
+                resolve::Resolution::Ambiguous(candidates) => {
+                    let reason = format!(
+                        "File not found: {path}. Several known files fit it: {}; write the path in full.",
+                        candidates.join(", ")
+                    );
+                    out.results.push(refuse(result_for(index, &path, block, Status::Failed), Status::Failed, ErrorKind::FileNotFound, reason));
+                    continue;
+                }
+            },
+            _ => path,
         };
         let base = result_for(index, &path, block, Status::Failed);
 
@@ -602,6 +637,9 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
         }
         let Some(doc) = state.doc.as_mut() else { continue };
         let (mut result, outcome) = apply_one(index, &path, block, doc, opts);
+        if resolved {
+            result.assumed.push("path-resolved".into());
+        }
         match outcome {
             Outcome::Applied | Outcome::Created => {
                 state.changed = true;

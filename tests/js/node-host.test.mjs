@@ -257,4 +257,28 @@ esac
       child.kill('SIGKILL');
     }, 20);
   });
+test('nodeHost lists the repository files; a path without its folder resolves to the one that fits', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-list-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'src'));
+    fs.mkdirSync(path.join(dir, 'lib'));
+    fs.writeFileSync(path.join(dir, 'src/file3.py'), 'x = 1\n');
+    fs.writeFileSync(path.join(dir, 'src/util.py'), 'u = 1\n');
+    fs.writeFileSync(path.join(dir, 'lib/util.py'), 'u = 1\n');
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const host = nodeHost(dir);
+    assert.deepEqual(host.listFiles().sort(), ['lib/util.py', 'src/file3.py', 'src/util.py']);
+    const reply = 'file3.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n\nutil.py\n<<<<<<< SEARCH\nu = 1\n=======\nu = 2\n>>>>>>> REPLACE\n';
+    const r = await applyEdits(reply, host, { stage: false });
+    assert.equal(r.results[0].filePath, 'src/file3.py');
+    assert.deepEqual(r.results[0].assumed, ['path-resolved']);
+    assert.equal(fs.readFileSync(path.join(dir, 'src/file3.py'), 'utf8'), 'x = 2\n');
+    assert.equal(r.results[1].errorKind, 'file-not-found');
+    assert.match(r.results[1].reason, /lib\/util\.py, src\/util\.py/);
+    // knownFiles given by the caller win over the host's list.
+    const none = applyEditsSync('file3.py\n<<<<<<< SEARCH\nx = 2\n=======\nx = 3\n>>>>>>> REPLACE\n', host, { knownFiles: [], stage: false });
+    assert.equal(none.results[0].errorKind, 'file-not-found');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
