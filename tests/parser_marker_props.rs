@@ -69,6 +69,9 @@ fn uncovered(lines: &[&str], options: &ParseOptions) -> Vec<u32> {
         match e {
             StreamEvent::BlockComplete { block, .. } => {
                 let n = block.raw_block.split('\n').count() as u32;
+                // The block's text is the reply's lines from its line number on.
+                let from = block.line_number as usize - 1;
+                assert_eq!(lines.get(from..from + n as usize).map(|l| l.join("\n")), Some(block.raw_block.clone()), "raw block at line {}", block.line_number);
                 cover(block.line_number, block.line_number + n - 1);
                 // A `>>>>>>> REPLACE` right after a block closed by a
                 // second `=======` is that block's leftover.

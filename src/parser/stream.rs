@@ -566,7 +566,12 @@ impl EditStream {
     /// and a divider written twice. True when the line was dealt with.
     fn block_variants(&mut self, line: &str, trimmed: &str, marker: Marker) -> bool {
         let Some(b) = self.block.as_mut() else { return false };
-        let keep = b.path.is_some();
+        // A block refused at its start is read silently to its end: no
+        // variants (its line counts stay 0).
+        if b.path.is_none() {
+            return false;
+        }
+        let keep = true;
         if b.family == Family::Search && b.section == 0 && b.counts[0] == 0 && b.header_open && marker == Marker::None {
             if let Some(header) = roo_header(trimmed) {
                 match header {
@@ -575,6 +580,9 @@ impl EditStream {
                     RooHeader::Rule => b.header_open = false,
                 }
                 b.assumed |= LINE_HINT;
+                self.candidate = Candidate::None;
+                self.lead.clear();
+                let Some(b) = self.block.as_mut() else { return true };
                 if keep {
                     b.raw.push_str(line);
                     b.raw.push('\n');
