@@ -480,7 +480,12 @@ impl EditStream {
                     return;
                 }
             }
-            if self.block_variants(line, trimmed, marker) {
+            // Cheap test first: most block lines are plain content.
+            let variant = match self.block.as_ref() {
+                Some(b) => b.path.is_some() && ((b.section == 0 && b.header_open) || matches!(marker, Marker::NearReplace | Marker::NearEditEnd | Marker::Divider)),
+                None => false,
+            };
+            if variant && self.block_variants(line, trimmed, marker) {
                 return;
             }
             // `search-replace` dividers. Only exactly `=======` closes a
@@ -564,6 +569,7 @@ impl EditStream {
 
     /// Inside an open block: Roo Code's header lines, almost-end markers,
     /// and a divider written twice. True when the line was dealt with.
+    #[inline(never)]
     fn block_variants(&mut self, line: &str, trimmed: &str, marker: Marker) -> bool {
         let Some(b) = self.block.as_mut() else { return false };
         // A block refused at its start is read silently to its end: no
@@ -592,7 +598,8 @@ impl EditStream {
                 return true;
             }
         }
-        if b.section == 0 && marker != Marker::None {
+        if b.section == 0 {
+            // Header lines come first: after any other line, no more.
             b.header_open = false;
         }
         let near_end = match (b.family, marker) {
@@ -622,6 +629,7 @@ impl EditStream {
     /// A line that is almost a start marker, outside any block: named in a
     /// discard, and what follows it is read to its end marker as a block
     /// without a path, so its lines are neither paths nor stray markers.
+    #[cold]
     fn near_start(&mut self, family: Family, trimmed: &str, expected: &str) {
         let at = self.line_count;
         let path = match self.candidate {
@@ -662,6 +670,7 @@ impl EditStream {
     /// An end marker (or almost one) outside any block: the block it ends
     /// has no start marker. Named in a discard; the next block is read as
     /// usual (it may take the previous block's path, as after prose).
+    #[cold]
     fn stray_end(&mut self, trimmed: &str, opener: &str) {
         let at = self.line_count;
         let line_number = self.stray_divider.unwrap_or(at);
