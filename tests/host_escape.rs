@@ -32,6 +32,8 @@ fn block() -> EditBlock {
         trailing_anchor: String::new(),
         raw_block: String::new(),
         line_number: 1,
+        assumed: Vec::new(),
+        line_hint: None,
     }
 }
 

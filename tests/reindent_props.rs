@@ -25,7 +25,8 @@ type Line = Option<(usize, String)>;
 
 fn file() -> impl Strategy<Value = Vec<Line>> {
     prop::collection::vec(prop_oneof![5 => (0..4usize).prop_map(Some), 1 => Just(None)], 3..14).prop_map(|levels| {
-        levels.into_iter().enumerate().map(|(i, l)| l.map(|level| (level, format!("line_{i} = {i}")))).collect()
+        // The first line is never blank, so every file has a line to edit.
+        levels.into_iter().enumerate().map(|(i, l)| l.or((i == 0).then_some(0)).map(|level| (level, format!("line_{i} = {i}")))).collect()
     })
 }
 

@@ -24,6 +24,8 @@ fuzz_target!(|data: &[u8]| {
         overwrite: flags & 32 != 0,
         in_context: if flags & 64 != 0 { Some(vec!["a.txt".into()]) } else { None },
         formats: Vec::new(),
+        // The folder left out: the file a missing path resolves to.
+        known_files: if flags & 128 != 0 { Some(vec!["a.txt".into(), "src/b.txt".into()]) } else { None },
     };
     let blocks = parse_edits(reply, &ParseOptions::default());
     // Every path the reply names holds one of the two files (so edits meet content).

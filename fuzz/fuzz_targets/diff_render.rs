@@ -59,6 +59,8 @@ fuzz_target!(|data: &[u8]| {
         trailing_anchor: String::new(),
         raw_block: String::new(),
         line_number: 1,
+        assumed: Vec::new(),
+        line_hint: None,
     };
     let result = ResultView {
         block_index: Some(0),

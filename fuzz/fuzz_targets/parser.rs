@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
     let text = &parts[0];
     let all = [Format::EditRepl, Format::Anchored, Format::SearchReplace];
     let formats = all.iter().enumerate().filter(|(i, _)| flags & (1 << i) != 0).map(|(_, f)| *f).collect();
-    let options = ParseOptions { formats };
+    let options = ParseOptions { formats, ..Default::default() };
     let blocks = parse_edits(text, &options);
     let _ = parse_spans(text, &options);
     let _ = detect_format(text);
