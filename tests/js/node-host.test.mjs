@@ -257,6 +257,8 @@ esac
       child.kill('SIGKILL');
     }, 20);
   });
+});
+
 test('nodeHost lists the repository files; a path without its folder resolves to the one that fits', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-list-'));
   try {
