@@ -19,6 +19,7 @@ const APPLY_OPTIONS = {
   overwrite: 'boolean',
   formats: 'string[]',
   knownFiles: 'string[]',
+  allowFolders: 'string[]',
 };
 
 // One EditBlock object, copied within the boundary's limits.

@@ -2,7 +2,7 @@
 //
 //   editblocks apply [reply-file | -] [--root DIR] [--dry-run] [--mode sequential|atomic]
 //                    [--matching exact|tolerant] [--format edit-repl,anchored,search-replace]
-//                    [--no-stage] [--overwrite] [--json] [--color | --no-color]
+//                    [--no-stage] [--overwrite] [--allow-folder DIR]... [--json] [--color | --no-color]
 //
 // Reads a model's reply from a file or standard input as it streams, applies
 // its edit blocks to the folder --root (default: the current folder) and
@@ -25,6 +25,9 @@ Options:
   --format LIST       formats to read, comma-separated: edit-repl, anchored, search-replace
   --no-stage          do not 'git add' the changed files
   --overwrite         let a block with an empty old section replace an existing file
+  --allow-folder DIR  allow writes inside this version-control folder, named exactly
+                      (such as .git/info); repeat for more. Others (.git, .hg, .svn,
+                      .bzr, .jj in any spelling) are always refused
   --json              print the result as JSON
   --color, --no-color force colours on or off
   -h, --help          show this help
@@ -85,6 +88,7 @@ function parseArgs(argv) {
       case '--format': case '--formats': opts.formats = take('--format').split(',').map((s) => s.trim()).filter(Boolean); break;
       case '--no-stage': opts.stage = false; break;
       case '--overwrite': opts.overwrite = true; break;
+      case '--allow-folder': (opts.allowFolders ??= []).push(take('--allow-folder')); break;
       case '--json': opts.json = true; break;
       case '--color': opts.color = true; break;
       case '--no-color': opts.color = false; break;
@@ -212,6 +216,7 @@ async function apply(opts) {
   if (opts.mode) options.mode = opts.mode;
   if (opts.matching) options.matching = opts.matching;
   if (formats) options.formats = formats;
+  if (opts.allowFolders) options.allowFolders = opts.allowFolders;
   const result = api.applyEditsSync(input, host, options);
   // The blocks were parsed while streaming; suggestions come from the whole text.
   result.shellSuggestions = api.detectShellSuggestions(text);

@@ -12,7 +12,14 @@ import { checkOptions } from './options.js';
 import { plainCopy } from './boundary.js';
 
 const WIDTH = { width: 'integer' };
-const APPLY_OPTIONS = { ...WIDTH, allowReplaceText: 'boolean', dryRun: 'boolean', overwrite: 'boolean', stage: 'boolean' };
+const APPLY_OPTIONS = {
+  ...WIDTH,
+  allowReplaceText: 'boolean',
+  dryRun: 'boolean',
+  overwrite: 'boolean',
+  stage: 'boolean',
+  allowFolders: 'string[]',
+};
 
 function requireString(value, what) {
   if (typeof value !== 'string') throw new TypeError(`editblocks: ${what} must be a string, got ${value === null ? 'null' : typeof value}`);
@@ -57,7 +64,7 @@ function plan(given, options, fn) {
   const opts = checkOptions(options, 'applyHashlineEdit', APPLY_OPTIONS) ?? {};
   const call = typeof given === 'string' ? given : plainCopy(given, fn, 'call');
   return {
-    paths: hashlinePaths(call),
+    paths: hashlinePaths(call, opts),
     needsDelete: wantsDelete(call, opts),
     atomic: true,
     run: (files) => hashlineApply(call, files, opts),

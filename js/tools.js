@@ -12,7 +12,13 @@ import { driveSync, driveAsync } from './host-driver.js';
 import { checkOptions } from './options.js';
 import { LIMITS, optionalString, plainCopy } from './boundary.js';
 
-const APPLY_OPTIONS = { dryRun: 'boolean', stage: 'boolean', matching: ['exact', 'tolerant'], trailingNewline: ['preserve', 'ensure'] };
+const APPLY_OPTIONS = {
+  dryRun: 'boolean',
+  stage: 'boolean',
+  matching: ['exact', 'tolerant'],
+  trailingNewline: ['preserve', 'ensure'],
+  allowFolders: 'string[]',
+};
 
 /** The diff modes, default first. */
 export const DIFF_MODES = Object.freeze(['search_replace_multi', 'search_replace', 'anchored', 'off']);
@@ -36,7 +42,7 @@ function plan(given, rawOptions, fn) {
   const calls = plainCopy(given, fn, 'calls');
   return {
     calls,
-    paths: toolsCallPaths(calls),
+    paths: toolsCallPaths(calls, options),
     atomic: true, // a reply's tool calls are written all or nothing
     run: (files) => toolsApplySnapshot(calls, files, options),
   };

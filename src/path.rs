@@ -1,5 +1,25 @@
 //! Path normalisation and confinement: nothing outside the host's root is
-//! ever read or written.
+//! ever read or written, and nothing inside a version-control folder.
+//!
+//! Every way a path enters the core (text blocks, `EditBlock` objects, tool
+//! calls, hashline paths and rename targets, the CLI) goes through
+//! [`confine`], before anything is read. It refuses:
+//!
+//! * empty paths, absolute paths, drive letters, and a `..` component that
+//!   leaves the root (a name that merely *begins* with `..`, such as `..foo`
+//!   or `...`, is an ordinary name);
+//! * control characters, invisible format characters (Unicode Cf: zero-width
+//!   spaces and joiners, bidirectional overrides, the BOM …), line and
+//!   paragraph separators, and U+FFFD (what a lone surrogate becomes when a
+//!   JavaScript string is converted): the name on disk must be the name shown;
+//! * a component naming version-control metadata — `.git`, `.hg`, `.svn`,
+//!   `.bzr`, `.jj` — in any spelling a file system may read as the same
+//!   folder: any case (Unicode upper-casing, so `.gıt` is `.GIT` as NTFS
+//!   sees it), trailing dots and spaces (which Windows strips), an NTFS
+//!   stream suffix (`.git::$INDEX_ALLOCATION`), and the 8.3 short name
+//!   (`git~1`). A write there turns into execution (`core.fsmonitor`,
+//!   hooks, `hgrc` hooks) and shows in no diff. [`confine`]'s `allow_folders`
+//!   widens this only for folders named exactly (`.git/info`).
 
 /// Why a path was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -8,47 +28,121 @@ pub struct PathError {
     pub reason: String,
 }
 
-/// Normalises a relative, `/`-separated path: `./a//b` becomes `a/b`, `\` is
-/// read as `/`, and `a/../b` becomes `b`.
-///
-/// Refuses absolute paths, drive letters, `..` that leaves the root, empty
-/// paths, and NUL or other control characters.
+/// Version-control metadata folders, upper-cased, without their dot. A
+/// write inside one can make the next `git status` (or `hg`, `svn`, `bzr`,
+/// `jj` command) run a program, and never shows in a diff for review.
+/// Project files that run things (`.github/`, `.vscode/`, `.husky/`,
+/// `.envrc`) are tracked, so they show in the diff, and stay allowed.
+pub const VCS_FOLDERS: [&str; 5] = ["GIT", "HG", "SVN", "BZR", "JJ"];
+
+/// Normalises a relative, `/`-separated path with the default rules (no
+/// folder allowed inside version-control metadata): see [`confine`].
 pub fn normalize_path(raw: &str) -> Result<String, PathError> {
-    let refuse = |why: &str| {
+    confine(raw, &[])
+}
+
+/// Normalises a relative, `/`-separated path: `./a//b` becomes `a/b`, `\` is
+/// read as `/`, and `a/../b` becomes `b`; then refuses what the module
+/// documentation lists.
+///
+/// `allow_folders` names folders (relative paths, such as `.git/info`) inside
+/// which version-control metadata may be written; a path is let through
+/// only when its leading components are exactly one of these, spelt the same.
+pub fn confine(raw: &str, allow_folders: &[String]) -> Result<String, PathError> {
+    let parts = components(raw)?;
+    if let Some(name) = parts.iter().find(|p| vcs_folder(p).is_some()) {
+        let allowed = allow_folders.iter().any(|folder| match components(folder) {
+            Ok(prefix) => parts.len() > prefix.len() && parts[..prefix.len()] == prefix[..],
+            Err(_) => false,
+        });
+        if !allowed {
+            let folder = vcs_folder(name).unwrap_or("GIT").to_lowercase();
+            return Err(PathError {
+                reason: format!(
+                    "Path {raw:?} was refused: it is inside version-control metadata ({name:?} is the .{folder} folder), \
+                     where a write can run commands and shows in no diff. Edit project files only; \
+                     the caller may allow a folder explicitly with allowFolders (such as \".{folder}/info\")."
+                ),
+            });
+        }
+    }
+    Ok(parts.join("/"))
+}
+
+/// The normalised components of `raw`, or why it is refused (every rule
+/// except version-control metadata).
+fn components(raw: &str) -> Result<Vec<&str>, PathError> {
+    let refuse = |why: String| {
         Err(PathError {
             reason: format!("Path {raw:?} was refused: {why}. Use a path relative to the project root, such as src/main.rs."),
         })
     };
     if raw.trim().is_empty() {
-        return refuse("it is empty");
+        return refuse("it is empty".into());
     }
-    if raw.chars().any(|c| c.is_control()) {
-        return refuse("it contains a control character");
+    if let Some(c) = raw.chars().find(|&c| c.is_control()) {
+        return refuse(format!("it contains the control character U+{:04X}", c as u32));
     }
-    let unified = raw.replace('\\', "/");
-    if unified.starts_with('/') {
-        return refuse("it is absolute");
+    if let Some(c) = raw.chars().find(|&c| is_invisible(c)) {
+        return refuse(format!("it contains the invisible character U+{:04X}, so the name shown is not the name on disk", c as u32));
     }
-    let bytes = unified.as_bytes();
+    if raw.contains('\u{FFFD}') {
+        return refuse("it contains U+FFFD, the mark left by a broken character (such as a lone surrogate)".into());
+    }
+    if raw.starts_with('/') || raw.starts_with('\\') {
+        return refuse("it is absolute".into());
+    }
+    let bytes = raw.as_bytes();
     if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
-        return refuse("it starts with a drive letter");
+        return refuse("it starts with a drive letter".into());
     }
     let mut parts: Vec<&str> = Vec::new();
-    for part in unified.split('/') {
+    for part in raw.split(['/', '\\']) {
         match part {
             "" | "." => {}
             ".." => {
                 if parts.pop().is_none() {
-                    return refuse("it leaves the project root through '..'");
+                    return refuse("it leaves the project root through '..'".into());
                 }
             }
             other => parts.push(other),
         }
     }
     if parts.is_empty() {
-        return refuse("it names the project root, not a file");
+        return refuse("it names the project root, not a file".into());
     }
-    Ok(parts.join("/"))
+    Ok(parts)
+}
+
+/// The metadata folder (upper-cased, no dot) a component names on some file
+/// system, if any: `.git`, `.GIT`, `.git.`, `.git ` , `.git::$INDEX_ALLOCATION`,
+/// `git~1`.
+fn vcs_folder(component: &str) -> Option<&'static str> {
+    // NTFS reads `name:stream` as a stream of `name`, and Windows drops
+    // trailing dots and spaces.
+    let name = component.split(':').next().unwrap_or(component);
+    let name = name.trim_end_matches(['.', ' ']).to_uppercase();
+    if let Some(bare) = name.strip_prefix('.') {
+        return VCS_FOLDERS.iter().copied().find(|f| *f == bare);
+    }
+    // The 8.3 short name: the name without its dot, then `~` and digits.
+    let (stem, digits) = name.split_once('~')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    VCS_FOLDERS.iter().copied().find(|f| *f == stem)
+}
+
+/// An invisible character: Unicode format characters (Cf: zero-width spaces
+/// and joiners, bidirectional controls, the BOM, tag characters …) and the
+/// line and paragraph separators. A path holding one reads as another path
+/// on screen.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c as u32,
+        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0x180E
+        | 0x200B..=0x200F | 0x2028 | 0x2029 | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F
+        | 0xFEFF | 0xFFF9..=0xFFFB | 0x110BD | 0x110CD | 0x13430..=0x1343F
+        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0001 | 0xE0020..=0xE007F)
 }
 
 #[cfg(test)]
@@ -61,13 +155,35 @@ mod tests {
         assert_eq!(normalize_path("a\\b\\c.rs").unwrap(), "a/b/c.rs");
         assert_eq!(normalize_path("a/x/../b").unwrap(), "a/b");
         assert_eq!(normalize_path("my file.txt").unwrap(), "my file.txt");
+        assert_eq!(normalize_path("..foo").unwrap(), "..foo");
+        assert_eq!(normalize_path(".gitignore").unwrap(), ".gitignore");
     }
 
     #[test]
     fn refuses_escapes() {
-        for bad in ["/etc/passwd", "../x", "a/../../x", "C:\\x", "c:x", "", "  ", "a\0b", "a\nb", ".", "a/.."] {
+        for bad in ["/etc/passwd", "../x", "a/../../x", "C:\\x", "c:x", "", "  ", "a\0b", "a\nb", ".", "a/..", "\\x"] {
             let err = normalize_path(bad).unwrap_err();
             assert!(err.reason.contains("refused"), "{bad:?}: {}", err.reason);
         }
+    }
+
+    #[test]
+    fn vcs_spellings() {
+        for bad in [".git", ".GIT", ".Git.", ".git ", ".git::$INDEX_ALLOCATION", "GIT~1", "git~12", ".gıt", ".hg", "HG~1", ".jj", ".svn", ".bzr"] {
+            assert!(vcs_folder(bad).is_some(), "{bad:?}");
+        }
+        for ok in [".gitignore", ".github", "git", "git~", "git~x", ".gitattributes", "~1", ".", "..."] {
+            assert_eq!(vcs_folder(ok), None, "{ok:?}");
+        }
+    }
+
+    #[test]
+    fn allow_folders_names_a_folder_exactly() {
+        let allow = vec![".git/info".to_string()];
+        assert_eq!(confine(".git/info/exclude", &allow).unwrap(), ".git/info/exclude");
+        assert!(confine(".git/info", &allow).is_err(), "the folder itself is not a file inside it");
+        assert!(confine(".git/hooks/pre-commit", &allow).is_err());
+        assert!(confine(".git/info/../hooks/x", &allow).is_err());
+        assert!(confine(".GIT/info/exclude", &allow).is_err(), "another spelling is not the folder named");
     }
 }

@@ -84,7 +84,7 @@ fn refused_paths_are_never_read() {
         ToolCall::new("write_file", json!({"path": "../x", "content": "x"})),
         multi(vec![edit("./src//a.rs", "a", "b"), edit("src/a.rs", "b", "c")]),
     ];
-    assert_eq!(tool_call_paths(&calls), ["src/a.rs"]);
+    assert_eq!(tool_call_paths(&calls, &ToolOptions::default()), ["src/a.rs"]);
     let mut host = MemoryHost::with_files([("src/a.rs", "a\n")]);
     let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
     assert_eq!(host.reads, ["src/a.rs"]);

@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::block::{preview, EditBlock, Format};
 use crate::host::FileHost;
-use crate::path::normalize_path;
+use crate::path::{confine, normalize_path};
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
 use crate::text::{DecodeError, TextFile, TrailingNewline};
 
@@ -98,6 +98,10 @@ pub struct ApplyOptions {
     /// left out, or slightly misspelt), named `path-resolved` in `assumed`;
     /// when several fit, the reason lists them.
     pub known_files: Option<Vec<String>>,
+    /// Folders inside version-control metadata that may be written, named
+    /// exactly (`.git/info`); everything else there is `path-escape`
+    /// ([`crate::path::confine`]).
+    pub allow_folders: Vec<String>,
 }
 
 impl Default for ApplyOptions {
@@ -112,6 +116,7 @@ impl Default for ApplyOptions {
             overwrite: false,
             formats: Vec::new(),
             known_files: None,
+            allow_folders: Vec::new(),
         }
     }
 }
@@ -479,8 +484,8 @@ enum Precheck {
     Refused(Box<EditResult>),
 }
 
-fn precheck(index: usize, block: &EditBlock, in_context: Option<&[String]>) -> Precheck {
-    match normalize_path(&block.file_path) {
+fn precheck(index: usize, block: &EditBlock, in_context: Option<&[String]>, allow_folders: &[String]) -> Precheck {
+    match confine(&block.file_path, allow_folders) {
         Err(e) => Precheck::Refused(Box::new(refuse(result_for(index, &block.file_path, block, Status::Skipped), Status::Skipped, ErrorKind::PathEscape, e.reason))),
         Ok(path) => match in_context {
             Some(list) if !block.is_create() && !list.contains(&path) => {
@@ -498,7 +503,7 @@ fn precheck(index: usize, block: &EditBlock, in_context: Option<&[String]>) -> P
 }
 
 fn normalized_context(opts: &ApplyOptions) -> Option<Vec<String>> {
-    opts.in_context.as_ref().map(|list| list.iter().filter_map(|p| normalize_path(p).ok()).collect())
+    opts.in_context.as_ref().map(|list| list.iter().filter_map(|p| confine(p, &opts.allow_folders).ok()).collect())
 }
 
 /// The normalised, confined paths `apply_edits` will read, in first-use
@@ -507,7 +512,7 @@ pub fn required_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> 
     let context = normalized_context(opts);
     let mut paths: Vec<String> = Vec::new();
     for (i, block) in blocks.iter().enumerate() {
-        if let Precheck::Go(path) = precheck(i, block, context.as_deref()) {
+        if let Precheck::Go(path) = precheck(i, block, context.as_deref(), &opts.allow_folders) {
             // The file a missing path may resolve to is read too.
             if let (Some(known), false) = (&opts.known_files, block.is_create()) {
                 if let resolve::Resolution::Resolved(p) = resolve::resolve(&path, known) {
@@ -555,7 +560,7 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
     let mut order: Vec<String> = Vec::new(); // files in the order they were first changed
 
     for (index, block) in blocks.iter().enumerate() {
-        let path = match precheck(index, block, context.as_deref()) {
+        let path = match precheck(index, block, context.as_deref(), &opts.allow_folders) {
             Precheck::Refused(r) => {
                 if r.status == Status::NotInContext && !out.files_auto_added.contains(&r.file_path) {
                     out.files_auto_added.push(r.file_path.clone());

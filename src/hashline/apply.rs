@@ -4,7 +4,7 @@ use super::call::{parse_call, Anchor, HashlineCall, Operation};
 use super::id::{line_id, DEFAULT_WIDTH, MAX_WIDTH};
 use super::view::{body_lines, excerpt};
 use crate::host::FileHost;
-use crate::path::normalize_path;
+use crate::path::confine;
 use crate::result::{ErrorKind, Status};
 use crate::text::{DecodeError, TextFile};
 use serde::{Deserialize, Serialize};
@@ -29,11 +29,15 @@ pub struct HashlineOptions {
     pub overwrite: bool,
     /// Ask the host to stage what was written and deleted.
     pub stage: bool,
+    /// Folders inside version-control metadata that may be written (the
+    /// path or the rename target), named exactly (`.git/info`); see
+    /// [`crate::path::confine`].
+    pub allow_folders: Vec<String>,
 }
 
 impl Default for HashlineOptions {
     fn default() -> Self {
-        HashlineOptions { width: DEFAULT_WIDTH, allow_replace_text: false, dry_run: false, overwrite: false, stage: false }
+        HashlineOptions { width: DEFAULT_WIDTH, allow_replace_text: false, dry_run: false, overwrite: false, stage: false, allow_folders: Vec::new() }
     }
 }
 
@@ -126,13 +130,14 @@ fn call_object(call: &Value) -> Option<std::borrow::Cow<'_, Value>> {
 
 /// The paths a call needs read, normalised: the file and a rename target.
 /// Refused paths are left out, so they are never read.
-pub fn hashline_paths(call: &Value) -> Vec<String> {
+pub fn hashline_paths(call: &Value, options: &HashlineOptions) -> Vec<String> {
+    let confine = |p: &str| confine(p, &options.allow_folders);
     let Some(call) = call_object(call) else { return Vec::new() };
     let call = call.as_ref();
     let mut paths = Vec::new();
-    if let Some(Ok(p)) = call.get("path").and_then(Value::as_str).map(normalize_path) {
+    if let Some(Ok(p)) = call.get("path").and_then(Value::as_str).map(confine) {
         paths.push(p);
-        if let Some(Ok(target)) = call.get("rename").and_then(Value::as_str).map(normalize_path) {
+        if let Some(Ok(target)) = call.get("rename").and_then(Value::as_str).map(confine) {
             if !paths.contains(&target) {
                 paths.push(target);
             }
@@ -183,7 +188,8 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// anything is written.
 pub fn apply_call(call: &HashlineCall, host: &mut dyn FileHost, options: &HashlineOptions) -> HashlineResult {
     let width = options.width.clamp(1, MAX_WIDTH);
-    let path = match normalize_path(&call.path) {
+    let confine = |p: &str| confine(p, &options.allow_folders);
+    let path = match confine(&call.path) {
         Ok(p) => p,
         Err(e) => return HashlineResult::refuse(&call.path, Status::Skipped, ErrorKind::PathEscape, e.reason),
     };
@@ -194,7 +200,7 @@ pub fn apply_call(call: &HashlineCall, host: &mut dyn FileHost, options: &Hashli
     if call.delete && !call.edits.is_empty() {
         return failed(ErrorKind::Malformed, format!("The call for {path} deletes the file and also has {}; send {{ \"delete\": true, \"edits\": [] }} to delete, or drop delete to edit.", plural(call.edits.len(), "edit", "edits")));
     }
-    let target = match call.rename.as_deref().map(normalize_path) {
+    let target = match call.rename.as_deref().map(confine) {
         None => None,
         Some(Ok(t)) if t == path => return failed(ErrorKind::NoOp, format!("rename names the file's own path ({path}); give the new path, or drop rename.")),
         Some(Ok(t)) => Some(t),

@@ -9,7 +9,7 @@ use super::anchored::{self, AnchorError, Region};
 use super::calls::{plan, AnchoredChange, Op, Planned, ToolCall};
 use crate::host::FileHost;
 use crate::matching::{self, MatchError, MatchPass};
-use crate::path::normalize_path;
+use crate::path::confine;
 use crate::result::{Diagnostics, EditResult, ErrorKind, NearLine, Status};
 use crate::text::{DecodeError, TextFile};
 
@@ -36,6 +36,9 @@ pub struct ToolOptions {
     pub stage: bool,
     pub matching: Matching,
     pub trailing_newline: NewlinePolicy,
+    /// Folders inside version-control metadata that may be written, named
+    /// exactly (`.git/info`); see [`crate::path::confine`].
+    pub allow_folders: Vec<String>,
 }
 
 /// The result of one change: one `write_file` call, one edit of a batched
@@ -72,13 +75,13 @@ pub struct ToolApplyResult {
 
 /// The normalised paths the calls will read, in first-use order; refused
 /// paths are left out (they are never read).
-pub fn tool_call_paths(calls: &[ToolCall]) -> Vec<String> {
+pub fn tool_call_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
     for item in plan(calls) {
         if item.op.is_err() {
             continue;
         }
-        if let Ok(path) = normalize_path(&item.path) {
+        if let Ok(path) = confine(&item.path, &options.allow_folders) {
             if !paths.contains(&path) {
                 paths.push(path);
             }
@@ -312,7 +315,7 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
                 continue;
             }
         };
-        let path = match normalize_path(&item.path) {
+        let path = match confine(&item.path, &options.allow_folders) {
             Ok(path) => path,
             Err(e) => {
                 let why = if item.path.is_empty() { "path is missing; name the file to change.".to_string() } else { e.reason };

@@ -58,9 +58,9 @@ fn read_options(options: JsValue) -> Result<HashlineOptions, JsError> {
 
 /// The normalised paths a call needs read (refused paths are never listed).
 #[wasm_bindgen(js_name = hashlinePaths)]
-pub fn hashline_paths(call: JsValue) -> Result<Vec<String>, JsError> {
+pub fn hashline_paths(call: JsValue, options: JsValue) -> Result<Vec<String>, JsError> {
     let call: serde_json::Value = from_js(call, "hashline edit call")?;
-    Ok(hashline::hashline_paths(&call))
+    Ok(hashline::hashline_paths(&call, &read_options(options)?))
 }
 
 /// Runs a call on the snapshot the driver read; returns `{ result, writes, deletes, stage }`.

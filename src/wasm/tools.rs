@@ -50,8 +50,9 @@ pub fn tools_schemas(mode: JsValue, options: JsValue) -> Result<String, JsError>
 
 /// The normalised paths `applyToolCalls` reads (refused paths left out).
 #[wasm_bindgen(js_name = toolsCallPaths)]
-pub fn tools_call_paths(calls: JsValue) -> Result<Vec<String>, JsError> {
-    Ok(tools::tool_call_paths(&calls_from(calls)?))
+pub fn tools_call_paths(calls: JsValue, options: JsValue) -> Result<Vec<String>, JsError> {
+    let options: ToolOptions = from_js_or_default(options, "options")?;
+    Ok(tools::tool_call_paths(&calls_from(calls)?, &options))
 }
 
 /// Runs the calls over a snapshot of the files; returns
