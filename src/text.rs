@@ -178,6 +178,34 @@ impl TextFile {
         out
     }
 
+    /// As [`TextFile::encode_lines`], for lines that say which line of the
+    /// file as read they are (`None` for a line an edit wrote): in a file
+    /// with mixed endings each kept line is written with its own ending, new
+    /// lines with the majority's. Linear, and exact by construction.
+    pub fn encode_kept_lines<'a>(&self, lines: impl Iterator<Item = (&'a str, Option<usize>)>, final_newline: bool) -> String {
+        let majority = if self.crlf { "\r\n" } else { "\n" };
+        let mut out = String::new();
+        if self.bom {
+            out.push('\u{feff}');
+        }
+        let mut lines = lines.peekable();
+        while let Some((line, origin)) = lines.next() {
+            out.push_str(line);
+            if lines.peek().is_some() || final_newline {
+                let own = match (&self.mixed, origin) {
+                    (Some(mixed), Some(o)) => mixed.crlf.get(o).copied(),
+                    _ => None,
+                };
+                out.push_str(match own {
+                    Some(true) => "\r\n",
+                    Some(false) => "\n",
+                    None => majority,
+                });
+            }
+        }
+        out
+    }
+
     fn push_lines(&self, out: &mut String, lines: &[&str], final_newline: bool) {
         let majority = if self.crlf { "\r\n" } else { "\n" };
         // Each new line's ending: a line that survived the edit (aligned by a

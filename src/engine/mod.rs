@@ -31,6 +31,7 @@
 //! assert_eq!(host.text("src/math.py").unwrap(), "def multiply(a, b):\n    return a * b\n");
 //! ```
 
+mod lines;
 mod locate;
 mod resolve;
 mod rewrite;
@@ -46,6 +47,7 @@ use crate::path::{confine, normalize_path};
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
 use crate::text::{DecodeError, TextFile, TrailingNewline};
 
+use lines::{Line, Lines};
 use locate::{explain_not_found, section_lines, LocateFailure, Parts};
 
 /// How failures affect the rest of a reply.
@@ -143,66 +145,59 @@ pub struct Validation {
 /// A file being edited: its lines (no terminators) and how to write it back.
 struct Doc {
     text: TextFile,
-    lines: Vec<String>,
-    /// A hash of each line, kept alongside `lines`: finding an edit scans
-    /// these 8-byte values instead of comparing every string of a large file.
-    hashes: Vec<u64>,
+    /// The lines, each with a hash (finding an edit compares 8-byte values,
+    /// starting from the rarest line) and the line of the file as read that
+    /// it is (so a kept line keeps its own ending).
+    lines: Lines,
     final_newline: bool,
 }
 
 impl Doc {
     fn from_text_file(mut text: TextFile) -> Doc {
         let final_newline = text.body.ends_with('\n') || text.body.is_empty();
-        let lines: Vec<String> = crate::text::body_lines(&text.body).into_iter().map(String::from).collect();
+        let lines = crate::text::body_lines(&text.body).into_iter().enumerate().map(|(i, l)| Line::new(l, Some(i as u32))).collect();
         text.body = String::new(); // the lines hold the content now
-        let hashes = lines.iter().map(|l| line_hash(l)).collect();
-        Doc { text, lines, hashes, final_newline }
+        Doc { text, lines: Lines::from_lines(lines), final_newline }
     }
 
-    fn set_lines(&mut self, lines: Vec<String>) {
-        self.hashes = lines.iter().map(|l| line_hash(l)).collect();
-        self.lines = lines;
+    fn set_lines(&mut self, lines: &[&str]) {
+        self.lines = Lines::from_lines(lines.iter().map(|l| Line::new(l, None)).collect());
     }
 
+    /// Replaces lines `range` by `new`. Lines the two have in common at
+    /// either end are kept as they are (they stay the file's own lines).
     fn splice(&mut self, range: std::ops::Range<usize>, new: &[&str]) {
-        self.hashes.splice(range.clone(), new.iter().map(|l| line_hash(l)));
-        self.lines.splice(range, new.iter().map(|l| l.to_string()));
+        let old = self.lines.texts(range.clone());
+        let same_start = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let same_end = old[same_start..].iter().rev().zip(new[same_start..].iter().rev()).take_while(|(a, b)| a == b).count();
+        let new = &new[same_start..new.len() - same_end];
+        let range = range.start + same_start..range.end - same_end;
+        self.lines.splice(range, new.iter().map(|l| Line::new(l, None)).collect());
     }
 
     /// Every 0-based index where `seq` occurs as consecutive whole lines.
-    fn find_all(&self, seq: &[&str]) -> Vec<usize> {
-        let Some(first) = seq.first() else { return Vec::new() };
-        if seq.len() > self.lines.len() {
-            return Vec::new();
-        }
-        let want = line_hash(first);
-        let last_start = self.lines.len() - seq.len();
-        let mut found = Vec::new();
-        for (i, h) in self.hashes.iter().enumerate().take(last_start + 1) {
-            if *h == want && self.lines[i..i + seq.len()].iter().zip(seq).all(|(a, b)| a == b) {
-                found.push(i);
-            }
-        }
-        found
+    fn find_all(&mut self, seq: &[&str]) -> Vec<usize> {
+        self.lines.find_all(seq)
+    }
+
+    /// The lines' texts, for messages and the tolerant passes.
+    fn texts(&self) -> Vec<String> {
+        self.lines.iter().map(|l| l.text.clone()).collect()
     }
 
     fn is_blank(&self) -> bool {
-        self.lines.iter().all(|l| l.trim().is_empty())
+        self.lines.iter().all(|l| l.text.trim().is_empty())
     }
 
     /// The file's bytes as text. Lines not named by an edit are kept, a blank
     /// last line included; the file's final-newline convention applies to
     /// whatever line is last now. So `"a\n\nb"` (no final newline) minus
     /// `b` is `"a\n"`: lines `a` and a blank line, the blank one unterminated.
+    /// A line kept from the file keeps its own line ending.
     fn encode(&self, policy: TrailingNewline) -> String {
-        let final_newline = !self.lines.is_empty() && (self.final_newline || policy == TrailingNewline::Ensure);
-        self.text.encode_lines(&self.lines, final_newline)
+        let final_newline = self.lines.len() > 0 && (self.final_newline || policy == TrailingNewline::Ensure);
+        self.text.encode_kept_lines(self.lines.iter().map(|l| (l.text.as_str(), l.origin.map(|o| o as usize))), final_newline)
     }
-}
-
-/// FNV-1a (the hashline ID's first step): cheap, and good enough to skip unequal lines.
-fn line_hash(line: &str) -> u64 {
-    crate::hashline::id::fnv1a64(line.as_bytes())
 }
 
 /// A successful location and what the edit does there.
@@ -248,7 +243,7 @@ fn apply_block_to_doc(block: &EditBlock, path: &str, doc: &mut Doc, matching: Ma
             Ok(Located { line: (pos + 1) as u32, pass: "exact".into(), no_op, by_hint: true })
         }
         [] if matching == Matching::Tolerant => apply_tolerant(doc, path, &parts, &new),
-        [] => Err(Box::new(explain_not_found(path, &doc.lines, &parts))),
+        [] => Err(Box::new(explain_not_found(path, &doc.texts(), &parts))),
         many => Err(Box::new(locate::ambiguous(path, &many.iter().map(|&i| (i + 1) as u32).collect::<Vec<_>>(), None))),
     }
 }
@@ -266,7 +261,8 @@ fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) ->
     let seq = parts.sequence();
     // Every line, the last included, ends in '\n', and so does the sequence:
     // the passes then compare exactly `seq.len()` whole lines, blank ones too.
-    let mut content = doc.lines.join("\n");
+    let lines = doc.texts();
+    let mut content = lines.join("\n");
     content.push('\n');
     let mut old_text = seq.join("\n");
     old_text.push('\n');
@@ -275,7 +271,7 @@ fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) ->
     new_seq.extend_from_slice(&parts.trailing);
     let new_text = new_seq.join("\n");
     let (a, o) = (parts.anchor.len(), parts.old.len());
-    let not_found = || Box::new(explain_not_found(path, &doc.lines, parts));
+    let not_found = || Box::new(explain_not_found(path, &lines, parts));
     // A sequence that is literally in the file, but (the exact pass failed)
     // not as whole lines, is a partial-line edit: refuse it rather than let
     // the boundary-prefix pass read it as a cut-off line and drop the rest.
@@ -288,7 +284,7 @@ fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) ->
     // A line pass starts at a line start; anything else is not a whole-line match.
     let start = crate::matching::line_of(&content, m.start) as usize - 1;
     let starts_a_line = m.start == 0 || content.as_bytes().get(m.start.wrapping_sub(1)) == Some(&b'\n');
-    if !starts_a_line || start + seq.len() > doc.lines.len() {
+    if !starts_a_line || start + seq.len() > lines.len() {
         return Err(not_found());
     }
     // The new lines as repaired: the middle of the replacement, which holds
@@ -304,7 +300,7 @@ fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) ->
         }
     };
     let (from, to) = (start + a, start + a + o);
-    let no_op = doc.lines.get(from..to).is_some_and(|old| old == repaired.as_slice());
+    let no_op = lines.get(from..to).is_some_and(|old| old == repaired.as_slice());
     if !no_op {
         let refs: Vec<&str> = repaired.iter().map(String::as_str).collect();
         doc.splice(from..to, &refs);
@@ -389,7 +385,7 @@ fn apply_one(index: usize, path: &str, block: &EditBlock, doc: &mut Doc, opts: &
         if !doc.is_blank() && !opts.overwrite {
             return (refuse(base, Status::Failed, ErrorKind::FileExists, file_exists_reason(path)), Outcome::Failed);
         }
-        doc.set_lines(section_lines(&block.new_lines).into_iter().map(String::from).collect());
+        doc.set_lines(&section_lines(&block.new_lines));
         doc.final_newline = true; // new files end with a newline
         let mut r = base;
         r.estimated_line = Some(1);

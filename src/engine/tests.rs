@@ -44,12 +44,11 @@ fn ambiguous_names_every_line() {
 
 #[test]
 fn finds_whole_line_sequences() {
-    let doc = Doc::from_text_file(TextFile::from_text("a\nb\na\nb\nab\n"));
+    let mut doc = Doc::from_text_file(TextFile::from_text("a\nb\na\nb\nab\n"));
     assert_eq!(doc.find_all(&["a", "b"]), [0, 2]);
     assert_eq!(doc.find_all(&["b", "ab"]), [3]);
     assert_eq!(doc.find_all(&["a", "b", "a", "b", "ab", "x"]), Vec::<usize>::new());
     assert_eq!(doc.find_all(&[]), Vec::<usize>::new());
-    let mut doc = doc;
     doc.splice(1..3, &["z"]);
     assert_eq!(doc.find_all(&["z", "b"]), [1], "hashes follow the lines through a splice");
 }
