@@ -35,17 +35,100 @@ pub struct TextFile {
     /// New lines are written with CRLF: every line ending in the file is
     /// CRLF, or (in a file with mixed endings) more of them are CRLF than LF.
     pub crlf: bool,
-    /// For a file with mixed endings only: the lines as read and their
-    /// endings, so that lines an edit keeps are written back with their own.
+    /// For a file with mixed endings only: where each line ended in the body
+    /// as read, and how, so that lines an edit keeps are written back with their own.
     mixed: Option<Box<MixedEndings>>,
 }
 
-/// The original lines of a mixed-ending file and whether each ended in CRLF.
+/// The line endings of a mixed-ending file as read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct MixedEndings {
-    lines: Vec<String>,
+    /// Byte offset in the LF body of each line's `\n`, ascending.
+    newlines: Vec<usize>,
     /// `crlf[i]` for every line that had an ending (an unterminated last line has none).
     crlf: Vec<bool>,
+}
+
+/// Where the bytes of an edited LF body came from: runs copied from the
+/// body as read (with their offset there) or written by an edit. Edits
+/// report what they replace ([`Provenance::replace`]); writing the file back
+/// then gives each kept line its own ending, by construction and in linear
+/// time (no diff).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Provenance {
+    runs: Vec<Run>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Run {
+    len: usize,
+    /// Offset in the body as read; `None` for written bytes.
+    from: Option<usize>,
+}
+
+impl Provenance {
+    /// A body exactly as read.
+    pub fn original(len: usize) -> Provenance {
+        Provenance { runs: if len == 0 { Vec::new() } else { vec![Run { len, from: Some(0) }] } }
+    }
+
+    /// A body written whole (nothing kept).
+    pub fn written(len: usize) -> Provenance {
+        Provenance { runs: if len == 0 { Vec::new() } else { vec![Run { len, from: None }] } }
+    }
+
+    /// Records that the byte ranges `start..end` of the current body (sorted,
+    /// not overlapping) were replaced by `new_len` written bytes each.
+    pub fn replace(&mut self, edits: &[(usize, usize, usize)]) {
+        let mut out: Vec<Run> = Vec::with_capacity(self.runs.len() + 2 * edits.len());
+        let mut runs = std::mem::take(&mut self.runs).into_iter();
+        let mut current = runs.next();
+        let mut pos = 0;
+        // Moves `n` bytes from the old runs to `out` (keep) or drops them.
+        let mut advance = |n: usize, keep: bool, out: &mut Vec<Run>, current: &mut Option<Run>| {
+            let mut n = n;
+            while n > 0 {
+                let Some(run) = current.as_mut() else { return };
+                let take = n.min(run.len);
+                if keep {
+                    out.push(Run { len: take, from: run.from });
+                }
+                run.len -= take;
+                run.from = run.from.map(|f| f + take);
+                n -= take;
+                if run.len == 0 {
+                    *current = runs.next();
+                }
+            }
+        };
+        for &(start, end, new_len) in edits {
+            advance(start.saturating_sub(pos), true, &mut out, &mut current);
+            advance(end.saturating_sub(start.max(pos)), false, &mut out, &mut current);
+            if new_len > 0 {
+                out.push(Run { len: new_len, from: None });
+            }
+            pos = end.max(pos);
+        }
+        advance(usize::MAX, true, &mut out, &mut current);
+        self.runs = out;
+    }
+
+    /// For each `\n` of `body` in order, the offset it had in the body as read.
+    fn newline_origins<'a>(&'a self, body: &'a str) -> impl Iterator<Item = Option<usize>> + 'a {
+        let mut runs = self.runs.iter();
+        let mut run = runs.next().copied();
+        let mut run_start = 0usize;
+        body.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(move |(p, _)| {
+            while let Some(r) = run {
+                if p < run_start + r.len {
+                    return r.from.map(|f| f + (p - run_start));
+                }
+                run_start += r.len;
+                run = runs.next().copied();
+            }
+            None
+        })
+    }
 }
 
 /// The lines of an LF body: `"a\nb\n"` and `"a\nb"` are two lines, `""` is
@@ -91,7 +174,7 @@ impl TextFile {
         }
         // Mixed: read every CRLF as LF and remember each line's own ending.
         let mut body = String::with_capacity(text.len());
-        let mut lines = Vec::with_capacity(newlines + 1);
+        let mut offsets = Vec::with_capacity(newlines);
         let mut endings = Vec::with_capacity(newlines);
         for piece in text.split_inclusive('\n') {
             let (line, ending) = match piece.strip_suffix("\r\n") {
@@ -102,15 +185,15 @@ impl TextFile {
                 },
             };
             body.push_str(line);
-            lines.push(line.to_string());
             if let Some(crlf) = ending {
+                offsets.push(body.len());
                 body.push('\n');
                 endings.push(crlf);
             }
         }
         // Ties go to LF, the convention of a new file.
         let crlf = crlfs > newlines - crlfs;
-        TextFile { body, bom, crlf, mixed: Some(Box::new(MixedEndings { lines, crlf: endings })) }
+        TextFile { body, bom, crlf, mixed: Some(Box::new(MixedEndings { newlines: offsets, crlf: endings })) }
     }
 
     /// A new file: no BOM, LF endings.
@@ -135,47 +218,59 @@ impl TextFile {
     /// that choice, with [`TrailingNewline::Ensure`] a non-empty result always
     /// ends with one.
     pub fn encode(&self, new_body: &str, original_final_newline: bool, policy: TrailingNewline) -> String {
+        self.encode_tracked(new_body, None, original_final_newline, policy)
+    }
+
+    /// As [`TextFile::encode`], with where the body's bytes came from: in a
+    /// file with mixed endings each `\n` kept from the file as read gets its
+    /// own ending back, every other one the majority's. Without provenance
+    /// every line of a mixed file gets the majority's ending.
+    pub fn encode_tracked(&self, new_body: &str, provenance: Option<&Provenance>, original_final_newline: bool, policy: TrailingNewline) -> String {
         let want_newline = match policy {
             TrailingNewline::Ensure => true,
             TrailingNewline::Preserve => original_final_newline,
         };
-        let mut body = new_body.to_string();
+        let mut body = new_body;
+        let added;
         if !body.is_empty() {
             if want_newline && !body.ends_with('\n') {
-                body.push('\n');
-            } else if !want_newline && body.ends_with('\n') {
-                body.pop();
+                added = format!("{body}\n");
+                body = &added;
+            } else if !want_newline {
+                body = body.strip_suffix('\n').unwrap_or(body);
             }
         }
-        let mut out = String::with_capacity(body.len() + 4);
+        let mut out = String::with_capacity(body.len() + body.len() / 16 + 4);
         if self.bom {
             out.push('\u{feff}');
         }
-        if self.mixed.is_some() {
-            let lines = body_lines(&body);
-            self.push_lines(&mut out, &lines, body.ends_with('\n'));
-        } else if self.crlf {
-            out.push_str(&body.replace('\n', "\r\n"));
-        } else {
-            out.push_str(&body);
+        match (&self.mixed, provenance) {
+            (Some(mixed), Some(prov)) => {
+                let mut origins = prov.newline_origins(body);
+                for piece in body.split_inclusive('\n') {
+                    let Some(line) = piece.strip_suffix('\n') else {
+                        out.push_str(piece);
+                        continue;
+                    };
+                    out.push_str(line);
+                    let own = origins.next().flatten().and_then(|o| mixed.newlines.binary_search(&o).ok()).and_then(|i| mixed.crlf.get(i).copied());
+                    out.push_str(if own.unwrap_or(self.crlf) { "\r\n" } else { "\n" });
+                }
+            }
+            _ if self.crlf => out.push_str(&body.replace('\n', "\r\n")),
+            _ => out.push_str(body),
         }
         out
     }
 
-    /// Writes `lines` (no terminators) back in the file's conventions, each
+    /// As [`TextFile::encode_kept_lines`] for lines that are all new: each
     /// line ended except the last, which is ended when `final_newline` is set.
     ///
     /// Unlike [`TextFile::encode`] this never drops a line: a blank last line
     /// in a file without a final newline is written as an empty, unterminated
     /// line (so `["a", ""]` without a final newline is `"a\n"`).
     pub fn encode_lines<S: AsRef<str>>(&self, lines: &[S], final_newline: bool) -> String {
-        let refs: Vec<&str> = lines.iter().map(AsRef::as_ref).collect();
-        let mut out = String::with_capacity(refs.iter().map(|l| l.len() + 2).sum::<usize>() + 3);
-        if self.bom {
-            out.push('\u{feff}');
-        }
-        self.push_lines(&mut out, &refs, final_newline);
-        out
+        self.encode_kept_lines(lines.iter().map(|l| (l.as_ref(), None)), final_newline)
     }
 
     /// As [`TextFile::encode_lines`], for lines that say which line of the
@@ -205,38 +300,6 @@ impl TextFile {
         }
         out
     }
-
-    fn push_lines(&self, out: &mut String, lines: &[&str], final_newline: bool) {
-        let majority = if self.crlf { "\r\n" } else { "\n" };
-        // Each new line's ending: a line that survived the edit (aligned by a
-        // line diff against the file as read) keeps its own; others take the
-        // majority. Only mixed files pay for the diff.
-        let mut own: Vec<Option<bool>> = Vec::new();
-        if let Some(mixed) = &self.mixed {
-            own = vec![None; lines.len()];
-            let old: Vec<&str> = mixed.lines.iter().map(String::as_str).collect();
-            for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old, lines) {
-                if let similar::DiffOp::Equal { old_index, new_index, len } = op {
-                    for d in 0..len {
-                        if let (Some(slot), Some(&crlf)) = (own.get_mut(new_index + d), mixed.crlf.get(old_index + d)) {
-                            *slot = Some(crlf);
-                        }
-                    }
-                }
-            }
-        }
-        let last = lines.len().saturating_sub(1);
-        for (i, line) in lines.iter().enumerate() {
-            out.push_str(line);
-            if i < last || final_newline {
-                out.push_str(match own.get(i).copied().flatten() {
-                    Some(true) => "\r\n",
-                    Some(false) => "\n",
-                    None => majority,
-                });
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -256,15 +319,24 @@ mod tests {
         let file = TextFile::from_text("a\r\nb\nc\r\n");
         assert!(file.crlf && file.mixed_endings(), "two CRLF against one LF: new lines get CRLF");
         assert_eq!(file.body, "a\nb\nc\n");
-        assert_eq!(file.encode("a\nb\nc\n", true, TrailingNewline::Preserve), "a\r\nb\nc\r\n", "unchanged round trip");
-        assert_eq!(file.encode("a\nB\nc\n", true, TrailingNewline::Preserve), "a\r\nB\r\nc\r\n");
-        assert_eq!(file.encode("a\nb\nx\nc\n", true, TrailingNewline::Preserve), "a\r\nb\nx\r\nc\r\n");
-        assert_eq!(file.encode("b\nc\n", true, TrailingNewline::Preserve), "b\nc\r\n");
+        let kept = |edits: &[(usize, usize, usize)]| {
+            let mut p = Provenance::original(6);
+            p.replace(edits);
+            p
+        };
+        let enc = |body: &str, p: Provenance| file.encode_tracked(body, Some(&p), true, TrailingNewline::Preserve);
+        assert_eq!(enc("a\nb\nc\n", kept(&[])), "a\r\nb\nc\r\n", "unchanged round trip");
+        assert_eq!(enc("a\nB\nc\n", kept(&[(2, 3, 1)])), "a\r\nB\nc\r\n", "the line's own newline is kept");
+        assert_eq!(enc("a\nb\nx\nc\n", kept(&[(4, 4, 2)])), "a\r\nb\nx\r\nc\r\n");
+        assert_eq!(enc("b\nc\n", kept(&[(0, 2, 0)])), "b\nc\r\n");
+        assert_eq!(file.encode("a\nb\nc\n", true, TrailingNewline::Preserve), "a\r\nb\r\nc\r\n", "no provenance: the majority");
         // A lone CR is content; a tie goes to LF.
         let file = TextFile::from_text("x\ry\r\nz\n");
         assert!(!file.crlf && file.mixed_endings());
         assert_eq!(file.body, "x\ry\nz\n");
-        assert_eq!(file.encode("x\ry\nz\nw", false, TrailingNewline::Ensure), "x\ry\r\nz\nw\n");
+        let mut p = Provenance::original(6);
+        p.replace(&[(6, 6, 1)]);
+        assert_eq!(file.encode_tracked("x\ry\nz\nw", Some(&p), false, TrailingNewline::Ensure), "x\ry\r\nz\nw\n");
         // Uniform files do not remember lines.
         assert!(!TextFile::from_text("a\rb\n").mixed_endings());
         assert_eq!(TextFile::from_text("a\rb\n").body, "a\rb\n");

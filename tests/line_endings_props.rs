@@ -4,7 +4,11 @@
 mod prop_support;
 
 use editblocks::engine::{apply_to_content, ApplyOptions};
+use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions};
+use editblocks::host::MemoryHost;
+use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
 use editblocks::{EditBlock, Format, Status};
+use serde_json::json;
 use proptest::prelude::*;
 
 fn block(old: &str, new: &str) -> EditBlock {
@@ -28,6 +32,26 @@ fn the_reported_case() {
     assert_eq!(out, "a\n");
     let (out, _) = apply_to_content(&block("b\na", "c"), "a\nb\r\na\r\nb\r\n", &ApplyOptions::default());
     assert_eq!(out, "a\nc\r\nb\r\n", "a new line takes the majority ending; kept lines their own");
+}
+
+#[test]
+fn the_reported_case_through_tool_calls_and_hashline() {
+    let file = "a\r\nb\na\n";
+    for call in [
+        ToolCall::new("edit_file", json!({ "path": "f", "old_string": "a\nb\n", "new_string": "" })),
+        ToolCall::new("modify_file", json!({ "path": "f", "changes": [{ "start": ["a", "b"], "content": [] }] })),
+    ] {
+        let mut host = MemoryHost::with_files([("f", file)]);
+        let r = apply_tool_calls(&[call.clone()], &mut host, &ToolOptions::default());
+        assert!(r.ok, "{:?}", r.errors);
+        assert_eq!(host.text("f").as_deref(), Some("a\n"), "{}", call.name);
+    }
+    let mut host = MemoryHost::with_files([("f", file)]);
+    let first = format!("1#{}", line_id("a", 3));
+    let second = format!("2#{}", line_id("b", 3));
+    let r = apply_hashline_edit(&json!({ "path": "f", "edits": [{ "first": first, "last": second, "new_content": null }] }), &mut host, &HashlineOptions::default());
+    assert_eq!(r.status, Status::Applied, "{}", r.message);
+    assert_eq!(host.text("f").as_deref(), Some("a\n"));
 }
 
 // Few distinct lines, so the same text occurs with different endings.
@@ -72,6 +96,19 @@ proptest! {
         if to < n {
             let after = piece(to..n, final_newline);
             prop_assert!(out.ends_with(&after), "{file:?} -> {out:?}: lines after the edit changed");
+        }
+
+        // The same edit as a hashline range replace, by line numbers.
+        let mut host = MemoryHost::with_files([("f", file.as_str())]);
+        let anchor = |i: usize| format!("{}#{}", i + 1, line_id(&lines[i].0, 3));
+        let content = if new_text.is_empty() { serde_json::Value::Null } else { json!(new) };
+        let r = apply_hashline_edit(&json!({ "path": "f", "edits": [{ "first": anchor(from), "last": anchor(to - 1), "new_content": content }] }), &mut host, &HashlineOptions::default());
+        if r.status == Status::Applied {
+            let out = host.text("f").unwrap_or_default();
+            prop_assert!(out.starts_with(&before), "hashline {file:?} -> {out:?}: lines before the edit changed");
+            if to < n {
+                prop_assert!(out.ends_with(&piece(to..n, final_newline)), "hashline {file:?} -> {out:?}: lines after the edit changed");
+            }
         }
     }
 }

@@ -267,7 +267,9 @@ pub fn apply_call(call: &HashlineCall, host: &mut dyn FileHost, options: &Hashli
         };
         match edit_body(&path, &file.body, &call.edits, width) {
             Ok(edited) => {
-                let encoded = file.encode(&edited.body, edited.body.ends_with('\n') || edited.body.is_empty(), crate::text::TrailingNewline::Preserve);
+                let final_newline = edited.body.ends_with('\n');
+                let lines = body_lines(&edited.body).into_iter().zip(edited.origins.iter().copied());
+                let encoded = if edited.body.is_empty() { file.encode("", true, crate::text::TrailingNewline::Preserve) } else { file.encode_kept_lines(lines, final_newline) };
                 (encoded, Some(edited))
             }
             Err(refusal) => return *refusal,
@@ -332,6 +334,9 @@ fn stage(host: &mut dyn FileHost, options: &HashlineOptions, paths: &[String]) {
 /// The edited body and what to report about it.
 pub struct Edited {
     pub body: String,
+    /// For each line of `body`, the line of the file as read that it is
+    /// (`None` for a line an operation wrote), so kept lines keep their endings.
+    pub origins: Vec<Option<usize>>,
     pub operations: usize,
     /// 1-based first changed line in the new file.
     pub first_changed: Option<usize>,
@@ -474,15 +479,34 @@ pub fn edit_body(path: &str, body: &str, edits: &[Operation], width: usize) -> R
     // 5. Apply: inserts at a gap go before a replacement starting there.
     splices.sort_by_key(|s| (s.start, s.insert_anchors.is_none()));
     let mut out: Vec<&str> = Vec::with_capacity(count);
+    let mut origins: Vec<Option<usize>> = Vec::with_capacity(count);
     let mut changed: Vec<(usize, usize)> = Vec::new(); // new-file ranges [start, end)
     let mut cursor = 0;
     for s in &splices {
-        out.extend(lines.get(cursor..s.start).unwrap_or_default());
+        let kept = cursor.min(s.start)..s.start;
+        origins.extend(kept.clone().map(Some));
+        out.extend(lines.get(kept).unwrap_or_default());
         let from = out.len();
-        out.extend(s.lines.iter().map(String::as_str));
+        // Lines a replacement repeats at its start or end are the file's own.
+        let old = lines.get(s.start.max(cursor)..s.end.max(cursor)).unwrap_or_default();
+        let same_start = old.iter().zip(&s.lines).take_while(|(a, b)| **a == b.as_str()).count();
+        let same_end = old[same_start..].iter().rev().zip(s.lines[same_start..].iter().rev()).take_while(|(a, b)| **a == b.as_str()).count();
+        let first_old = s.start.max(cursor);
+        for (k, line) in s.lines.iter().enumerate() {
+            let origin = if k < same_start {
+                Some(first_old + k)
+            } else if k >= s.lines.len() - same_end {
+                Some(first_old + old.len() - (s.lines.len() - k))
+            } else {
+                None
+            };
+            origins.push(origin);
+            out.push(line.as_str());
+        }
         changed.push((from, out.len()));
         cursor = s.end.max(cursor);
     }
+    origins.extend((cursor..count).map(Some));
     out.extend(lines.get(cursor..).unwrap_or_default());
     let final_newline = body.ends_with('\n');
     let mut new_body = out.join("\n");
@@ -511,7 +535,7 @@ pub fn edit_body(path: &str, body: &str, edits: &[Operation], width: usize) -> R
     } else {
         excerpt(&out, &marked, CONTEXT, width, "")
     };
-    Ok(Edited { body: new_body, operations: edits.len(), first_changed: marked.first().map(|l| l + 1), view })
+    Ok(Edited { body: new_body, origins, operations: edits.len(), first_changed: marked.first().map(|l| l + 1), view })
 }
 
 /// Splices for one content replace: each match widened to whole lines;

@@ -71,22 +71,46 @@ pub fn locate(lines: &[&str], change: &AnchoredChange) -> Result<Region, LocateE
     Ok(Region { first, last })
 }
 
-/// Replaces each region with its content, bottom to top (regions must not
-/// overlap). Keeps the body's final newline.
-pub fn splice(body: &str, mut edits: Vec<(Region, &[String])>) -> String {
-    let mut lines: Vec<String> = body.split_terminator('\n').map(str::to_string).collect();
-    edits.sort_by_key(|e| std::cmp::Reverse(e.0.first));
+/// Replaces each region with its content (regions must not overlap); keeps
+/// the body's final newline. Also returns the byte ranges of `body` that were
+/// replaced and the length of their new text, for [`crate::text::Provenance`].
+pub fn splice(body: &str, mut edits: Vec<(Region, &[String])>) -> (String, Vec<(usize, usize, usize)>) {
+    // Byte offset where each line starts, plus the end of the body.
+    let mut starts: Vec<usize> = std::iter::once(0).chain(body.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    if starts.last() == Some(&body.len()) && !body.is_empty() {
+        starts.pop();
+    }
+    let line_count = if body.is_empty() { 0 } else { starts.len() };
+    let text_end = |i: usize| starts.get(i + 1).map_or(body.len(), |s| s - 1);
+    edits.sort_by_key(|e| e.0.first);
+    // Each region as a byte range of the body and the text replacing it.
+    let mut replaced: Vec<(usize, usize, String)> = Vec::new();
     for (region, content) in edits {
-        let last = region.last.min(lines.len().saturating_sub(1));
-        if region.first <= last {
-            lines.splice(region.first..=last, content.iter().cloned());
+        let last = region.last.min(line_count.saturating_sub(1));
+        if region.first > last || region.first >= line_count {
+            continue;
         }
+        let (mut start, mut end) = (starts[region.first], text_end(last));
+        if content.is_empty() {
+            // The lines go with one of their line breaks: the one after them, else the one before.
+            if end < body.len() {
+                end += 1;
+            } else if start > 0 {
+                start -= 1;
+            }
+        }
+        replaced.push((start, end, content.join("\n")));
     }
-    let mut out = lines.join("\n");
-    if !out.is_empty() && body.ends_with('\n') {
-        out.push('\n');
+    let mut out = String::with_capacity(body.len());
+    let mut at = 0;
+    for (start, end, text) in &replaced {
+        out.push_str(&body[at..*start]);
+        out.push_str(text);
+        at = *end;
     }
-    out
+    out.push_str(&body[at..]);
+    let ranges = replaced.iter().map(|(s, e, t)| (*s, *e, t.len())).collect();
+    (out, ranges)
 }
 
 #[cfg(test)]
@@ -105,7 +129,7 @@ mod tests {
         let c = change(&["def a():"], Some(&["def b():"]), &["def a(x):", "    return x", "", "def b():"]);
         let r = locate(&lines, &c).unwrap();
         assert_eq!(r, Region { first: 0, last: 3 });
-        assert_eq!(splice(body, vec![(r, &c.content)]), "def a(x):\n    return x\n\ndef b():\n    pass\n");
+        assert_eq!(splice(body, vec![(r, &c.content)]).0, "def a(x):\n    return x\n\ndef b():\n    pass\n");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::host::FileHost;
 use crate::matching::{self, MatchError, MatchPass};
 use crate::path::confine;
 use crate::result::{Diagnostics, EditResult, ErrorKind, NearLine, Status};
-use crate::text::{DecodeError, TextFile};
+use crate::text::{DecodeError, Provenance, TextFile};
 
 /// How `edit_file` locates `old_string`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -97,6 +97,8 @@ struct FileState {
     final_newline: bool,
     /// The LF body now; `None` while the file does not exist.
     body: Option<String>,
+    /// Which bytes of `body` are the file's own (so kept lines keep their endings).
+    provenance: Provenance,
     /// Why it cannot be edited (binary, not UTF-8, unreadable).
     unusable: Option<(ErrorKind, String)>,
     failed: bool,
@@ -110,6 +112,7 @@ impl FileState {
             text: TextFile::new_file(),
             final_newline: true,
             body: None,
+            provenance: Provenance::default(),
             unusable,
             failed: false,
             touched: false,
@@ -122,6 +125,7 @@ impl FileState {
                 Ok(text) => FileState {
                     final_newline: text.has_final_newline(),
                     body: Some(text.body.clone()),
+                    provenance: Provenance::original(text.body.len()),
                     text,
                     original: Some(bytes),
                     unusable: None,
@@ -364,6 +368,7 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
                 if state.original.is_some() {
                     state.final_newline = body.is_empty() || body.ends_with('\n');
                 }
+                state.provenance = Provenance::written(body.len());
                 state.body = Some(body);
                 state.touched = true;
                 push(&path, None, "", content, Outcome::ok(Some(1), None));
@@ -457,7 +462,7 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
         let Some(state) = files.get(path) else { continue };
         let (true, Some(body)) = (state.touched, &state.body) else { continue };
         // An empty body is an empty file: no lone BOM.
-        let bytes = if body.is_empty() { String::new() } else { state.text.encode(body, state.final_newline, policy) };
+        let bytes = if body.is_empty() { String::new() } else { state.text.encode_tracked(body, Some(&state.provenance), state.final_newline, policy) };
         if state.original.as_deref() == Some(bytes.as_bytes()) {
             continue;
         }
@@ -550,6 +555,7 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
                 at = m.end;
             }
             next.push_str(&body[at..]);
+            state.provenance.replace(&matches.iter().map(|m| (m.start, m.end, m.replacement.len())).collect::<Vec<_>>());
             state.body = Some(next);
             Outcome { assumed, ..Outcome::ok(line, pass) }
         }
@@ -751,7 +757,9 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
             .zip(&normalised)
             .filter_map(|(r, c)| Some(((*r)?, c.as_ref().ok()?.content.as_slice())))
             .collect();
-        state.body = Some(anchored::splice(&body, edits));
+        let (next, replaced) = anchored::splice(&body, edits);
+        state.provenance.replace(&replaced);
+        state.body = Some(next);
     }
     outcomes
 }
