@@ -403,19 +403,18 @@ fn expand_truncated(window: &[&str], old_lines: &[&str], new: &str) -> Result<St
     let old_keys: Vec<&str> = old_lines.iter().map(|l| l.trim()).collect();
     let new_keys: Vec<String> = new_lines.iter().map(|l| l.trim().to_string()).collect();
     let new_keys: Vec<&str> = new_keys.iter().map(String::as_str).collect();
-    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &old_keys, &new_keys);
+    let pairs = align_lines(&old_keys, &new_keys);
+    // An old line kept as it was pairs with its copy; a changed one with the
+    // line at the same position of an equally long changed group.
     let partner = |k: usize| -> Option<usize> {
-        ops.iter().find_map(|op| {
-            let (tag, olds, news) = op.as_tag_tuple();
-            if !olds.contains(&k) {
-                return None;
-            }
-            match tag {
-                similar::DiffTag::Equal => Some(news.start + (k - olds.start)),
-                similar::DiffTag::Replace if olds.len() == news.len() => Some(news.start + (k - olds.start)),
-                _ => None,
-            }
-        })
+        if let Some(j) = pairs[k] {
+            return Some(j);
+        }
+        let above = (0..k).rev().find_map(|i| pairs[i].map(|j| (i, j)));
+        let below = (k + 1..n).find_map(|i| pairs[i].map(|j| (i, j)));
+        let (o0, n0) = above.map_or((0, 0), |(i, j)| (i + 1, j + 1));
+        let (o1, n1) = below.unwrap_or((n, new_keys.len()));
+        (o1 - o0 == n1.saturating_sub(n0) && n1 >= n0).then(|| n0 + (k - o0))
     };
     let mut boundaries = vec![0];
     if n > 1 {
@@ -510,29 +509,29 @@ fn repair_indentation(window: &[&str], old_lines: &[&str], new: &str) -> String 
         .collect();
     let old_keys: Vec<&str> = old_lines.iter().map(|l| l.trim()).collect();
     let new_keys: Vec<&str> = new_lines.iter().map(|l| l.trim()).collect();
-    // For each new line, the old line whose offset it takes.
+    // For each new line, the old line whose offset it takes: an equal line
+    // its copy; a line of a changed group the old line at the same place
+    // (or the group's last); an inserted line its neighbour above.
     let mut source: Vec<usize> = vec![0; new_lines.len()];
     let last_old = old_lines.len().saturating_sub(1);
-    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old_keys, &new_keys) {
-        match op {
-            similar::DiffOp::Equal { old_index, new_index, len } => {
-                for d in 0..len {
-                    source[new_index + d] = old_index + d;
-                }
-            }
-            similar::DiffOp::Replace { old_index, old_len, new_index, new_len } => {
-                for d in 0..new_len {
-                    source[new_index + d] = old_index + d.min(old_len.saturating_sub(1));
-                }
-            }
-            similar::DiffOp::Insert { old_index, new_index, new_len } => {
-                let neighbour = if old_index > 0 { old_index - 1 } else { old_index.min(last_old) };
-                for d in 0..new_len {
-                    source[new_index + d] = neighbour;
-                }
-            }
-            similar::DiffOp::Delete { .. } => {}
+    let pairs = align_lines(&old_keys, &new_keys);
+    let (mut o0, mut n0) = (0usize, 0usize);
+    let anchors = pairs.iter().enumerate().filter_map(|(k, j)| j.map(|j| (k, j))).chain(std::iter::once((old_lines.len(), new_lines.len())));
+    for (k, j) in anchors {
+        let (old_len, new_len) = (k - o0, j.saturating_sub(n0));
+        for d in 0..new_len {
+            source[n0 + d] = if old_len > 0 {
+                o0 + d.min(old_len - 1)
+            } else if o0 > 0 {
+                o0 - 1
+            } else {
+                o0.min(last_old)
+            };
         }
+        if k < old_lines.len() {
+            source[j] = k;
+        }
+        (o0, n0) = (k + 1, j + 1);
     }
     let mut out = Vec::with_capacity(new_lines.len());
     for (j, line) in new_lines.iter().enumerate() {
@@ -540,6 +539,85 @@ fn repair_indentation(window: &[&str], old_lines: &[&str], new: &str) -> String 
     }
     out.join("\n")
 }
+
+/// Pairs equal lines of `old` and `new` in order (a longest common
+/// subsequence, or close to one): for each old line, the new line it is.
+///
+/// Small inputs use Myers' diff. Past [`EXACT_ALIGN_LINES`] lines, whose
+/// diff could cost the product of the lengths, a patience alignment is used:
+/// the common start and end, then lines that occur once in each side as
+/// anchors (their longest increasing run), and the equal start and end of
+/// each gap between anchors. That costs `O(n log n)` whatever the input.
+fn align_lines(old: &[&str], new: &[&str]) -> Vec<Option<usize>> {
+    let mut pairs = vec![None; old.len()];
+    if old.len() + new.len() <= EXACT_ALIGN_LINES {
+        for op in similar::capture_diff_slices(similar::Algorithm::Myers, old, new) {
+            if let similar::DiffOp::Equal { old_index, new_index, len } = op {
+                for d in 0..len {
+                    pairs[old_index + d] = Some(new_index + d);
+                }
+            }
+        }
+        return pairs;
+    }
+    // Equal ends of old[a0..a1] and new[b0..b1]; returns the middle left.
+    let ends = |pairs: &mut Vec<Option<usize>>, (mut a0, mut a1): (usize, usize), (mut b0, mut b1): (usize, usize)| {
+        while a0 < a1 && b0 < b1 && old[a0] == new[b0] {
+            pairs[a0] = Some(b0);
+            (a0, b0) = (a0 + 1, b0 + 1);
+        }
+        while a0 < a1 && b0 < b1 && old[a1 - 1] == new[b1 - 1] {
+            pairs[a1 - 1] = Some(b1 - 1);
+            (a1, b1) = (a1 - 1, b1 - 1);
+        }
+        ((a0, a1), (b0, b1))
+    };
+    let ((a0, a1), (b0, b1)) = ends(&mut pairs, (0, old.len()), (0, new.len()));
+    // Lines once in each middle: (old index, new index), in old order.
+    let mut seen: std::collections::HashMap<&str, (u32, usize, u32, usize)> = std::collections::HashMap::new();
+    for (i, l) in old.iter().enumerate().take(a1).skip(a0) {
+        let e = seen.entry(l).or_insert((0, i, 0, 0));
+        e.0 += 1;
+    }
+    for (j, l) in new.iter().enumerate().take(b1).skip(b0) {
+        if let Some(e) = seen.get_mut(l) {
+            e.2 += 1;
+            e.3 = j;
+        }
+    }
+    let mut unique: Vec<(usize, usize)> = seen.values().filter(|e| e.0 == 1 && e.2 == 1).map(|e| (e.1, e.3)).collect();
+    unique.sort_unstable();
+    // Longest increasing run of new indexes (patience sorting).
+    let mut tails: Vec<usize> = Vec::new(); // index into `unique` of the smallest tail of each length
+    let mut back: Vec<Option<usize>> = vec![None; unique.len()];
+    for (u, &(_, j)) in unique.iter().enumerate() {
+        let len = tails.partition_point(|&t| unique[t].1 < j);
+        back[u] = len.checked_sub(1).map(|p| tails[p]);
+        if len == tails.len() {
+            tails.push(u);
+        } else {
+            tails[len] = u;
+        }
+    }
+    let mut anchors = Vec::new();
+    let mut at = tails.last().copied();
+    while let Some(u) = at {
+        anchors.push(unique[u]);
+        at = back[u];
+    }
+    anchors.reverse();
+    let (mut pa, mut pb) = (a0, b0);
+    for &(i, j) in &anchors {
+        ends(&mut pairs, (pa, i), (pb, j));
+        pairs[i] = Some(j);
+        (pa, pb) = (i + 1, j + 1);
+    }
+    ends(&mut pairs, (pa, a1), (pb, b1));
+    pairs
+}
+
+/// Lines (old plus new) up to which [`align_lines`] runs an exact diff.
+const EXACT_ALIGN_LINES: usize = 4000;
 
 /// How alike two lines are, 0.0 to 1.0, ignoring surrounding whitespace:
 /// [`dice_bigrams`] of the trimmed text.
@@ -750,6 +828,25 @@ mod tests {
         let file = "\u{3000}é\n";
         let m = find_unique(file, "é", "ü").unwrap();
         assert_eq!(apply(file, &m), "\u{3000}ü\n");
+    }
+
+    #[test]
+    fn large_alignments_pair_equal_lines_in_order() {
+        let old: Vec<String> = (0..3000).map(|i| if i % 10 == 0 { "}".to_string() } else { format!("line {i}") }).collect();
+        let new: Vec<String> = (0..3000).map(|i| if i % 7 == 0 { format!("changed {i}") } else { old[i].clone() }).collect();
+        let (o, n): (Vec<&str>, Vec<&str>) = (old.iter().map(String::as_str).collect(), new.iter().map(String::as_str).collect());
+        let pairs = align_lines(&o, &n);
+        let mut last = None;
+        for (k, j) in pairs.iter().enumerate() {
+            if let Some(j) = *j {
+                assert_eq!(o[k], n[j]);
+                assert!(last.map_or(true, |l| j > l), "in order");
+                last = Some(j);
+            }
+        }
+        // Every line that was not changed is paired (patience finds them all here).
+        let unchanged = (0..3000).filter(|i| i % 7 != 0).count();
+        assert_eq!(pairs.iter().filter(|p| p.is_some()).count(), unchanged);
     }
 
     #[test]

@@ -217,14 +217,27 @@ impl TextFile {
     /// before editing; with [`TrailingNewline::Preserve`] the result keeps
     /// that choice, with [`TrailingNewline::Ensure`] a non-empty result always
     /// ends with one.
+    ///
+    /// Which lines of a mixed-ending file were kept is read from what
+    /// `new_body` shares with the body as read at its start and end (one
+    /// edit's worth); callers that make several edits pass their
+    /// [`Provenance`] to [`TextFile::encode_tracked`].
     pub fn encode(&self, new_body: &str, original_final_newline: bool, policy: TrailingNewline) -> String {
-        self.encode_tracked(new_body, None, original_final_newline, policy)
+        if self.mixed.is_none() {
+            return self.encode_tracked(new_body, None, original_final_newline, policy);
+        }
+        let (old, new) = (self.body.as_bytes(), new_body.as_bytes());
+        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let suffix = old[prefix..].iter().rev().zip(new[prefix..].iter().rev()).take_while(|(a, b)| a == b).count();
+        let mut provenance = Provenance::original(old.len());
+        provenance.replace(&[(prefix, old.len() - suffix, new.len() - prefix - suffix)]);
+        self.encode_tracked(new_body, Some(&provenance), original_final_newline, policy)
     }
 
     /// As [`TextFile::encode`], with where the body's bytes came from: in a
     /// file with mixed endings each `\n` kept from the file as read gets its
-    /// own ending back, every other one the majority's. Without provenance
-    /// every line of a mixed file gets the majority's ending.
+    /// own ending back, every other one the majority's. With `None`, every
+    /// line of a mixed file gets the majority's ending.
     pub fn encode_tracked(&self, new_body: &str, provenance: Option<&Provenance>, original_final_newline: bool, policy: TrailingNewline) -> String {
         let want_newline = match policy {
             TrailingNewline::Ensure => true,
@@ -329,7 +342,9 @@ mod tests {
         assert_eq!(enc("a\nB\nc\n", kept(&[(2, 3, 1)])), "a\r\nB\nc\r\n", "the line's own newline is kept");
         assert_eq!(enc("a\nb\nx\nc\n", kept(&[(4, 4, 2)])), "a\r\nb\nx\r\nc\r\n");
         assert_eq!(enc("b\nc\n", kept(&[(0, 2, 0)])), "b\nc\r\n");
-        assert_eq!(file.encode("a\nb\nc\n", true, TrailingNewline::Preserve), "a\r\nb\r\nc\r\n", "no provenance: the majority");
+        assert_eq!(file.encode("a\nb\nc\n", true, TrailingNewline::Preserve), "a\r\nb\nc\r\n", "no provenance: the common start and end are kept");
+        assert_eq!(file.encode("a\nb\nx\nc\n", true, TrailingNewline::Preserve), "a\r\nb\nx\r\nc\r\n");
+        assert_eq!(file.encode_tracked("a\nb\nc\n", None, true, TrailingNewline::Preserve), "a\r\nb\r\nc\r\n", "no provenance at all: the majority");
         // A lone CR is content; a tie goes to LF.
         let file = TextFile::from_text("x\ry\r\nz\n");
         assert!(!file.crlf && file.mixed_endings());

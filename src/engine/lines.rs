@@ -100,17 +100,32 @@ pub(crate) struct Lines {
     position_of: Vec<u32>,
     sizes: Fenwick,
     len: usize,
-    /// How many lines have each hash.
-    counts: HashMap<u64, u32>,
-    /// Chunk ids that held a line with this hash when it was added (may be
-    /// stale or repeated; cleaned by lookups).
-    index: HashMap<u64, Vec<u32>>,
+    /// For each hash: how many lines have it, and the chunks holding them.
+    index: HashMap<u64, Entry>,
+}
+
+/// How many lines have a hash, and the ids of chunks that held such a line
+/// when it was added (may be stale or repeated; cleaned by lookups). Most
+/// lines are unique, so one id is kept inline.
+#[derive(Debug, Clone)]
+struct Entry {
+    count: u32,
+    first: u32,
+    more: Vec<u32>,
+}
+
+impl Entry {
+    fn add(&mut self, id: u32) {
+        self.count += 1;
+        if self.first != id {
+            self.more.push(id);
+        }
+    }
 }
 
 impl Lines {
     pub fn from_lines(lines: Vec<Line>) -> Lines {
         let mut out = Lines::default();
-        out.counts.reserve(lines.len());
         out.index.reserve(lines.len());
         let mut chunk = Vec::with_capacity(CHUNK);
         for line in lines {
@@ -130,13 +145,16 @@ impl Lines {
     fn push_chunk(&mut self, chunk: Vec<Line>) {
         let id = self.position_of.len() as u32;
         for line in &chunk {
-            *self.counts.entry(line.hash).or_default() += 1;
-            self.index.entry(line.hash).or_default().push(id);
+            self.index_line(line.hash, id);
         }
         self.len += chunk.len();
         self.position_of.push(0);
         self.ids.push(id);
         self.chunks.push(chunk);
+    }
+
+    fn index_line(&mut self, hash: u64, id: u32) {
+        self.index.entry(hash).or_insert(Entry { count: 0, first: id, more: Vec::new() }).add(id);
     }
 
     fn rebuild(&mut self) {
@@ -176,7 +194,7 @@ impl Lines {
         let mut rarest = 0;
         let mut fewest = u32::MAX;
         for (k, h) in hashes.iter().enumerate() {
-            let n = self.counts.get(h).copied().unwrap_or(0);
+            let n = self.index.get(h).map_or(0, |e| e.count);
             if n < fewest {
                 (rarest, fewest) = (k, n);
             }
@@ -197,7 +215,9 @@ impl Lines {
 
     /// Every line number holding a line with `hash`, in no order; cleans the index entry.
     fn positions_of(&mut self, hash: u64) -> Vec<usize> {
-        let Some(ids) = self.index.get_mut(&hash) else { return Vec::new() };
+        let Some(entry) = self.index.get_mut(&hash) else { return Vec::new() };
+        let mut ids = std::mem::take(&mut entry.more);
+        ids.push(entry.first);
         ids.sort_unstable();
         ids.dedup();
         let mut found = Vec::new();
@@ -214,6 +234,10 @@ impl Lines {
             }
             found.len() > before
         });
+        if let Some((&first, more)) = ids.split_first() {
+            entry.first = first;
+            entry.more = more.to_vec();
+        }
         found
     }
 
@@ -227,10 +251,9 @@ impl Lines {
             let offset = from - before;
             let take = remaining.min(self.chunks[c].len() - offset);
             for line in self.chunks[c].drain(offset..offset + take) {
-                if let Some(n) = self.counts.get_mut(&line.hash) {
-                    *n -= 1;
-                    if *n == 0 {
-                        self.counts.remove(&line.hash);
+                if let Some(entry) = self.index.get_mut(&line.hash) {
+                    entry.count -= 1;
+                    if entry.count == 0 {
                         self.index.remove(&line.hash);
                     }
                 }
@@ -256,8 +279,7 @@ impl Lines {
         let offset = from - before;
         let id = self.ids[c];
         for line in &new {
-            *self.counts.entry(line.hash).or_default() += 1;
-            self.index.entry(line.hash).or_default().push(id);
+            self.index_line(line.hash, id);
         }
         let added = new.len();
         self.chunks[c].splice(offset..offset, new);
@@ -271,19 +293,21 @@ impl Lines {
         if self.chunks[c].len() <= 2 * CHUNK {
             return;
         }
-        let mut rest = self.chunks[c].split_off(CHUNK);
+        // Cut from the back, so each cut moves one chunk's worth of lines.
         let mut pieces = Vec::new();
-        while rest.len() > CHUNK {
-            let tail = rest.split_off(CHUNK);
-            pieces.push(std::mem::replace(&mut rest, tail));
+        while self.chunks[c].len() > 2 * CHUNK {
+            let at = self.chunks[c].len() - CHUNK;
+            pieces.push(self.chunks[c].split_off(at));
         }
-        pieces.push(rest);
+        pieces.reverse();
         let mut new_ids = Vec::with_capacity(pieces.len());
         for piece in &pieces {
             let id = self.position_of.len() as u32;
             self.position_of.push(0);
             for line in piece {
-                self.index.entry(line.hash).or_default().push(id);
+                if let Some(entry) = self.index.get_mut(&line.hash) {
+                    entry.more.push(id);
+                }
             }
             new_ids.push(id);
         }
