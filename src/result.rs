@@ -1,6 +1,39 @@
 //! Results of validating and applying edits, shared by every edit path.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
+
+/// The most characters of one line that a reason or a diagnostic quotes.
+/// A file line of megabytes (minified code, data) would otherwise be copied
+/// into every message that names it.
+pub const MAX_QUOTED_CHARS: usize = 200;
+
+/// `text` as a message quotes it: whole when it has at most `max`
+/// characters, else its first `max` characters, then `…` and its length
+/// (`… (5,242,880 characters)`). The one place every edit path cuts quotes.
+pub fn clip(text: &str, max: usize) -> Cow<'_, str> {
+    if text.len() <= max {
+        return Cow::Borrowed(text);
+    }
+    match text.char_indices().nth(max) {
+        None => Cow::Borrowed(text),
+        Some((cut, _)) => Cow::Owned(format!("{}… ({} characters)", &text[..cut], thousands(text.chars().count()))),
+    }
+}
+
+/// `5242880` as `5,242,880`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
 
 /// What happened to one edit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,4 +189,19 @@ pub struct ApplyResult {
     pub shell_suggestions: Vec<String>,
     /// Prepared when some edits failed as ambiguous; never sent by us.
     pub retry_prompt: Option<String>,
+}
+
+#[cfg(test)]
+mod clip_tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_cut_with_their_length() {
+        assert_eq!(clip("short", 10), "short");
+        assert_eq!(clip("ééé", 3), "ééé");
+        assert_eq!(clip(&"x".repeat(5_242_880), 3), "xxx… (5,242,880 characters)");
+        assert_eq!(clip("éééé", 2), "éé… (4 characters)");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+    }
 }

@@ -4,7 +4,7 @@
 //! sequence anchor + old + trailing, which must occur exactly once as whole,
 //! consecutive lines.
 
-use crate::result::{Diagnostics, ErrorKind, NearLine};
+use crate::result::{clip, Diagnostics, ErrorKind, NearLine, MAX_QUOTED_CHARS};
 
 /// The three parts of an edit, each as lines.
 pub(crate) struct Parts<'a> {
@@ -53,16 +53,10 @@ fn no_such_line(path: &str, expected: &str) -> String {
 
 /// Quotes a line for a message, shortened when long.
 pub(crate) fn quote(text: &str) -> String {
-    const MAX: usize = 80;
     if text.is_empty() {
         return "a blank line".to_string();
     }
-    if text.chars().count() > MAX {
-        let short: String = text.chars().take(MAX).collect();
-        format!("`{short}…`")
-    } else {
-        format!("`{text}`")
-    }
+    format!("`{}`", crate::result::clip(text, 80))
 }
 
 /// "3", "3 and 9", "3, 9 and 15" (at most ten numbers, then "and N more").
@@ -139,7 +133,7 @@ pub(crate) fn explain_not_found(path: &str, lines: &[String], parts: &Parts<'_>)
     };
     let mut diagnostics = Diagnostics {
         failed_part: Some(part.to_string()),
-        expected_line: Some(expected.to_string()),
+        expected_line: Some(clip(expected, MAX_QUOTED_CHARS).into_owned()),
         ..Diagnostics::default()
     };
     let heading = match kind {
@@ -278,7 +272,7 @@ pub(crate) fn nearest_lines(lines: &[String], expected: &str, near: Option<usize
     if expected.trim().is_empty() {
         // A blank line is like every blank line: only the line it was compared with helps.
         return near
-            .and_then(|i| lines.get(i).map(|l| NearLine { line: (i + 1) as u32, text: l.clone(), similarity: similarity(expected, l) }))
+            .and_then(|i| lines.get(i).map(|l| NearLine { line: (i + 1) as u32, text: clip(l, MAX_QUOTED_CHARS).into_owned(), similarity: similarity(expected, l) }))
             .into_iter()
             .collect();
     }
@@ -302,7 +296,7 @@ pub(crate) fn nearest_lines(lines: &[String], expected: &str, near: Option<usize
         best.truncate(count);
     }
     best.into_iter()
-        .map(|(s, i)| NearLine { line: (i + 1) as u32, text: lines[i].clone(), similarity: (s * 100.0).round() / 100.0 })
+        .map(|(s, i)| NearLine { line: (i + 1) as u32, text: clip(&lines[i], MAX_QUOTED_CHARS).into_owned(), similarity: (s * 100.0).round() / 100.0 })
         .collect()
 }
 

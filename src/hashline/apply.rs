@@ -388,7 +388,7 @@ pub fn edit_body(path: &str, body: &str, edits: &[Operation], width: usize) -> R
                     line: anchor.line as u32,
                     sent: anchor.text(),
                     current: format!("{}#{current}", anchor.line),
-                    text: text.strip_suffix('\r').unwrap_or(text).to_string(),
+                    text: crate::result::clip(text.strip_suffix('\r').unwrap_or(text), crate::result::MAX_QUOTED_CHARS).into_owned(),
                 });
             }
         }

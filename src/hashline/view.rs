@@ -70,7 +70,9 @@ pub fn excerpt(lines: &[&str], marked: &[usize], context: usize, width: usize, m
         }
         let prefix = if marked.contains(&i) { marker } else { pad.as_str() };
         out.push_str(prefix);
-        out.push_str(&hashline(i + 1, lines[i], width));
+        // Messages quote at most a line's start; the ID still names the whole line.
+        let line = lines[i];
+        out.push_str(&format!("{}#{}|{}", i + 1, line_id(line, width), crate::result::clip(shown(line), crate::result::MAX_QUOTED_CHARS)));
         out.push('\n');
         previous = Some(i);
     }

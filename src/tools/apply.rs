@@ -213,17 +213,13 @@ fn quote(line: &str) -> String {
     if line.is_empty() {
         return "a blank line".into();
     }
-    if line.chars().count() > MAX {
-        format!("`{}…`", line.chars().take(MAX).collect::<String>())
-    } else {
-        format!("`{line}`")
-    }
+    format!("`{}`", crate::result::clip(line, MAX))
 }
 
 fn nearest(body: &str, wanted: &str) -> Vec<NearLine> {
     matching::nearest_lines(body, wanted, 3)
         .into_iter()
-        .map(|(line, text, similarity)| NearLine { line, text, similarity })
+        .map(|(line, text, similarity)| NearLine { line, text: crate::result::clip(&text, crate::result::MAX_QUOTED_CHARS).into_owned(), similarity })
         .collect()
 }
 
@@ -567,7 +563,7 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
             );
             Outcome::fail(ErrorKind::AnchorNotFound, reason).at(Some(line)).with(Diagnostics {
                 failed_part: Some("old".into()),
-                expected_line: Some(file_line.to_string()),
+                expected_line: Some(crate::result::clip(file_line, crate::result::MAX_QUOTED_CHARS).into_owned()),
                 ..Diagnostics::default()
             })
         }
@@ -585,7 +581,7 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
             let line = near.first().map(|n| n.line);
             Outcome::fail(ErrorKind::AnchorNotFound, reason).at(line).with(Diagnostics {
                 failed_part: Some("old".into()),
-                expected_line: Some(wanted),
+                expected_line: Some(crate::result::clip(&wanted, crate::result::MAX_QUOTED_CHARS).into_owned()),
                 nearest: near,
                 ..Diagnostics::default()
             })
@@ -702,7 +698,7 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
                         .at(near.first().map(|n| n.line))
                         .with(Diagnostics {
                             failed_part: Some(e.part.into()),
-                            expected_line: Some(wanted),
+                            expected_line: Some(crate::result::clip(&wanted, crate::result::MAX_QUOTED_CHARS).into_owned()),
                             nearest: near,
                             ..Diagnostics::default()
                         })
@@ -774,7 +770,7 @@ mod tests {
         assert_eq!(lines_list(&many), "1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 4990 more");
         assert_eq!(lines_list(&[42, 187]), "42, 187");
         let long = "x".repeat(500);
-        assert_eq!(quote(&long).chars().count(), 80 + 3);
+        assert_eq!(quote(&long), format!("`{}… (500 characters)`", "x".repeat(80)));
         assert_eq!(preview("first line\nsecond"), "first line");
     }
 }
