@@ -15,7 +15,7 @@
 //! | the failure reason | `eb-reason` (with `data-error-kind`) |
 //! | the diff | `eb-diff`, one `eb-line eb-line-<context\|removed\|added>` per line holding `eb-num eb-num-old`, `eb-num eb-num-new`, `eb-sign` and `eb-text`; changed spans inside `eb-text` are `eb-change` |
 //! | streaming | `eb-line-old` (old section before the separator is written), `eb-divider`, `eb-cursor` |
-//! | the summary | `eb-summary` (`eb-summary-ok`, `eb-summary-failed`), `eb-summary-counts` with `eb-count eb-count-<status>`, `eb-summary-section` with `eb-summary-title`, `eb-file-list` of `eb-file` (`eb-file-tag`), `eb-failure-list` of `eb-failure eb-failure-<status>` (`eb-failure-kind`, `eb-failure-reason`), `eb-shell-list` of `eb-shell`, `eb-retry-note` |
+//! | the summary | `eb-summary` (`eb-summary-ok`, `eb-summary-failed`), `eb-summary-counts` with `eb-count eb-count-<status>`, `eb-summary-section` with `eb-summary-title`, `eb-file-list` of `eb-file` (`eb-file-tag`), `eb-failure-list` of `eb-failure eb-failure-<status>` (`eb-failure-kind`, `eb-failure-reason`), `eb-shell-list` of `eb-shell`, `eb-more` (closes a list cut at 1,000 entries), `eb-retry-note` |
 //!
 //! # Click targets
 //!
@@ -618,6 +618,17 @@ fn render_pending_parts(file_path: &str, parts: &PendingParts<'_>) -> String {
 }
 
 /// Counts per status, in display order.
+/// The most entries a summary list shows; the rest are counted in an
+/// `eb-more` line, so a reply of a million edits draws a banner, not a book.
+pub const MAX_SUMMARY_ITEMS: usize = 1000;
+
+/// The closing `… and N more` entry of a list cut at [`MAX_SUMMARY_ITEMS`].
+fn push_more(html: &mut String, total: usize) {
+    if total > MAX_SUMMARY_ITEMS {
+        html.push_str(&format!("<li class=\"eb-more\" data-count=\"{0}\">\u{2026} and {0} more</li>", total - MAX_SUMMARY_ITEMS));
+    }
+}
+
 fn counts(results: &[ResultView]) -> [(&'static str, &'static str, usize); 5] {
     let n = |s: &str| results.iter().filter(|r| r.status == s).count();
     [
@@ -655,37 +666,41 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
     html.push_str("</div>");
 
     // Modified files: the apply result's list when given, else the files of
-    // applied results, in order, once each.
-    let mut modified: Vec<String> = match &summary.files_modified {
-        Some(files) => files.clone(),
+    // applied results, in order, once each. Sets and a map keep this linear
+    // in the number of results.
+    use std::collections::{HashMap, HashSet};
+    let mut first_applied: HashMap<&str, Option<u32>> = HashMap::new();
+    for r in results.iter().filter(|r| r.status == "applied") {
+        first_applied.entry(r.file_path.as_str()).or_insert(r.estimated_line);
+    }
+    let mut modified: Vec<&str> = match &summary.files_modified {
+        Some(files) => files.iter().map(String::as_str).collect(),
         None => {
-            let mut seen = Vec::new();
-            for r in results.iter().filter(|r| r.status == "applied") {
-                if !seen.contains(&r.file_path) {
-                    seen.push(r.file_path.clone());
-                }
-            }
-            seen
+            let mut seen = HashSet::new();
+            results.iter().filter(|r| r.status == "applied" && seen.insert(r.file_path.as_str())).map(|r| r.file_path.as_str()).collect()
         }
     };
+    let mut listed: HashSet<&str> = modified.iter().copied().collect();
     for created in &summary.files_created {
-        if !modified.contains(created) {
-            modified.push(created.clone());
+        if listed.insert(created.as_str()) {
+            modified.push(created);
         }
     }
+    let created: HashSet<&str> = summary.files_created.iter().map(String::as_str).collect();
     if !modified.is_empty() {
         html.push_str("<div class=\"eb-summary-section eb-summary-files\"><div class=\"eb-summary-title\">Modified files</div><ul class=\"eb-file-list\">");
-        for file in &modified {
-            let line = results.iter().find(|r| &r.file_path == file && r.status == "applied").and_then(|r| r.estimated_line);
+        for &file in modified.iter().take(MAX_SUMMARY_ITEMS) {
+            let line = first_applied.get(file).copied().flatten();
             let a = Attrs::new().add("class", "eb-file").add("data-action", "open-file").add("data-file-path", file).opt("data-line", line);
             html.push_str(&format!("<li><span{} role=\"link\" tabindex=\"0\">", a.0));
             push_escaped(&mut html, file);
             html.push_str("</span>");
-            if summary.files_created.contains(file) {
+            if created.contains(file) {
                 html.push_str(" <span class=\"eb-file-tag\">new</span>");
             }
             html.push_str("</li>");
         }
+        push_more(&mut html, modified.len());
         html.push_str("</ul></div>");
     }
 
@@ -693,7 +708,7 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
         results.iter().filter(|r| matches!(r.status.as_str(), "failed" | "skipped" | "not-in-context")).collect();
     if !problems.is_empty() {
         html.push_str("<div class=\"eb-summary-section eb-summary-failures\"><div class=\"eb-summary-title\">Not applied</div><ul class=\"eb-failure-list\">");
-        for r in problems {
+        for r in problems.iter().take(MAX_SUMMARY_ITEMS) {
             let class = status_class(&r.status);
             let a = Attrs::new()
                 .add("class", &format!("eb-failure eb-failure-{class}"))
@@ -719,27 +734,30 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
             }
             html.push_str("</li>");
         }
+        push_more(&mut html, problems.len());
         html.push_str("</ul></div>");
     }
 
     if !summary.files_auto_added.is_empty() {
         html.push_str("<div class=\"eb-summary-section eb-summary-auto-added\"><div class=\"eb-summary-title\">Added to context \u{2014} ask again to edit them</div><ul class=\"eb-file-list\">");
-        for file in &summary.files_auto_added {
+        for file in summary.files_auto_added.iter().take(MAX_SUMMARY_ITEMS) {
             let a = Attrs::new().add("class", "eb-file").add("data-action", "open-file").add("data-file-path", file);
             html.push_str(&format!("<li><span{} role=\"link\" tabindex=\"0\">", a.0));
             push_escaped(&mut html, file);
             html.push_str("</span></li>");
         }
+        push_more(&mut html, summary.files_auto_added.len());
         html.push_str("</ul></div>");
     }
 
     if !summary.shell_suggestions.is_empty() {
         html.push_str("<div class=\"eb-summary-section eb-summary-shell\"><div class=\"eb-summary-title\">Suggested commands</div><ul class=\"eb-shell-list\">");
-        for cmd in &summary.shell_suggestions {
+        for cmd in summary.shell_suggestions.iter().take(MAX_SUMMARY_ITEMS) {
             html.push_str("<li><code class=\"eb-shell\">");
             push_escaped(&mut html, cmd);
             html.push_str("</code></li>");
         }
+        push_more(&mut html, summary.shell_suggestions.len());
         html.push_str("</ul></div>");
     }
 
