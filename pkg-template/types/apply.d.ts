@@ -145,6 +145,9 @@ export interface ApplyOptions {
   overwrite?: boolean;
   /** Formats to parse when the input is a reply (default: all). */
   formats?: Format[];
+  /** Folders inside version-control metadata that may be written, named exactly (e.g. ['.git/info']).
+   *  Every other path with a .git, .hg, .svn, .bzr or .jj component (any spelling) is 'path-escape'. */
+  allowFolders?: string[];
 }
 
 export interface Validation {

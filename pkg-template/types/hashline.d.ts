@@ -52,6 +52,9 @@ export interface HashlineOptions extends LineIdOptions {
   overwrite?: boolean;
   /** Call host.stage with the paths written and deleted. */
   stage?: boolean;
+  /** Folders inside version-control metadata that may be written, named exactly (e.g. ['.git/info']).
+   *  Every other path with a .git, .hg, .svn, .bzr or .jj component (any spelling) is 'path-escape'. */
+  allowFolders?: string[];
 }
 
 export interface StaleLine {

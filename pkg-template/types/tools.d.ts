@@ -47,6 +47,9 @@ export interface ToolApplyOptions {
   matching?: 'exact' | 'tolerant';
   /** 'preserve' (default): a file without a final newline keeps none. */
   trailingNewline?: 'preserve' | 'ensure';
+  /** Folders inside version-control metadata that may be written, named exactly (e.g. ['.git/info']).
+   *  Every other path with a .git, .hg, .svn, .bzr or .jj component (any spelling) is 'path-escape'. */
+  allowFolders?: string[];
 }
 
 export type ToolMatchPass = 'exact' | 'trailing-whitespace' | 'whitespace' | 'boundary-prefix' | 'substring';

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// Benchmark: the inputs that used to run for minutes (issue 9, item 7), each
+// at two sizes a factor of ten apart so the growth shows. Near-linear means
+// the larger size costs about ten times the smaller, not a hundred.
+//
+//   node scripts/build.mjs && node benches/limits.mjs
+//
+// 1. tolerant matching: a search of N lines (indented differently from the
+//    file, so the exact pass fails) in a 200,000-line file, through
+//    applyEditsSync (matching: 'tolerant') and an edit_file tool call;
+// 2. N sequential blocks on one N-line file (one applyEditsSync call);
+// 3. write-back of a mixed-ending (CRLF/LF) file after one block replaces
+//    N of its lines, next to the same edit in a uniform LF file;
+// 4. a stale hashline anchor on a 5 MB line, reported N times;
+// 5. renderEditsSummary of N results.
+//
+// The peer column is the same work on the release before these changes
+// (main at d5e1c4d), measured by the person who reported it: there is no
+// outside package doing the same, so the "before" figure is the peer.
+import { performance } from 'node:perf_hooks';
+import { applyEditsSync, applyToolCallsSync, applyHashlineEditSync, renderEditsSummary } from '../pkg/node/index.mjs';
+
+const memoryHost = (files) => ({
+  files: new Map(Object.entries(files)),
+  readFile(p) { return this.files.has(p) ? this.files.get(p) : null; },
+  writeFile(p, c) { this.files.set(p, c); },
+  deleteFile(p) { this.files.delete(p); },
+});
+
+const time = (fn) => {
+  const t = performance.now();
+  const out = fn();
+  return [performance.now() - t, out];
+};
+const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`);
+const rows = [];
+const row = (name, size, took, check, before) => {
+  rows.push({ name, size, took, check, before });
+  console.log(`${name.padEnd(44)} ${String(size).padStart(9)}  ${ms(took).padStart(9)}  ${check ? 'ok ' : 'BAD'}  ${before ?? ''}`);
+};
+const block = (filePath, oldLines, newLines) => ({ format: 'search-replace', filePath, anchor: '', oldLines, newLines, trailingAnchor: '', rawBlock: '', lineNumber: 1 });
+
+console.log(`${'case'.padEnd(44)} ${'size'.padStart(9)}  ${'ours'.padStart(9)}  ok   before (reported)`);
+
+// 1. Tolerant matching.
+{
+  const fileLines = 200000;
+  const file = Array.from({ length: fileLines }, (_, i) => `    let value_${i} = compute(${i});\n`).join('');
+  for (const [n, before] of [[2000, '9 s'], [20000, '80 s']]) {
+    const from = fileLines / 2;
+    const old = Array.from({ length: n }, (_, k) => `  let value_${from + k} = compute(${from + k});`).join('\n');
+    const neu = Array.from({ length: n }, (_, k) => `  let value_${from + k} = compute(${from + k}) + 1;`).join('\n');
+    let host = memoryHost({ 'src/big.rs': file });
+    const [t1, r1] = time(() => applyEditsSync([block('src/big.rs', old, neu)], host, { matching: 'tolerant', stage: false }));
+    row('tolerant search, applyEdits (200,000 lines)', n, t1, r1.results[0].status === 'applied' && host.files.get('src/big.rs').includes(`    let value_${from} = compute(${from}) + 1;\n`), before);
+    host = memoryHost({ 'src/big.rs': file });
+    const call = { name: 'edit_file', arguments: { path: 'src/big.rs', old_string: old, new_string: neu } };
+    const [t2, r2] = time(() => applyToolCallsSync([call], host));
+    row('tolerant search, edit_file (200,000 lines)', n, t2, r2.ok, before);
+  }
+}
+
+// 2. Sequential blocks on one file.
+for (const [n, before] of [[100000, '12 s'], [1000000, '> 90 s']]) {
+  const file = Array.from({ length: n }, (_, i) => `line ${i}\n`).join('');
+  const blocks = Array.from({ length: n }, (_, i) => block('f.txt', `line ${i}`, `LINE ${i}`));
+  const host = memoryHost({ 'f.txt': file });
+  const [t, r] = time(() => applyEditsSync(blocks, host, { stage: false }));
+  row('sequential blocks on one file', n, t, r.results.length === n && r.results[n - 1].status === 'applied' && host.files.get('f.txt').startsWith('LINE 0\nLINE 1\n'), before);
+}
+
+// 3. Write-back of a mixed-ending file (200,000 lines), N lines replaced.
+for (const [n, before] of [[6000, ''], [60000, '40 s (uniform: 0.16 s)']]) {
+  const total = 200000;
+  const lines = Array.from({ length: total }, (_, i) => `l${i}${i % 3 === 0 ? '\r\n' : '\n'}`);
+  const mixed = lines.join('');
+  const uniform = Array.from({ length: total }, (_, i) => `l${i}\n`).join('');
+  const newLines = Array.from({ length: n }, (_, k) => `n${70000 + k}`);
+  const old = Array.from({ length: n }, (_, k) => `l${70000 + k}`).join('\n');
+  let host = memoryHost({ 'm.txt': mixed });
+  const [t1, r1] = time(() => applyEditsSync([block('m.txt', old, newLines.join('\n'))], host, { stage: false }));
+  // Every kept line keeps its own ending; new lines take the majority's (LF).
+  const expected = lines.slice(0, 70000).join('') + newLines.map((l) => `${l}\n`).join('') + lines.slice(70000 + n).join('');
+  row('mixed-ending write-back (200,000 lines)', n, t1, r1.results[0].status === 'applied' && host.files.get('m.txt') === expected, before);
+  host = memoryHost({ 'u.txt': uniform });
+  const [t2, r2] = time(() => applyEditsSync([block('u.txt', old, newLines.join('\n'))], host, { stage: false }));
+  row('  the same edit, uniform LF file', n, t2, r2.results[0].status === 'applied');
+}
+
+// 4. A stale hashline anchor on a 5 MB line, reported N times.
+{
+  const big = 'x'.repeat(5 * 1024 * 1024);
+  const content = `first\n${big}\nlast\n`;
+  for (const [n, before] of [[100, ''], [1000, '6 s']]) {
+    const host = memoryHost({ 'data.txt': content });
+    let longest = 0;
+    const [t] = time(() => {
+      for (let i = 0; i < n; i++) {
+        const r = applyHashlineEditSync({ path: 'data.txt', edits: [{ target: '2#ZZZ', new_content: ['y'] }] }, host);
+        longest = Math.max(longest, r.message.length);
+      }
+    });
+    row('stale hashline anchor on a 5 MB line', n, t, longest < 4000, before);
+  }
+}
+
+// 5. renderEditsSummary of N results.
+for (const [n, before] of [[100000, ''], [1000000, '24 s, 1.6 GB']]) {
+  const results = Array.from({ length: n }, (_, i) => ({
+    blockIndex: i, filePath: `src/f${i}.rs`, status: i % 2 ? 'failed' : 'applied',
+    errorKind: i % 2 ? 'anchor-not-found' : undefined, reason: i % 2 ? 'Leading anchor not found.' : undefined,
+    estimatedLine: 3, anchorPreview: '', oldPreview: '', newPreview: '',
+  }));
+  const [t, html] = time(() => renderEditsSummary(results));
+  row('renderEditsSummary', n, t, html.includes(`${n / 2 - 1000} more`), before);
+}
+
+const bad = rows.filter((r) => !r.check);
+if (bad.length) {
+  console.error(`${bad.length} case(s) gave a wrong result`);
+  process.exitCode = 1;
+}
