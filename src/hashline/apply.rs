@@ -137,10 +137,11 @@ pub fn hashline_paths(call: &Value, options: &HashlineOptions) -> Vec<String> {
     let mut paths = Vec::new();
     if let Some(Ok(p)) = call.get("path").and_then(Value::as_str).map(confine) {
         paths.push(p);
-        if let Some(Ok(target)) = call.get("rename").and_then(Value::as_str).map(confine) {
-            if !paths.contains(&target) {
-                paths.push(target);
-            }
+        match call.get("rename").and_then(Value::as_str).map(confine) {
+            // A refused target refuses the call: nothing is read.
+            Some(Err(_)) => return Vec::new(),
+            Some(Ok(target)) if !paths.contains(&target) => paths.push(target),
+            _ => {}
         }
     }
     paths

@@ -60,8 +60,11 @@ test('every refused path is refused by every entry point, sync and async, before
     }
     for (const call of calls(p)) {
       const h = memoryHost({ 'a.txt': 'one\n' });
-      assert.deepEqual(refusedKind(applyToolCallsSync([call], h).results[0]), ['skipped', 'path-escape'], `${call.name} ${label}`);
-      assert.deepEqual(refusedKind((await applyToolCalls([call], h)).results[0]), ['skipped', 'path-escape'], `${call.name} ${label}`);
+      // JSON text cannot carry a lone surrogate (\ud800 does not parse): the call is malformed instead.
+      const lone = typeof call.arguments === 'string' && /\\ud[89a-f]/i.test(call.arguments);
+      const want = lone ? ['failed', 'malformed'] : ['skipped', 'path-escape'];
+      assert.deepEqual(refusedKind(applyToolCallsSync([call], h).results[0]), want, `${call.name} ${label}`);
+      assert.deepEqual(refusedKind((await applyToolCalls([call], h)).results[0]), want, `${call.name} ${label}`);
       assert.deepEqual(h.touched, [], `${call.name} ${label} touched the host`);
     }
     const h = memoryHost({ 'a.txt': 'one\n' });
