@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  applyEdits, applyEditsSync, applyToolCalls, applyToolCallsSync, applyHashlineEdit, applyHashlineEditSync,
+  nodeHost, applyEdits, applyEditsSync, applyToolCalls, applyToolCallsSync, applyHashlineEdit, applyHashlineEditSync,
 } from '../../pkg/node/index.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -81,6 +81,15 @@ test('names beginning with .. and other ordinary names are accepted', () => {
     assert.equal(r.results[0].status, 'applied', `${given}: ${r.results[0].reason}`);
     assert.equal(h.store.get(want), 'new\n');
   }
+});
+
+test('nodeHost writes names beginning with .. inside the root', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-dots-'));
+  const r = applyEditsSync([block('..foo/x.txt', '', 'a'), block('...', '', 'b'), block('..bar', '', 'c')], nodeHost(dir), { stage: false });
+  assert.deepEqual(r.results.map((x) => x.status), ['applied', 'applied', 'applied'], JSON.stringify(r.results.map((x) => x.reason)));
+  assert.equal(fs.readFileSync(path.join(dir, '..foo', 'x.txt'), 'utf8'), 'a\n');
+  assert.equal(fs.readFileSync(path.join(dir, '...'), 'utf8'), 'b\n');
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('allowFolders reaches every entry point and widens only the folders named', async () => {
