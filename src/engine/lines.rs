@@ -153,6 +153,16 @@ impl Lines {
         self.chunks.push(chunk);
     }
 
+    /// One line with `hash` fewer.
+    fn forget(&mut self, hash: u64) {
+        if let Some(entry) = self.index.get_mut(&hash) {
+            entry.count -= 1;
+            if entry.count == 0 {
+                self.index.remove(&hash);
+            }
+        }
+    }
+
     fn index_line(&mut self, hash: u64, id: u32) {
         self.index.entry(hash).or_insert(Entry { count: 0, first: id, more: Vec::new() }).add(id);
     }
@@ -244,19 +254,29 @@ impl Lines {
     /// Replaces lines `range` with `new`.
     pub fn splice(&mut self, range: std::ops::Range<usize>, new: Vec<Line>) {
         let (from, to) = (range.start.min(self.len), range.end.min(self.len));
+        // As many lines in as out, inside one chunk (the usual edit): replace in place.
+        if to > from && to - from == new.len() {
+            let (c, before) = self.sizes.find(from);
+            if to - before <= self.chunks[c].len() {
+                let id = self.ids[c];
+                for (k, line) in new.into_iter().enumerate() {
+                    let old = std::mem::replace(&mut self.chunks[c][from - before + k], line);
+                    self.forget(old.hash);
+                    let hash = self.chunks[c][from - before + k].hash;
+                    self.index_line(hash, id);
+                }
+                return;
+            }
+        }
         // Remove, chunk by chunk.
         let mut remaining = to.saturating_sub(from);
         while remaining > 0 {
             let (c, before) = self.sizes.find(from);
             let offset = from - before;
             let take = remaining.min(self.chunks[c].len() - offset);
-            for line in self.chunks[c].drain(offset..offset + take) {
-                if let Some(entry) = self.index.get_mut(&line.hash) {
-                    entry.count -= 1;
-                    if entry.count == 0 {
-                        self.index.remove(&line.hash);
-                    }
-                }
+            let removed: Vec<u64> = self.chunks[c].drain(offset..offset + take).map(|l| l.hash).collect();
+            for hash in removed {
+                self.forget(hash);
             }
             self.sizes.add(c, -(take as isize));
             self.len -= take;
