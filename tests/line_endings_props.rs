@@ -21,6 +21,8 @@ fn block(old: &str, new: &str) -> EditBlock {
         trailing_anchor: String::new(),
         raw_block: String::new(),
         line_number: 1,
+        assumed: Vec::new(),
+        line_hint: None,
     }
 }
 

@@ -40,6 +40,8 @@ fn a_missing_edit_near_a_huge_line_quotes_its_start() {
         trailing_anchor: String::new(),
         raw_block: String::new(),
         line_number: 1,
+        assumed: Vec::new(),
+        line_hint: None,
     };
     let (_, r) = apply_to_content(&block, &huge_file(), &ApplyOptions::default());
     assert_eq!(r.error_kind, Some(ErrorKind::OldMismatch));

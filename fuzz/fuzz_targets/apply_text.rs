@@ -26,6 +26,7 @@ fuzz_target!(|data: &[u8]| {
         formats: Vec::new(),
         // The folder left out: the file a missing path resolves to.
         known_files: if flags & 128 != 0 { Some(vec!["a.txt".into(), "src/b.txt".into()]) } else { None },
+        allow_folders: if flags & 64 != 0 { vec![".git/info".into()] } else { Vec::new() },
     };
     let blocks = parse_edits(reply, &ParseOptions::default());
     // Every path the reply names holds one of the two files (so edits meet content).

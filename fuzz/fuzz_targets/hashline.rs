@@ -22,9 +22,10 @@ fuzz_target!(|data: &[u8]| {
         dry_run: flags & 2 != 0,
         overwrite: flags & 4 != 0,
         stage: flags & 8 != 0,
+        allow_folders: if flags & 16 != 0 { vec![".git/info".into()] } else { Vec::new() },
     };
     let mut host = MemoryHost::new();
-    for path in hashline_paths(&call) {
+    for path in hashline_paths(&call, &options) {
         host.files.insert(path, content.as_bytes().to_vec());
     }
     let before = host.files.clone();

@@ -26,9 +26,10 @@ fuzz_target!(|data: &[u8]| {
         stage: flags & 2 != 0,
         matching: if flags & 8 != 0 { Matching::Tolerant } else { Matching::Exact },
         trailing_newline: if flags & 16 != 0 { NewlinePolicy::Ensure } else { NewlinePolicy::Preserve },
+        allow_folders: if flags & 32 != 0 { vec![".git/info".into()] } else { Vec::new() },
     };
     let mut host = MemoryHost::new();
-    for path in tool_call_paths(&calls) {
+    for path in tool_call_paths(&calls, &options) {
         host.files.insert(path, content.as_bytes().to_vec());
     }
     let before = host.files.clone();
