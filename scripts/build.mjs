@@ -176,8 +176,8 @@ const copyTree = (from, to) => {
   }
 };
 copyTree(path.join(root, 'pkg-template'), pkg);
-// The package's README is the repository's: one text to keep true.
-fs.copyFileSync(path.join(root, 'README.md'), path.join(pkg, 'README.md'));
+// pkg-template/README.md is the package's README (for users); README.md stays for contributors.
+fs.copyFileSync(path.join(root, 'LICENSE'), path.join(pkg, 'LICENSE'));
 
 const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
 const webWasm = path.join(pkg, 'web', 'editblocks_bg.wasm');
