@@ -6,3 +6,4 @@ export * from './tools.js';
 export * from './hashline.js';
 export * from './render.js';
 export * from './common.js';
+export { HostFailureError } from './host-driver.js';

@@ -176,6 +176,21 @@ const copyTree = (from, to) => {
   }
 };
 copyTree(path.join(root, 'pkg-template'), pkg);
+log('deriving the web and CommonJS types');
+{
+  // editblocks/web has no Node-only parts: its types are index.d.ts without the lines marked `node only`.
+  const types = path.join(pkg, 'types');
+  const index = fs.readFileSync(path.join(types, 'index.d.ts'), 'utf8');
+  fs.writeFileSync(path.join(types, 'web.d.ts'), index.split('\n').filter((l) => !/\/\/ node only\s*$/.test(l)).join('\n'));
+  // Under node16/nodenext a .d.ts in a "type": "module" package is ESM; require() gets a .d.cts twin
+  // of every file, importing the other twins.
+  for (const file of fs.readdirSync(types).filter((f) => f.endsWith('.d.ts'))) {
+    const text = fs.readFileSync(path.join(types, file), 'utf8').replace(/(from '\.\/[\w-]+)\.js'/g, "$1.cjs'");
+    fs.writeFileSync(path.join(types, file.replace(/\.d\.ts$/, '.d.cts')), text);
+  }
+  // Resolvers that ignore "exports" (TypeScript's node10) find web/index.js and look beside it.
+  fs.writeFileSync(path.join(pkg, 'web', 'index.d.ts'), "export * from '../types/web.js';\n");
+}
 // pkg-template/README.md is the package's README (for users); README.md stays for contributors.
 fs.copyFileSync(path.join(root, 'LICENSE'), path.join(pkg, 'LICENSE'));
 
