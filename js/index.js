@@ -7,3 +7,4 @@ export * from './hashline.js';
 export * from './render.js';
 export * from './common.js';
 export { HostFailureError } from './host-driver.js';
+export { vscodeHost } from './vscode-host.js';

@@ -8,4 +8,5 @@ export * from './hashline.js';
 export * from './render.js';
 export * from './common.js';
 export * from './loading.js';
+export * from './vscode-host.js';
 export * from './node-host.js'; // node only
