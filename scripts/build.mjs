@@ -200,3 +200,6 @@ const raw = fs.statSync(webWasm).size;
 const gzipped = gz(webWasm);
 fs.writeFileSync(path.join(buildDir, 'size.json'), JSON.stringify({ wasmBytes: raw, wasmGzipBytes: gzipped }, null, 2));
 log(`editblocks_bg.wasm: ${(raw / 1024).toFixed(1)} KiB, gzipped ${(gzipped / 1024).toFixed(1)} KiB${dev ? ' (dev build: no wasm-opt)' : ''}`);
+// What the bytes are (cargo's output, names kept): `node scripts/wasm-size.mjs --top 30` for more.
+const { report: sizeReport } = await import('./wasm-size.mjs');
+for (const line of sizeReport(fs.readFileSync(wasm), 10)) log(`wasm bytes, before wasm-bindgen and wasm-opt: ${line}`);
