@@ -203,3 +203,22 @@ log(`editblocks_bg.wasm: ${(raw / 1024).toFixed(1)} KiB, gzipped ${(gzipped / 10
 // What the bytes are (cargo's output, names kept): `node scripts/wasm-size.mjs --top 30` for more.
 const { report: sizeReport } = await import('./wasm-size.mjs');
 for (const line of sizeReport(fs.readFileSync(wasm), 10)) log(`wasm bytes, before wasm-bindgen and wasm-opt: ${line}`);
+
+// --lite-size: also builds the parse-and-render-only module (cargo feature `full` off, every crate
+// at opt-level "s") and prints its size, to measure what a render-only entry would cost. Not shipped.
+if (process.argv.includes('--lite-size')) {
+  log('cargo build --no-default-features (parse and render only), into target/lite');
+  run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown', '--no-default-features'], {
+    env: { ...process.env, CARGO_TARGET_DIR: path.join(root, 'target', 'lite'), CARGO_PROFILE_RELEASE_OPT_LEVEL: 's' },
+  });
+  const liteRaw = path.join(root, 'target', 'lite', 'wasm32-unknown-unknown', 'release', 'editblocks.wasm');
+  const liteOut = path.join(buildDir, 'lite');
+  run(path.join(toolsBin, 'wasm-bindgen'), [liteRaw, '--target', 'web', '--out-dir', liteOut, '--out-name', 'editblocks']);
+  const liteWasm = path.join(liteOut, 'editblocks_bg.wasm');
+  if (!dev) {
+    run(bin('wasm-opt'), ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+      '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals', liteWasm, '-o', liteWasm]);
+  }
+  log(`parse-and-render-only wasm: ${(fs.statSync(liteWasm).size / 1024).toFixed(1)} KiB, gzipped ${(gz(liteWasm) / 1024).toFixed(1)} KiB${dev ? ' (dev build: no wasm-opt)' : ''}`);
+  for (const line of sizeReport(fs.readFileSync(liteRaw), 10)) log(`parse-and-render-only bytes: ${line}`);
+}
