@@ -106,6 +106,13 @@ export function owner(name) {
     }
     n = parts.join('::');
   }
+  // v0 mangling (`_R…`): the crate is the first `C[s<disambiguator>_]<len><name>`.
+  const v0 = /^_R.*?C(?:s[0-9a-zA-Z]*_)?(\d+)/.exec(n);
+  if (v0) {
+    const start = v0.index + v0[0].length;
+    const crate = n.slice(start, start + Number(v0[1]));
+    return crate === 'editblocks' ? 'editblocks' : crate;
+  }
   // `<T as Trait>::method` and `_<impl …>` forms: take the first path mentioned.
   const path = /([A-Za-z_][\w]*)(::[A-Za-z_][\w]*)?/.exec(n.replace(/^_?\$?LT\$|^</, ''));
   if (!path) return n;
