@@ -56,7 +56,6 @@ window.__done = blocks.length;
         output: { path: dist, filename: 'main.js', publicPath: '', clean: true },
         experiments: { css: true, outputModule: true, topLevelAwait: true },
         module: { rules: [{ test: /\.wasm$/, type: 'asset/resource' }] },
-        resolve: { conditionNames: ['browser', 'import', 'default'] },
         performance: { hints: false },
       },
       (err, s) => (err ? reject(err) : resolve(s)),
