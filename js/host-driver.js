@@ -86,6 +86,23 @@ function originalContent(original) {
 }
 
 /**
+ * Thrown when a host call fails while checked changes are being written.
+ * `result` is the checked result; `changed` the paths that still hold new
+ * content (their restore failed too), `rolledBack` those written and then
+ * restored, `notChanged` those as they were before the call.
+ */
+export class HostFailureError extends Error {
+  constructor(message, { result, changed = [], rolledBack = [], notChanged = [], cause } = {}) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'HostFailureError';
+    this.result = result;
+    this.changed = changed;
+    this.rolledBack = rolledBack;
+    this.notChanged = notChanged;
+  }
+}
+
+/**
  * The error for a host call that threw while changes were being carried
  * out. The edits were already checked, so the error keeps the result and
  * says exactly which files were rolled back, which are still changed, and
@@ -105,12 +122,13 @@ function hostFailure(step, cause, out, done, rollback) {
       `Rolled back: ${list(rollback.restored)}; could not restore: ${why} — those files still hold the new content. ` +
       `Not changed: ${list(notChanged)}. Fix the host problem, then restore or re-apply by hand.`;
   }
-  const err = new Error(`editblocks: ${what} failed: ${cause && cause.message ? cause.message : cause}. ${state} The checked result is in error.result.`, { cause });
-  err.result = out.result;
-  err.changed = rollback.failed.map((f) => f.path);
-  err.rolledBack = rollback.restored;
-  err.notChanged = [...rollback.restored, ...notChanged];
-  return err;
+  return new HostFailureError(`editblocks: ${what} failed: ${cause && cause.message ? cause.message : cause}. ${state} The checked result is in error.result.`, {
+    cause,
+    result: out.result,
+    changed: rollback.failed.map((f) => f.path),
+    rolledBack: rollback.restored,
+    notChanged: [...rollback.restored, ...notChanged],
+  });
 }
 
 

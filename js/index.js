@@ -6,3 +6,5 @@ export * from './tools.js';
 export * from './hashline.js';
 export * from './render.js';
 export * from './common.js';
+export { HostFailureError } from './host-driver.js';
+export { vscodeHost } from './vscode-host.js';

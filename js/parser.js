@@ -149,6 +149,7 @@ export class EditStream {
     this._atStart = true; // nothing but byte-order marks read so far
     this._unsent = ''; // text after the last newline not yet handed to the core (not cleaned yet)
     this._finished = false;
+    this._freed = false; // free() was called before finish()
     this._kept = ''; // the reply from UTF-16 offset _keptStart on (CRLF read as LF)
     this._keptStart = 0;
     this._partial = ''; // the current unterminated line, as far as the core has it
@@ -161,6 +162,7 @@ export class EditStream {
 
   /** Reads a chunk; returns the events it completes (possibly none). */
   feed(chunk) {
+    this._checkNotFreed('feed');
     checkText(chunk, 'EditStream.feed');
     if (this._finished) throw new Error('editblocks: EditStream.feed() called after finish(); create a new EditStream for the next reply');
     let text = this._held === '' ? chunk : this._held + chunk;
@@ -194,6 +196,7 @@ export class EditStream {
 
   /** Ends the reply; a block still open is discarded, with its reason. */
   finish() {
+    this._checkNotFreed('finish');
     if (this._finished) return [];
     // CRs at the very end are dropped (the core reads them as a line end too).
     const held = /^\r+$/.test(this._held) ? '' : this._held;
@@ -212,6 +215,7 @@ export class EditStream {
 
   /** The block being written (path, format if known, sections so far), or null. */
   pending() {
+    this._checkNotFreed('pending');
     if (this._finished) return null;
     if (this._unsent !== '') {
       // No newline in it, so no events: only the current line grows.
@@ -220,6 +224,25 @@ export class EditStream {
     }
     const json = this._raw.pending();
     return json === '' ? null : JSON.parse(json);
+  }
+
+  /**
+   * Releases the stream's wasm memory without finishing the reply (a
+   * cancelled request). Any later call but free() throws. finish() releases
+   * it too; `using stream = new EditStream()` calls this at the end of the scope.
+   */
+  free() {
+    if (this._raw !== null) this._raw.free();
+    this._raw = null;
+    this._freed = !this._finished;
+    this._kept = '';
+    this._unsent = '';
+    this._held = '';
+    this._partial = '';
+  }
+
+  _checkNotFreed(method) {
+    if (this._freed) throw new Error(`editblocks: EditStream.${method}() called after free(); the stream's memory was released, create a new EditStream`);
   }
 
   // Hands `text` (no trailing CR or high surrogate) to the core, or ends the
@@ -339,6 +362,9 @@ export class EditStream {
     }
   }
 }
+
+// `using stream = new EditStream()` (explicit resource management) frees it at scope end.
+if (typeof Symbol.dispose === 'symbol') EditStream.prototype[Symbol.dispose] = EditStream.prototype.free;
 
 // What the core reads from a chunk: lone surrogates as U+FFFD, the CRs
 // before a line end dropped (see `normalize`; a chunk handed over never ends

@@ -176,8 +176,23 @@ const copyTree = (from, to) => {
   }
 };
 copyTree(path.join(root, 'pkg-template'), pkg);
-// The package's README is the repository's: one text to keep true.
-fs.copyFileSync(path.join(root, 'README.md'), path.join(pkg, 'README.md'));
+log('deriving the web and CommonJS types');
+{
+  // editblocks/web has no Node-only parts: its types are index.d.ts without the lines marked `node only`.
+  const types = path.join(pkg, 'types');
+  const index = fs.readFileSync(path.join(types, 'index.d.ts'), 'utf8');
+  fs.writeFileSync(path.join(types, 'web.d.ts'), index.split('\n').filter((l) => !/\/\/ node only\s*$/.test(l)).join('\n'));
+  // Under node16/nodenext a .d.ts in a "type": "module" package is ESM; require() gets a .d.cts twin
+  // of every file, importing the other twins.
+  for (const file of fs.readdirSync(types).filter((f) => f.endsWith('.d.ts'))) {
+    const text = fs.readFileSync(path.join(types, file), 'utf8').replace(/(from '\.\/[\w-]+)\.js'/g, "$1.cjs'");
+    fs.writeFileSync(path.join(types, file.replace(/\.d\.ts$/, '.d.cts')), text);
+  }
+  // Resolvers that ignore "exports" (TypeScript's node10) find web/index.js and look beside it.
+  fs.writeFileSync(path.join(pkg, 'web', 'index.d.ts'), "export * from '../types/web.js';\n");
+}
+// pkg-template/README.md is the package's README (for users); README.md stays for contributors.
+fs.copyFileSync(path.join(root, 'LICENSE'), path.join(pkg, 'LICENSE'));
 
 const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
 const webWasm = path.join(pkg, 'web', 'editblocks_bg.wasm');
@@ -185,3 +200,25 @@ const raw = fs.statSync(webWasm).size;
 const gzipped = gz(webWasm);
 fs.writeFileSync(path.join(buildDir, 'size.json'), JSON.stringify({ wasmBytes: raw, wasmGzipBytes: gzipped }, null, 2));
 log(`editblocks_bg.wasm: ${(raw / 1024).toFixed(1)} KiB, gzipped ${(gzipped / 1024).toFixed(1)} KiB${dev ? ' (dev build: no wasm-opt)' : ''}`);
+// What the bytes are (cargo's output, names kept): `node scripts/wasm-size.mjs --top 30` for more.
+const { report: sizeReport } = await import('./wasm-size.mjs');
+for (const line of sizeReport(fs.readFileSync(wasm), 10)) log(`wasm bytes, before wasm-bindgen and wasm-opt: ${line}`);
+
+// --lite-size: also builds the parse-and-render-only module (cargo feature `full` off, every crate
+// at opt-level "s") and prints its size, to measure what a render-only entry would cost. Not shipped.
+if (process.argv.includes('--lite-size')) {
+  log('cargo build --no-default-features (parse and render only), into target/lite');
+  run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown', '--no-default-features'], {
+    env: { ...process.env, CARGO_TARGET_DIR: path.join(root, 'target', 'lite'), CARGO_PROFILE_RELEASE_OPT_LEVEL: 's' },
+  });
+  const liteRaw = path.join(root, 'target', 'lite', 'wasm32-unknown-unknown', 'release', 'editblocks.wasm');
+  const liteOut = path.join(buildDir, 'lite');
+  run(path.join(toolsBin, 'wasm-bindgen'), [liteRaw, '--target', 'web', '--out-dir', liteOut, '--out-name', 'editblocks']);
+  const liteWasm = path.join(liteOut, 'editblocks_bg.wasm');
+  if (!dev) {
+    run(bin('wasm-opt'), ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+      '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals', liteWasm, '-o', liteWasm]);
+  }
+  log(`parse-and-render-only wasm: ${(fs.statSync(liteWasm).size / 1024).toFixed(1)} KiB, gzipped ${(gz(liteWasm) / 1024).toFixed(1)} KiB${dev ? ' (dev build: no wasm-opt)' : ''}`);
+  for (const line of sizeReport(fs.readFileSync(liteRaw), 10)) log(`parse-and-render-only bytes: ${line}`);
+}

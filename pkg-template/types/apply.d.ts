@@ -40,9 +40,12 @@ export interface FileHost {
  * forms) throw when a host call fails while checked changes are carried out.
  * Files already written are restored (created ones deleted) before it is
  * thrown. A failed `stage` is not thrown: the result comes back with
- * `stageError`, since every file was written.
+ * `stageError`, since every file was written. `error instanceof HostFailureError`
+ * works from `import` and `require`.
  */
-export interface HostFailureError<Result = ApplyResult> extends Error {
+export class HostFailureError<Result = ApplyResult> extends Error {
+  constructor(message: string, fields?: { result?: Result; changed?: string[]; rolledBack?: string[]; notChanged?: string[]; cause?: unknown });
+  name: 'HostFailureError';
   /** The checked result (ApplyResult, ToolApplyResult or HashlineResult, after the function that threw). */
   result: Result;
   /** Paths that still hold new content (their restore failed too). */

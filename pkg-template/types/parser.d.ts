@@ -80,4 +80,17 @@ export class EditStream {
   finish(): StreamEvent[];
   /** The block being written, or null. */
   pending(): PendingBlock | null;
+  /**
+   * Releases the stream's wasm memory without finishing (a cancelled reply); later calls throw.
+   * Not needed after finish(). `using stream = new EditStream()` calls it at the end of the scope.
+   */
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+declare global {
+  // For `[Symbol.dispose]` under a `lib` older than esnext.disposable (declared as lib and @types/node declare it).
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
 }

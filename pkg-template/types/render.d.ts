@@ -1,5 +1,6 @@
 import type { EditBlock, PendingBlock } from './parser.js';
 import type { ApplyResult, EditResult } from './apply.js';
+import type { ToolApplyResult } from './tools.js';
 
 /** One line of a diff. */
 export interface DiffLine {
@@ -31,8 +32,16 @@ export interface DiffSpan {
  */
 export function diffBlock(oldText: string, newText: string): DiffLine[];
 
-/** A result as the renderers read it: every field but `status` optional. */
-export type RenderableResult = Partial<EditResult> & { filePath: string; status: string };
+/**
+ * A result as the renderers read it: every field but `filePath` and `status` optional. An
+ * `EditResult`, a tool call's `ToolChangeResult` and a hashline result's entries all are one.
+ */
+export type RenderableResult = Omit<Partial<EditResult>, 'errorKind' | 'diagnostics'> & {
+  filePath: string;
+  status: string;
+  errorKind?: string;
+  diagnostics?: object;
+};
 
 export interface RenderEditBlockOptions {
   /** Pick the result whose `blockIndex` is this (else: same file and previews, then same file). */
@@ -56,7 +65,7 @@ export function renderEditBlock(
  * `.eb-cursor`). `partialLines`: the lines after the path line so far, markers
  * included or not; a string is split at line breaks.
  */
-export function renderInProgressEditBlock(filePath: string, partialLines: string[] | string): string;
+export function renderInProgressEditBlock(filePath: string, partialLines?: string[] | string): string;
 /** The same, drawn straight from `EditStream.pending()`. */
 export function renderInProgressEditBlock(pending: PendingBlock): string;
 
@@ -71,5 +80,6 @@ export interface RenderSummaryOptions {
  * HTML for the summary banner (`.eb-summary`, with `data-applied`,
  * `data-failed`, `data-skipped`, …): counts, modified files, failures with
  * reasons, files added to context, suggested shell commands, and the retry note.
+ * Takes the results, or what applyEdits or applyToolCalls returned.
  */
-export function renderEditsSummary(results: RenderableResult[] | ApplyResult, options?: RenderSummaryOptions): string;
+export function renderEditsSummary(results: RenderableResult[] | ApplyResult | ToolApplyResult, options?: RenderSummaryOptions): string;

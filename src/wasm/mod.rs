@@ -6,10 +6,15 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+// Without the `full` feature (the `editblocks/lite` build) only parsing and
+// rendering are bound; the rest of the core is then never linked in.
+#[cfg(feature = "full")]
 mod engine;
+#[cfg(feature = "full")]
 mod hashline;
 mod parser;
 mod render;
+#[cfg(feature = "full")]
 mod tools;
 
 #[wasm_bindgen(start)]
@@ -19,6 +24,7 @@ fn start() {
 
 /// Converts a core value to a plain JS object (maps as objects, `None` as
 /// `undefined` where the field is skipped).
+#[cfg_attr(not(feature = "full"), allow(dead_code))]
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
@@ -43,6 +49,7 @@ pub(crate) fn from_js_or_default<T: DeserializeOwned + Default>(value: JsValue, 
 /// (`js/host-driver.js`): an object mapping each path to a string, a
 /// `Uint8Array`, `null` (no such file) or `{ error, kind? }` (the read failed;
 /// `kind: 'path-escape'` when the host refused a path leading outside the root).
+#[cfg(feature = "full")]
 pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, JsError> {
     use js_sys::{Object, Reflect, Uint8Array};
     let mut host = crate::host::MemoryHost::new();
@@ -74,6 +81,7 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, 
 }
 
 /// What the JS driver replays onto the real host after the core ran.
+#[cfg(feature = "full")]
 #[derive(Serialize)]
 pub(crate) struct HostChanges<R: Serialize> {
     pub result: R,
@@ -82,6 +90,7 @@ pub(crate) struct HostChanges<R: Serialize> {
     pub stage: Vec<String>,
 }
 
+#[cfg(feature = "full")]
 #[derive(Serialize)]
 pub(crate) struct WriteOp {
     pub path: String,
@@ -89,6 +98,7 @@ pub(crate) struct WriteOp {
 }
 
 /// Packs the operations a snapshot host recorded, in order, with `result`.
+#[cfg(feature = "full")]
 pub(crate) fn host_changes<R: Serialize>(host: &crate::host::MemoryHost, result: R) -> Result<JsValue, JsError> {
     use crate::host::HostOp;
     let mut changes = HostChanges { result, writes: Vec::new(), deletes: Vec::new(), stage: Vec::new() };
@@ -109,6 +119,7 @@ pub fn detect_shell_suggestions(text: &str) -> Vec<String> {
 }
 
 /// The instructions for the model for one edit style.
+#[cfg(feature = "full")]
 #[wasm_bindgen(js_name = systemPrompt)]
 pub fn system_prompt(kind: &str) -> Result<String, JsError> {
     crate::prompts::system_prompt(kind).ok_or_else(|| {

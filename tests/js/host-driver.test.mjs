@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { applyEdits, applyEditsSync, applyToolCalls, nodeHost } from '../../pkg/node/index.mjs';
+import { createRequire } from 'node:module';
+import { applyEdits, applyEditsSync, applyToolCalls, nodeHost, HostFailureError } from '../../pkg/node/index.mjs';
 
 const reply = [
   'a.txt', '<<<<<<< SEARCH', 'one', '=======', 'ONE', '>>>>>>> REPLACE', '',
@@ -36,6 +37,10 @@ test('a sync host write failure rolls back what was written and keeps the result
     caught = e;
   }
   assert.ok(caught, 'the failure is reported');
+  assert.ok(caught instanceof HostFailureError, 'a HostFailureError, catchable by class');
+  assert.ok(caught instanceof Error);
+  assert.equal(caught.name, 'HostFailureError');
+  assert.equal(caught.cause.message, 'disk full', 'the host error is the cause');
   assert.match(caught.message, /host\.writeFile\("b\.txt"\) failed: disk full/);
   assert.match(caught.message, /Rolled back: a\.txt; every file is as it was before/);
   assert.deepEqual(caught.changed, []);
@@ -49,6 +54,7 @@ test('a sync host write failure rolls back what was written and keeps the result
 test('an async host write failure rejects with the same details', async () => {
   const host = failingHost('a.txt', { async: true });
   await assert.rejects(applyEdits(reply, host), (e) => {
+    assert.ok(e instanceof HostFailureError);
     assert.deepEqual(e.changed, []);
     assert.deepEqual(e.rolledBack, []);
     assert.deepEqual(e.notChanged, ['a.txt', 'b.txt']);
@@ -145,4 +151,14 @@ test('tool calls report a failed commit the same way', async () => {
   const calls = [{ name: 'write_file', arguments: { path: 'a.txt', content: 'A\n' } }, { name: 'write_file', arguments: { path: 'b.txt', content: 'B\n' } }];
   await assert.rejects(applyToolCalls(calls, host), /Rolled back: a\.txt; every file is as it was before/);
   assert.equal(host.files.get('a.txt'), 'one\n');
+});
+
+test('HostFailureError is one class for import and require, with the documented fields', async () => {
+  const required = createRequire(import.meta.url)('../../pkg/node/index.cjs');
+  assert.equal(required.HostFailureError, HostFailureError, 'require() and import give the same class');
+  const host = failingHost('a.txt', { async: true });
+  const e = await applyEdits(reply, host).catch((err) => err);
+  assert.ok(e instanceof required.HostFailureError);
+  const made = new HostFailureError('boom', { result: { ok: false }, rolledBack: ['x'] });
+  assert.deepEqual([made.message, made.result, made.changed, made.rolledBack, made.notChanged], ['boom', { ok: false }, [], ['x'], []]);
 });

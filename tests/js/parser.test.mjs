@@ -178,3 +178,29 @@ test('knownFiles makes an extensionless name a path; what was assumed is named',
   assert.deepEqual(events.find((e) => e.type === 'block-complete').block, block);
   assert.throws(() => parseEdits(reply, { knownFiles: 'VERSIONS' }), /knownFiles must be an array/);
 });
+
+test('EditStream.free() releases a cancelled stream; a freed stream says so when used', () => {
+  const stream = new EditStream();
+  stream.feed('src/a.py\n««« EDIT\nx = 1\n');
+  assert.equal(stream.pending().filePath, 'src/a.py');
+  stream.free();
+  stream.free(); // twice is harmless
+  for (const [method, call] of [['feed', () => stream.feed('more\n')], ['pending', () => stream.pending()], ['finish', () => stream.finish()]]) {
+    assert.throws(call, { message: `editblocks: EditStream.${method}() called after free(); the stream's memory was released, create a new EditStream` });
+  }
+  // After finish() the memory is already released: free() is a no-op, and finish() stays idempotent.
+  const done = new EditStream();
+  done.feed('a\n');
+  done.finish();
+  done.free();
+  assert.deepEqual(done.finish(), []);
+  assert.equal(done.pending(), null);
+});
+
+test('EditStream is disposable: a `using` scope frees it', () => {
+  assert.equal(typeof Symbol.dispose, 'symbol');
+  const stream = new EditStream();
+  stream.feed('src/a.py\n««« EDIT\n');
+  stream[Symbol.dispose]();
+  assert.throws(() => stream.feed('x\n'), /called after free\(\)/);
+});

@@ -54,7 +54,8 @@ window.__beforeInit = { parseEdits: message(() => parseEdits(REPLY)), EditStream
 // Every other function too (no arguments: the missing module is still what is named).
 window.__beforeInitAll = {};
 for (const name of Object.keys(api)) {
-  if (typeof api[name] !== 'function' || name === 'init' || name === 'initSync' || name === 'EditStream') continue;
+  // Error classes (HostFailureError) are thrown by the library, not calls into the module.
+  if (typeof api[name] !== 'function' || name === 'init' || name === 'initSync' || name === 'EditStream' || api[name].prototype instanceof Error) continue;
   try {
     const out = api[name]();
     window.__beforeInitAll[name] = out && typeof out.then === 'function' ? await out.then(() => 'no error', (e) => e.message) : 'no error';

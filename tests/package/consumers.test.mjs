@@ -40,6 +40,25 @@ test('the tarball holds exactly the files the package needs', () => {
   assert.ok(!listing.some((f) => f.includes('.rs') || f.includes('target/')), 'no sources in the tarball');
 });
 
+test('the tarball carries the MIT licence, a README for package users and links to the project', () => {
+  const file = (name) => sh('tar', ['-xzOf', tarball, `package/${name}`], scratch);
+  assert.match(file('LICENSE'), /^MIT License/);
+  assert.equal(file('LICENSE'), fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'));
+  const readme = file('README.md');
+  for (const section of ['npm install editblocks', 'initSync(', 'nodeHost(', 'renderEditBlock(', 'applyToolCalls(', '## API']) {
+    assert.ok(readme.includes(section), `the package README shows ${section}`);
+  }
+  // What only a contributor can use (scripts, benchmarks, CI) stays in the repository README.
+  for (const contributorOnly of ['scripts/test.sh', 'benches/', '.ci/', 'CONTRIBUTING']) {
+    assert.ok(!readme.includes(contributorOnly), `the package README does not mention ${contributorOnly}`);
+  }
+  const meta = JSON.parse(file('package.json'));
+  assert.equal(meta.license, 'MIT');
+  assert.match(meta.repository.url, /^git\+https:\/\/github\.com\/.+\.git$/);
+  assert.match(meta.homepage, /^https:\/\//);
+  assert.match(meta.bugs.url, /^https:\/\/.+\/issues$/);
+});
+
 test('a Node ESM project imports it with no init', () => {
   const dir = consumer('esm-consumer', { type: 'module' }, {
     'main.js': "import { detectShellSuggestions } from 'editblocks';\nconsole.log(JSON.stringify(detectShellSuggestions('`git rm a.txt`')));\n",

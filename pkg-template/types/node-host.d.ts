@@ -1,0 +1,45 @@
+import type { FileHost } from './apply.js';
+
+export interface NodeHostOptions {
+  /**
+   * Staging with `git add`: 'auto' (default) stages when root is inside a git work tree,
+   * true always stages (and fails outside one), false never stages.
+   */
+  git?: boolean | 'auto';
+  /**
+   * The folder for nodeHost's journal and locks (default: $EDITBLOCKS_STATE_DIR, else
+   * $XDG_STATE_HOME/editblocks or ~/.local/state/editblocks, else a private folder in the temp
+   * folder). It must be a folder owned by this user that others cannot write to.
+   */
+  stateDir?: string;
+  /**
+   * 'check-paths' uses the portable walk (real paths checked before and after each step) even
+   * where /proc/self/fd is available; for tests of platforms without it.
+   */
+  race?: 'check-paths';
+}
+
+/** A FileHost over a real folder (see README, "nodeHost is safe against the other processes"). */
+export interface NodeFileHost extends FileHost {
+  /** The root's real path. */
+  readonly root: string;
+  /**
+   * What creating this host did about calls killed midway in this root (rolled back, left alone
+   * because changed since), one sentence each; empty when there was nothing to do.
+   */
+  readonly recovery: string[];
+  writeFile(path: string, content: string | Uint8Array): void;
+  deleteFile(path: string): void;
+  realPath(path: string): string;
+  beginChanges(paths: string[]): void;
+  endChanges(): void;
+  stage(paths: string[]): void;
+}
+
+/**
+ * Node only: a host confined to `root` without following links out of it, even when another
+ * process swaps folders meanwhile; atomic writes that never replace a file changed since it was
+ * read (errors with code 'EDITBLOCKS_PATH_ESCAPE' / 'EDITBLOCKS_FILE_CHANGED'); a journal that
+ * lets the next nodeHost roll back a call killed midway; optional git staging.
+ */
+export function nodeHost(root: string, options?: NodeHostOptions): NodeFileHost;
