@@ -904,6 +904,23 @@ export function nodeHost(root, options = {}) {
       }
     },
 
+    /**
+     * The entries of folder `p` ('.' is the root), folders ending in '/',
+     * for the text editor's `view` of a folder; null when `p` is no folder.
+     * Symbolic links are listed, never followed.
+     */
+    listDir(p) {
+      const abs = p === '.' ? realRoot : resolve(p);
+      let entries;
+      try {
+        entries = fs.readdirSync(abs, { withFileTypes: true });
+      } catch (e) {
+        if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return null;
+        throw e;
+      }
+      return entries.filter((e) => e.name !== '.git').map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+    },
+
     stage(paths) {
       if (gitMode === false || !paths || paths.length === 0) return;
       if (gitMode === 'auto' && !gitWorkTree()) return;
