@@ -151,6 +151,14 @@ test('view of a folder through nodeHost.listDir: two levels, hidden entries left
     "Here's the files and directories up to 2 levels deep in the project root, excluding hidden items:\nREADME.md\nsrc/\nsrc/app.py\nsrc/lib/\n");
   assert.equal(result.callResults[1].output,
     "Here's the files and directories up to 2 levels deep in src, excluding hidden items:\nsrc/app.py\nsrc/lib/\nsrc/lib/deep.py\n");
+  // A link that leads out of the root is neither listed nor read.
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-outside-'));
+  fs.writeFileSync(path.join(outside, 'secret.txt'), 'x\n');
+  fs.symlinkSync(outside, path.join(dir, 'out'));
+  assert.throws(() => host.listDir('out'), /leads outside the project root/);
+  const escaped = await applyToolCalls([editor('v4', { command: 'view', path: 'out' })], host);
+  assert.equal(escaped.callResults[0].ok, false);
+  assert.ok(!escaped.callResults[0].output.includes('secret.txt'), escaped.callResults[0].output);
   // Without listDir, a folder is a path the editor cannot show.
   const bare = { readFile: (p) => host.readFile(p), writeFile: () => {} };
   const noListing = await applyToolCalls([editor('v3', { command: 'view', path: 'src' })], bare);
