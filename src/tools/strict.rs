@@ -110,21 +110,32 @@ impl Ordered {
 
     /// The schema in strict form (see the module documentation).
     fn strict(self) -> Ordered {
-        let Ordered::Object(members) = self else { return self };
+        let Ordered::Object(members) = self else {
+            return self;
+        };
         let mut out = Ordered::Object(
             members
                 .into_iter()
                 .map(|(k, v)| match (k.as_str(), v) {
-                    ("properties", Ordered::Object(props)) => {
-                        (k, Ordered::Object(props.into_iter().map(|(name, sub)| (name, sub.strict())).collect()))
-                    }
+                    ("properties", Ordered::Object(props)) => (
+                        k,
+                        Ordered::Object(
+                            props
+                                .into_iter()
+                                .map(|(name, sub)| (name, sub.strict()))
+                                .collect(),
+                        ),
+                    ),
                     ("items", v) => (k, v.strict()),
                     (_, v) => (k, v),
                 })
                 .collect(),
         );
-        let is_object = matches!(out.get("type"), Some(Ordered::Scalar(Value::String(t))) if t == "object");
-        let Some(Ordered::Object(props)) = out.get("properties").cloned() else { return out };
+        let is_object =
+            matches!(out.get("type"), Some(Ordered::Scalar(Value::String(t))) if t == "object");
+        let Some(Ordered::Object(props)) = out.get("properties").cloned() else {
+            return out;
+        };
         if !is_object {
             return out;
         }
@@ -143,7 +154,9 @@ impl Ordered {
             .map(|(name, mut sub)| {
                 if !required.contains(&name) {
                     let nullable = match sub.get("type") {
-                        Some(Ordered::Scalar(Value::String(t))) => Ordered::Array(vec![Ordered::text(t), Ordered::text("null")]),
+                        Some(Ordered::Scalar(Value::String(t))) => {
+                            Ordered::Array(vec![Ordered::text(t), Ordered::text("null")])
+                        }
                         Some(Ordered::Array(types)) if !types.contains(&Ordered::text("null")) => {
                             let mut t = types.clone();
                             t.push(Ordered::text("null"));
@@ -173,13 +186,16 @@ impl Ordered {
 /// A JSON array of tools with every function tool in strict mode, as
 /// [`strict_function_tool`] does for one.
 pub fn strict_tools(tools_json: &str) -> String {
-    let Ok(tools) = serde_json::from_str::<Vec<Ordered>>(tools_json) else { return tools_json.to_string() };
+    let Ok(tools) = serde_json::from_str::<Vec<Ordered>>(tools_json) else {
+        return tools_json.to_string();
+    };
     let strict: Vec<Ordered> = tools.into_iter().map(strict_tool).collect();
     serde_json::to_string_pretty(&strict).unwrap_or_else(|_| tools_json.to_string())
 }
 
 fn strict_tool(mut tool: Ordered) -> Ordered {
-    let is_function = matches!(tool.get("type"), Some(Ordered::Scalar(Value::String(t))) if t == "function");
+    let is_function =
+        matches!(tool.get("type"), Some(Ordered::Scalar(Value::String(t))) if t == "function");
     match tool.get("parameters").cloned() {
         Some(parameters) if is_function => {
             tool.set("parameters", parameters.strict());
@@ -194,8 +210,11 @@ fn strict_tool(mut tool: Ordered) -> Ordered {
 /// strict mode: `parameters` rewritten, `"strict": true` added. Text that
 /// is no such tool comes back unchanged.
 pub fn strict_function_tool(tool_json: &str) -> String {
-    let Ok(tool) = serde_json::from_str::<Ordered>(tool_json) else { return tool_json.to_string() };
-    let is_function = matches!(tool.get("type"), Some(Ordered::Scalar(Value::String(t))) if t == "function");
+    let Ok(tool) = serde_json::from_str::<Ordered>(tool_json) else {
+        return tool_json.to_string();
+    };
+    let is_function =
+        matches!(tool.get("type"), Some(Ordered::Scalar(Value::String(t))) if t == "function");
     if !is_function || tool.get("parameters").is_none() {
         return tool_json.to_string();
     }
@@ -215,15 +234,30 @@ mod tests {
         let out = strict_function_tool(tool);
         let v: Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["strict"], Value::Bool(true));
-        assert_eq!(v["parameters"]["required"], serde_json::json!(["b", "a", "c", "list"]));
-        assert_eq!(v["parameters"]["properties"]["a"]["type"], serde_json::json!(["boolean", "null"]));
-        assert_eq!(v["parameters"]["properties"]["b"]["type"], serde_json::json!("string"));
-        assert_eq!(v["parameters"]["properties"]["c"]["enum"], serde_json::json!(["x", null]));
+        assert_eq!(
+            v["parameters"]["required"],
+            serde_json::json!(["b", "a", "c", "list"])
+        );
+        assert_eq!(
+            v["parameters"]["properties"]["a"]["type"],
+            serde_json::json!(["boolean", "null"])
+        );
+        assert_eq!(
+            v["parameters"]["properties"]["b"]["type"],
+            serde_json::json!("string")
+        );
+        assert_eq!(
+            v["parameters"]["properties"]["c"]["enum"],
+            serde_json::json!(["x", null])
+        );
         let items = &v["parameters"]["properties"]["list"]["items"];
         assert_eq!(items["required"], serde_json::json!(["z", "y"]));
         assert_eq!(items["additionalProperties"], Value::Bool(false));
         // Reading order kept: b before a.
         assert!(out.find("\"b\"").unwrap() < out.find("\"a\"").unwrap());
-        assert_eq!(strict_function_tool("{\"type\": \"apply_patch\"}"), "{\"type\": \"apply_patch\"}");
+        assert_eq!(
+            strict_function_tool("{\"type\": \"apply_patch\"}"),
+            "{\"type\": \"apply_patch\"}"
+        );
     }
 }
