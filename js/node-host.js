@@ -904,6 +904,47 @@ export function nodeHost(root, options = {}) {
       }
     },
 
+    /**
+     * The entries of folder `p` ('.' is the root), folders ending in '/',
+     * for the text editor's `view` of a folder; null when `p` is no folder.
+     * Symbolic links are listed, never followed.
+     */
+    listDir(p) {
+      const list = (folder) =>
+        fs.readdirSync(folder, { withFileTypes: true }).filter((e) => e.name !== '.git').map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+      if (p === '.') return list(realRoot);
+      // The folder is reached by the same walk as every read (no link out of the root is followed),
+      // then opened without following a link, so what is listed is what was checked.
+      let w;
+      try {
+        w = walk(p);
+      } catch (e) {
+        if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return null;
+        throw e;
+      }
+      try {
+        if (w.missingParent || w.stat === null || !w.stat.isDirectory()) return null;
+        if (!useProc) {
+          checkFolder(p, [...w.names, w.name]);
+          return list(path.join(realRoot, ...w.names, w.name));
+        }
+        let fd;
+        try {
+          fd = fs.openSync(path.join(w.dir, w.name), O_DIR);
+        } catch (e) {
+          if (e.code === 'ENOENT' || e.code === 'ENOTDIR' || e.code === 'ELOOP') return null;
+          throw e;
+        }
+        try {
+          return list(`/proc/self/fd/${fd}`);
+        } finally {
+          fs.closeSync(fd);
+        }
+      } finally {
+        w.close();
+      }
+    },
+
     stage(paths) {
       if (gitMode === false || !paths || paths.length === 0) return;
       if (gitMode === 'auto' && !gitWorkTree()) return;

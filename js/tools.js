@@ -3,6 +3,7 @@
 import {
   toolsSchemas,
   toolsCallPaths,
+  toolsViewPaths,
   toolsApplySnapshot,
   toolsFileStatus,
   toolsRetryContext,
@@ -18,40 +19,166 @@ const APPLY_OPTIONS = {
   matching: ['exact', 'tolerant'],
   trailingNewline: ['preserve', 'ensure'],
   allowFolders: 'string[]',
+  overwrite: 'boolean',
+  maxCharacters: 'integer',
+  session: 'session',
 };
+const APIS = ['plain', 'openai', 'openai-responses', 'anthropic', 'gemini'];
 
-/** The diff modes, default first. */
+/** The diff modes, default first, then the providers' own tools. */
 export const DIFF_MODES = Object.freeze(['search_replace_multi', 'search_replace', 'anchored', 'off']);
+/** The providers' own tool sets toolSchemas also takes. */
+export const PROVIDER_TOOLS = Object.freeze(['text_editor', 'text_editor_20250124', 'gemini_cli', 'hashline', 'apply_patch']);
 
 /**
- * The tool definitions for a diff mode: write_file, plus edit_file unless the
- * mode is 'off'. options.api picks the envelope: 'plain' (default,
- * { name, description, parameters }), 'openai' (Chat Completions),
- * 'openai-responses' or 'anthropic' ({ name, description, input_schema }).
+ * The tool definitions for a diff mode (write_file, plus edit_file unless the
+ * mode is 'off') or for a provider's own tools ('text_editor',
+ * 'text_editor_20250124', 'gemini_cli', 'hashline', 'apply_patch').
+ * options.api picks the envelope: 'plain' (default, { name, description,
+ * parameters }), 'openai' (Chat Completions), 'openai-responses' (with
+ * strict: true and a strict-mode schema), 'anthropic' ({ name, description,
+ * input_schema }; the text editor is Anthropic's own versioned entry) or
+ * 'gemini' ({ name, description, parametersJsonSchema }).
+ * options.maxCharacters sets the Anthropic text editor's max_characters.
  */
 export function toolSchemas(diffMode, options) {
   optionalString(diffMode, 'toolSchemas', 'diffMode');
-  return JSON.parse(toolsSchemas(diffMode, checkOptions(options, 'toolSchemas', { api: 'string' })));
+  const checked = checkOptions(options, 'toolSchemas', { api: 'string', maxCharacters: 'integer' }) || {};
+  const tools = JSON.parse(toolsSchemas(diffMode, checked.api === undefined ? undefined : { api: checked.api }));
+  return tools.map((tool) => {
+    if (checked.maxCharacters !== undefined && typeof tool.type === 'string' && tool.type.startsWith('text_editor_')) {
+      return { ...tool, max_characters: checked.maxCharacters };
+    }
+    return tool;
+  });
+}
+
+/**
+ * Keeps the history `undo_edit` goes back through: per file, the texts it had
+ * before each change made through this session. One per conversation; pass
+ * it as applyToolCalls(calls, host, { session }). Nothing is global.
+ */
+export class EditSession {
+  #history = new Map();
+
+  /** How many earlier versions of `path` the session holds. */
+  depth(path) {
+    return (this.#history.get(path) || []).length;
+  }
+
+  /** Forgets the history of one file, or of every file. */
+  clear(path) {
+    if (path === undefined) this.#history.clear();
+    else this.#history.delete(path);
+  }
+
+  /** @internal the history as the core takes it. */
+  _snapshot() {
+    return Object.fromEntries([...this.#history].map(([p, list]) => [p, [...list]]));
+  }
+
+  /** @internal stores the history the core returned after a reply was written. */
+  _update(history) {
+    for (const [p, list] of Object.entries(history || {})) {
+      if (list.length) this.#history.set(p, list);
+      else this.#history.delete(p);
+    }
+  }
+}
+
+function splitOptions(rawOptions) {
+  if (rawOptions === null || rawOptions === undefined || typeof rawOptions !== 'object' || Array.isArray(rawOptions)) {
+    return { options: checkOptions(rawOptions, 'applyToolCalls', APPLY_OPTIONS), session: undefined };
+  }
+  const { session, ...rest } = rawOptions;
+  if (session !== undefined && !(session instanceof EditSession)) {
+    throw new TypeError('editblocks: applyToolCalls option session must be an EditSession (new EditSession())');
+  }
+  return { options: checkOptions(rest, 'applyToolCalls', APPLY_OPTIONS) || {}, session };
 }
 
 function plan(given, rawOptions, fn) {
   if (!Array.isArray(given)) {
-    throw new TypeError(`editblocks: ${fn} expects an array of { name, arguments } calls`);
+    throw new TypeError(`editblocks: ${fn} expects an array of tool calls (as the SDK returned them, or { name, arguments })`);
   }
-  const options = checkOptions(rawOptions, 'applyToolCalls', APPLY_OPTIONS);
+  const { options, session } = splitOptions(rawOptions);
   const calls = plainCopy(given, fn, 'calls');
+  const coreOptions = { ...(options || {}) };
+  if (session) coreOptions.history = session._snapshot();
   return {
     calls,
-    paths: toolsCallPaths(calls, options),
+    session,
+    dryRun: Boolean(coreOptions.dryRun),
+    viewPaths: toolsViewPaths(calls, coreOptions),
+    paths: toolsCallPaths(calls, coreOptions),
     atomic: true, // a reply's tool calls are written all or nothing
-    run: (files) => toolsApplySnapshot(calls, files, options),
+    run: (files) => toolsApplySnapshot(calls, files, coreOptions),
+    coreOptions,
   };
 }
 
-// The calls as the model sent them, { name, arguments } with string arguments
-// parsed, keeping the model's key order (the core's copy sorts keys). Same
-// envelopes as the core reads: {function: {...}}, {input}, {args}. Arguments
-// given as JSON text nested deeper than the boundary allows stay text.
+const hidden = (name) => name.startsWith('.');
+const joinPath = (dir, name) => (dir === '.' ? name : `${dir}/${name}`);
+
+/**
+ * Lists `dir` two levels deep through host.listDir (entries are names,
+ * folders ending in '/'); hidden entries left out. `call` awaits or not.
+ */
+function* listing(dir, call) {
+  const top = yield call(dir);
+  if (!Array.isArray(top)) return null;
+  const out = [];
+  for (const name of top.filter((n) => typeof n === 'string' && !hidden(n)).sort()) {
+    const entry = joinPath(dir, name);
+    out.push(entry);
+    if (name.endsWith('/')) {
+      const inner = yield call(entry.slice(0, -1));
+      if (Array.isArray(inner)) {
+        for (const sub of inner.filter((n) => typeof n === 'string' && !hidden(n)).sort()) out.push(entry + sub);
+      }
+    }
+  }
+  return out;
+}
+
+function listSync(host, dir) {
+  const it = listing(dir, (d) => d);
+  let step = it.next();
+  while (!step.done) {
+    let value;
+    try {
+      value = host.listDir(step.value);
+    } catch {
+      value = null;
+    }
+    if (value && typeof value.then === 'function') throw new TypeError('editblocks: host.listDir returned a Promise; use applyToolCalls (async) with this host');
+    step = it.next(value);
+  }
+  return step.value;
+}
+
+async function listAsync(host, dir) {
+  const it = listing(dir, (d) => d);
+  let step = it.next();
+  while (!step.done) {
+    let value;
+    try {
+      value = await host.listDir(step.value);
+    } catch {
+      value = null;
+    }
+    step = it.next(value);
+  }
+  return step.value;
+}
+
+function withListings(p, listings) {
+  const entries = Object.entries(listings).filter(([, list]) => Array.isArray(list));
+  if (entries.length) p.coreOptions.listings = Object.fromEntries(entries);
+  return p;
+}
+
+// Arguments given as JSON text nested deeper than the boundary allows stay text.
 function tooDeep(value) {
   const stack = [[value, 0]];
   while (stack.length) {
@@ -63,37 +190,131 @@ function tooDeep(value) {
   return false;
 }
 
-function echoCalls(calls) {
-  return calls.map((call) => {
-    const inner = call && typeof call.function === 'object' && call.function !== null ? call.function : call || {};
-    let args = inner.arguments ?? inner.input ?? inner.args ?? null;
-    if (typeof args === 'string') {
-      try {
-        const parsed = JSON.parse(args);
-        if (!tooDeep(parsed)) args = parsed;
-      } catch {
-        // kept as sent: the error names it
-      }
+// What an item of a model's output is, read the way the core reads it:
+// { name, arguments, id } for a call, null for anything else (a message,
+// reasoning, a text block or part). Keeps the model's key order.
+function callEnvelope(item) {
+  if (item === null || typeof item !== 'object') return { name: '', arguments: item ?? null };
+  const parse = (args) => {
+    if (typeof args !== 'string') return args ?? null;
+    try {
+      const parsed = JSON.parse(args);
+      return tooDeep(parsed) ? args : parsed;
+    } catch {
+      return args; // kept as sent: the error names it
     }
-    return { name: typeof inner.name === 'string' ? inner.name : '', arguments: args };
-  });
+  };
+  const named = (name, args, id) => ({ name: typeof name === 'string' ? name : '', arguments: parse(args), ...(id != null ? { id: String(id) } : {}) });
+  switch (item.type) {
+    case 'apply_patch_call':
+      return named('apply_patch', item.operation, item.call_id ?? item.id);
+    case 'function_call':
+      return named(item.name, item.arguments, item.call_id ?? item.id);
+    case 'custom_tool_call':
+      return named(item.name, item.input, item.call_id ?? item.id);
+    case 'tool_use':
+      return named(item.name, item.input, item.id);
+    case 'function':
+    case 'custom':
+    case undefined:
+      break;
+    default:
+      // Not a call for the client: a message, reasoning, text, or a tool the provider runs itself.
+      return null;
+  }
+  const isObject = (v) => v !== null && typeof v === 'object';
+  if (isObject(item.custom)) return named(item.custom.name, item.custom.input, item.id);
+  if (isObject(item.function)) return named(item.function.name, item.function.arguments, item.id);
+  if (isObject(item.functionCall)) return named(item.functionCall.name, item.functionCall.args, item.functionCall.id);
+  const isCall = 'name' in item || 'arguments' in item || 'input' in item || 'args' in item;
+  if (!isCall && ('text' in item || 'thought' in item || 'functionResponse' in item)) return null;
+  return named(item.name, item.arguments ?? item.input ?? item.args, item.call_id ?? item.id);
 }
 
-function withEcho(result, calls) {
-  result.calls = echoCalls(calls);
+function finish(result, calls, p) {
+  result.calls = calls.map(callEnvelope).filter((c) => c !== null);
+  const history = result.history;
+  delete result.history;
+  if (p.session && result.ok && !p.dryRun) p.session._update(history);
   return result;
 }
 
-/** Applies a reply's tool calls through an async (or sync) host. */
+/**
+ * Applies a reply's tool calls through an async (or sync) host. `calls` is
+ * what the SDK returned: Chat Completions `tool_calls`, a Responses API
+ * `output` (function_call, custom_tool_call and apply_patch_call items; other
+ * items are passed over), an Anthropic message's `content` (tool_use
+ * blocks), Gemini `functionCalls` or parts, or plain { name, arguments }.
+ */
 export async function applyToolCalls(calls, host, options) {
   const p = plan(calls, options, 'applyToolCalls');
-  return withEcho(await driveAsync(host, p), p.calls);
+  const listings = {};
+  if (host && typeof host.listDir === 'function') {
+    for (const dir of p.viewPaths) listings[dir] = await listAsync(host, dir);
+  }
+  return finish(await driveAsync(host, withListings(p, listings)), p.calls, p);
 }
 
 /** As applyToolCalls, for a host whose methods return values, not Promises. */
 export function applyToolCallsSync(calls, host, options) {
   const p = plan(calls, options, 'applyToolCallsSync');
-  return withEcho(driveSync(host, p), p.calls);
+  const listings = {};
+  if (host && typeof host.listDir === 'function') {
+    for (const dir of p.viewPaths) listings[dir] = listSync(host, dir);
+  }
+  return finish(driveSync(host, withListings(p, listings)), p.calls, p);
+}
+
+function needId(call, api) {
+  if (typeof call.id === 'string' && call.id !== '') return call.id;
+  throw new TypeError(
+    `editblocks: toolResultMessages: call ${call.callIndex + 1} (${call.name || 'unnamed'}) has no id, and the ${api} API answers a call by its id; pass the calls to applyToolCalls as the SDK returned them`,
+  );
+}
+
+/**
+ * The messages that answer each call of a result, per call id, in the shape
+ * the API expects back: 'openai' → one { role: 'tool', tool_call_id, content }
+ * per call; 'openai-responses' → function_call_output / custom_tool_call_output /
+ * apply_patch_call_output items; 'anthropic' → one user message of
+ * tool_result blocks (is_error on failures); 'gemini' → one user content of
+ * functionResponse parts ({ output } or { error }); 'plain' → { id, name, ok, output }.
+ * Without options.api, the API the calls came from.
+ */
+export function toolResultMessages(result, options) {
+  const checked = checkOptions(options, 'toolResultMessages', { api: APIS }) || {};
+  if (result === null || typeof result !== 'object' || !Array.isArray(result.callResults)) {
+    throw new TypeError('editblocks: toolResultMessages expects what applyToolCalls returned');
+  }
+  const calls = result.callResults;
+  const api = checked.api || (calls[0] && calls[0].api) || 'plain';
+  switch (api) {
+    case 'openai':
+      return calls.map((c) => ({ role: 'tool', tool_call_id: needId(c, 'OpenAI Chat Completions'), content: c.output }));
+    case 'openai-responses':
+      return calls.map((c) => {
+        const call_id = needId(c, 'OpenAI Responses');
+        if (c.kind === 'apply-patch') return { type: 'apply_patch_call_output', call_id, status: c.ok ? 'completed' : 'failed', output: c.output };
+        if (c.kind === 'custom') return { type: 'custom_tool_call_output', call_id, output: c.output };
+        return { type: 'function_call_output', call_id, output: c.output };
+      });
+    case 'anthropic':
+      if (!calls.length) return [];
+      return [{
+        role: 'user',
+        content: calls.map((c) => ({ type: 'tool_result', tool_use_id: needId(c, 'Anthropic Messages'), content: c.output, ...(c.ok ? {} : { is_error: true }) })),
+      }];
+    case 'gemini':
+      if (!calls.length) return [];
+      return [{
+        role: 'user',
+        parts: calls.map((c) => ({
+          functionResponse: { ...(c.id ? { id: c.id } : {}), name: c.name, response: c.ok ? { output: c.output } : { error: c.output } },
+        })),
+      }];
+    default:
+      return calls.map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, ok: c.ok, output: c.output }));
+  }
 }
 
 /** '' | 'M' | 'A' | '~' | '~M' for a file, from its context snapshot, local copy and the model's output. */

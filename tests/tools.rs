@@ -129,10 +129,48 @@ fn call_envelopes_of_each_api() {
         json!({"type": "tool_use", "id": "t1", "name": "write_file", "input": args}),
         json!({"name": "write_file", "args": args}),
     ] {
-        let call = ToolCall::from_value(&value);
+        let call = ToolCall::from_value(&value).expect("a call");
         assert_eq!(call.name, "write_file");
         assert_eq!(call.echo().arguments, args, "{value}");
     }
+}
+
+#[test]
+fn each_sdk_shape_keeps_its_id_and_api() {
+    use editblocks::tools::CallKind;
+    let args = json!({"path": "a", "content": "x"});
+    let cases = [
+        (json!({"id": "call_1", "type": "function", "function": {"name": "write_file", "arguments": args.to_string()}}), "call_1", SchemaApi::Openai, CallKind::Function),
+        (json!({"id": "call_2", "type": "custom", "custom": {"name": "write_file", "input": args.to_string()}}), "call_2", SchemaApi::Openai, CallKind::Custom),
+        (json!({"type": "function_call", "id": "fc_1", "call_id": "call_3", "name": "write_file", "arguments": args.to_string()}), "call_3", SchemaApi::OpenaiResponses, CallKind::Function),
+        (json!({"type": "custom_tool_call", "call_id": "call_4", "name": "write_file", "input": args.to_string()}), "call_4", SchemaApi::OpenaiResponses, CallKind::Custom),
+        (json!({"type": "tool_use", "id": "toolu_5", "name": "write_file", "input": args}), "toolu_5", SchemaApi::Anthropic, CallKind::Function),
+        (json!({"functionCall": {"id": "g6", "name": "write_file", "args": args}}), "g6", SchemaApi::Gemini, CallKind::Function),
+        (json!({"id": "g7", "name": "write_file", "args": args}), "g7", SchemaApi::Gemini, CallKind::Function),
+    ];
+    for (value, id, api, kind) in cases {
+        let call = ToolCall::from_value(&value).expect("a call");
+        assert_eq!((call.name.as_str(), call.id.as_deref(), call.dialect, call.kind), ("write_file", Some(id), api, kind), "{value}");
+        assert_eq!(call.echo().arguments, args, "{value}");
+    }
+    let patch = ToolCall::from_value(&json!({"type": "apply_patch_call", "id": "apc_1", "call_id": "call_8", "status": "completed",
+        "operation": {"type": "delete_file", "path": "a"}}))
+    .unwrap();
+    assert_eq!((patch.name.as_str(), patch.id.as_deref(), patch.kind), ("apply_patch", Some("call_8"), CallKind::ApplyPatch));
+    // Items of a model's output that are not calls are passed over, keeping the others' order.
+    let output = [
+        json!({"type": "reasoning", "id": "rs_1", "summary": []}),
+        json!({"type": "message", "role": "assistant", "content": []}),
+        json!({"type": "text", "text": "Let me fix that."}),
+        json!({"text": "a Gemini text part"}),
+        json!({"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "x"}}),
+        json!({"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}),
+        json!({"type": "mcp_call", "id": "mcp_1", "name": "lookup", "arguments": "{}", "server_label": "s"}),
+        json!({"type": "tool_use", "id": "toolu_9", "name": "write_file", "input": args}),
+    ];
+    let calls = ToolCall::from_values(&output);
+    assert_eq!(calls.len(), 1);
+    assert_eq!((calls[0].0, calls[0].1.id.as_deref()), (7, Some("toolu_9")));
 }
 
 #[test]
@@ -155,7 +193,12 @@ fn schemas_per_mode_and_api() {
     assert_eq!(openai["type"], "function");
     assert_eq!(openai["function"], *plain);
     let responses = &tool_schemas(DiffMode::SearchReplaceMulti, SchemaApi::OpenaiResponses)[1];
-    assert_eq!((responses["type"].as_str(), &responses["parameters"]), (Some("function"), &plain["parameters"]));
+    // The Responses API's tools are strict: every property required, optional ones nullable.
+    assert_eq!((responses["type"].as_str(), &responses["strict"]), (Some("function"), &json!(true)));
+    let item = &responses["parameters"]["properties"]["edits"]["items"];
+    assert_eq!(item["required"], json!(["path", "old_string", "new_string", "replace_all"]));
+    assert_eq!(item["properties"]["replace_all"]["type"], json!(["boolean", "null"]));
+    assert_eq!(item["properties"]["path"], plain["parameters"]["properties"]["edits"]["items"]["properties"]["path"]);
     let anthropic = &tool_schemas(DiffMode::SearchReplaceMulti, SchemaApi::Anthropic)[1];
     assert_eq!(anthropic["input_schema"], plain["parameters"]);
     assert!(anthropic.get("parameters").is_none());
@@ -332,8 +375,13 @@ fn gemini_schemas_leave_out_additional_properties() {
         let mut all = Vec::new();
         keys(&Value::Array(gemini.clone()), &mut all);
         assert!(!all.iter().any(|k| k == "additionalProperties"), "{mode:?}");
-        // Nothing else changes.
+        // Nothing else changes, but the key: Gemini's `parametersJsonSchema`
+        // takes JSON Schema (its `parameters` wants the SDK's enum-typed Schema).
         plain.iter_mut().for_each(strip);
+        for tool in plain.iter_mut() {
+            let schema = tool.as_object_mut().unwrap().remove("parameters").unwrap();
+            tool.as_object_mut().unwrap().insert("parametersJsonSchema".into(), schema);
+        }
         assert_eq!(gemini, plain, "{mode:?}");
         // The text keeps the reading order.
         let text = editblocks::tools::tool_schemas_json(mode, SchemaApi::Gemini);
@@ -380,4 +428,87 @@ fn escaped_tool_call_text_is_read_unescaped_in_tolerant_matching_only() {
     let mut host = MemoryHost::with_files([("g.py", twice)]);
     assert!(!apply_tool_calls(&calls, &mut host, &ToolOptions::default()).ok);
     assert_eq!(host.text("g.py").unwrap(), twice);
+}
+
+#[test]
+fn undo_edit_goes_back_through_the_history_it_is_given_and_returns_the_new_one() {
+    use editblocks::tools::HISTORY_DEPTH;
+    let undo = |path: &str| {
+        ToolCall::from_value(&json!({"type": "tool_use", "id": "t", "name": "str_replace_editor", "input": {"command": "undo_edit", "path": path}}))
+            .unwrap()
+    };
+    let mut host = MemoryHost::with_files([("a.txt", "now\r\n")]);
+    let mut options = ToolOptions::default();
+    options.history.insert("a.txt".into(), vec![None, Some("zero\r\none\r\n".into())]);
+    let result = apply_tool_calls(&[undo("a.txt")], &mut host, &options);
+    assert!(result.ok, "{:?}", result.errors);
+    assert_eq!(host.text("a.txt").unwrap(), "zero\r\none\r\n", "the earlier text, byte for byte");
+    assert_eq!(result.history.get("a.txt"), Some(&vec![None]));
+    // The oldest entry says the file did not exist: undoing it deletes the file.
+    options.history = result.history.clone();
+    let result = apply_tool_calls(&[undo("a.txt")], &mut host, &options);
+    assert!(result.ok, "{:?}", result.errors);
+    assert_eq!(host.text("a.txt"), None);
+    assert_eq!(result.files_deleted, vec!["a.txt".to_string()]);
+    // Every change pushes the text before it; the history keeps the last HISTORY_DEPTH.
+    let mut host = MemoryHost::with_files([("b.txt", "0\n")]);
+    let mut options = ToolOptions::default();
+    for i in 0..HISTORY_DEPTH + 5 {
+        let call = ToolCall::from_value(&json!({"type": "tool_use", "id": "t", "name": "str_replace_based_edit_tool",
+            "input": {"command": "str_replace", "path": "b.txt", "old_str": format!("{i}\n"), "new_str": format!("{}\n", i + 1)}}))
+        .unwrap();
+        let result = apply_tool_calls(&[call], &mut host, &options);
+        assert!(result.ok, "{:?}", result.errors);
+        options.history = result.history;
+    }
+    let kept = &options.history["b.txt"];
+    assert_eq!(kept.len(), HISTORY_DEPTH);
+    assert_eq!(kept.last().unwrap().as_deref(), Some(format!("{}\n", HISTORY_DEPTH + 4).as_str()));
+}
+
+/// Odd arguments to every provider tool: answered, never a panic, and a
+/// refused reply changes nothing.
+#[test]
+fn provider_tools_answer_odd_arguments_without_panicking() {
+    let files = [("e.txt", ""), ("nl.txt", "\n"), ("u.txt", "é✓🙂\r\nzweite\u{200b}Zeile"), ("bin.dat", "a\0b")];
+    let numbers = [json!(i64::MIN), json!(-2), json!(-1), json!(0), json!(1), json!(2), json!(3), json!(i64::MAX), json!(1.5), json!(1e300), json!("2"), json!(null), json!([1]), json!({})];
+    let texts = [json!(""), json!("\n"), json!("é"), json!("🙂\r\n"), json!(null), json!(7), json!(["a"])];
+    let mut inputs: Vec<Value> = Vec::new();
+    for path in ["e.txt", "nl.txt", "u.txt", "bin.dat", "missing.txt", ".", "", "../x", "/etc/passwd", "a\u{0}b"] {
+        for a in &numbers {
+            for b in &numbers {
+                inputs.push(json!({"command": "view", "path": path, "view_range": [a, b]}));
+            }
+            for t in &texts {
+                inputs.push(json!({"command": "insert", "path": path, "insert_line": a, "insert_text": t}));
+                inputs.push(json!({"name": "replace", "file_path": path, "old_string": t, "new_string": "x", "expected_replacements": a}));
+                inputs.push(json!({"name": "read", "path": path, "start_line": a, "end_line": a}));
+            }
+        }
+        for t in &texts {
+            inputs.push(json!({"command": "str_replace", "path": path, "old_str": t, "new_str": t}));
+            inputs.push(json!({"command": "create", "path": path, "file_text": t}));
+            inputs.push(json!({"command": "undo_edit", "path": path}));
+            inputs.push(json!({"apply_patch": {"type": "create_file", "path": path, "diff": t}}));
+            inputs.push(json!({"apply_patch": {"type": "update_file", "path": path, "diff": t}}));
+            inputs.push(json!({"apply_patch": {"type": "delete_file", "path": path}}));
+            inputs.push(json!({"name": "edit", "path": path, "edits": [{"target": t, "new_content": [t]}]}));
+        }
+    }
+    for input in inputs {
+        let call = match (input.get("name").and_then(Value::as_str), input.get("apply_patch")) {
+            (_, Some(op)) => json!({"type": "apply_patch_call", "call_id": "c", "operation": op}),
+            (Some(name), _) => json!({"functionCall": {"name": name, "args": input}}),
+            _ => json!({"type": "tool_use", "id": "t", "name": "str_replace_based_edit_tool", "input": input}),
+        };
+        let calls: Vec<ToolCall> = ToolCall::from_values(std::slice::from_ref(&call)).into_iter().map(|(_, c)| c).collect();
+        let mut host = MemoryHost::with_files(files);
+        let before = host.files.clone();
+        let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
+        assert_eq!(result.call_results.len(), 1, "{call}");
+        assert!(!result.call_results[0].output.is_empty(), "{call}");
+        if !result.ok {
+            assert_eq!(host.files, before, "{call}");
+        }
+    }
 }

@@ -4,6 +4,8 @@
 //! `<case>.errors.txt` exists, the reply must be refused with exactly those
 //! errors (one per line) and every file left as it was.
 //!
+//! Optional `<case>.outputs.txt`: each call's answer to the model, with its id.
+//!
 //! Optional `<case>.expect.json`: `{ "matchedBy": [...], "options": {...} }`.
 //!
 //! `BLESS=1 cargo test --test tools_fixtures` writes the errors of refused
@@ -69,7 +71,8 @@ fn run_case(case: &Case) -> Result<(), String> {
     let id = format!("{}/{}", case.task.file_name().unwrap().to_string_lossy(), case.name);
     let file = |suffix: &str| case.task.join(format!("{}{suffix}", case.name));
     let calls_json: Value = serde_json::from_slice(&fs::read(file(".calls.json")).unwrap()).map_err(|e| format!("{id}: calls: {e}"))?;
-    let calls: Vec<ToolCall> = calls_json.as_array().expect("calls.json is an array").iter().map(ToolCall::from_value).collect();
+    let items = calls_json.as_array().expect("calls.json is an array");
+    let calls: Vec<ToolCall> = ToolCall::from_values(items).into_iter().map(|(_, call)| call).collect();
     let expect: Value = fs::read(file(".expect.json")).ok().map(|b| serde_json::from_slice(&b).unwrap()).unwrap_or(Value::Null);
     let options: ToolOptions = expect.get("options").map(|o| serde_json::from_value(o.clone()).unwrap()).unwrap_or_default();
 
@@ -77,6 +80,25 @@ fn run_case(case: &Case) -> Result<(), String> {
     let mut host = MemoryHost::new();
     host.files = before.clone();
     let result = apply_tool_calls(&calls, &mut host, &options);
+
+    // Optional `<case>.outputs.txt`: what each call answers the model, in
+    // call order, separated by `---` lines, each headed by the call's id.
+    let outputs_path = file(".outputs.txt");
+    if outputs_path.exists() {
+        let got: String = result
+            .call_results
+            .iter()
+            .map(|c| format!("[{}] {}\n{}\n", c.id.as_deref().unwrap_or("-"), if c.ok { "ok" } else { "failed" }, c.output.trim_end()))
+            .collect::<Vec<_>>()
+            .join("---\n");
+        if std::env::var_os("BLESS").is_some() {
+            fs::write(&outputs_path, &got).unwrap();
+        }
+        let want = fs::read_to_string(&outputs_path).unwrap();
+        if got != want {
+            return Err(format!("{id}: outputs differ\n--- want\n{want}--- got\n{got}"));
+        }
+    }
 
     let errors_path = file(".errors.txt");
     if errors_path.exists() {

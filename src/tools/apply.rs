@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::anchored::{self, AnchorError, Region};
-use super::calls::{plan, AnchoredChange, Op, Planned, ToolCall};
+use super::calls::{plan, AnchoredChange, CallKind, Op, Planned, ProviderOp, ToolCall};
+use super::schema::SchemaApi;
 use crate::host::FileHost;
 use crate::matching::{self, MatchError, MatchPass};
 use crate::path::confine;
@@ -39,7 +40,24 @@ pub struct ToolOptions {
     /// Folders inside version-control metadata that may be written, named
     /// exactly (`.git/info`); see [`crate::path::confine`].
     pub allow_folders: Vec<String>,
+    /// Let a `create` (text editor) or `create_file` (apply_patch) replace an existing file.
+    pub overwrite: bool,
+    /// Cut `view` and `read` answers to this many characters (the text
+    /// editor tool's `max_characters`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_characters: Option<usize>,
+    /// Per file, the texts it had before each change an edit session
+    /// recorded, oldest first (`null`: the file did not exist). `undo_edit`
+    /// goes back one step.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub history: BTreeMap<String, Vec<Option<String>>>,
+    /// Folder listings for `view` of a folder (path → entries), from the host's `listDir`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub listings: BTreeMap<String, Vec<String>>,
 }
+
+/// How many earlier versions of a file a session keeps for `undo_edit`.
+pub const HISTORY_DEPTH: usize = 20;
 
 /// The result of one change: one `write_file` call, one edit of a batched
 /// `edit_file`, one single `edit_file`, or one entry of `changes`.
@@ -56,6 +74,31 @@ pub struct ToolChangeResult {
     pub tool: String,
     #[serde(flatten)]
     pub edit: EditResult,
+    /// What the model is told about this change in the tool's own words
+    /// (a view's text, "File created successfully at: …", or the refusal).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub output: Option<String>,
+}
+
+/// The answer to one call, for the message that goes back to the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallResult {
+    /// 0-based index of the call among the calls.
+    pub call_index: usize,
+    /// The call's id as the API gave it (absent when the call had none).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub id: Option<String>,
+    /// The tool's name as called.
+    pub name: String,
+    /// The API the call's shape belongs to.
+    pub api: SchemaApi,
+    /// Function call, custom (free-form) tool call or apply_patch call.
+    pub kind: CallKind,
+    /// True when every change of the call applied (or validated), or it only read.
+    pub ok: bool,
+    /// The text for the model: the tool's answer, or what failed and how to fix it.
+    pub output: String,
 }
 
 /// Everything that happened to a reply's tool calls.
@@ -71,6 +114,14 @@ pub struct ToolApplyResult {
     pub errors: Vec<String>,
     /// The calls as received (string arguments parsed when they parse).
     pub calls: Vec<ToolCall>,
+    /// One answer per call, with its id: what `toolResultMessages` sends back.
+    pub call_results: Vec<CallResult>,
+    #[serde(default)]
+    pub files_deleted: Vec<String>,
+    /// The edit session's history after this reply, for the files it changed
+    /// (kept by the JS session object; empty unless a history was given or changed).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty", default)]
+    pub history: BTreeMap<String, Vec<Option<String>>>,
 }
 
 /// The normalised paths the calls will read, in first-use order; refused
@@ -90,22 +141,59 @@ pub fn tool_call_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String>
     paths
 }
 
+/// The paths `view` commands name, normalised (`.` for the project root):
+/// the folders among them are listed through the host's `listDir`.
+pub fn tool_view_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String> {
+    let mut paths: Vec<String> = Vec::new();
+    for item in plan(calls) {
+        if !matches!(item.op, Ok(Op::Provider(ProviderOp::View { .. }))) {
+            continue;
+        }
+        let path = if is_root_view(&item) { Ok(".".to_string()) } else { confine(&item.path, &options.allow_folders).map_err(|_| ()) };
+        if let Ok(path) = path {
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+    }
+    paths
+}
+
 /// A file as the reply has left it so far.
-struct FileState {
-    original: Option<Vec<u8>>,
-    text: TextFile,
-    final_newline: bool,
+pub(super) struct FileState {
+    pub(super) original: Option<Vec<u8>>,
+    pub(super) text: TextFile,
+    pub(super) final_newline: bool,
     /// The LF body now; `None` while the file does not exist.
-    body: Option<String>,
+    pub(super) body: Option<String>,
     /// Which bytes of `body` are the file's own (so kept lines keep their endings).
-    provenance: Provenance,
+    pub(super) provenance: Provenance,
     /// Why it cannot be edited (binary, not UTF-8, unreadable).
-    unusable: Option<(ErrorKind, String)>,
-    failed: bool,
-    touched: bool,
+    pub(super) unusable: Option<(ErrorKind, String)>,
+    pub(super) failed: bool,
+    pub(super) touched: bool,
+    /// The session's earlier texts of this file (for `undo_edit`).
+    pub(super) history: Vec<Option<String>>,
+    pub(super) history_changed: bool,
 }
 
 impl FileState {
+    /// A path that is no file (the project root, for a folder listing).
+    fn load_missing() -> FileState {
+        FileState {
+            original: None,
+            text: TextFile::new_file(),
+            final_newline: true,
+            body: None,
+            provenance: Provenance::default(),
+            unusable: None,
+            failed: false,
+            touched: false,
+            history: Vec::new(),
+            history_changed: false,
+        }
+    }
+
     fn load(host: &mut dyn FileHost, path: &str) -> FileState {
         let empty = |unusable| FileState {
             original: None,
@@ -116,6 +204,8 @@ impl FileState {
             unusable,
             failed: false,
             touched: false,
+            history: Vec::new(),
+            history_changed: false,
         };
         match host.read_file(path) {
             Err(e) if host.refused_as_escape(path) => empty(Some((ErrorKind::PathEscape, format!("the host refused it ({e}); nothing outside the project root is read or written")))),
@@ -131,6 +221,8 @@ impl FileState {
                     unusable: None,
                     failed: false,
                     touched: false,
+                    history: Vec::new(),
+                    history_changed: false,
                 },
                 Err(DecodeError::Binary) => FileState {
                     original: Some(bytes),
@@ -146,13 +238,53 @@ impl FileState {
 
     /// Text from the model as the body sees it: CRLF read as LF, whatever
     /// the file's convention (which is applied again when the file is written).
-    fn normalise(&self, text: &str) -> String {
+    pub(super) fn normalise(&self, text: &str) -> String {
         text.replace("\r\n", "\n")
+    }
+
+    /// The file's text as it would be written now (`None`: it does not exist).
+    fn encoded(&self, policy: NewlinePolicy) -> Option<String> {
+        let body = self.body.as_ref()?;
+        Some(if body.is_empty() { String::new() } else { self.text.encode(body, self.final_newline, policy) })
+    }
+
+    /// Goes back to a text from the history (`None`: the file did not exist).
+    fn restore(&mut self, text: Option<&str>) {
+        match text {
+            None => self.body = None,
+            Some(text) => {
+                let file = TextFile::from_text(text);
+                self.final_newline = file.has_final_newline();
+                self.provenance = Provenance::original(file.body.len());
+                self.body = Some(file.body.clone());
+                self.text = file;
+            }
+        }
+        self.touched = true;
+    }
+
+    /// Replaces the body with `next`, an edit of the current one: the common
+    /// start and end stay the file's own bytes (their lines keep their own
+    /// endings), the part between counts as written.
+    pub(super) fn set_edited_body(&mut self, next: String) {
+        match self.body.as_deref() {
+            Some(current) => {
+                let prefix = current.bytes().zip(next.bytes()).take_while(|(a, b)| a == b).count();
+                let max_suffix = current.len().min(next.len()) - prefix;
+                let suffix = current.bytes().rev().zip(next.bytes().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
+                let (end, new_len) = (current.len() - suffix, next.len() - prefix - suffix);
+                if prefix < end || new_len > 0 {
+                    self.provenance.replace(&[(prefix, end, new_len)]);
+                }
+            }
+            None => self.provenance = Provenance::written(next.len()),
+        }
+        self.body = Some(next);
     }
 }
 
 /// A change's outcome while the reply is being worked through.
-struct Outcome {
+pub(super) struct Outcome {
     status: Status,
     kind: Option<ErrorKind>,
     reason: Option<String>,
@@ -161,24 +293,53 @@ struct Outcome {
     diagnostics: Option<Diagnostics>,
     /// What was assumed to place it (`unescaped`).
     assumed: Vec<String>,
+    /// The tool's answer on success.
+    said: Option<String>,
+    /// Only read the file (a view): stands even when the reply is not written.
+    read_only: bool,
+    /// Added to the model's answer (not to `reason`): the lines to copy.
+    pub(super) retry: Option<String>,
 }
 
 impl Outcome {
-    fn ok(line: Option<u32>, matched_by: Option<MatchPass>) -> Outcome {
-        Outcome { status: Status::Applied, kind: None, reason: None, line, matched_by, diagnostics: None, assumed: Vec::new() }
+    pub(super) fn ok(line: Option<u32>, matched_by: Option<MatchPass>) -> Outcome {
+        Outcome { status: Status::Applied, kind: None, reason: None, line, matched_by, diagnostics: None, assumed: Vec::new(), said: None, read_only: false, retry: None }
     }
-    fn fail(kind: ErrorKind, reason: String) -> Outcome {
-        Outcome { status: Status::Failed, kind: Some(kind), reason: Some(reason), line: None, matched_by: None, diagnostics: None, assumed: Vec::new() }
+    pub(super) fn fail(kind: ErrorKind, reason: String) -> Outcome {
+        Outcome { status: Status::Failed, kind: Some(kind), reason: Some(reason), ..Outcome::ok(None, None) }
     }
     fn skip(kind: ErrorKind, reason: String) -> Outcome {
         Outcome { status: Status::Skipped, ..Outcome::fail(kind, reason) }
     }
-    fn at(mut self, line: Option<u32>) -> Outcome {
+    pub(super) fn at(mut self, line: Option<u32>) -> Outcome {
         self.line = line;
         self
     }
-    fn with(mut self, diagnostics: Diagnostics) -> Outcome {
+    pub(super) fn with(mut self, diagnostics: Diagnostics) -> Outcome {
         self.diagnostics = Some(diagnostics);
+        self
+    }
+    pub(super) fn say(mut self, text: String) -> Outcome {
+        self.said = Some(text);
+        self
+    }
+    /// The file's current lines near what `wanted` meant, for the model to copy.
+    fn copy_from(mut self, body: &str, wanted: &str) -> Outcome {
+        let (block, _) = super::provider::current_lines(body, wanted);
+        if !block.is_empty() {
+            self.retry = Some(format!("The file's current lines there (copy from them, without the line numbers):\n{block}"));
+        }
+        self
+    }
+    /// The places an ambiguous text matched, for the model to choose from.
+    fn candidates(mut self, body: &str, lines: &[u32]) -> Outcome {
+        if !lines.is_empty() {
+            self.retry = Some(format!("The candidates (add lines that tell yours apart):\n{}", super::provider::candidates(body, lines)));
+        }
+        self
+    }
+    pub(super) fn read_only(mut self) -> Outcome {
+        self.read_only = true;
         self
     }
 }
@@ -281,12 +442,24 @@ fn lines_list(lines: &[u32]) -> String {
 /// staged when asked).
 pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &ToolOptions) -> ToolApplyResult {
     let items = plan(calls);
+    let policy = options.trailing_newline;
     let mut files: BTreeMap<String, FileState> = BTreeMap::new();
+    // Indices of results that only read (a view): they stand whatever happens.
+    let mut read_only: Vec<usize> = Vec::new();
     let mut order: Vec<String> = Vec::new();
     let mut results: Vec<ToolChangeResult> = Vec::new();
 
     for item in &items {
         let mut push = |path: &str, change: Option<usize>, old: &str, new: &str, outcome: Outcome| {
+            if outcome.read_only {
+                read_only.push(results.len());
+            }
+            let output = match (outcome.said, &outcome.reason, outcome.retry) {
+                (Some(said), _, _) => Some(said),
+                (None, Some(why), Some(retry)) => Some(format!("{why}\n{retry}")),
+                (None, why, None) => why.clone(),
+                (None, None, Some(retry)) => Some(retry),
+            };
             let reason = outcome.reason.map(|why| format!("{}: {why}", label(item, change, path)));
             results.push(ToolChangeResult {
                 call_index: item.call_index,
@@ -306,6 +479,7 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
                     matched_by: outcome.matched_by.map(|p| p.as_str().to_string()),
                     assumed: outcome.assumed,
                 },
+                output,
             });
         };
         let op = match &item.op {
@@ -317,6 +491,8 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
         };
         let path = match confine(&item.path, &options.allow_folders) {
             Ok(path) => path,
+            // `view` of the project root: a folder listing.
+            Err(_) if is_root_view(item) => ".".to_string(),
             Err(e) => {
                 let why = if item.path.is_empty() { "path is missing; name the file to change.".to_string() } else { e.reason };
                 let kind = if item.path.is_empty() { ErrorKind::Malformed } else { ErrorKind::PathEscape };
@@ -325,7 +501,9 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
             }
         };
         if !files.contains_key(&path) {
-            files.insert(path.clone(), FileState::load(host, &path));
+            let mut state = if path == "." { FileState::load_missing() } else { FileState::load(host, &path) };
+            state.history = options.history.get(&path).cloned().unwrap_or_default();
+            files.insert(path.clone(), state);
             order.push(path.clone());
         }
         let Some(state) = files.get_mut(&path) else { continue };
@@ -408,6 +586,65 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
                 }
                 push(&path, None, old, new, outcome);
             }
+            Op::Provider(ProviderOp::Undo) => {
+                if state.failed {
+                    previous_failed(&mut push, None);
+                    continue;
+                }
+                let outcome = match state.history.pop() {
+                    None => Outcome::fail(
+                        ErrorKind::NoOp,
+                        format!("No edit history found for {path}. undo_edit only reverts changes made through this edit session; to change the file, use str_replace or insert."),
+                    ),
+                    Some(previous) => {
+                        state.history_changed = true;
+                        state.restore(previous.as_deref());
+                        let now = match state.body.as_deref() {
+                            None => format!("{path} did not exist before that edit, so it is deleted."),
+                            Some(body) => {
+                                let lines: Vec<&str> = body.split_terminator('\n').collect();
+                                let shown = super::provider::numbered(&lines, 1);
+                                let shown = match options.max_characters {
+                                    Some(max) if shown.chars().count() > max => format!("{}\n<response clipped>", shown.chars().take(max).collect::<String>()),
+                                    _ => shown,
+                                };
+                                format!("Here's the result of running `cat -n` on {path}:\n{shown}")
+                            }
+                        };
+                        Outcome::ok(None, None).say(format!("Last edit to {path} undone successfully. {now}"))
+                    }
+                };
+                if outcome.status == Status::Failed {
+                    state.failed = true;
+                }
+                push(&path, None, "", "", outcome);
+            }
+            Op::Provider(op) => {
+                if state.failed {
+                    previous_failed(&mut push, None);
+                    continue;
+                }
+                let before = state.encoded(policy);
+                let was_touched = state.touched;
+                let body_before = state.body.clone();
+                let outcome = super::provider::run(state, op, &path, options);
+                if outcome.read_only {
+                    // Nothing to hold back: a failed read leaves the file as it was.
+                } else if outcome.status == Status::Failed {
+                    state.failed = true;
+                    state.touched = was_touched;
+                } else if state.body != body_before {
+                    state.history.push(before);
+                    state.history_changed = true;
+                }
+                let (old, new) = match op {
+                    ProviderOp::Replace { old, new, .. } => (old.as_str(), new.as_str()),
+                    ProviderOp::Create { content, .. } | ProviderOp::WriteWhole { content } => ("", content.as_str()),
+                    ProviderOp::Insert { text, .. } => ("", text.as_str()),
+                    _ => ("", ""),
+                };
+                push(&path, None, old, new, outcome);
+            }
             Op::Modify { changes } => {
                 if state.failed {
                     for i in 0..changes.len() {
@@ -433,29 +670,63 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
         }
     }
 
-    let mut errors: Vec<String> = results.iter().filter(|r| r.edit.status != Status::Applied).filter_map(|r| r.edit.reason.clone()).collect();
+    // A failed read (view) is answered, but is no failed change.
+    let mut errors: Vec<String> = results
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| r.edit.status != Status::Applied && !read_only.contains(i))
+        .filter_map(|(_, r)| r.edit.reason.clone())
+        .collect();
     let ok = errors.is_empty();
     let mut out = ToolApplyResult { ok, calls: calls.iter().map(ToolCall::echo).collect(), ..ToolApplyResult::default() };
 
     if !ok {
-        let first_failed = results.iter().find(|r| r.edit.status != Status::Applied).map(|r| r.call_index + 1).unwrap_or(1);
-        for r in results.iter_mut().filter(|r| r.edit.status == Status::Applied) {
+        let first_failed = results
+            .iter()
+            .enumerate()
+            .find(|(i, r)| r.edit.status != Status::Applied && !read_only.contains(i))
+            .map(|(_, r)| r.call_index + 1)
+            .unwrap_or(1);
+        for (i, r) in results.iter_mut().enumerate().filter(|(_, r)| r.edit.status == Status::Applied) {
+            if read_only.contains(&i) {
+                continue;
+            }
+            let why = format!(
+                "not written, because call {first_failed} failed and a reply is applied all or nothing; this change itself was fine and can be sent again as it was."
+            );
             r.edit.status = Status::Skipped;
             r.edit.error_kind = Some(ErrorKind::AtomicAborted);
-            r.edit.reason = Some(format!(
-                "not written, because call {first_failed} failed and a reply is applied all or nothing; this change itself was fine and can be sent again as it was."
-            ));
+            r.output = Some(format!("Not applied: call {first_failed} of this reply failed and the reply's changes are written all or nothing. This call was fine; send it again as it was, with call {first_failed} fixed."));
+            r.edit.reason = Some(why);
         }
         out.results = results;
         out.errors = std::mem::take(&mut errors);
+        out.call_results = call_results(calls, &out.results);
         return out;
     }
 
     // Everything applies: encode and write the changed files together.
-    let policy = options.trailing_newline;
     let mut written = Vec::new();
     for path in &order {
         let Some(state) = files.get(path) else { continue };
+        if state.history_changed && !options.dry_run {
+            let mut history = state.history.clone();
+            let excess = history.len().saturating_sub(HISTORY_DEPTH);
+            history.drain(..excess);
+            out.history.insert(path.clone(), history);
+        }
+        if state.touched && state.body.is_none() && state.original.is_some() {
+            out.files_deleted.push(path.clone());
+            if !options.dry_run {
+                if let Err(e) = host.delete_file(path) {
+                    out.ok = false;
+                    out.errors.push(format!("{path}: the host could not delete it ({e}); files listed before it were changed."));
+                    break;
+                }
+                written.push(path.clone());
+            }
+            continue;
+        }
         let (true, Some(body)) = (state.touched, &state.body) else { continue };
         // An empty body is an empty file: no lone BOM.
         let bytes = if body.is_empty() { String::new() } else { state.text.encode_tracked(body, Some(&state.provenance), state.final_newline, policy) };
@@ -487,12 +758,55 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
         }
     }
     out.results = results;
+    out.call_results = call_results(calls, &out.results);
     out
+}
+
+/// A `view` whose path names the project root (`.`, `/`, empty).
+fn is_root_view(item: &Planned) -> bool {
+    matches!(item.op, Ok(Op::Provider(ProviderOp::View { .. }))) && matches!(item.path.trim(), "" | "." | "./" | "/")
+}
+
+/// One answer per call: its changes' outputs, numbered when a call made several.
+fn call_results(calls: &[ToolCall], results: &[ToolChangeResult]) -> Vec<CallResult> {
+    calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| {
+            let mine: Vec<&ToolChangeResult> = results.iter().filter(|r| r.call_index == i).collect();
+            let ok = !mine.is_empty() && mine.iter().all(|r| matches!(r.edit.status, Status::Applied | Status::Validated));
+            let text = |r: &ToolChangeResult| r.output.clone().or_else(|| r.edit.reason.clone()).unwrap_or_else(|| default_output(r));
+            let output = match mine.as_slice() {
+                [] => "Nothing to do.".to_string(),
+                [one] => text(one),
+                many => many
+                    .iter()
+                    .map(|r| match r.change_index {
+                        Some(k) => format!("Edit {} ({}): {}", k + 1, r.edit.file_path, text(r)),
+                        None => format!("{}: {}", r.edit.file_path, text(r)),
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            };
+            CallResult { call_index: i, id: call.id.clone(), name: call.name.clone(), api: call.dialect, kind: call.kind, ok, output }
+        })
+        .collect()
+}
+
+fn default_output(r: &ToolChangeResult) -> String {
+    let at = r.edit.estimated_line.map(|l| format!(" at line {l}")).unwrap_or_default();
+    match r.edit.status {
+        Status::Validated => format!("{} checked{at}: it would apply (dry run, nothing written).", r.edit.file_path),
+        _ => match r.tool.as_str() {
+            "write_file" => format!("Wrote {}.", r.edit.file_path),
+            _ => format!("Edited {}{at}.", r.edit.file_path),
+        },
+    }
 }
 
 /// A file the host could not give: refused as leading outside the root
 /// (`skipped`, like a path the core refuses), or unreadable (`failed`).
-fn unusable(kind: ErrorKind, why: String) -> Outcome {
+pub(super) fn unusable(kind: ErrorKind, why: String) -> Outcome {
     if kind == ErrorKind::PathEscape {
         Outcome::skip(kind, why)
     } else {
@@ -579,12 +893,15 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
                 nearest_hint(&near)
             );
             let line = near.first().map(|n| n.line);
-            Outcome::fail(ErrorKind::AnchorNotFound, reason).at(line).with(Diagnostics {
-                failed_part: Some("old".into()),
-                expected_line: Some(crate::result::clip(&wanted, crate::result::MAX_QUOTED_CHARS).into_owned()),
-                nearest: near,
-                ..Diagnostics::default()
-            })
+            Outcome::fail(ErrorKind::AnchorNotFound, reason)
+                .at(line)
+                .with(Diagnostics {
+                    failed_part: Some("old".into()),
+                    expected_line: Some(crate::result::clip(&wanted, crate::result::MAX_QUOTED_CHARS).into_owned()),
+                    nearest: near,
+                    ..Diagnostics::default()
+                })
+                .copy_from(body, &old)
         }
         Err(MatchError::Ambiguous { pass, lines }) => {
             let places = match pass {
@@ -601,12 +918,15 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
                     "old_string is not unique ({places}); include more surrounding lines so it matches one place only, or set replace_all to change every occurrence."
                 )
             };
-            Outcome::fail(ErrorKind::Ambiguous, reason).at(lines.first().copied()).with(Diagnostics {
+            let shown = super::provider::candidates(body, &lines);
+            let mut outcome = Outcome::fail(ErrorKind::Ambiguous, reason).at(lines.first().copied()).with(Diagnostics {
                 failed_part: Some("old".into()),
                 match_count: Some(lines.len() as u32),
                 match_lines: lines,
                 ..Diagnostics::default()
-            })
+            });
+            outcome.retry = Some(format!("The candidates (add lines that tell yours apart):\n{shown}"));
+            outcome
         }
     }
 }
@@ -702,6 +1022,7 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
                             nearest: near,
                             ..Diagnostics::default()
                         })
+                        .copy_from(&body, &anchor.join("\n"))
                     }
                     (AnchorError::NotUnique(lines), _) => Outcome::fail(
                         ErrorKind::Ambiguous,
@@ -713,6 +1034,7 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
                         ),
                     )
                     .at(lines.first().copied())
+                    .candidates(&body, &lines)
                     .with(Diagnostics {
                         failed_part: Some(e.part.into()),
                         match_count: Some(lines.len() as u32),

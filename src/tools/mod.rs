@@ -28,12 +28,19 @@
 pub mod anchored;
 mod apply;
 pub(crate) mod calls;
+pub mod patch_call;
+mod provider;
 mod schema;
 mod status;
+pub mod strict;
 
-pub use apply::{apply_tool_calls, tool_call_paths, Matching, NewlinePolicy, ToolApplyResult, ToolChangeResult, ToolOptions};
-pub use calls::{AnchoredChange, ToolCall};
-pub use schema::{tool_defs, tool_schemas, tool_schemas_json, DiffMode, SchemaApi, ToolDef};
+pub use apply::{
+    apply_tool_calls, tool_call_paths, tool_view_paths, CallResult, Matching, NewlinePolicy, ToolApplyResult, ToolChangeResult, ToolOptions,
+    HISTORY_DEPTH,
+};
+pub use calls::{AnchoredChange, CallKind, ToolCall};
+pub use provider::numbered;
+pub use schema::{tool_defs, tool_schemas, tool_schemas_for, tool_schemas_json, DiffMode, SchemaApi, ToolDef};
 pub use status::{file_status, retry_context, retry_context_with, Local, RetryInput};
 
 const COMMON_RULES: &str = "\
@@ -79,6 +86,26 @@ When edit_file (or modify_file) takes changes with start, end and content:
   other into one change.
 ";
 
+const TEXT_EDITOR_RULES: &str = "\
+You change files with the text editor tool. Paths are relative to the project root.
+- view a file before you edit it; copy old_str from the view exactly, without the line numbers and the tab after them.
+- old_str must occur exactly once in the file: add neighbouring lines until it does.
+- insert puts text after line insert_line (0 = at the top); create makes a new file and never overwrites one.
+- When an edit is refused, the answer shows the file's current lines or the candidates: correct the call from them and send it again.
+";
+
+const GEMINI_CLI_RULES: &str = "\
+You change files with replace and write_file. Paths are relative to the project root.
+- replace: old_string is the file's exact text (whitespace and indentation included), unique unless expected_replacements says how many; an empty old_string creates a new file.
+- write_file writes a whole file.
+- When an edit fails, the answer shows the file's current lines or every occurrence: correct the call from them and send it again.
+";
+
+const APPLY_PATCH_RULES: &str = "\
+You change files with the apply_patch tool: create_file with the whole new file, update_file with V4A sections (@@ context line, then ' ' context, '-' removed and '+' added lines, copied exactly from the file), delete_file to remove one.
+When an operation fails, its output says what did not match and shows the file's current lines: send a corrected operation.
+";
+
 /// Guidance for the model using the edit tools, whichever shape of
 /// `edit_file` it is given.
 pub fn system_prompt() -> String {
@@ -91,6 +118,10 @@ pub fn system_prompt_for(mode: DiffMode) -> String {
     match mode {
         DiffMode::SearchReplaceMulti | DiffMode::SearchReplace => format!("{COMMON_RULES}\n{SEARCH_REPLACE_RULES}"),
         DiffMode::Anchored => format!("{COMMON_RULES}\n{ANCHORED_RULES}"),
+        DiffMode::TextEditor | DiffMode::TextEditor20250124 => TEXT_EDITOR_RULES.to_string(),
+        DiffMode::GeminiCli => GEMINI_CLI_RULES.to_string(),
+        DiffMode::Hashline => crate::hashline::system_prompt(),
+        DiffMode::ApplyPatch => APPLY_PATCH_RULES.to_string(),
         DiffMode::Off => "\
 You change files by calling write_file(path, content); never paste a changed file into your message instead.
 content is the complete new text of the file: everything you leave out is deleted. Write each file once per reply.

@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use super::{from_js, from_js_or_default, host_changes, snapshot_host};
 use crate::tools::{self, DiffMode, Local, RetryInput, SchemaApi, ToolCall, ToolOptions};
 
-const MODES: &str = "'search_replace_multi', 'search_replace', 'anchored' or 'off'";
+const MODES: &str = "'search_replace_multi', 'search_replace', 'anchored', 'off', 'text_editor', 'text_editor_20250124', 'gemini_cli', 'hashline' or 'apply_patch'";
 
 fn diff_mode(value: &JsValue) -> Result<DiffMode, JsError> {
     if value.is_undefined() || value.is_null() {
@@ -22,7 +22,7 @@ fn calls_from(value: JsValue) -> Result<Vec<ToolCall>, JsError> {
         return Err(JsError::new("editblocks: tool calls must be an array of { name, arguments } objects"));
     }
     let raw: Vec<serde_json::Value> = from_js(value, "tool calls")?;
-    Ok(raw.iter().map(ToolCall::from_value).collect())
+    Ok(ToolCall::from_values(&raw).into_iter().map(|(_, call)| call).collect())
 }
 
 /// `toolSchemas(diffMode?, { api? })`: the tool definitions for a diff mode,
@@ -45,7 +45,15 @@ pub fn tools_schemas(mode: JsValue, options: JsValue) -> Result<String, JsError>
             }
         }
     };
-    Ok(tools::tool_schemas_json(mode, api))
+    tools::tool_schemas_for(mode, api).map_err(|why| JsError::new(&format!("editblocks: {why}")))
+}
+
+/// The normalised paths `view` commands name (`.` for the root): JS lists
+/// the folders among them through the host's `listDir`.
+#[wasm_bindgen(js_name = toolsViewPaths)]
+pub fn tools_view_paths(calls: JsValue, options: JsValue) -> Result<Vec<String>, JsError> {
+    let options: ToolOptions = from_js_or_default(options, "options")?;
+    Ok(tools::tool_view_paths(&calls_from(calls)?, &options))
 }
 
 /// The normalised paths `applyToolCalls` reads (refused paths left out).

@@ -116,7 +116,9 @@ test('toolSchemas: modes and API envelopes', () => {
     const gemini = toolSchemas(mode, { api: 'gemini' });
     assert.ok(!JSON.stringify(gemini).includes('additionalProperties'), mode);
     const strip = (v) => JSON.parse(JSON.stringify(v, (k, x) => (k === 'additionalProperties' ? undefined : x)));
-    assert.deepEqual(gemini, strip(toolSchemas(mode)), mode);
+    // parametersJsonSchema: Gemini's `parameters` wants the SDK's enum-typed Schema.
+    const renamed = strip(toolSchemas(mode)).map(({ parameters, ...rest }) => ({ ...rest, parametersJsonSchema: parameters }));
+    assert.deepEqual(gemini, renamed, mode);
   }
 });
 

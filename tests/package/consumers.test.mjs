@@ -118,3 +118,32 @@ for (const resolution of ['nodenext', 'bundler']) {
     }
   });
 }
+
+// A consumer written against the official SDKs' own types (openai,
+// @anthropic-ai/sdk, @google/genai, this repository's pinned dev
+// dependencies, linked into the consumer): their calls go into
+// applyToolCalls as they are, and the schemas and answers fit their types.
+for (const resolution of ['nodenext', 'bundler']) {
+  test(`a TypeScript tool loop type-checks against the OpenAI, Anthropic and Gemini SDKs (moduleResolution ${resolution})`, () => {
+    const dir = consumer(`sdk-consumer-${resolution}`, { type: 'module' }, {
+      'main.ts': fs.readFileSync(path.join(root, 'tests', 'package', 'sdk-consumer', 'main.ts'), 'utf8'),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: [],
+          module: resolution === 'nodenext' ? 'nodenext' : 'esnext', moduleResolution: resolution,
+        },
+        files: ['main.ts'],
+      }),
+    });
+    for (const sdk of ['openai', '@anthropic-ai/sdk', '@google/genai']) {
+      const target = path.join(dir, 'node_modules', sdk);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.symlinkSync(path.join(root, 'node_modules', sdk), target, 'dir');
+    }
+    try {
+      sh(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', dir], dir);
+    } catch (e) {
+      assert.fail(`tsc reported:\n${e.stdout}${e.stderr}`);
+    }
+  });
+}
