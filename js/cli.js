@@ -1,7 +1,7 @@
 // editblocks: the command line.
 //
 //   editblocks apply [reply-file | -] [--root DIR] [--dry-run] [--mode sequential|atomic]
-//                    [--matching exact|tolerant] [--format edit-repl,anchored,search-replace]
+//                    [--matching exact|tolerant] [--format edit-repl,anchored,search-replace,apply-patch,unified-diff]
 //                    [--no-stage] [--overwrite] [--allow-folder DIR]... [--json] [--color | --no-color]
 //
 // Reads a model's reply from a file or standard input as it streams, applies
@@ -22,7 +22,7 @@ Options:
   --mode MODE         sequential (default): a failure skips the rest of that file
                       atomic: one failure writes nothing at all
   --matching M        exact (default) or tolerant (unique-only fallback passes)
-  --format LIST       formats to read, comma-separated: edit-repl, anchored, search-replace
+  --format LIST       formats to read, comma-separated: edit-repl, anchored, search-replace, apply-patch, unified-diff
   --no-stage          do not 'git add' the changed files
   --overwrite         let a block with an empty old section replace an existing file
   --allow-folder DIR  allow writes inside this version-control folder, named exactly
@@ -102,7 +102,7 @@ function parseArgs(argv) {
   if (opts.mode !== undefined && !['sequential', 'atomic'].includes(opts.mode)) throw new UsageError(`--mode must be sequential or atomic, not ${opts.mode}`);
   if (opts.matching !== undefined && !['exact', 'tolerant'].includes(opts.matching)) throw new UsageError(`--matching must be exact or tolerant, not ${opts.matching}`);
   for (const f of opts.formats || []) {
-    if (!['edit-repl', 'anchored', 'search-replace'].includes(f)) throw new UsageError(`--format: unknown format ${f} (use edit-repl, anchored, search-replace)`);
+    if (!['edit-repl', 'anchored', 'search-replace', 'apply-patch', 'unified-diff'].includes(f)) throw new UsageError(`--format: unknown format ${f} (use edit-repl, anchored, search-replace, apply-patch, unified-diff)`);
   }
   return opts;
 }

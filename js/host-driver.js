@@ -28,6 +28,22 @@ function snapshotEntry(value) {
   return { error: `readFile returned ${Object.prototype.toString.call(value)}; expected a string, a Uint8Array, null or undefined` };
 }
 
+const utf8 = new TextEncoder();
+
+/**
+ * The snapshot as the core reads it: text as UTF-8 bytes (TextEncoder
+ * copies them into wasm memory far faster than a string crosses the
+ * boundary). `files` itself keeps what the host gave, for rollback.
+ */
+function forCore(files) {
+  const out = {};
+  for (const path of Object.keys(files)) {
+    const v = files[path];
+    out[path] = typeof v === 'string' ? utf8.encode(v) : v;
+  }
+  return out;
+}
+
 const messageOf = (e) => String(e && e.message ? e.message : e);
 // A host refuses a path that a symbolic link leads out of the root by throwing
 // an error with code 'EDITBLOCKS_PATH_ESCAPE': the core reports it as
@@ -278,7 +294,7 @@ export function driveSync(host, plan) {
   checkHost(host, plan.needsDelete);
   for (let attempt = 1; ; attempt++) {
     const files = readSnapshotSync(host, plan);
-    const out = plan.run(files);
+    const out = plan.run(forCore(files));
     const r = replaySync(host, plan, out, files, attempt > 1);
     if (r !== RETRY) return r;
   }
@@ -361,7 +377,7 @@ export async function driveAsync(host, plan) {
   checkHost(host, plan.needsDelete);
   for (let attempt = 1; ; attempt++) {
     const files = await readSnapshotAsync(host, plan);
-    const out = plan.run(files);
+    const out = plan.run(forCore(files));
     const r = await replayAsync(host, plan, out, files, attempt > 1);
     if (r !== RETRY) return r;
   }

@@ -5,7 +5,7 @@
 import * as raw from 'editblocks-raw';
 import { onReset } from './guard.js';
 
-const FORMATS = ['edit-repl', 'anchored', 'search-replace'];
+const FORMATS = ['edit-repl', 'anchored', 'search-replace', 'apply-patch', 'unified-diff'];
 const encoder = new TextEncoder();
 let memory = null;
 const buffer = () => (memory ??= raw.parserMemory()).buffer;
@@ -104,7 +104,13 @@ export function parseEdits(text, options) {
   const s = raw.parseEditSpansInput(writeInput(t, raw.parserInput), mask, knownFiles(options, 'parseEdits'));
   const n = s.length / STRIDE;
   const blocks = new Array(n);
+  let patches = null; // patch blocks (apply-patch, unified-diff) come as JSON
   for (let i = 0, k = 0; i < n; i++, k += STRIDE) {
+    if (s[k] >= 3) {
+      patches ??= JSON.parse(raw.takePatchBlocks());
+      blocks[i] = withSides(patches[s[k + 1]]);
+      continue;
+    }
     const block = {
       format: FORMATS[s[k]],
       filePath: t.slice(s[k + 2], s[k + 3]),
@@ -120,6 +126,35 @@ export function parseEdits(text, options) {
   return blocks;
 }
 
+/**
+ * A patch block crosses without oldLines / newLines (they would double the
+ * text): they are every hunk's old side (lines not starting with '+') and
+ * new side (lines not starting with '-'), prefix removed, joined in order.
+ */
+function withSides(block) {
+  let oldLines = '';
+  let newLines = '';
+  let firstOld = true;
+  let firstNew = true;
+  for (const hunk of block.hunks) {
+    for (const line of hunk.lines) {
+      const c = line.charCodeAt(0);
+      const text = line.slice(1);
+      if (c !== 43) {
+        oldLines = firstOld ? text : oldLines + '\n' + text;
+        firstOld = false;
+      }
+      if (c !== 45) {
+        newLines = firstNew ? text : newLines + '\n' + text;
+        firstNew = false;
+      }
+    }
+  }
+  block.oldLines = oldLines;
+  block.newLines = newLines;
+  return block;
+}
+
 /** The format of the first block in `text`, or 'none'. */
 export function detectFormat(text) {
   checkText(text, 'detectFormat');
@@ -127,7 +162,7 @@ export function detectFormat(text) {
 }
 
 // Section numbers of the core's records, in the order of its `Section` enum.
-const SECTIONS = ['edit', 'repl', 'anchor', 'old', 'new', 'trailing-anchor', 'search', 'replace'];
+const SECTIONS = ['edit', 'repl', 'anchor', 'old', 'new', 'trailing-anchor', 'search', 'replace', 'patch'];
 
 /**
  * An incremental parser: feed chunks as they arrive. Any chunking gives the
@@ -333,10 +368,13 @@ export class EditStream {
           i += 16;
           break;
         }
-        case 3:
-          events.push(json[rec[i + 1]]);
+        case 3: {
+          const event = json[rec[i + 1]];
+          if (event.type === 'block-complete' && event.block.hunks) withSides(event.block);
+          events.push(event);
           i += 2;
           break;
+        }
         case 4: {
           if (rec[i + 3] !== 0xffffffff) this._path = this._kept.slice(rec[i + 3] - this._keptStart, rec[i + 4] - this._keptStart);
           const event = { type: 'block-start', filePath: this._path };

@@ -14,11 +14,15 @@ pub enum Format {
     Anchored,
     /// `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` (seed 001, dual format).
     SearchReplace,
+    /// OpenAI's `apply_patch` (V4A): `*** Begin Patch` … `*** End Patch`.
+    ApplyPatch,
+    /// Unified diffs: `--- a/path` / `+++ b/path` and `@@` hunks.
+    UnifiedDiff,
 }
 
 impl Format {
     /// Every format, in the order auto-detection prefers them.
-    pub const ALL: [Format; 3] = [Format::EditRepl, Format::Anchored, Format::SearchReplace];
+    pub const ALL: [Format; 5] = [Format::EditRepl, Format::Anchored, Format::SearchReplace, Format::ApplyPatch, Format::UnifiedDiff];
 
     /// The kebab-case name used across the JavaScript boundary.
     pub fn as_str(self) -> &'static str {
@@ -26,7 +30,14 @@ impl Format {
             Format::EditRepl => "edit-repl",
             Format::Anchored => "anchored",
             Format::SearchReplace => "search-replace",
+            Format::ApplyPatch => "apply-patch",
+            Format::UnifiedDiff => "unified-diff",
         }
+    }
+
+    /// True for the patch formats (one block per file operation).
+    pub fn is_patch(self) -> bool {
+        matches!(self, Format::ApplyPatch | Format::UnifiedDiff)
     }
 
     /// Parses a kebab-case name; `None` for anything else.
@@ -58,7 +69,8 @@ pub struct EditBlock {
     /// The block exactly as it appeared in the reply, for error reports.
     #[serde(default)]
     pub raw_block: String,
-    /// 1-based line of the path line in the reply.
+    /// 1-based line of the path line in the reply (for the patch formats,
+    /// of the operation's header line).
     #[serde(default)]
     pub line_number: u32,
     /// What the parser assumed to read this block, by name (see
@@ -72,11 +84,21 @@ pub struct EditBlock {
     /// `:start_line:N`): only breaks ties between equal candidates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line_hint: Option<u32>,
+    /// The patch formats only: the file operation and its hunks (flattened
+    /// into the block: `operation`, `moveTo`, `hunks`). For these formats
+    /// `old_lines` / `new_lines` hold every hunk's old and new side joined
+    /// in order, so renderers that know only those fields still show the
+    /// change.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<Box<crate::patch::PatchOp>>,
 }
 
 impl EditBlock {
     /// A block that creates a file: nothing to find, only new content.
     pub fn is_create(&self) -> bool {
+        if let Some(op) = &self.patch {
+            return op.operation == crate::patch::Operation::Add;
+        }
         self.anchor.is_empty() && self.old_lines.is_empty() && self.trailing_anchor.is_empty()
     }
 }

@@ -534,9 +534,21 @@ pub fn render_pending_sections(file_path: &str, sections: &[PendingSection], par
                 parts.separator_seen = true;
                 parts.trailing.extend(lines);
             }
+            // A patch operation (apply-patch, unified-diff): lines as written.
+            "patch" => {
+                for line in lines {
+                    patch_line(&mut parts, line);
+                }
+            }
             _ => continue,
         }
         last = Some(s.section.as_str());
+    }
+    if last == Some("patch") {
+        if let Some(line) = partial_line.filter(|l| !l.is_empty()) {
+            patch_line(&mut parts, line);
+        }
+        return render_pending_parts(file_path, &parts);
     }
     if let Some(line) = partial_line.filter(|l| !l.is_empty() && !is_partial_marker(l) && marker(l).is_none()) {
         match last {
@@ -547,6 +559,25 @@ pub fn render_pending_sections(file_path: &str, sections: &[PendingSection], par
         }
     }
     render_pending_parts(file_path, &parts)
+}
+
+/// One body line of a patch being written: context before the first
+/// change leads, `-` is old, `+` is new, context after a change trails;
+/// `@@` lines and markers only locate.
+fn patch_line<'a>(parts: &mut PendingParts<'a>, line: &'a str) {
+    match line.as_bytes().first() {
+        Some(b'-') => parts.old.push(line.get(1..).unwrap_or("")),
+        Some(b'+') => {
+            parts.separator_seen = true;
+            parts.new.push(line.get(1..).unwrap_or(""));
+        }
+        Some(b' ') if parts.old.is_empty() && parts.new.is_empty() => {
+            parts.anchored = true;
+            parts.leading.push(line.get(1..).unwrap_or(""));
+        }
+        Some(b' ') => parts.trailing.push(line.get(1..).unwrap_or("")),
+        _ => {}
+    }
 }
 
 fn render_pending_parts(file_path: &str, parts: &PendingParts<'_>) -> String {

@@ -184,6 +184,9 @@ pub struct ApplyResult {
     pub results: Vec<EditResult>,
     pub files_modified: Vec<String>,
     pub files_created: Vec<String>,
+    /// Files deleted (a patch's delete, or the old name of a moved file).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files_deleted: Vec<String>,
     /// Files the model edited without having them in context (seed 000).
     pub files_auto_added: Vec<String>,
     pub shell_suggestions: Vec<String>,

@@ -53,6 +53,7 @@ fn block() -> impl Strategy<Value = EditBlock> {
         line_number: 1,
         assumed: Vec::new(),
         line_hint: None,
+        patch: None,
     })
 }
 

@@ -34,6 +34,7 @@ fn block() -> EditBlock {
         line_number: 1,
         assumed: Vec::new(),
         line_hint: None,
+        patch: None,
     }
 }
 

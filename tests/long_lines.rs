@@ -42,6 +42,7 @@ fn a_missing_edit_near_a_huge_line_quotes_its_start() {
         line_number: 1,
         assumed: Vec::new(),
         line_hint: None,
+        patch: None,
     };
     let (_, r) = apply_to_content(&block, &huge_file(), &ApplyOptions::default());
     assert_eq!(r.error_kind, Some(ErrorKind::OldMismatch));

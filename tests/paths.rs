@@ -76,6 +76,7 @@ fn block(path: &str, old: &str, new: &str) -> EditBlock {
         line_number: 1,
         assumed: Vec::new(),
         line_hint: None,
+        patch: None,
     }
 }
 

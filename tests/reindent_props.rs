@@ -69,6 +69,7 @@ fn block(old: &str, new: &str) -> EditBlock {
         line_number: 1,
         assumed: Vec::new(),
         line_hint: None,
+        patch: None,
     }
 }
 

@@ -129,6 +129,7 @@ fn a_hostile_reply_renders_only_our_markup() {
         line_number: 1,
         assumed: Vec::new(),
         line_hint: None,
+        patch: None,
     };
     let result = ResultView {
         file_path: evil.into(),
@@ -163,6 +164,7 @@ fn results_are_matched_to_their_block() {
         line_number: 1,
         assumed: Vec::new(),
         line_hint: None,
+        patch: None,
     };
     let result = |i: usize, old: &str, status: &str| ResultView {
         block_index: Some(i),
@@ -223,6 +225,7 @@ mod properties {
                 line_number: 1,
                 assumed: Vec::new(),
                 line_hint: None,
+                patch: None,
             };
             let result = ResultView { file_path: path.clone(), status, reason: Some(reason), estimated_line: Some(u32::MAX), ..ResultView::default() };
             check_markup(&render_edit_block(&block, Some(&result)));

@@ -61,6 +61,7 @@ fuzz_target!(|data: &[u8]| {
         line_number: 1,
         assumed: Vec::new(),
         line_hint: None,
+        patch: None,
     };
     let result = ResultView {
         block_index: Some(0),

@@ -27,7 +27,7 @@ fn run(options: &ParseOptions, chunks: &[&str], pending: bool) -> Vec<StreamEven
 fuzz_target!(|data: &[u8]| {
     let (flags, parts) = common::parts(data, 1);
     let text = &parts[0];
-    let all = [Format::EditRepl, Format::Anchored, Format::SearchReplace];
+    let all = Format::ALL;
     let formats = all.iter().enumerate().filter(|(i, _)| flags & (1 << i) != 0).map(|(_, f)| *f).collect();
     let options = ParseOptions { formats, ..Default::default() };
     let blocks = parse_edits(text, &options);

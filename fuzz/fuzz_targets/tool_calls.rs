@@ -16,8 +16,8 @@ fuzz_target!(|data: &[u8]| {
     let (flags, parts) = common::parts(data, 2);
     let (calls_text, content) = (&parts[0], &parts[1]);
     let calls: Vec<ToolCall> = match serde_json::from_str::<Value>(calls_text) {
-        Ok(Value::Array(items)) => items.iter().map(ToolCall::from_value).collect(),
-        Ok(one @ Value::Object(_)) => vec![ToolCall::from_value(&one)],
+        Ok(Value::Array(items)) => items.iter().filter_map(ToolCall::from_value).collect(),
+        Ok(one @ Value::Object(_)) => ToolCall::from_value(&one).into_iter().collect(),
         // Arguments as the text a model streamed, valid JSON or not.
         _ => vec![ToolCall::new(if flags & 64 != 0 { "modify_file" } else { "edit_file" }, Value::String(calls_text.clone()))],
     };
@@ -27,6 +27,8 @@ fuzz_target!(|data: &[u8]| {
         matching: if flags & 8 != 0 { Matching::Tolerant } else { Matching::Exact },
         trailing_newline: if flags & 16 != 0 { NewlinePolicy::Ensure } else { NewlinePolicy::Preserve },
         allow_folders: if flags & 32 != 0 { vec![".git/info".into()] } else { Vec::new() },
+        overwrite: flags & 4 != 0,
+        ..ToolOptions::default()
     };
     let mut host = MemoryHost::new();
     for path in tool_call_paths(&calls, &options) {

@@ -116,6 +116,8 @@ export interface ApplyResult {
   results: EditResult[];
   filesModified: string[];
   filesCreated: string[];
+  /** Files a patch deleted (or moved away from); present only when there are some. */
+  filesDeleted?: string[];
   /** Files edited without being in context (options.inContext); add them and ask again. */
   filesAutoAdded: string[];
   /** `git rm`, `git mv`, `mkdir -p`, `rm -rf` commands found in backticks in the reply. */

@@ -1,4 +1,21 @@
-export type Format = 'edit-repl' | 'anchored' | 'search-replace';
+export type Format = 'edit-repl' | 'anchored' | 'search-replace' | 'apply-patch' | 'unified-diff';
+
+/** One hunk (`@@` section) of a patch block. Every line starts with ' ' (context), '-' (removed) or '+' (added). */
+export interface Hunk {
+  /** apply-patch: the text of each `@@ …` line before the section, outermost first. */
+  anchors?: string[];
+  /** unified-diff: the `@@ -l,n +l,n @@` numbers, when written. */
+  oldStart?: number;
+  oldCount?: number;
+  newStart?: number;
+  newCount?: number;
+  lines: string[];
+  /** `*** End of File`: the section ends the file. */
+  endOfFile?: boolean;
+  /** `\ No newline at end of file` after an old-side / new-side line. */
+  noNewlineOld?: boolean;
+  noNewlineNew?: boolean;
+}
 
 /** One edit, as the model wrote it. Text fields are lines joined by '\n', no final newline; '' means none. */
 export interface EditBlock {
@@ -12,7 +29,7 @@ export interface EditBlock {
   trailingAnchor: string;
   /** The block as written, from its path line to its end marker (CRLF read as LF). */
   rawBlock: string;
-  /** 1-based line of the path line in the reply. */
+  /** 1-based line of the path line in the reply (patch formats: of the operation's header line). */
   lineNumber: number;
   /**
    * What was assumed to read or apply this edit, when anything was (absent otherwise), so a UI can
@@ -23,6 +40,17 @@ export interface EditBlock {
   assumed?: Assumed[];
   /** Roo Code's `:start_line:N`: only breaks ties between equal candidates, never moves an edit. */
   lineHint?: number;
+   * Patch formats only (apply-patch, unified-diff): what the operation does. For these blocks
+   * oldLines / newLines hold every hunk's old and new side joined in order, and rawBlock the
+   * operation as written.
+   */
+  operation?: 'add' | 'delete' | 'update';
+  /** Patch formats: the new path of a moved or renamed file. */
+  moveTo?: string;
+  /** Patch formats: the hunks, in file order (an add: one hunk of '+' lines). */
+  hunks?: Hunk[];
+  /** Patch formats: which patch of the reply (0-based) the operation belongs to; a patch applies whole or not at all. */
+  patch?: number;
 }
 
 /** Names of assumptions; the engine adds its own to EditResult.assumed. */
@@ -40,10 +68,11 @@ export interface ParseOptions {
 
 /**
  * Section names: edit-repl `edit`, `repl`; anchored `anchor`, `old`, `new`, `trailing-anchor`;
- * search-replace `search`, `replace`. The first section of a `««« EDIT` block is `edit` until the
+ * search-replace `search`, `replace`; apply-patch and unified-diff `patch` (the operation's body lines as
+ * written, with their ` `, `-`, `+` or `@@` prefix). The first section of a `««« EDIT` block is `edit` until the
  * next marker shows the format (for an anchored block those lines are its leading anchor).
  */
-export type Section = 'edit' | 'repl' | 'anchor' | 'old' | 'new' | 'trailing-anchor' | 'search' | 'replace';
+export type Section = 'edit' | 'repl' | 'anchor' | 'old' | 'new' | 'trailing-anchor' | 'search' | 'replace' | 'patch';
 
 export type StreamEvent =
   /** A start marker after a usable path line. */

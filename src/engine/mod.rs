@@ -25,6 +25,7 @@
 //!     line_number: 1,
 //!     assumed: Vec::new(),
 //!     line_hint: None,
+//!     patch: None,
 //! };
 //! let result = apply_edits(&[block], &mut host, &ApplyOptions::default());
 //! assert_eq!(result.results[0].status, Status::Applied);
@@ -32,7 +33,7 @@
 //! ```
 
 mod lines;
-mod locate;
+pub(crate) mod locate;
 mod resolve;
 mod rewrite;
 pub(crate) use rewrite::unescape;
@@ -505,6 +506,9 @@ fn normalized_context(opts: &ApplyOptions) -> Option<Vec<String>> {
 /// The normalised, confined paths `apply_edits` will read, in first-use
 /// order. Refused paths and files that are not in context are never listed.
 pub fn required_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> {
+    if blocks.iter().any(|b| b.patch.is_some()) {
+        return crate::patch::patch_paths(blocks, opts);
+    }
     let context = normalized_context(opts);
     let mut paths: Vec<String> = Vec::new();
     for (i, block) in blocks.iter().enumerate() {
@@ -549,6 +553,11 @@ pub fn apply_reply(reply: &str, host: &mut dyn FileHost, opts: &ApplyOptions) ->
 /// Files are read once, edited in memory (each edit sees the earlier ones)
 /// and written once at the end, then staged when `opts.stage` is set.
 pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
+    // Patches (`apply-patch`, `unified-diff`) go through their transaction,
+    // which takes the other formats' blocks of the same reply along.
+    if blocks.iter().any(|b| b.patch.is_some()) {
+        return crate::patch::apply_patch_edits(blocks, host, opts);
+    }
     let context = normalized_context(opts);
     let policy = opts.trailing_newline;
     let mut out = ApplyResult::default();

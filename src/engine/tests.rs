@@ -16,6 +16,7 @@ fn block(format: Format, path: &str, anchor: &str, old: &str, new: &str, trailin
         line_number: 1,
         assumed: Vec::new(),
         line_hint: None,
+        patch: None,
     }
 }
 

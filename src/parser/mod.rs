@@ -156,13 +156,35 @@ pub fn parse_spans(text: &str, options: &ParseOptions) -> Vec<BlockSpans> {
     stream.take_spans()
 }
 
+/// [`parse_spans`], plus the patch blocks (`apply-patch`, `unified-diff`),
+/// which are not ranges of the reply: each with its place among all blocks.
+pub fn parse_spans_and_patches(text: &str, options: &ParseOptions) -> (Vec<BlockSpans>, Vec<(usize, EditBlock)>) {
+    let mut stream = EditStream::for_spans(options);
+    stream.consume(text);
+    stream.end();
+    (stream.take_spans(), stream.take_patch_blocks())
+}
+
 /// The format of the first block marker in `text`, if any: `search-replace`
 /// for `<<<<<<< SEARCH`; for `««« EDIT`, the next marker decides
 /// (`═══════ REPL`: `edit-repl`, `───────`: `anchored`), and `edit-repl`
-/// when the text ends before one.
+/// when the text ends before one; `apply-patch` for `*** Begin Patch`;
+/// `unified-diff` for `diff --git` or a `--- x` line followed by `+++ y`.
 pub fn detect_format(text: &str) -> Option<Format> {
     let mut in_edit = false;
+    let mut minus = false;
     for line in text.trim_start_matches('\u{feff}').split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if !in_edit {
+            let t = line.trim();
+            if t == "*** Begin Patch" {
+                return Some(Format::ApplyPatch);
+            }
+            if line.starts_with("diff --git ") || (minus && line.starts_with("+++ ")) {
+                return Some(Format::UnifiedDiff);
+            }
+            minus = line.starts_with("--- ");
+        }
         match classify(line.trim()) {
             Marker::Search if !in_edit => return Some(Format::SearchReplace),
             Marker::EditStart => in_edit = true,

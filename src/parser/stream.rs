@@ -12,6 +12,7 @@ use super::markers::{classify, is_fence, spelling, Marker, Spelling};
 use super::path_line::{looks_like_path_word, path_in_line, undecorated};
 use super::ParseOptions;
 use crate::block::{EditBlock, Format};
+use crate::patch::{Fed, PatchEvent, PatchReader};
 
 /// A named section of a block, as the block's format calls it.
 ///
@@ -38,6 +39,9 @@ pub enum Section {
     TrailingAnchor,
     Search,
     Replace,
+    /// The body of a patch operation (`apply-patch`, `unified-diff`): lines
+    /// as written, with their ` `, `-`, `+` or `@@` prefix.
+    Patch,
 }
 
 /// What happened in the reply, in order. Returned by [`EditStream::feed`] and
@@ -280,6 +284,18 @@ pub struct EditStream {
     /// A `=======` read outside any block (a heading underline, or the
     /// middle of a block whose `<<<<<<< SEARCH` is missing).
     stray_divider: Option<u32>,
+    allow_v4a: bool,
+    allow_unified: bool,
+    /// The patch being read (see [`crate::patch`]), and whether its first
+    /// line may still turn out not to start one (`--- x` without `+++ y`).
+    patch: Option<PatchReader>,
+    patch_tentative: bool,
+    /// Patches started so far (numbers each patch's operations).
+    patches: u32,
+    patch_out: Vec<PatchEvent>,
+    /// Spans mode: completed patch blocks (index, block); they cannot be
+    /// told as byte ranges.
+    patch_blocks: Vec<(usize, EditBlock)>,
     mode: Mode,
     /// Nothing but byte-order marks read so far.
     at_start: bool,
@@ -323,6 +339,13 @@ impl EditStream {
             known_files: options.known_files.clone(),
             closed_by_divider: false,
             stray_divider: None,
+            allow_v4a: has(Format::ApplyPatch),
+            allow_unified: has(Format::UnifiedDiff),
+            patch: None,
+            patch_tentative: false,
+            patches: 0,
+            patch_out: Vec::new(),
+            patch_blocks: Vec::new(),
             mode,
             at_start: true,
             partial: String::new(),
@@ -364,6 +387,8 @@ impl EditStream {
             allow_anchored: self.allow_anchored,
             allow_search: self.allow_search,
             known_files: std::mem::take(&mut self.known_files),
+            allow_v4a: self.allow_v4a,
+            allow_unified: self.allow_unified,
             ..EditStream::with_mode(&ParseOptions::default(), mode)
         };
         *self = fresh;
@@ -373,6 +398,12 @@ impl EditStream {
     /// The block being written, or `None` between blocks (and while a block
     /// refused at its start marker is being skipped).
     pub fn pending(&self) -> Option<PendingBlock> {
+        if let Some(reader) = &self.patch {
+            // A patch operation: one `patch` section of body lines as written.
+            let (file_path, format, line_number, lines) = reader.pending()?;
+            let partial_line = self.partial.trim_end_matches('\r').to_string();
+            return Some(PendingBlock { file_path, format: Some(format), line_number, sections: vec![PendingSection { section: Section::Patch, lines }], partial_line });
+        }
         let block = self.block.as_ref()?;
         let path = block.path.as_ref()?;
         let mut sections = Vec::new();
@@ -427,6 +458,10 @@ impl EditStream {
             let line = std::mem::take(&mut self.partial);
             self.line(&line);
         }
+        if let Some(mut reader) = self.patch.take() {
+            reader.finish(&mut self.patch_out);
+            self.flush_patch("");
+        }
         if let Some(block) = self.block.take() {
             let expected = self.expected_marker(&block);
             self.discard(block, format!("the reply ended before the block was closed: {expected} is missing"));
@@ -451,6 +486,9 @@ impl EditStream {
             self.feed_lines += 1;
         }
         let trimmed = trim(line);
+        if self.block.is_none() && (self.allow_v4a || self.allow_unified) && self.patch_line(line) {
+            return;
+        }
         let marker = classify(trimmed);
         if self.block.is_some() {
             let starts = match marker {
@@ -685,6 +723,127 @@ impl EditStream {
         self.closed_by_divider = false;
         self.candidate = Candidate::None;
         self.lead.clear();
+    }
+
+    /// Hands `line` to the patch being read, or starts one; true when the
+    /// line was the patch's (the usual reading is skipped).
+    fn patch_line(&mut self, line: &str) -> bool {
+        let n = self.line_count;
+        let updates = matches!(self.mode, Mode::Events | Mode::Compact);
+        if let Some(reader) = self.patch.as_mut() {
+            let fed = reader.line(line, n, &mut self.patch_out, updates);
+            let was_tentative = std::mem::replace(&mut self.patch_tentative, false);
+            match fed {
+                Fed::Taken => {
+                    self.flush_patch(line);
+                    return true;
+                }
+                Fed::Done => {
+                    self.patch = None;
+                    self.flush_patch(line);
+                    self.after_block(None);
+                    return true;
+                }
+                Fed::Ended => {
+                    self.patch = None;
+                    self.flush_patch(line);
+                    if !was_tentative {
+                        self.after_block(None);
+                    }
+                }
+            }
+        }
+        match PatchReader::start(line, n, self.allow_v4a, self.allow_unified, &mut self.patch_out) {
+            Some((reader, tentative)) => {
+                self.patches += 1;
+                self.patch = Some(reader);
+                self.patch_tentative = tentative;
+                self.flush_patch(line);
+                if !tentative {
+                    self.after_block(None);
+                }
+                !tentative
+            }
+            None => false,
+        }
+    }
+
+    /// Delivers what the patch grammar reported, as this stream's mode wants it.
+    fn flush_patch(&mut self, current: &str) {
+        if self.patch_out.is_empty() {
+            return;
+        }
+        for event in std::mem::take(&mut self.patch_out) {
+            let event = match event {
+                PatchEvent::Start { path, format, line_number } => StreamEvent::BlockStart { file_path: path, format: Some(format), line_number },
+                PatchEvent::Update { format, lines } => {
+                    let merged = match self.mode {
+                        Mode::Events => match self.out.last_mut() {
+                            Some(StreamEvent::BlockUpdate { section: Section::Patch, lines: last, .. }) => {
+                                last.extend(lines.iter().cloned());
+                                true
+                            }
+                            _ => false,
+                        },
+                        Mode::Compact if lines.len() == 1 && lines[0] == current && self.feed_lines > 0 => {
+                            // The current line, verbatim: a numeric record (the
+                            // binding slices it from the text it holds), as for
+                            // the other formats' lines.
+                            let line_index = self.feed_lines - 1;
+                            match self.last_update {
+                                Some(at) if self.records.get(at + 1) == Some(&(Section::Patch as u32)) && self.records.get(at + 3).zip(self.records.get(at + 4)).is_some_and(|(f, n)| f + n == line_index) => {
+                                    self.records[at + 4] += 1;
+                                }
+                                _ => {
+                                    self.last_update = Some(self.records.len());
+                                    self.records.extend([RECORD_UPDATE, Section::Patch as u32, format_code(Some(format)), line_index, 1]);
+                                }
+                            }
+                            true
+                        }
+                        Mode::Compact => {
+                            let k = self.json_events.len();
+                            let tail = self.records.len() >= 2 && self.records[self.records.len() - 2..] == [RECORD_JSON, k.wrapping_sub(1) as u32];
+                            match (tail, self.json_events.last_mut()) {
+                                (true, Some(StreamEvent::BlockUpdate { section: Section::Patch, lines: last, .. })) => {
+                                    last.extend(lines.iter().cloned());
+                                    true
+                                }
+                                _ => false,
+                            }
+                        }
+                        _ => true,
+                    };
+                    if merged {
+                        continue;
+                    }
+                    StreamEvent::BlockUpdate { format: Some(format), section: Section::Patch, lines }
+                }
+                PatchEvent::Complete(mut block) => {
+                    if let Some(op) = block.patch.as_mut() {
+                        op.patch = self.patches.saturating_sub(1);
+                    }
+                    let index = self.completed;
+                    self.completed += 1;
+                    if self.mode == Mode::Spans {
+                        self.patch_blocks.push((index, block));
+                        continue;
+                    }
+                    StreamEvent::BlockComplete { index, block }
+                }
+                PatchEvent::Discarded { path, line_number, reason } => StreamEvent::BlockDiscarded { file_path: path, line_number, reason },
+            };
+            match self.mode {
+                Mode::Events => self.out.push(event),
+                Mode::Compact => push_json(&mut self.records, &mut self.json_events, &mut self.last_update, event),
+                Mode::Blocks => {
+                    if matches!(event, StreamEvent::BlockComplete { .. }) {
+                        self.out.push(event);
+                    }
+                }
+                Mode::Spans => {}
+            }
+        }
     }
 
     /// Keeps `line` as the path candidate, or adds a blank or fence line to
@@ -1031,7 +1190,7 @@ impl EditStream {
         // Ranges inside `raw` of anchor, old, new, trailing anchor, and how
         // many lines each holds.
         let ((anchor, old, new, trailing), lines) = match format {
-            Format::SearchReplace => ((empty_at(0), range(0), range(1), (block.ends[1], block.ends[1])), [0, c[0], c[1], 0]),
+            Format::SearchReplace | Format::ApplyPatch | Format::UnifiedDiff => ((empty_at(0), range(0), range(1), (block.ends[1], block.ends[1])), [0, c[0], c[1], 0]),
             Format::Anchored => ((range(0), range(1), range(2), range(3)), c),
             Format::EditRepl => {
                 let (edit, repl) = (text(0), text(1));
@@ -1119,6 +1278,7 @@ impl EditStream {
                     line_number: block.line_number,
                     assumed: assumed_names(block.assumed),
                     line_hint: block.line_hint,
+                    patch: None,
                 };
                 self.out.push(StreamEvent::BlockComplete { index, block: edit_block });
             }
@@ -1195,6 +1355,8 @@ impl EditStream {
             allow_anchored: self.allow_anchored,
             allow_search: self.allow_search,
             known_files: std::mem::take(&mut self.known_files),
+            allow_v4a: self.allow_v4a,
+            allow_unified: self.allow_unified,
             ..EditStream::with_mode(&ParseOptions::default(), Mode::Compact)
         };
         *self = fresh;
@@ -1213,6 +1375,10 @@ impl EditStream {
 
     pub(super) fn take_spans(&mut self) -> Vec<BlockSpans> {
         std::mem::take(&mut self.spans)
+    }
+
+    pub(super) fn take_patch_blocks(&mut self) -> Vec<(usize, EditBlock)> {
+        std::mem::take(&mut self.patch_blocks)
     }
 
     pub(super) fn for_blocks(options: &ParseOptions) -> EditStream {

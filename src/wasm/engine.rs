@@ -44,6 +44,13 @@ impl ApplyPlan {
         engine::required_paths(&self.blocks, &self.options)
     }
 
+    /// Whether applying needs the host's `deleteFile` (a patch deletes or
+    /// moves a file).
+    #[wasm_bindgen(js_name = needsDelete)]
+    pub fn needs_delete(&self) -> bool {
+        self.blocks.iter().filter_map(|b| b.patch.as_ref()).any(|p| p.operation == crate::patch::Operation::Delete || p.move_to.is_some())
+    }
+
     /// Runs the core over the snapshot the driver read; returns
     /// `{ result, writes, deletes, stage }`.
     pub fn run(&self, files: JsValue) -> Result<JsValue, JsError> {

@@ -55,11 +55,30 @@ impl Utf16Cursor<'_> {
 /// raw block, into `text` (which must already read CRLF as LF), then the
 /// assumed bits and the line hint (0: none).
 pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
-    let spans = parser::parse_spans(text, &options(formats, known));
-    let mut out = Vec::with_capacity(spans.len() * SPAN_STRIDE);
+    let (spans, patches) = parser::parse_spans_and_patches(text, &options(formats, known));
+    let mut out = Vec::with_capacity((spans.len() + patches.len()) * SPAN_STRIDE);
+    // Patch blocks are not ranges of the reply: each takes its place among
+    // the records as `[format code, k, 0, …]`, `k` indexing the JSON array
+    // `takePatchBlocks` returns.
+    let mut patches = patches.into_iter().enumerate().peekable();
+    let mut json_blocks = Vec::new();
+    let mut place_patches = |out: &mut Vec<u32>, next_index: usize, json_blocks: &mut Vec<crate::block::EditBlock>| {
+        while let Some((k, (_, block))) = patches.next_if(|(_, (index, _))| *index <= next_index) {
+            out.push(format_code(block.format));
+            out.push(k as u32);
+            // `js/parser.js` rebuilds oldLines / newLines from the hunks:
+            // they would double what crosses.
+            let mut block = block;
+            block.old_lines.clear();
+            block.new_lines.clear();
+            out.extend([0u32; SPAN_STRIDE - 2]);
+            json_blocks.push(block);
+        }
+    };
     let mut cursor = Utf16Cursor { bytes: text.as_bytes(), byte: 0, unit: 0 };
     let mut last_path: Option<((usize, usize), (u32, u32))> = None;
-    for BlockSpans { format, line_number, path, anchor, old, new, trailing_anchor, raw, assumed, line_hint } in spans {
+    for (n, BlockSpans { format, line_number, path, anchor, old, new, trailing_anchor, raw, assumed, line_hint }) in spans.into_iter().enumerate() {
+        place_patches(&mut out, n + json_blocks.len(), &mut json_blocks);
         out.push(format_code(format));
         out.push(line_number);
         // A path carried over from the previous block lies before this
@@ -77,7 +96,21 @@ pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
         }
         out.extend([raw_start, cursor.at(raw.1), assumed, line_hint]);
     }
+    place_patches(&mut out, usize::MAX, &mut json_blocks);
+    PATCH_BLOCKS.with(|p| *p.borrow_mut() = json_blocks);
     out
+}
+
+thread_local! {
+    /// The patch blocks of the last `parseEditSpansInput`, until taken.
+    static PATCH_BLOCKS: std::cell::RefCell<Vec<crate::block::EditBlock>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The patch blocks of the last `parseEditSpansInput` (JSON array), once.
+#[wasm_bindgen(js_name = takePatchBlocks)]
+pub fn take_patch_blocks() -> String {
+    let blocks = PATCH_BLOCKS.with(|p| std::mem::take(&mut *p.borrow_mut()));
+    serde_json::to_string(&blocks).unwrap_or_else(|_| "[]".into())
 }
 
 thread_local! {
@@ -125,7 +158,7 @@ pub fn parse_edit_spans_input(len: usize, formats: u32, known: &str) -> Vec<u32>
     })
 }
 
-/// `'edit-repl'`, `'anchored'`, `'search-replace'` or `'none'`.
+/// `'edit-repl'`, `'anchored'`, `'search-replace'`, `'apply-patch'`, `'unified-diff'` or `'none'`.
 #[wasm_bindgen(js_name = detectFormat)]
 pub fn detect_format(text: &str) -> String {
     parser::detect_format(text).map(|f| f.as_str()).unwrap_or("none").to_string()
@@ -180,8 +213,8 @@ impl RawEditStream {
             }
         }
         self.finished.clear();
-        let events = self.inner.take_compact_events();
-        self.encode(&events);
+        let mut events = self.inner.take_compact_events();
+        self.encode(&mut events);
         self.slots[0] = self.inner.keep_from() as u32;
         self.slots[1] = self.inner.compact_records().as_ptr() as u32;
         self.slots[2] = self.inner.partial_len16() as u32;
@@ -193,7 +226,8 @@ impl RawEditStream {
     pub fn finish_input(&mut self) -> usize {
         let out = self.inner.finish_compact();
         self.finished = out.records;
-        self.encode(&out.events);
+        let mut events = out.events;
+        self.encode(&mut events);
         self.slots[0] = 0;
         self.slots[1] = self.finished.as_ptr() as u32;
         self.slots[2] = 0;
@@ -202,8 +236,17 @@ impl RawEditStream {
 
     /// Events that carry text, as JSON. Encoding plain strings and numbers
     /// cannot fail; if it ever did, the events would be lost, not the stream.
-    fn encode(&mut self, events: &[crate::parser::StreamEvent]) {
+    fn encode(&mut self, events: &mut [crate::parser::StreamEvent]) {
         self.json.clear();
+        // Patch blocks: `js/parser.js` rebuilds oldLines / newLines from the hunks.
+        for e in events.iter_mut() {
+            if let crate::parser::StreamEvent::BlockComplete { block, .. } = e {
+                if block.patch.is_some() {
+                    block.old_lines.clear();
+                    block.new_lines.clear();
+                }
+            }
+        }
         if !events.is_empty() {
             self.json = serde_json::to_string(events).unwrap_or_else(|_| "[]".into());
         }

@@ -127,6 +127,15 @@ fn check_sections(block: &EditBlock, sections: &[(Section, Vec<String>)]) {
             assert!(edit.starts_with(&block.anchor) && edit.ends_with(&block.old_lines), "edit section {edit:?} vs {block:?}");
             assert!(repl.starts_with(&block.anchor) && repl.ends_with(&block.new_lines), "repl section {repl:?} vs {block:?}");
         }
+        Format::ApplyPatch | Format::UnifiedDiff => {
+            // The updates carry the body as written; every hunk line is among them, in order.
+            let written = get(&[Section::Patch]);
+            let mut rest = written.as_str();
+            for line in block.patch.iter().flat_map(|p| p.hunks.iter()).flat_map(|h| h.lines().map(String::from).collect::<Vec<_>>()).filter(|l| l.len() > 1) {
+                let at = rest.find(line.as_str()).unwrap_or_else(|| panic!("hunk line {line:?} not in the updates {written:?}"));
+                rest = &rest[at + line.len()..];
+            }
+        }
     }
 }
 

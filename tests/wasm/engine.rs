@@ -21,6 +21,7 @@ fn block(path: &str, anchor: &str, old: &str, new: &str) -> EditBlock {
         line_number: 1,
         assumed: Vec::new(),
         line_hint: None,
+        patch: None,
     }
 }
 

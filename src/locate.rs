@@ -1,0 +1,311 @@
+//! Finding a run of lines in a file: `locate(file, needle, passes, from)`.
+//!
+//! One function, a list of named passes. Each pass compares whole lines after
+//! its own normalisation and accepts only a *unique* match at or after
+//! `from`: several candidates end the search as [`Located::Ambiguous`] (a
+//! looser pass is never asked to pick among the places a stricter pass
+//! already found), none goes on to the next pass. So an edit is never put at
+//! the first of several places.
+//!
+//! The patch formats (`apply-patch`, `unified-diff`) locate their sections
+//! through this module; it is meant to become the one matcher of every edit
+//! style (issue 10).
+
+use std::borrow::Cow;
+
+/// A way of comparing a needle line with a file line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pass {
+    /// Byte for byte.
+    Exact,
+    /// Trailing whitespace ignored.
+    TrailingWhitespace,
+    /// Leading and trailing whitespace ignored.
+    Whitespace,
+    /// Leading and trailing whitespace ignored, and typographic punctuation
+    /// read as ASCII: curly quotes as `'` and `"`, dashes and minus signs as
+    /// `-`, non-breaking and other Unicode spaces as a space, `…` as `...`.
+    Punctuation,
+}
+
+impl Pass {
+    /// The name reported as `matchedBy`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pass::Exact => "exact",
+            Pass::TrailingWhitespace => "trailing-whitespace",
+            Pass::Whitespace => "whitespace",
+            Pass::Punctuation => "punctuation",
+        }
+    }
+
+    /// The line as this pass compares it.
+    pub fn normalize(self, line: &str) -> Cow<'_, str> {
+        match self {
+            Pass::Exact => Cow::Borrowed(line),
+            Pass::TrailingWhitespace => Cow::Borrowed(line.trim_end()),
+            Pass::Whitespace => Cow::Borrowed(line.trim()),
+            Pass::Punctuation => {
+                let t = line.trim();
+                if t.is_ascii() {
+                    return Cow::Borrowed(t);
+                }
+                let mut out = String::with_capacity(t.len());
+                for c in t.chars() {
+                    match c {
+                        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' => {
+                            out.push('\'')
+                        }
+                        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}'
+                        | '\u{00AB}' | '\u{00BB}' => out.push('"'),
+                        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}'
+                        | '\u{2015}' | '\u{2212}' => out.push('-'),
+                        '\u{2026}' => out.push_str("..."),
+                        '\u{00A0}'
+                        | '\u{2002}'..='\u{200A}'
+                        | '\u{202F}'
+                        | '\u{205F}'
+                        | '\u{3000}' => out.push(' '),
+                        c => out.push(c),
+                    }
+                }
+                Cow::Owned(out)
+            }
+        }
+    }
+}
+
+/// The passes of the patch formats, in order.
+pub const PATCH_PASSES: [Pass; 4] = [
+    Pass::Exact,
+    Pass::TrailingWhitespace,
+    Pass::Whitespace,
+    Pass::Punctuation,
+];
+
+/// Which candidate wins when a pass finds several.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prefer {
+    /// None: several candidates are ambiguous.
+    Nothing,
+    /// The one candidate starting at this 0-based line, if exactly one does
+    /// (a unified diff's stated line after the earlier hunks' offset).
+    Line(usize),
+    /// The candidate that ends at the end of the file (`*** End of File`).
+    End,
+    /// The one candidate that starts before this 0-based line, if exactly
+    /// one does (inside the block an `@@` line opens).
+    Before(usize),
+}
+
+/// What [`locate`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Located {
+    /// One place: its 0-based first line, the pass, and whether a preference
+    /// broke a tie between several candidates.
+    Unique {
+        start: usize,
+        pass: Pass,
+        preferred: bool,
+    },
+    /// Several places for the first pass that found any (0-based starts).
+    Ambiguous {
+        pass: Pass,
+        starts: Vec<usize>,
+    },
+    NotFound,
+}
+
+/// Every 0-based start at or after `from` where `needle` occurs as
+/// consecutive whole lines under `pass`.
+pub fn find_all<S: AsRef<str>>(file: &[S], needle: &[&str], pass: Pass, from: usize) -> Vec<usize> {
+    let mut found = Vec::new();
+    let n = needle.len();
+    if n == 0 || n > file.len() {
+        return found;
+    }
+    let last = file.len() - n;
+    if pass == Pass::Exact {
+        let first = needle[0];
+        let (len, last_byte) = (first.len(), first.as_bytes().last().copied());
+        for i in from..=last {
+            // Length and last byte first: most lines differ there, without a call to memcmp.
+            let line = file[i].as_ref();
+            if line.len() != len || line.as_bytes().last().copied() != last_byte {
+                continue;
+            }
+            if line == first
+                && file[i + 1..i + n]
+                    .iter()
+                    .zip(&needle[1..])
+                    .all(|(a, b)| a.as_ref() == *b)
+            {
+                found.push(i);
+            }
+        }
+        return found;
+    }
+    let wanted: Vec<Cow<'_, str>> = needle.iter().map(|l| pass.normalize(l)).collect();
+    for i in from..=last {
+        if (0..n).all(|k| pass.normalize(file[i + k].as_ref()) == wanted[k]) {
+            found.push(i);
+        }
+    }
+    found
+}
+
+/// Finds `needle` in `file` at or after `from`: each pass in turn, the first
+/// that finds anything decides (see the module docs).
+pub fn locate<S: AsRef<str>>(
+    file: &[S],
+    needle: &[&str],
+    passes: &[Pass],
+    from: usize,
+    prefer: Prefer,
+) -> Located {
+    for &pass in passes {
+        let starts = find_all(file, needle, pass, from);
+        match starts.as_slice() {
+            [] => continue,
+            [one] => {
+                return Located::Unique {
+                    start: *one,
+                    pass,
+                    preferred: false,
+                }
+            }
+            many => {
+                let pick: Vec<usize> = match prefer {
+                    Prefer::Nothing => Vec::new(),
+                    Prefer::Line(line) => many.iter().copied().filter(|s| *s == line).collect(),
+                    Prefer::End => many
+                        .iter()
+                        .copied()
+                        .filter(|s| s + needle.len() == file.len())
+                        .collect(),
+                    Prefer::Before(end) => many.iter().copied().filter(|s| *s < end).collect(),
+                };
+                if let [start] = pick.as_slice() {
+                    return Located::Unique {
+                        start: *start,
+                        pass,
+                        preferred: true,
+                    };
+                }
+                return Located::Ambiguous { pass, starts };
+            }
+        }
+    }
+    Located::NotFound
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passes_are_tried_in_order_and_unique_only() {
+        let file = ["a", "b  ", "c", "b", "c"];
+        assert_eq!(
+            locate(&file, &["b", "c"], &PATCH_PASSES, 0, Prefer::Nothing),
+            Located::Unique {
+                start: 3,
+                pass: Pass::Exact,
+                preferred: false
+            }
+        );
+        assert_eq!(
+            locate(&file, &["b", "c"], &PATCH_PASSES, 4, Prefer::Nothing),
+            Located::NotFound
+        );
+        let twice = ["x", "y", "x", "y"];
+        assert_eq!(
+            locate(&twice, &["x"], &PATCH_PASSES, 0, Prefer::Nothing),
+            Located::Ambiguous {
+                pass: Pass::Exact,
+                starts: vec![0, 2]
+            }
+        );
+        assert_eq!(
+            locate(&twice, &["x"], &PATCH_PASSES, 0, Prefer::Line(2)),
+            Located::Unique {
+                start: 2,
+                pass: Pass::Exact,
+                preferred: true
+            }
+        );
+        assert_eq!(
+            locate(&twice, &["y"], &PATCH_PASSES, 0, Prefer::End),
+            Located::Unique {
+                start: 3,
+                pass: Pass::Exact,
+                preferred: true
+            }
+        );
+        assert_eq!(
+            locate(&twice, &["x"], &PATCH_PASSES, 1, Prefer::Nothing),
+            Located::Unique {
+                start: 2,
+                pass: Pass::Exact,
+                preferred: false
+            }
+        );
+    }
+
+    #[test]
+    fn tolerant_passes_name_themselves() {
+        let file = ["  let s = \u{201C}hi\u{201D}; // a \u{2014} b  "];
+        assert_eq!(
+            locate(
+                &file,
+                &["  let s = \u{201C}hi\u{201D}; // a \u{2014} b"],
+                &PATCH_PASSES,
+                0,
+                Prefer::Nothing
+            ),
+            Located::Unique {
+                start: 0,
+                pass: Pass::TrailingWhitespace,
+                preferred: false
+            }
+        );
+        assert_eq!(
+            locate(
+                &file,
+                &["let s = \u{201C}hi\u{201D}; // a \u{2014} b"],
+                &PATCH_PASSES,
+                0,
+                Prefer::Nothing
+            ),
+            Located::Unique {
+                start: 0,
+                pass: Pass::Whitespace,
+                preferred: false
+            }
+        );
+        assert_eq!(
+            locate(
+                &file,
+                &["let s = \"hi\"; // a - b"],
+                &PATCH_PASSES,
+                0,
+                Prefer::Nothing
+            ),
+            Located::Unique {
+                start: 0,
+                pass: Pass::Punctuation,
+                preferred: false
+            }
+        );
+        assert_eq!(
+            locate(
+                &file,
+                &["let s = \"hi\"; // a - b"],
+                &PATCH_PASSES[..3],
+                0,
+                Prefer::Nothing
+            ),
+            Located::NotFound
+        );
+    }
+}

@@ -1,0 +1,894 @@
+//! Applying patch blocks: one transaction over a snapshot of the files.
+//!
+//! Files are read once into memory. Each patch (an `*** Begin Patch`
+//! envelope, or one unified diff, possibly of many files) is one unit: its
+//! operations apply in order, each seeing the earlier ones, and if any fails
+//! the unit's files go back to what they were before it. With `mode:
+//! 'atomic'` the whole reply is one unit. Text blocks of the other formats
+//! in the same reply go through the engine, one unit each. Then every
+//! changed file is written once (created, updated, or deleted), in the
+//! file's own line endings, BOM and final-newline convention.
+//!
+//! Hunks are located with [`crate::locate`]: unique-only passes, never the
+//! first of several places.
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use super::{Hunk, Operation, PatchOp};
+use crate::block::{preview, EditBlock, Format};
+use crate::engine::locate::{ambiguous, explain_not_found, quote, Parts};
+use crate::engine::{ApplyOptions, Mode};
+use crate::host::FileHost;
+use crate::locate::{locate, Located, Pass, Prefer, PATCH_PASSES};
+use crate::path::normalize_path;
+use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
+use crate::text::{body_lines, DecodeError, TextFile};
+
+/// A file as it stands in the transaction.
+#[derive(Clone)]
+struct Doc {
+    /// BOM and line endings to write back (its body is not used).
+    file: TextFile,
+    /// Shared line texts: copying a document or keeping its unchanged
+    /// lines costs a reference count, not an allocation.
+    lines: Vec<Rc<str>>,
+    final_newline: bool,
+}
+
+impl Doc {
+    fn from_text(mut file: TextFile) -> Doc {
+        let final_newline = file.body.is_empty() || file.body.ends_with('\n');
+        let lines = body_lines(&file.body).into_iter().map(Rc::from).collect();
+        file.body = String::new();
+        Doc {
+            file,
+            lines,
+            final_newline,
+        }
+    }
+
+    fn encode(&self) -> String {
+        let final_newline = !self.lines.is_empty() && self.final_newline;
+        self.file.encode_lines(&self.lines, final_newline)
+    }
+}
+
+/// One path's state.
+#[derive(Clone)]
+struct Slot {
+    /// `None`: no file there (now).
+    doc: Option<Doc>,
+    existed: bool,
+    /// Why the file cannot be used (read failure, binary, not UTF-8).
+    unusable: Option<(ErrorKind, String)>,
+    changed: bool,
+}
+
+/// Paths in first-change order, without repeats (a set beside the list:
+/// a patch of 1,000 files must not compare every path with every other).
+#[derive(Default)]
+struct Order {
+    list: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl Order {
+    fn add(&mut self, path: &str) {
+        if !self.seen.contains(path) {
+            self.seen.insert(path.to_string());
+            self.list.push(path.to_string());
+        }
+    }
+}
+
+/// The paths [`apply_patch_edits`] reads: every block's path and every
+/// move destination, normalised and confined, in first-use order.
+pub fn patch_paths(blocks: &[EditBlock], _opts: &ApplyOptions) -> Vec<String> {
+    let mut paths = Order::default();
+    let mut add = |p: &str| {
+        if let Ok(p) = normalize_path(p) {
+            paths.add(&p);
+        }
+    };
+    for b in blocks {
+        add(&b.file_path);
+        if let Some(to) = b.patch.as_ref().and_then(|p| p.move_to.as_deref()) {
+            add(to);
+        }
+    }
+    paths.list
+}
+
+fn result_for(index: usize, path: &str, block: &EditBlock) -> EditResult {
+    EditResult {
+        block_index: index,
+        file_path: path.to_string(),
+        status: Status::Applied,
+        error_kind: None,
+        reason: None,
+        estimated_line: None,
+        anchor_preview: preview(&block.anchor, 50),
+        old_preview: preview(&block.old_lines, 50),
+        new_preview: preview(&block.new_lines, 50),
+        diagnostics: None,
+        matched_by: None,
+        assumed: block.assumed.clone(),
+    }
+}
+
+/// Why an operation failed.
+struct Failure {
+    kind: ErrorKind,
+    reason: String,
+    line: Option<u32>,
+    diagnostics: Option<Diagnostics>,
+}
+
+fn fail(kind: ErrorKind, reason: String) -> Failure {
+    Failure {
+        kind,
+        reason,
+        line: None,
+        diagnostics: None,
+    }
+}
+
+/// How an operation was applied.
+struct Done {
+    line: Option<u32>,
+    matched_by: String,
+    note: Option<String>,
+    no_op: bool,
+}
+
+fn op_name(block: &EditBlock, op: &PatchOp) -> String {
+    match (block.format, op.operation) {
+        (Format::ApplyPatch, Operation::Add) => format!("`*** Add File: {}`", block.file_path),
+        (Format::ApplyPatch, Operation::Delete) => {
+            format!("`*** Delete File: {}`", block.file_path)
+        }
+        (Format::ApplyPatch, Operation::Update) => {
+            format!("`*** Update File: {}`", block.file_path)
+        }
+        (_, Operation::Add) => format!("the diff creating {}", block.file_path),
+        (_, Operation::Delete) => format!("the diff deleting {}", block.file_path),
+        _ => format!("the diff of {}", block.file_path),
+    }
+}
+
+/// Validates and applies `blocks` (patch blocks, and text blocks of other
+/// formats) through `host`. See the module docs.
+pub fn apply_patch_edits(
+    blocks: &[EditBlock],
+    host: &mut dyn FileHost,
+    opts: &ApplyOptions,
+) -> ApplyResult {
+    let mut out = ApplyResult::default();
+    let mut slots: HashMap<String, Slot> = HashMap::new();
+    let mut order = Order::default();
+    let context: Option<Vec<String>> = opts
+        .in_context
+        .as_ref()
+        .map(|l| l.iter().filter_map(|p| normalize_path(p).ok()).collect());
+
+    // Units: the blocks of one patch, or one text block; all at once when atomic.
+    let mut units: Vec<Vec<usize>> = Vec::new();
+    for (i, b) in blocks.iter().enumerate() {
+        let group = b.patch.as_ref().map(|p| (b.format, p.patch));
+        let same = opts.mode == Mode::Atomic
+            || (group.is_some()
+                && units.last().and_then(|u| u.last()).is_some_and(|&j| {
+                    blocks[j]
+                        .patch
+                        .as_ref()
+                        .map(|p| (blocks[j].format, p.patch))
+                        == group
+                }));
+        match units.last_mut() {
+            Some(u) if same => u.push(i),
+            _ => units.push(vec![i]),
+        }
+    }
+
+    for unit in units {
+        let mut saved: HashMap<String, Slot> = HashMap::new();
+        let first_result = out.results.len();
+        let mut failed_at: Option<usize> = None;
+        for &index in &unit {
+            let block = &blocks[index];
+            if let Some(f) = failed_at {
+                let reason = format!(
+                    "Not applied: this operation belongs to the same patch as block {} ({}), which failed, and a patch applies whole or not at all. It would apply once that one is fixed.",
+                    f + 1,
+                    blocks[f].file_path
+                );
+                let mut r = result_for(index, &block.file_path, block);
+                r.status = Status::Skipped;
+                r.error_kind = Some(ErrorKind::AtomicAborted);
+                r.reason = Some(reason);
+                out.results.push(r);
+                continue;
+            }
+            let r = apply_block(
+                index,
+                block,
+                host,
+                &mut slots,
+                &mut saved,
+                &mut order,
+                opts,
+                context.as_deref(),
+                &mut out,
+            );
+            if matches!(r.status, Status::Failed) || r.error_kind == Some(ErrorKind::PathEscape) {
+                failed_at = Some(index);
+            }
+            out.results.push(r);
+        }
+        if let Some(f) = failed_at {
+            for (path, slot) in saved {
+                slots.insert(path, slot);
+            }
+            for r in out.results[first_result..]
+                .iter_mut()
+                .filter(|r| matches!(r.status, Status::Applied | Status::Validated))
+            {
+                r.status = Status::Skipped;
+                r.error_kind = Some(ErrorKind::AtomicAborted);
+                r.reason = Some(format!(
+                    "Not written: this operation belongs to the same patch as block {} ({}), which failed, and a patch applies whole or not at all. It would apply once that one is fixed.",
+                    f + 1,
+                    blocks[f].file_path
+                ));
+            }
+        }
+    }
+
+    // Write every changed file once: contents first, then deletions.
+    let mut deletes = Vec::new();
+    for path in &order.list {
+        let Some(slot) = slots.get(path) else {
+            continue;
+        };
+        if !slot.changed {
+            continue;
+        }
+        match (&slot.doc, slot.existed) {
+            (Some(doc), existed) => {
+                if existed {
+                    out.files_modified.push(path.clone());
+                } else {
+                    out.files_created.push(path.clone());
+                }
+                if !opts.dry_run {
+                    if let Err(e) = host.write_file(path, &doc.encode()) {
+                        host_failed(&mut out, path, &e.to_string());
+                    }
+                }
+            }
+            (None, true) => deletes.push(path.clone()),
+            (None, false) => {}
+        }
+    }
+    for path in deletes {
+        out.files_deleted.push(path.clone());
+        if !opts.dry_run {
+            if let Err(e) = host.delete_file(&path) {
+                host_failed(&mut out, &path, &e.to_string());
+            }
+        }
+    }
+    if opts.dry_run {
+        for r in out
+            .results
+            .iter_mut()
+            .filter(|r| r.status == Status::Applied)
+        {
+            r.status = Status::Validated;
+        }
+    } else if opts.stage {
+        let staged: Vec<String> = out
+            .files_modified
+            .iter()
+            .chain(&out.files_created)
+            .cloned()
+            .collect();
+        if !staged.is_empty() {
+            let _ = host.stage(&staged);
+        }
+    }
+    out.retry_prompt = crate::engine::retry_prompt(&out.results);
+    out
+}
+
+fn host_failed(out: &mut ApplyResult, path: &str, e: &str) {
+    for r in out
+        .results
+        .iter_mut()
+        .filter(|r| r.file_path == path && r.status == Status::Applied)
+    {
+        r.status = Status::Failed;
+        r.error_kind = Some(ErrorKind::HostError);
+        r.reason = Some(format!("Could not write {path}: {e}."));
+    }
+    out.files_modified.retain(|p| p != path);
+    out.files_created.retain(|p| p != path);
+    out.files_deleted.retain(|p| p != path);
+}
+
+/// Reads `path` into `slots` once.
+fn load<'a>(
+    path: &str,
+    host: &mut dyn FileHost,
+    slots: &'a mut HashMap<String, Slot>,
+) -> &'a mut Slot {
+    slots.entry(path.to_string()).or_insert_with(|| match host.read_file(path) {
+        Err(e) => Slot { doc: None, existed: false, unusable: Some((ErrorKind::HostError, format!("Could not read {path}: {e}."))), changed: false },
+        Ok(None) => Slot { doc: None, existed: false, unusable: None, changed: false },
+        Ok(Some(bytes)) => match TextFile::decode(&bytes) {
+            Ok(text) => Slot { doc: Some(Doc::from_text(text)), existed: true, unusable: None, changed: false },
+            Err(DecodeError::Binary) => Slot {
+                doc: None,
+                existed: true,
+                unusable: Some((ErrorKind::Binary, format!("Cannot edit binary file: {path} has a NUL byte in its first 8 KiB. Change it with a shell command instead."))),
+                changed: false,
+            },
+            Err(DecodeError::NotUtf8) => Slot {
+                doc: None,
+                existed: true,
+                unusable: Some((ErrorKind::Encoding, format!("Cannot edit {path}: it is not valid UTF-8 text. Change it with a shell command instead."))),
+                changed: false,
+            },
+        },
+    })
+}
+
+/// Remembers a slot's state before the unit first changes it.
+fn save(path: &str, slots: &HashMap<String, Slot>, saved: &mut HashMap<String, Slot>) {
+    if !saved.contains_key(path) {
+        if let Some(s) = slots.get(path) {
+            saved.insert(path.to_string(), s.clone());
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply_block(
+    index: usize,
+    block: &EditBlock,
+    host: &mut dyn FileHost,
+    slots: &mut HashMap<String, Slot>,
+    saved: &mut HashMap<String, Slot>,
+    order: &mut Order,
+    opts: &ApplyOptions,
+    context: Option<&[String]>,
+    out: &mut ApplyResult,
+) -> EditResult {
+    let base = result_for(index, &block.file_path, block);
+    let refuse = |mut r: EditResult, status: Status, kind: ErrorKind, reason: String| {
+        r.status = status;
+        r.error_kind = Some(kind);
+        r.reason = Some(reason);
+        r
+    };
+    let path = match normalize_path(&block.file_path) {
+        Ok(p) => p,
+        Err(e) => return refuse(base, Status::Skipped, ErrorKind::PathEscape, e.reason),
+    };
+    let mut base = base;
+    base.file_path = path.clone();
+    if let (Some(list), false) = (context, block.is_create()) {
+        if !list.contains(&path) {
+            if !out.files_auto_added.contains(&path) {
+                out.files_auto_added.push(path.clone());
+            }
+            let reason = format!("{path} was not in context, so this edit was not attempted. The file has been added to the context; send the edit again now that its full content is visible.");
+            let mut r = base;
+            r.status = Status::NotInContext;
+            r.reason = Some(reason);
+            return r;
+        }
+    }
+    let slot = load(&path, host, slots);
+    if let Some((kind, reason)) = slot.unusable.clone() {
+        return refuse(base, Status::Failed, kind, reason);
+    }
+    let Some(op) = block.patch.as_deref() else {
+        // A text block of another format in the same reply: the engine applies it.
+        let Some(doc) = slot.doc.clone() else {
+            if block.is_create() {
+                return apply_text_block(index, block, &path, None, slots, saved, order, opts);
+            }
+            let reason = format!("File not found: {path}. Check the path's spelling against the files you were shown; to create a new file, leave the old section empty.");
+            return refuse(base, Status::Failed, ErrorKind::FileNotFound, reason);
+        };
+        return apply_text_block(index, block, &path, Some(doc), slots, saved, order, opts);
+    };
+    let name = op_name(block, op);
+    let outcome = match op.operation {
+        Operation::Add => {
+            if slot.doc.is_some() && !opts.overwrite {
+                Err(fail(
+                    ErrorKind::FileExists,
+                    format!("{name} was refused: {path} already exists. To change it, use an update (`*** Update File:` / a diff with context lines); to replace it whole, apply with overwrite."),
+                ))
+            } else {
+                let hunk = op.hunks.first();
+                let lines: Vec<Rc<str>> = hunk.map(|h| h.new_side().into_iter().map(Rc::from).collect()).unwrap_or_default();
+                let final_newline = !hunk.is_some_and(|h| h.no_newline_new);
+                let file = slot.doc.as_ref().map(|d| d.file.clone()).unwrap_or_else(TextFile::new_file);
+                save(&path, slots, saved);
+                let slot = slots.get_mut(&path);
+                if let Some(slot) = slot {
+                    slot.doc = Some(Doc { file, lines, final_newline });
+                    slot.changed = true;
+                }
+                Ok(Done { line: Some(1), matched_by: "exact".into(), note: None, no_op: false })
+            }
+        }
+        Operation::Delete => match slot.doc.as_ref() {
+            None => Err(fail(ErrorKind::FileNotFound, format!("{name} was refused: {path} does not exist. Check the path against the files you were shown."))),
+            Some(doc) => {
+                let mut check = Ok(());
+                if !op.hunks.is_empty() {
+                    // A unified diff deleting a file lists its lines: they must be the file.
+                    match apply_hunks(&name, &path, doc, &op.hunks, block.format) {
+                        Ok((rest, _)) if rest.lines.is_empty() => {}
+                        Ok((rest, _)) => {
+                            check = Err(fail(
+                                ErrorKind::OldMismatch,
+                                format!("{name} was refused: {path} has {} more line(s) than the diff removes (first: {}); nothing was deleted. Make the diff remove every line, or update the file instead.", rest.lines.len(), quote(&rest.lines[0])),
+                            ))
+                        }
+                        Err(f) => check = Err(f),
+                    }
+                }
+                check.map(|_| {
+                    save(&path, slots, saved);
+                    if let Some(slot) = slots.get_mut(&path) {
+                        slot.doc = None;
+                        slot.changed = true;
+                    }
+                    Done { line: None, matched_by: "exact".into(), note: None, no_op: false }
+                })
+            }
+        },
+        Operation::Update => match slot.doc.as_ref() {
+            None => Err(fail(ErrorKind::FileNotFound, format!("{name} was refused: {path} does not exist. Check the path against the files you were shown; to create it, add the file instead."))),
+            Some(doc) => match apply_hunks(&name, &path, doc, &op.hunks, block.format) {
+                Err(f) => Err(f),
+                Ok((new_doc, mut done)) => {
+                    let unchanged = new_doc.lines == doc.lines && new_doc.final_newline == doc.final_newline;
+                    match &op.move_to {
+                        Some(to) => match normalize_path(to) {
+                            Err(e) => Err(fail(ErrorKind::PathEscape, format!("{name}: the move destination was refused: {}", e.reason))),
+                            Ok(dest) if dest == path => {
+                                done.no_op = unchanged;
+                                save(&path, slots, saved);
+                                if let Some(slot) = slots.get_mut(&path) {
+                                    slot.doc = Some(new_doc);
+                                    slot.changed |= !unchanged;
+                                }
+                                Ok(done)
+                            }
+                            Ok(dest) => {
+                                let target = load(&dest, host, slots);
+                                if target.doc.is_some() && !opts.overwrite {
+                                    Err(fail(ErrorKind::FileExists, format!("{name} was refused: it moves the file to {dest}, which already exists. Choose another name, or apply with overwrite.")))
+                                } else if let Some((kind, reason)) = target.unusable.clone() {
+                                    Err(fail(kind, reason))
+                                } else {
+                                    save(&path, slots, saved);
+                                    save(&dest, slots, saved);
+                                    if let Some(slot) = slots.get_mut(&path) {
+                                        slot.doc = None;
+                                        slot.changed = true;
+                                    }
+                                    if let Some(slot) = slots.get_mut(&dest) {
+                                        slot.doc = Some(new_doc);
+                                        slot.changed = true;
+                                    }
+                                    order.add(&dest);
+                                    done.note = Some(match done.note {
+                                        Some(n) => format!("{n} Moved to {dest}."),
+                                        None => format!("Moved to {dest}."),
+                                    });
+                                    Ok(done)
+                                }
+                            }
+                        },
+                        None => {
+                            done.no_op = unchanged;
+                            if !unchanged {
+                                save(&path, slots, saved);
+                                if let Some(slot) = slots.get_mut(&path) {
+                                    slot.doc = Some(new_doc);
+                                    slot.changed = true;
+                                }
+                            }
+                            Ok(done)
+                        }
+                    }
+                }
+            },
+        },
+    };
+    match outcome {
+        Ok(done) => {
+            order.add(&path);
+            let mut r = base;
+            r.estimated_line = done.line;
+            r.matched_by = Some(done.matched_by);
+            if done.no_op {
+                r.status = Status::Skipped;
+                r.error_kind = Some(ErrorKind::NoOp);
+                r.reason = Some(format!("{name} changes nothing: every section's new lines equal its old lines. Put the intended change in `-` and `+` lines."));
+            } else {
+                r.reason = done.note;
+            }
+            r
+        }
+        Err(f) => {
+            let mut r = refuse(base, Status::Failed, f.kind, f.reason);
+            r.estimated_line = f.line;
+            r.diagnostics = f.diagnostics;
+            r
+        }
+    }
+}
+
+/// A text block of the other formats, through the engine, on the file as
+/// the transaction holds it.
+#[allow(clippy::too_many_arguments)]
+fn apply_text_block(
+    index: usize,
+    block: &EditBlock,
+    path: &str,
+    doc: Option<Doc>,
+    slots: &mut HashMap<String, Slot>,
+    saved: &mut HashMap<String, Slot>,
+    order: &mut Order,
+    opts: &ApplyOptions,
+) -> EditResult {
+    let content = doc.as_ref().map(Doc::encode).unwrap_or_default();
+    let (new_content, mut r) = crate::engine::apply_to_content(block, &content, opts);
+    r.block_index = index;
+    r.file_path = path.to_string();
+    if r.status == Status::Applied {
+        save(path, slots, saved);
+        if let Some(slot) = slots.get_mut(path) {
+            slot.doc = Some(Doc::from_text(TextFile::from_text(&new_content)));
+            slot.changed = true;
+        }
+        order.add(path);
+    }
+    r
+}
+
+/// Applies `hunks` in order to `doc`; the new document and how.
+#[allow(clippy::result_large_err)] // failures are rare; boxing them would only add noise
+fn apply_hunks(
+    name: &str,
+    path: &str,
+    doc: &Doc,
+    hunks: &[Hunk],
+    format: Format,
+) -> Result<(Doc, Done), Failure> {
+    let lines = &doc.lines;
+    let mut out: Vec<Rc<str>> = Vec::with_capacity(lines.len() + 8);
+    let mut copied = 0usize; // lines of `doc` already handled
+    let mut cursor = 0usize; // where the next section may start
+    let mut offset: isize = 0; // unified: actual minus stated start of the last hunk
+    let mut loosest = Pass::Exact;
+    let mut by_line = false;
+    let mut notes: Vec<String> = Vec::new();
+    let mut first_line = None;
+    let mut final_newline = doc.final_newline;
+    let total = hunks.len();
+    for (k, hunk) in hunks.iter().enumerate() {
+        let which = if total > 1 {
+            format!("{name}, section {} of {total}", k + 1)
+        } else {
+            name.to_string()
+        };
+        let needle = hunk.old_side();
+        let mut from = cursor;
+        // `@@` lines narrow the search, each to what follows the one before.
+        for anchor in &hunk.anchors {
+            match locate(
+                lines,
+                &[anchor.as_str()],
+                &PATCH_PASSES,
+                from,
+                Prefer::Nothing,
+            ) {
+                Located::Unique { start, pass, .. } => {
+                    loosest = loosest_of(loosest, pass);
+                    from = start + 1;
+                }
+                Located::Ambiguous { starts, pass } => {
+                    if needle.is_empty() {
+                        let lines1: Vec<u32> = starts.iter().map(|s| (s + 1) as u32).collect();
+                        let mut f = ambiguous(path, &lines1, Some(pass.as_str()));
+                        f.reason = format!("{which}: the `@@ {anchor}` line is ambiguous, so where to insert is not known. {}", f.reason);
+                        return Err(Failure {
+                            kind: f.kind,
+                            reason: f.reason,
+                            line: f.estimated_line,
+                            diagnostics: Some(f.diagnostics),
+                        });
+                    }
+                    // The section's own lines must then be unique after the first.
+                    loosest = loosest_of(loosest, pass);
+                    from = starts[0] + 1;
+                }
+                Located::NotFound => {
+                    let f = explain_not_found(
+                        path,
+                        &owned(&lines[from.min(lines.len())..]),
+                        &Parts {
+                            anchor: vec![anchor.as_str()],
+                            old: vec![],
+                            trailing: vec![],
+                        },
+                    );
+                    let after = if from > 0 {
+                        format!(" after line {from}")
+                    } else {
+                        String::new()
+                    };
+                    let reason = format!(
+                        "{which}: the `@@ {anchor}` line was not found in {path}{after}. Write after `@@` a line copied exactly from the file (such as the enclosing function's signature), or leave it out. {}",
+                        f.reason
+                    );
+                    let nearest =
+                        crate::engine::locate::nearest_lines(&owned(lines), anchor, None, 3);
+                    return Err(Failure {
+                        kind: ErrorKind::AnchorNotFound,
+                        reason,
+                        line: nearest.first().map(|n| n.line),
+                        diagnostics: Some(Diagnostics {
+                            failed_part: Some("anchor".into()),
+                            expected_line: Some(anchor.clone()),
+                            nearest,
+                            ..Diagnostics::default()
+                        }),
+                    });
+                }
+            }
+        }
+        let start = if needle.is_empty() {
+            if !hunk.anchors.is_empty() {
+                from
+            } else if let (Format::UnifiedDiff, Some(os)) = (format, hunk.old_start) {
+                // No context: placed by its line number (old start is the line it follows).
+                by_line = true;
+                let at = ((os as isize) + offset).max(0) as usize;
+                if at > lines.len() || at < cursor {
+                    return Err(fail(
+                        ErrorKind::LineOutOfRange,
+                        format!("{which}: the hunk has no context lines and its line number {os} is outside {path} ({} lines) or before the previous hunk. Add context lines copied from the file.", lines.len()),
+                    ));
+                }
+                notes.push(format!(
+                    "Hunk {} has no context lines and was placed by its line number ({os}).",
+                    k + 1
+                ));
+                at
+            } else if format == Format::UnifiedDiff && !hunk.is_empty() {
+                return Err(fail(ErrorKind::Malformed, format!("{which}: the hunk has no context lines and no line numbers, so where it goes is not known. Add context lines copied from the file.")));
+            } else {
+                // apply_patch: a section of added lines only goes at the end of the file.
+                lines.len().max(cursor)
+            }
+        } else {
+            let prefer = if hunk.end_of_file {
+                Prefer::End
+            } else if !hunk.anchors.is_empty() {
+                Prefer::Before(scope_end(lines, from))
+            } else {
+                match hunk.old_start {
+                    Some(os) if os > 0 => {
+                        Prefer::Line(((os as isize - 1) + offset).max(0) as usize)
+                    }
+                    _ => Prefer::Nothing,
+                }
+            };
+            match locate(lines, &needle, &PATCH_PASSES, from, prefer) {
+                Located::Unique {
+                    start,
+                    pass,
+                    preferred,
+                } => {
+                    loosest = loosest_of(loosest, pass);
+                    if preferred && !matches!(prefer, Prefer::Before(_)) {
+                        by_line |= format == Format::UnifiedDiff;
+                        let how = if hunk.end_of_file {
+                            "the one at the end of the file (`*** End of File`)"
+                        } else {
+                            "the one at its stated line"
+                        };
+                        let unit = if format == Format::UnifiedDiff {
+                            "Hunk"
+                        } else {
+                            "Section"
+                        };
+                        notes.push(format!(
+                            "{unit} {} matches several places; {how} was taken.",
+                            k + 1
+                        ));
+                    }
+                    start
+                }
+                Located::Ambiguous { pass, starts } => {
+                    let lines1: Vec<u32> = starts.iter().map(|s| (s + 1) as u32).collect();
+                    let f = ambiguous(path, &lines1, Some(pass.as_str()));
+                    let hint = match format {
+                        Format::ApplyPatch => "Add more context lines, or an `@@` line with the enclosing function or class, so the section matches one place only.",
+                        _ => "Add more context lines so the hunk matches one place only.",
+                    };
+                    return Err(Failure {
+                        kind: ErrorKind::Ambiguous,
+                        reason: format!("{which}: {} {hint}", f.reason),
+                        line: f.estimated_line,
+                        diagnostics: Some(f.diagnostics),
+                    });
+                }
+                Located::NotFound => return Err(not_found(&which, path, lines, &needle, from)),
+            }
+        };
+        if let (Format::UnifiedDiff, Some(os)) = (format, hunk.old_start) {
+            let stated = if needle.is_empty() {
+                os as isize
+            } else {
+                os as isize - 1
+            };
+            let moved = start as isize - stated;
+            if moved != offset && !needle.is_empty() {
+                let d = start as isize - (stated + offset);
+                if d != 0 && !by_line {
+                    notes.push(format!(
+                        "Hunk {} was found at line {}, {} line(s) {} its stated line {os}.",
+                        k + 1,
+                        start + 1,
+                        d.abs(),
+                        if d > 0 { "after" } else { "before" }
+                    ));
+                }
+            }
+            offset = moved;
+        }
+        first_line.get_or_insert((start + 1) as u32);
+        // Copy up to the section, then walk it: context keeps the file's text.
+        out.extend(lines[copied..start].iter().cloned());
+        let mut at = start;
+        for l in hunk.lines() {
+            let text = l.get(1..).unwrap_or("");
+            match l.as_bytes().first() {
+                Some(b'+') => out.push(Rc::from(text)),
+                Some(b'-') => at += 1,
+                _ => {
+                    out.push(lines.get(at).cloned().unwrap_or_else(|| Rc::from("")));
+                    at += 1;
+                }
+            }
+        }
+        copied = at;
+        cursor = at;
+        if hunk.no_newline_new {
+            final_newline = false;
+        } else if hunk.no_newline_old {
+            final_newline = true;
+        }
+    }
+    out.extend(lines[copied.min(lines.len())..].iter().cloned());
+    let mut matched_by = loosest.as_str().to_string();
+    if by_line {
+        matched_by = format!("{matched_by}+line-number");
+    }
+    let note = (!notes.is_empty()).then(|| notes.join(" "));
+    let new_doc = Doc {
+        file: doc.file.clone(),
+        lines: out,
+        final_newline,
+    };
+    Ok((
+        new_doc,
+        Done {
+            line: first_line,
+            matched_by,
+            note,
+            no_op: false,
+        },
+    ))
+}
+
+fn loosest_of(a: Pass, b: Pass) -> Pass {
+    let rank = |p: Pass| PATCH_PASSES.iter().position(|x| *x == p).unwrap_or(0);
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
+}
+
+/// Explains a section found nowhere after `from`: the nearest lines, and
+/// the current lines to copy.
+fn not_found(which: &str, path: &str, lines: &[Rc<str>], needle: &[&str], from: usize) -> Failure {
+    // Found, but before where it may start: the sections are out of order.
+    if let Some(at) =
+        start_of(&locate(lines, needle, &PATCH_PASSES, 0, Prefer::Nothing)).filter(|s| *s < from)
+    {
+        let reason = format!(
+            "{which}: its lines are at line {} of {path}, before the end of the previous section (line {from}); sections apply in file order. Put the sections in the order their lines appear in the file.",
+            at + 1
+        );
+        return Failure {
+            kind: ErrorKind::OldMismatch,
+            reason,
+            line: Some((at + 1) as u32),
+            diagnostics: None,
+        };
+    }
+    let f = explain_not_found(
+        path,
+        &owned(lines),
+        &Parts {
+            anchor: vec![],
+            old: needle.to_vec(),
+            trailing: vec![],
+        },
+    );
+    let mut reason = format!("{which}: {}", f.reason);
+    if let Some(line) = f.estimated_line {
+        let first = (line as usize).saturating_sub(3);
+        let last = (first + needle.len() + 4).min(lines.len());
+        if first < last {
+            reason.push_str(&format!(
+                " Current lines {}-{} of {path}, to copy:\n",
+                first + 1,
+                last
+            ));
+            for l in &lines[first..last] {
+                reason.push_str(l);
+                reason.push('\n');
+            }
+        }
+    }
+    Failure {
+        kind: f.kind,
+        reason: reason.trim_end().to_string(),
+        line: f.estimated_line,
+        diagnostics: Some(f.diagnostics),
+    }
+}
+
+/// The lines as owned strings, for the explainers (failures only).
+fn owned(lines: &[Rc<str>]) -> Vec<String> {
+    lines.iter().map(|l| l.to_string()).collect()
+}
+
+fn start_of(l: &Located) -> Option<usize> {
+    match l {
+        Located::Unique { start, .. } => Some(*start),
+        Located::Ambiguous { starts, .. } => starts.first().copied(),
+        Located::NotFound => None,
+    }
+}
+
+/// The end of the block the `@@` line just before `from` opens: the first
+/// later non-blank line indented no deeper than it (or the end of the file).
+fn scope_end(lines: &[Rc<str>], from: usize) -> usize {
+    let Some(anchor) = from.checked_sub(1).and_then(|i| lines.get(i)) else {
+        return lines.len();
+    };
+    let depth = |l: &str| l.len() - l.trim_start().len();
+    let d = depth(anchor);
+    lines
+        .iter()
+        .enumerate()
+        .skip(from)
+        .find(|(_, l)| !l.trim().is_empty() && depth(l) <= d)
+        .map_or(lines.len(), |(i, _)| i)
+}

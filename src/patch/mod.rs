@@ -1,0 +1,376 @@
+//! The patch formats: OpenAI's `apply_patch` (V4A, `*** Begin Patch`) and
+//! unified diffs. Each is a grammar that reads a reply line by line (fed by
+//! the parser's [`EditStream`](crate::parser::EditStream)) and turns every
+//! file operation into one [`EditBlock`]; [`apply`] locates the hunks with
+//! [`crate::locate`] and applies them as one transaction.
+//!
+//! A patch block keeps `old_lines` / `new_lines` meaningful for renderers:
+//! they hold the old and new side of every hunk, joined in order. The exact
+//! operation is in [`PatchOp`] (`operation`, `moveTo`, `hunks` across the
+//! JavaScript boundary).
+
+pub(crate) mod apply;
+pub(crate) mod prompt;
+pub(crate) mod unified;
+pub(crate) mod v4a;
+
+use serde::{Deserialize, Serialize};
+
+use crate::block::{EditBlock, Format};
+
+pub use apply::{apply_patch_edits, patch_paths};
+
+/// What a file operation does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Operation {
+    /// Create the file (`*** Add File:`, or `--- /dev/null`).
+    Add,
+    /// Remove the file (`*** Delete File:`, or `+++ /dev/null`).
+    Delete,
+    /// Change the file, and move it when `move_to` is set.
+    Update,
+}
+
+/// One hunk (`@@` section) of an update.
+///
+/// The body is kept as one string (one allocation per hunk, not per line);
+/// across the boundary it is `lines: string[]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", from = "HunkRepr")]
+pub struct Hunk {
+    /// `apply-patch`: the text of each `@@ …` line before the section,
+    /// outermost first; each narrows the search to what follows it.
+    pub anchors: Vec<String>,
+    /// `unified-diff`: the `@@ -l,n +l,n @@` numbers, when written.
+    pub old_start: Option<u32>,
+    pub old_count: Option<u32>,
+    pub new_start: Option<u32>,
+    pub new_count: Option<u32>,
+    /// The body lines joined by `'\n'`: every line starts with `' '`
+    /// (context), `'-'` (removed) or `'+'` (added). See [`Hunk::lines`].
+    body: String,
+    /// `*** End of File`: the section's lines end the file.
+    pub end_of_file: bool,
+    /// `\ No newline at end of file` after an old-side line.
+    pub no_newline_old: bool,
+    /// `\ No newline at end of file` after a new-side line.
+    pub no_newline_new: bool,
+}
+
+/// [`Hunk`] as it crosses the boundary.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct HunkRepr {
+    anchors: Vec<String>,
+    old_start: Option<u32>,
+    old_count: Option<u32>,
+    new_start: Option<u32>,
+    new_count: Option<u32>,
+    lines: Vec<String>,
+    end_of_file: bool,
+    no_newline_old: bool,
+    no_newline_new: bool,
+}
+
+impl From<HunkRepr> for Hunk {
+    fn from(r: HunkRepr) -> Hunk {
+        let mut h = Hunk {
+            anchors: r.anchors,
+            old_start: r.old_start,
+            old_count: r.old_count,
+            new_start: r.new_start,
+            new_count: r.new_count,
+            end_of_file: r.end_of_file,
+            no_newline_old: r.no_newline_old,
+            no_newline_new: r.no_newline_new,
+            body: String::new(),
+        };
+        for l in &r.lines {
+            // A line without its prefix would be read as context.
+            if l.is_empty() {
+                h.push_line(" ");
+            } else {
+                h.push_line(l);
+            }
+        }
+        h
+    }
+}
+
+/// Serialised as [`HunkRepr`], the lines written straight from the body
+/// (no copy of each line).
+impl Serialize for Hunk {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Lines<'a>(&'a Hunk);
+        impl Serialize for Lines<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_seq(self.0.lines())
+            }
+        }
+        let mut st = serializer.serialize_struct("Hunk", 9)?;
+        if !self.anchors.is_empty() {
+            st.serialize_field("anchors", &self.anchors)?;
+        }
+        for (name, value) in [
+            ("oldStart", self.old_start),
+            ("oldCount", self.old_count),
+            ("newStart", self.new_start),
+            ("newCount", self.new_count),
+        ] {
+            if let Some(v) = value {
+                st.serialize_field(name, &v)?;
+            }
+        }
+        st.serialize_field("lines", &Lines(self))?;
+        for (name, value) in [
+            ("endOfFile", self.end_of_file),
+            ("noNewlineOld", self.no_newline_old),
+            ("noNewlineNew", self.no_newline_new),
+        ] {
+            if value {
+                st.serialize_field(name, &true)?;
+            }
+        }
+        st.end()
+    }
+}
+
+impl Hunk {
+    /// The body lines, each with its prefix.
+    pub fn lines(&self) -> impl Iterator<Item = &str> + '_ {
+        let body = if self.body.is_empty() {
+            None
+        } else {
+            Some(self.body.split('\n'))
+        };
+        body.into_iter().flatten()
+    }
+
+    /// Appends a body line (with its prefix).
+    pub fn push_line(&mut self, line: &str) {
+        if !self.body.is_empty() {
+            self.body.push('\n');
+        }
+        self.body.push_str(line);
+    }
+
+    /// No body lines.
+    pub fn is_empty(&self) -> bool {
+        self.body.is_empty()
+    }
+
+    /// The last body line.
+    pub fn last_line(&self) -> Option<&str> {
+        if self.body.is_empty() {
+            None
+        } else {
+            self.body.rsplit('\n').next()
+        }
+    }
+
+    /// Context and removed lines, in order (what must be found).
+    pub fn old_side(&self) -> Vec<&str> {
+        self.lines()
+            .filter(|l| !l.starts_with('+'))
+            .map(|l| l.get(1..).unwrap_or(""))
+            .collect()
+    }
+
+    /// Context and added lines, in order (what replaces it).
+    pub fn new_side(&self) -> Vec<&str> {
+        self.lines()
+            .filter(|l| !l.starts_with('-'))
+            .map(|l| l.get(1..).unwrap_or(""))
+            .collect()
+    }
+}
+
+/// The operation of one patch block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PatchOp {
+    pub operation: Operation,
+    /// The new path of a moved or renamed file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_to: Option<String>,
+    /// `update`: the hunks, in file order. `add`: one hunk of `+` lines.
+    /// `delete`: a unified diff's `-` lines, if any.
+    #[serde(default)]
+    pub hunks: Vec<Hunk>,
+    /// Which patch of the reply (0-based: an `*** Begin Patch` envelope, or
+    /// one unified diff) the operation belongs to: a patch applies whole or
+    /// not at all.
+    #[serde(default)]
+    pub patch: u32,
+}
+
+/// Builds the block for a finished operation.
+pub(crate) fn make_block(
+    format: Format,
+    path: String,
+    line_number: u32,
+    raw: String,
+    op: PatchOp,
+) -> EditBlock {
+    let size: usize = op.hunks.iter().map(|h| h.body.len()).sum();
+    let mut old = String::with_capacity(size);
+    let mut new = String::with_capacity(size);
+    let (mut old_first, mut new_first) = (true, true);
+    for hunk in &op.hunks {
+        for l in hunk.lines() {
+            let text = l.get(1..).unwrap_or("");
+            let (to_old, to_new) = match l.as_bytes().first() {
+                Some(b'+') => (false, true),
+                Some(b'-') => (true, false),
+                _ => (true, true),
+            };
+            if to_old {
+                if !old_first {
+                    old.push('\n');
+                }
+                old_first = false;
+                old.push_str(text);
+            }
+            if to_new {
+                if !new_first {
+                    new.push('\n');
+                }
+                new_first = false;
+                new.push_str(text);
+            }
+        }
+    }
+    EditBlock {
+        format,
+        file_path: path,
+        anchor: String::new(),
+        old_lines: old,
+        new_lines: new,
+        trailing_anchor: String::new(),
+        raw_block: raw,
+        line_number,
+        assumed: Vec::new(),
+        line_hint: None,
+        patch: Some(Box::new(op)),
+    }
+}
+
+/// What a patch grammar reports to the stream, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum PatchEvent {
+    Start {
+        path: String,
+        format: Format,
+        line_number: u32,
+    },
+    /// Body lines of the operation being read, as written.
+    Update {
+        format: Format,
+        lines: Vec<String>,
+    },
+    Complete(EditBlock),
+    Discarded {
+        path: Option<String>,
+        line_number: u32,
+        reason: String,
+    },
+}
+
+/// What a grammar did with a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fed {
+    /// Part of the patch; the patch goes on.
+    Taken,
+    /// The last line of the patch (`*** End Patch`).
+    Done,
+    /// Not part of the patch: the patch ended before it, and the line is to
+    /// be read as usual.
+    Ended,
+}
+
+/// One patch being read: either grammar.
+pub(crate) enum PatchReader {
+    V4a(v4a::Reader),
+    Unified(unified::Reader),
+}
+
+impl PatchReader {
+    /// A reader when `line` starts a patch of an allowed format.
+    /// `maybe_unified`: the line may start a unified diff (`--- x`), which
+    /// only the next line (`+++ y`) confirms; the stream reads the line as
+    /// usual too.
+    pub(crate) fn start(
+        line: &str,
+        line_number: u32,
+        v4a: bool,
+        unified: bool,
+        out: &mut Vec<PatchEvent>,
+    ) -> Option<(PatchReader, bool)> {
+        if v4a {
+            if let Some(r) = v4a::Reader::start(line, line_number, out) {
+                return Some((PatchReader::V4a(r), false));
+            }
+        }
+        if unified {
+            if let Some((r, tentative)) = unified::Reader::start(line, line_number) {
+                return Some((PatchReader::Unified(r), tentative));
+            }
+        }
+        None
+    }
+
+    pub(crate) fn line(
+        &mut self,
+        line: &str,
+        line_number: u32,
+        out: &mut Vec<PatchEvent>,
+        updates: bool,
+    ) -> Fed {
+        match self {
+            PatchReader::V4a(r) => r.line(line, line_number, out, updates),
+            PatchReader::Unified(r) => r.line(line, line_number, out, updates),
+        }
+    }
+
+    /// The operation being read, if its path is known: path, format, its
+    /// first line in the reply, and its body lines as written so far.
+    pub(crate) fn pending(&self) -> Option<(String, Format, u32, Vec<String>)> {
+        match self {
+            PatchReader::V4a(r) => r.pending().map(|(p, n, l)| (p, Format::ApplyPatch, n, l)),
+            PatchReader::Unified(r) => r.pending().map(|(p, n, l)| (p, Format::UnifiedDiff, n, l)),
+        }
+    }
+
+    /// The reply ended.
+    pub(crate) fn finish(&mut self, out: &mut Vec<PatchEvent>) {
+        match self {
+            PatchReader::V4a(r) => r.finish(out),
+            PatchReader::Unified(r) => r.finish(out),
+        }
+    }
+}
+
+/// Removes surrounding quotes a path may carry (`"a b.txt"`).
+pub(crate) fn clean_path(p: &str) -> String {
+    let t = p.trim();
+    let t = t
+        .strip_prefix('"')
+        .and_then(|x| x.strip_suffix('"'))
+        .unwrap_or(t);
+    let t = t
+        .strip_prefix('`')
+        .and_then(|x| x.strip_suffix('`'))
+        .unwrap_or(t);
+    t.to_string()
+}
+
+/// The line cut short for a message.
+pub(crate) fn shown(line: &str) -> String {
+    let mut s: String = line.chars().take(60).collect();
+    if s.len() < line.len() {
+        s.push('…');
+    }
+    s
+}

@@ -1,0 +1,531 @@
+//! The unified-diff grammar, one line at a time.
+//!
+//! A file starts at `diff --git a/x b/y` or at a `--- x` line directly
+//! followed by `+++ y`; git's extended header lines (`new file mode`,
+//! `rename from`, `index …`) may come between. Hunks start at `@@ -l,n +l,n @@`
+//! or a bare `@@ … @@`; their lines start with ` `, `-`, `+`, or `\` (`\ No
+//! newline at end of file`). The diff ends at the first line that fits none
+//! of this; that line is read as usual.
+//!
+//! Hunk counts decide where a hunk ends while the body agrees with them:
+//! inside the counts an empty line is an empty context line and `--- x` is a
+//! removed line; once the counts are used up, `--- x` may start the next
+//! file. When the body goes on past the counts, or stops short of them, the
+//! body decides.
+
+use super::{clean_path, make_block, Fed, Hunk, Operation, PatchEvent, PatchOp};
+use crate::block::Format;
+
+const FORMAT: Format = Format::UnifiedDiff;
+
+#[derive(Default)]
+struct File {
+    line_number: u32,
+    git: Option<(String, String)>,
+    old: Option<String>,
+    new: Option<String>,
+    rename_from: Option<String>,
+    rename_to: Option<String>,
+    new_mode: bool,
+    deleted_mode: bool,
+    /// Header lines read; hunks may follow.
+    headers_done: bool,
+    hunks: Vec<Hunk>,
+    hunk: Option<Hunk>,
+    /// Lines of the current hunk still expected by its counts.
+    old_left: u32,
+    new_left: u32,
+    counted: bool,
+    /// Blank lines not yet known to be content.
+    blanks: u32,
+    /// The counts were used up and a blank line followed: the hunk is closed.
+    gap: bool,
+    raw: String,
+}
+
+pub(crate) struct Reader {
+    file: Option<File>,
+    /// A `--- x` line that starts a file if `+++ y` follows.
+    held: Option<(String, u32)>,
+}
+
+fn is_hunk_header(t: &str) -> bool {
+    t.starts_with("@@")
+}
+
+/// `@@ -3,4 +3,5 @@ tail` as (old start, old count, new start, new count).
+fn hunk_numbers(t: &str) -> Option<(u32, u32, u32, u32)> {
+    let rest = t.strip_prefix("@@")?.trim_start();
+    let end = rest.find("@@")?;
+    let mut parts = rest[..end].split_whitespace();
+    let old = parts.next()?.strip_prefix('-')?;
+    let new = parts.next()?.strip_prefix('+')?;
+    let range = |s: &str| -> Option<(u32, u32)> {
+        match s.split_once(',') {
+            Some((a, b)) => Some((a.parse().ok()?, b.parse().ok()?)),
+            None => Some((s.parse().ok()?, 1)),
+        }
+    };
+    let (os, oc) = range(old)?;
+    let (ns, nc) = range(new)?;
+    Some((os, oc, ns, nc))
+}
+
+/// The path of a `---` / `+++` header: timestamps after a tab dropped.
+fn header_path(rest: &str) -> String {
+    let p = rest.split('\t').next().unwrap_or(rest);
+    clean_path(p.trim_end())
+}
+
+/// `diff --git a/x b/y`: the two names, when they can be told apart.
+fn git_names(rest: &str) -> Option<(String, String)> {
+    let rest = rest.trim();
+    if let (Some(a), true) = (rest.strip_prefix("a/"), rest.contains(" b/")) {
+        // Same name twice is the common case; split there when possible.
+        let half = (rest.len() - 1) / 2;
+        if rest.len() % 2 == 1 && rest.get(half..half + 1) == Some(" ") {
+            let (x, y) = (&rest[..half], &rest[half + 1..]);
+            if x.get(2..) == y.get(2..) {
+                return Some((x.to_string(), y.to_string()));
+            }
+        }
+        let i = a.find(" b/")?;
+        return Some((format!("a/{}", &a[..i]), a[i + 1..].to_string()));
+    }
+    let mut it = rest.splitn(2, ' ');
+    Some((clean_path(it.next()?), clean_path(it.next()?)))
+}
+
+impl Reader {
+    /// A reader when `line` starts a diff: `diff --git` (certain) or `--- x`
+    /// (tentative: the second value says so).
+    pub(crate) fn start(line: &str, n: u32) -> Option<(Reader, bool)> {
+        if let Some(rest) = line.strip_prefix("diff --git ") {
+            let mut r = Reader {
+                file: None,
+                held: None,
+            };
+            r.open_git(line, rest, n);
+            return Some((r, false));
+        }
+        if let Some(rest) = line.strip_prefix("--- ") {
+            if !rest.trim().is_empty() {
+                return Some((
+                    Reader {
+                        file: None,
+                        held: Some((line.to_string(), n)),
+                    },
+                    true,
+                ));
+            }
+        }
+        None
+    }
+
+    fn open_git(&mut self, line: &str, rest: &str, n: u32) {
+        let mut f = File {
+            line_number: n,
+            git: git_names(rest),
+            ..File::default()
+        };
+        f.raw.push_str(line);
+        f.raw.push('\n');
+        self.file = Some(f);
+    }
+
+    /// Whether a started file has shown its path yet (block-start is sent
+    /// once it has).
+    fn announce(f: &File, out: &mut Vec<PatchEvent>) {
+        if let Some(path) = file_path(f) {
+            out.push(PatchEvent::Start {
+                path,
+                format: FORMAT,
+                line_number: f.line_number,
+            });
+        }
+    }
+
+    pub(crate) fn line(
+        &mut self,
+        line: &str,
+        n: u32,
+        out: &mut Vec<PatchEvent>,
+        updates: bool,
+    ) -> Fed {
+        if let Some((minus, at)) = self.held.take() {
+            if let Some(plus) = line.strip_prefix("+++ ") {
+                // A new file's header: finish the one before, unless this
+                // header belongs to a `diff --git` file still in its headers.
+                let continuing = self.file.as_ref().is_some_and(|f| {
+                    f.git.is_some() && !f.headers_done && f.hunks.is_empty() && f.hunk.is_none()
+                });
+                if !continuing {
+                    self.complete(out);
+                    self.file = Some(File {
+                        line_number: at,
+                        ..File::default()
+                    });
+                }
+                if let Some(f) = self.file.as_mut() {
+                    f.old = Some(header_path(&minus["--- ".len()..]));
+                    f.new = Some(header_path(plus));
+                    f.headers_done = true;
+                    f.raw.push_str(&minus);
+                    f.raw.push('\n');
+                    f.raw.push_str(line);
+                    f.raw.push('\n');
+                    Self::announce(f, out);
+                }
+                return Fed::Taken;
+            }
+            // Not a header after all: inside an open hunk it was a removed line.
+            if self
+                .file
+                .as_ref()
+                .is_some_and(|f| f.hunk.is_some() && !f.gap)
+            {
+                self.body(&minus, out, updates);
+            } else if self.file.is_none() {
+                return Fed::Ended;
+            } else {
+                self.complete(out);
+                return Fed::Ended;
+            }
+        }
+        if let Some(rest) = line.strip_prefix("diff --git ") {
+            self.complete(out);
+            self.open_git(line, rest, n);
+            return Fed::Taken;
+        }
+        let Some(f) = self.file.as_mut() else {
+            return Fed::Ended;
+        };
+        let in_counts = f.hunk.is_some() && f.counted && (f.old_left > 0 || f.new_left > 0);
+        if in_counts {
+            let body_line = if line.is_empty() { " " } else { line };
+            if matches!(
+                body_line.as_bytes().first(),
+                Some(b' ' | b'-' | b'+' | b'\\')
+            ) {
+                self.body(body_line, out, updates);
+                return Fed::Taken;
+            }
+        }
+        if line.starts_with("--- ") && (f.hunk.is_some() || f.headers_done || f.git.is_none()) {
+            self.held = Some((line.to_string(), n));
+            return Fed::Taken;
+        }
+        if f.git.is_some() && !f.headers_done && f.hunk.is_none() {
+            // git's extended header lines.
+            let known = [
+                "old mode ",
+                "new mode ",
+                "deleted file mode ",
+                "new file mode ",
+                "similarity index ",
+                "dissimilarity index ",
+                "index ",
+                "copy from ",
+                "copy to ",
+                "rename from ",
+                "rename to ",
+            ];
+            if known.iter().any(|k| line.starts_with(k)) {
+                if let Some(p) = line.strip_prefix("rename from ") {
+                    f.rename_from = Some(clean_path(p));
+                }
+                if let Some(p) = line.strip_prefix("rename to ") {
+                    f.rename_to = Some(clean_path(p));
+                }
+                f.new_mode |= line.starts_with("new file mode ");
+                f.deleted_mode |= line.starts_with("deleted file mode ");
+                f.raw.push_str(line);
+                f.raw.push('\n');
+                return Fed::Taken;
+            }
+        }
+        if is_hunk_header(line) && (f.headers_done || f.git.is_some()) {
+            if f.git.is_some() && !f.headers_done && f.hunks.is_empty() && f.hunk.is_none() {
+                Self::announce(f, out);
+            }
+            f.headers_done = true;
+            if let Some(h) = f.hunk.take() {
+                f.hunks.push(h);
+            }
+            let mut h = Hunk::default();
+            f.counted = false;
+            f.gap = false;
+            f.blanks = 0;
+            if let Some((os, oc, ns, nc)) = hunk_numbers(line) {
+                h.old_start = Some(os);
+                h.old_count = Some(oc);
+                h.new_start = Some(ns);
+                h.new_count = Some(nc);
+                f.old_left = oc;
+                f.new_left = nc;
+                f.counted = true;
+            }
+            f.hunk = Some(h);
+            f.raw.push_str(line);
+            f.raw.push('\n');
+            if updates {
+                push_update(out, line);
+            }
+            return Fed::Taken;
+        }
+        if f.headers_done && !f.gap {
+            if f.hunk.is_none() && matches!(line.as_bytes().first(), Some(b' ' | b'-' | b'+')) {
+                // Lines right after the header, with no `@@`: one hunk.
+                f.hunk = Some(Hunk::default());
+                f.counted = false;
+            }
+            if f.hunk.is_some() {
+                match line.as_bytes().first() {
+                    Some(b' ' | b'-' | b'+' | b'\\') => {
+                        let blanks = std::mem::take(&mut f.blanks);
+                        for _ in 0..blanks {
+                            self.body(" ", out, updates);
+                        }
+                        self.body(line, out, updates);
+                        return Fed::Taken;
+                    }
+                    None => {
+                        if f.counted {
+                            f.gap = true;
+                        } else {
+                            f.blanks += 1;
+                        }
+                        return Fed::Taken;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.complete(out);
+        Fed::Ended
+    }
+
+    /// One body line of the current hunk.
+    fn body(&mut self, line: &str, out: &mut Vec<PatchEvent>, updates: bool) {
+        let Some(f) = self.file.as_mut() else { return };
+        let Some(h) = f.hunk.as_mut() else { return };
+        f.raw.push_str(line);
+        f.raw.push('\n');
+        match line.as_bytes().first() {
+            Some(b'\\') => {
+                match h.last_line().and_then(|l| l.as_bytes().first()) {
+                    Some(b'-') => h.no_newline_old = true,
+                    Some(b'+') => h.no_newline_new = true,
+                    Some(_) => {
+                        h.no_newline_old = true;
+                        h.no_newline_new = true;
+                    }
+                    None => {}
+                }
+                return;
+            }
+            Some(b'-') => f.old_left = f.old_left.saturating_sub(1),
+            Some(b'+') => f.new_left = f.new_left.saturating_sub(1),
+            _ => {
+                f.old_left = f.old_left.saturating_sub(1);
+                f.new_left = f.new_left.saturating_sub(1);
+            }
+        }
+        h.push_line(line);
+        if updates {
+            push_update(out, line);
+        }
+    }
+
+    /// Finishes the current file, if any.
+    fn complete(&mut self, out: &mut Vec<PatchEvent>) {
+        let Some(mut f) = self.file.take() else {
+            return;
+        };
+        if let Some(h) = f.hunk.take() {
+            f.hunks.push(h);
+        }
+        let Some(path) = file_path(&f) else {
+            let reason = format!("the diff at line {} names no file; start it with `--- a/path` and `+++ b/path` lines", f.line_number);
+            out.push(PatchEvent::Discarded {
+                path: None,
+                line_number: f.line_number,
+                reason,
+            });
+            return;
+        };
+        if f.git.is_some() && !f.headers_done && f.hunks.is_empty() {
+            // Announced only now: a git diff with no `---`/`+++` (a rename, an empty file).
+            out.push(PatchEvent::Start {
+                path: path.clone(),
+                format: FORMAT,
+                line_number: f.line_number,
+            });
+        }
+        let (old, new) = sides(&f);
+        let operation = if f.new_mode || old.as_deref() == Some("/dev/null") {
+            Operation::Add
+        } else if f.deleted_mode || new.as_deref() == Some("/dev/null") {
+            Operation::Delete
+        } else {
+            Operation::Update
+        };
+        let renamed = match (&f.rename_from, &f.rename_to) {
+            // `rename to` names the path as is (no `b/`).
+            (Some(_), Some(to)) => Some(to.clone()),
+            _ => match (&f.git, &old, &new) {
+                (Some(_), Some(o), Some(n)) if operation == Operation::Update && o != n => {
+                    Some(n.clone())
+                }
+                _ => None,
+            },
+        };
+        let move_to = renamed.filter(|to| *to != path);
+        if operation == Operation::Update && f.hunks.is_empty() && move_to.is_none() {
+            let reason = format!("the diff for {path} at line {} has no hunks; add `@@` hunks with the lines to change", f.line_number);
+            out.push(PatchEvent::Discarded {
+                path: Some(path),
+                line_number: f.line_number,
+                reason,
+            });
+            return;
+        }
+        let mut raw = f.raw;
+        if raw.ends_with('\n') {
+            raw.pop();
+        }
+        let op = PatchOp {
+            operation,
+            move_to,
+            hunks: f.hunks,
+            patch: 0,
+        };
+        out.push(PatchEvent::Complete(make_block(
+            FORMAT,
+            path,
+            f.line_number,
+            raw,
+            op,
+        )));
+    }
+
+    /// The file being read: path, first line, hunk lines as written.
+    pub(crate) fn pending(&self) -> Option<(String, u32, Vec<String>)> {
+        let f = self.file.as_ref()?;
+        let path = file_path(f)?;
+        // Everything after the `+++` header line.
+        let mut headers = true;
+        let lines = f
+            .raw
+            .lines()
+            .filter(|l| {
+                let keep = !headers;
+                headers &= !l.starts_with("+++ ");
+                keep
+            })
+            .map(String::from)
+            .collect();
+        Some((path, f.line_number, lines))
+    }
+
+    pub(crate) fn finish(&mut self, out: &mut Vec<PatchEvent>) {
+        if let Some((minus, _)) = self.held.take() {
+            if self
+                .file
+                .as_ref()
+                .is_some_and(|f| f.hunk.is_some() && !f.gap)
+            {
+                self.body(&minus, out, false);
+            }
+        }
+        self.complete(out);
+    }
+}
+
+fn push_update(out: &mut Vec<PatchEvent>, line: &str) {
+    match out.last_mut() {
+        Some(PatchEvent::Update { lines, .. }) => lines.push(line.to_string()),
+        _ => out.push(PatchEvent::Update {
+            format: FORMAT,
+            lines: vec![line.to_string()],
+        }),
+    }
+}
+
+fn strip(p: &str, prefix: &str, yes: bool) -> String {
+    if yes {
+        p.strip_prefix(prefix).unwrap_or(p).to_string()
+    } else {
+        p.to_string()
+    }
+}
+
+/// The old and new paths, `a/` and `b/` stripped when a `diff --git` line
+/// is there or both headers carry them (`/dev/null` counts as carrying).
+fn sides(f: &File) -> (Option<String>, Option<String>) {
+    let (old, new) = match (&f.old, &f.new, &f.git) {
+        (Some(o), Some(n), _) => (o.clone(), n.clone()),
+        (_, _, Some((a, b))) => (
+            f.rename_from
+                .clone()
+                .map(|p| format!("a/{p}"))
+                .unwrap_or_else(|| a.clone()),
+            f.rename_to
+                .clone()
+                .map(|p| format!("b/{p}"))
+                .unwrap_or_else(|| b.clone()),
+        ),
+        _ => return (f.old.clone(), f.new.clone()),
+    };
+    let null = |p: &str| p == "/dev/null";
+    let carries = (null(&old) || old.starts_with("a/"))
+        && (null(&new) || new.starts_with("b/"))
+        && !(null(&old) && null(&new));
+    let strip_them = f.git.is_some() || carries;
+    let o = if null(&old) {
+        old
+    } else {
+        strip(&old, "a/", strip_them)
+    };
+    let n = if null(&new) {
+        new
+    } else {
+        strip(&new, "b/", strip_them)
+    };
+    (Some(o), Some(n))
+}
+
+/// The file a diff operates on: the new path, or the old one for a
+/// deletion or a rename.
+fn file_path(f: &File) -> Option<String> {
+    let (old, new) = sides(f);
+    let real = |p: &Option<String>| p.clone().filter(|p| p != "/dev/null" && !p.is_empty());
+    if f.rename_from.is_some() {
+        return f.rename_from.clone();
+    }
+    if f.git.is_some() {
+        // `diff --git a/x b/y` edits x (and moves it to y when they differ).
+        return real(&old).or_else(|| real(&new));
+    }
+    real(&new).or_else(|| real(&old))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_hunk_numbers() {
+        assert_eq!(hunk_numbers("@@ -3,4 +3,5 @@ fn x()"), Some((3, 4, 3, 5)));
+        assert_eq!(hunk_numbers("@@ -1 +1 @@"), Some((1, 1, 1, 1)));
+        assert_eq!(hunk_numbers("@@ ... @@"), None);
+        assert_eq!(
+            git_names("a/x y.txt b/x y.txt"),
+            Some(("a/x y.txt".into(), "b/x y.txt".into()))
+        );
+        assert_eq!(
+            git_names("a/old.txt b/new.txt"),
+            Some(("a/old.txt".into(), "b/new.txt".into()))
+        );
+    }
+}

@@ -1,0 +1,321 @@
+//! The `apply_patch` (V4A) grammar, one line at a time.
+//!
+//! ```text
+//! *** Begin Patch
+//! *** Add File: path        every line `+`
+//! *** Delete File: path
+//! *** Update File: path
+//! *** Move to: path         optional, right after Update
+//! @@ context line           zero or more `@@` lines open a section
+//!  context / -removed / +added
+//! *** End of File           optional: the section ends the file
+//! *** End Patch
+//! ```
+//!
+//! Operations are reported complete only at `*** End Patch`: a patch the
+//! reply cuts short is discarded whole, with its reason. A line the grammar
+//! has no place for discards the whole patch too (naming the line), so a
+//! patch is applied entirely or not at all.
+
+use super::{clean_path, make_block, shown, Fed, Hunk, Operation, PatchEvent, PatchOp};
+use crate::block::Format;
+
+const FORMAT: Format = Format::ApplyPatch;
+
+struct Op {
+    operation: Operation,
+    path: String,
+    move_to: Option<String>,
+    line_number: u32,
+    hunks: Vec<Hunk>,
+    /// The section being read (pushed to `hunks` when the next begins).
+    hunk: Hunk,
+    /// Blank lines not yet known to be content.
+    blanks: u32,
+    raw: String,
+}
+
+impl Op {
+    fn close_hunk(&mut self) {
+        let h = std::mem::take(&mut self.hunk);
+        if !h.is_empty() || !h.anchors.is_empty() || h.end_of_file {
+            self.hunks.push(h);
+        }
+    }
+}
+
+pub(crate) struct Reader {
+    begin_line: u32,
+    done: Vec<Op>,
+    op: Option<Op>,
+    /// Set when the patch cannot be read: the rest is skipped to `*** End Patch`.
+    failed: Option<String>,
+}
+
+/// `*** Add File: x` and friends: the header kind and the path.
+fn header(t: &str) -> Option<(Operation, &str)> {
+    let rest = t.strip_prefix("*** ")?;
+    for (name, op) in [
+        ("Add File:", Operation::Add),
+        ("Delete File:", Operation::Delete),
+        ("Update File:", Operation::Update),
+    ] {
+        if let Some(p) = rest.strip_prefix(name) {
+            return Some((op, p));
+        }
+    }
+    None
+}
+
+impl Reader {
+    /// A reader when `line` is `*** Begin Patch`, or an operation header
+    /// without one (read so that it can be refused with its reason).
+    pub(crate) fn start(line: &str, line_number: u32, out: &mut Vec<PatchEvent>) -> Option<Reader> {
+        let t = line.trim();
+        if t == "*** Begin Patch" {
+            return Some(Reader {
+                begin_line: line_number,
+                done: Vec::new(),
+                op: None,
+                failed: None,
+            });
+        }
+        if header(t).is_some() {
+            let mut r = Reader {
+                begin_line: line_number,
+                done: Vec::new(),
+                op: None,
+                failed: None,
+            };
+            r.failed = Some(format!("`*** Begin Patch` is missing before `{}` at line {line_number}; start the patch with a line `*** Begin Patch`", shown(t)));
+            r.begin(t, line_number, out, false);
+            return Some(r);
+        }
+        None
+    }
+
+    fn begin(&mut self, t: &str, line_number: u32, out: &mut Vec<PatchEvent>, _updates: bool) {
+        let Some((operation, p)) = header(t) else {
+            return;
+        };
+        let path = clean_path(p);
+        if path.is_empty() {
+            self.fail(format!(
+                "line {line_number} `{}` has no path; write the file's path after the colon",
+                shown(t)
+            ));
+        }
+        let mut raw = String::new();
+        raw.push_str(t);
+        raw.push('\n');
+        out.push(PatchEvent::Start {
+            path: path.clone(),
+            format: FORMAT,
+            line_number,
+        });
+        self.op = Some(Op {
+            operation,
+            path,
+            move_to: None,
+            line_number,
+            hunks: Vec::new(),
+            hunk: Hunk::default(),
+            blanks: 0,
+            raw,
+        });
+    }
+
+    fn fail(&mut self, reason: String) {
+        if self.failed.is_none() {
+            self.failed = Some(reason);
+        }
+    }
+
+    fn close_op(&mut self) {
+        if let Some(mut op) = self.op.take() {
+            op.close_hunk();
+            if op.operation == Operation::Update && op.hunks.is_empty() && op.move_to.is_none() {
+                let (path, at) = (op.path.clone(), op.line_number);
+                self.fail(format!("`*** Update File: {path}` at line {at} has no `@@` section and no `*** Move to:`; add the lines to change"));
+            }
+            self.done.push(op);
+        }
+    }
+
+    pub(crate) fn line(
+        &mut self,
+        line: &str,
+        n: u32,
+        out: &mut Vec<PatchEvent>,
+        updates: bool,
+    ) -> Fed {
+        let t = line.trim();
+        if t == "*** End Patch" {
+            self.close_op();
+            self.emit(out, None);
+            return Fed::Done;
+        }
+        if t == "*** Begin Patch" {
+            // A new patch while this one is open: this one lost its end.
+            self.close_op();
+            let at = self.begin_line;
+            self.emit(out, Some(format!("the patch begun at line {at} has no `*** End Patch` before the next `*** Begin Patch` at line {n}; end each patch with `*** End Patch`")));
+            self.begin_line = n;
+            self.failed = None;
+            return Fed::Taken;
+        }
+        if header(t).is_some() {
+            self.close_op();
+            self.begin(t, n, out, updates);
+            return Fed::Taken;
+        }
+        let failed = self.failed.is_some();
+        let Some(op) = self.op.as_mut() else {
+            if !t.is_empty() && !failed {
+                self.fail(format!("line {n} `{}` is not an operation (`*** Add File:`, `*** Delete File:`, `*** Update File:`) or `*** End Patch`", shown(t)));
+            }
+            return Fed::Taken;
+        };
+        op.raw.push_str(line);
+        op.raw.push('\n');
+        if failed {
+            return Fed::Taken;
+        }
+        let mut problem = None;
+        let mut shown_line = None;
+        match op.operation {
+            Operation::Add => {
+                if let Some(text) = line.strip_prefix('+') {
+                    for _ in 0..std::mem::take(&mut op.blanks) {
+                        op.hunk.push_line("+");
+                    }
+                    op.hunk.push_line(line);
+                    let _ = text;
+                    shown_line = Some(line);
+                } else if t.is_empty() {
+                    op.blanks += 1;
+                } else {
+                    problem = Some(format!("line {n} `{}` in `*** Add File: {}` does not start with `+`; every line of an added file starts with `+`", shown(line), op.path));
+                }
+            }
+            Operation::Delete => {
+                if !t.is_empty() {
+                    problem = Some(format!(
+                        "line {n} `{}` follows `*** Delete File: {}`, which takes no lines",
+                        shown(line),
+                        op.path
+                    ));
+                }
+            }
+            Operation::Update => {
+                if let Some(p) = t.strip_prefix("*** Move to:") {
+                    if op.hunks.is_empty()
+                        && op.hunk.is_empty()
+                        && op.hunk.anchors.is_empty()
+                        && op.move_to.is_none()
+                    {
+                        op.move_to = Some(clean_path(p));
+                    } else {
+                        problem = Some(format!(
+                            "line {n} `*** Move to:` must come right after `*** Update File: {}`",
+                            op.path
+                        ));
+                    }
+                } else if let Some(anchor) = line.strip_prefix("@@") {
+                    op.blanks = 0;
+                    if !op.hunk.is_empty() || op.hunk.end_of_file {
+                        op.close_hunk();
+                    }
+                    let a = anchor.strip_prefix(' ').unwrap_or(anchor);
+                    if !a.trim().is_empty() {
+                        op.hunk.anchors.push(a.to_string());
+                    }
+                    shown_line = Some(line);
+                } else if t == "*** End of File" {
+                    op.blanks = 0;
+                    op.hunk.end_of_file = true;
+                    shown_line = Some(line);
+                } else if matches!(line.as_bytes().first(), Some(b' ' | b'-' | b'+')) {
+                    if op.hunk.end_of_file {
+                        problem = Some(format!("line {n} follows `*** End of File` in {}; start a new section with `@@`", op.path));
+                    } else {
+                        for _ in 0..std::mem::take(&mut op.blanks) {
+                            op.hunk.push_line(" ");
+                        }
+                        op.hunk.push_line(line);
+                        shown_line = Some(line);
+                    }
+                } else if t.is_empty() {
+                    op.blanks += 1;
+                } else {
+                    problem = Some(format!(
+                        "line {n} `{}` in `*** Update File: {}` does not start with ` `, `-`, `+` or `@@`; prefix context lines with a space",
+                        shown(line),
+                        op.path
+                    ));
+                }
+            }
+        }
+        if let Some(p) = problem {
+            self.fail(p);
+        } else if let (true, Some(l)) = (updates, shown_line) {
+            match out.last_mut() {
+                Some(PatchEvent::Update { lines, .. }) => lines.push(l.to_string()),
+                _ => out.push(PatchEvent::Update {
+                    format: FORMAT,
+                    lines: vec![l.to_string()],
+                }),
+            }
+        }
+        Fed::Taken
+    }
+
+    /// Completes (or, with `why`, discards) every operation read so far.
+    fn emit(&mut self, out: &mut Vec<PatchEvent>, why: Option<String>) {
+        let why = why.or_else(|| self.failed.take());
+        let ops = std::mem::take(&mut self.done);
+        if ops.is_empty() {
+            if let Some(reason) = why {
+                out.push(PatchEvent::Discarded {
+                    path: None,
+                    line_number: self.begin_line,
+                    reason: format!(
+                        "the patch at line {} was dropped: {reason}",
+                        self.begin_line
+                    ),
+                });
+            }
+            return;
+        }
+        for op in ops {
+            match &why {
+                Some(reason) => out.push(PatchEvent::Discarded {
+                    path: Some(op.path.clone()),
+                    line_number: op.line_number,
+                    reason: format!("the patch at line {} was dropped, with this operation on {} (line {}): {reason}", self.begin_line, op.path, op.line_number),
+                }),
+                None => {
+                    let mut raw = op.raw;
+                    if raw.ends_with('\n') {
+                        raw.pop();
+                    }
+                    let patch = PatchOp { operation: op.operation, move_to: op.move_to, hunks: op.hunks, patch: 0 };
+                    out.push(PatchEvent::Complete(make_block(FORMAT, op.path, op.line_number, raw, patch)));
+                }
+            }
+        }
+    }
+
+    /// The operation being read: path, header line, body lines as written.
+    pub(crate) fn pending(&self) -> Option<(String, u32, Vec<String>)> {
+        let op = self.op.as_ref()?;
+        let lines = op.raw.lines().skip(1).map(String::from).collect();
+        Some((op.path.clone(), op.line_number, lines))
+    }
+
+    pub(crate) fn finish(&mut self, out: &mut Vec<PatchEvent>) {
+        self.close_op();
+        let reason = self.failed.take().unwrap_or_else(|| "the reply ended before `*** End Patch`; the patch is incomplete, send it again whole".to_string());
+        self.emit(out, Some(reason));
+    }
+}
