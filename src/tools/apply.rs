@@ -324,8 +324,14 @@ impl Outcome {
         self
     }
     /// The file's current lines near what `wanted` meant, for the model to copy.
-    fn copy_from(mut self, body: &str, wanted: &str) -> Outcome {
-        let (block, _) = super::provider::current_lines(body, wanted);
+    pub(super) fn copy_from(mut self, body: &str, wanted: &str) -> Outcome {
+        let (mut block, _) = super::provider::current_lines(body, wanted);
+        if block.is_empty() {
+            // Nothing alike: the lines where the change was aimed, if known.
+            if let Some(line) = self.line {
+                block = super::provider::around(body, line as usize, 3);
+            }
+        }
         if !block.is_empty() {
             self.retry = Some(format!("The file's current lines there (copy from them, without the line numbers):\n{block}"));
         }

@@ -45,14 +45,40 @@ pub fn added_file_content(diff: &str) -> Result<String, String> {
     Ok(out)
 }
 
-/// Applies a V4A `update_file` diff to `body` (LF text).
-///
-/// The V4A engine is the patch-formats work (`*** Begin Patch`); this is the
-/// one place where an `update_file` operation reaches it.
-pub fn apply_v4a_update(_body: &str, _diff: &str) -> Result<String, PatchRefusal> {
-    Err(PatchRefusal {
-        kind: ErrorKind::Malformed,
-        reason: "update_file is not available in this build: the V4A patch engine is not connected yet; send the change as create_file of the whole file instead.".into(),
-        line: None,
-    })
+/// Applies a V4A `update_file` diff to `body` (LF text) of the file at
+/// `path`: the sections are read by the patch grammar and applied by the
+/// patch pipeline ([`crate::patch`]), as the one operation of a patch, on a
+/// snapshot of this one file.
+pub fn apply_v4a_update(path: &str, body: &str, diff: &str) -> Result<String, PatchRefusal> {
+    use crate::engine::ApplyOptions;
+    use crate::host::MemoryHost;
+    use crate::parser::{parse_edits, ParseOptions};
+    use crate::result::Status;
+    use crate::Format;
+
+    let sections = diff.replace("\r\n", "\n");
+    let sections = sections.trim_end_matches('\n');
+    // The Responses API sends an update's sections without the envelope and
+    // header; they are what follows `*** Update File:` in a V4A patch.
+    let patch = format!("*** Begin Patch\n*** Update File: {path}\n{sections}\n*** End Patch\n");
+    let blocks = parse_edits(&patch, &ParseOptions { formats: vec![Format::ApplyPatch] });
+    if blocks.len() != 1 || sections.trim().is_empty() {
+        return Err(PatchRefusal {
+            kind: ErrorKind::Malformed,
+            reason: "the update_file diff could not be read as V4A sections: each section is an `@@` line (optionally with a line to find after it) followed by lines starting with ' ' (context), '-' (removed) or '+' (added), copied exactly from the file.".into(),
+            line: None,
+        });
+    }
+    let mut host = MemoryHost::with_files([(path, body)]);
+    let options = ApplyOptions { stage: false, ..ApplyOptions::default() };
+    let result = crate::patch::apply_patch_edits(&blocks, &mut host, &options);
+    match result.results.first() {
+        Some(r) if r.status == Status::Applied => Ok(host.text(path).unwrap_or_default()),
+        Some(r) => Err(PatchRefusal {
+            kind: r.error_kind.unwrap_or(ErrorKind::Malformed),
+            reason: r.reason.clone().unwrap_or_else(|| "the update did not apply.".into()),
+            line: r.estimated_line,
+        }),
+        None => Err(PatchRefusal { kind: ErrorKind::Malformed, reason: "the update did not apply.".into(), line: None }),
+    }
 }

@@ -31,7 +31,7 @@ pub fn numbered(lines: &[&str], first_number: usize) -> String {
 }
 
 /// Lines `center - radius ..= center + radius` (1-based, clamped), numbered.
-fn around(body: &str, center: usize, radius: usize) -> String {
+pub(super) fn around(body: &str, center: usize, radius: usize) -> String {
     let lines: Vec<&str> = body.split_terminator('\n').collect();
     if lines.is_empty() {
         return String::new();
@@ -435,7 +435,7 @@ fn patch_update(state: &mut FileState, diff: &str, path: &str) -> Outcome {
         return o;
     }
     let Some(body) = state.body.clone() else { return missing(Voice::ApplyPatch, path) };
-    match super::patch_call::apply_v4a_update(&body, &state.normalise(diff)) {
+    match super::patch_call::apply_v4a_update(path, &body, &state.normalise(diff)) {
         Ok(next) => {
             if next == body {
                 return Outcome::fail(ErrorKind::NoOp, format!("The update to {path} changes nothing; its + and - lines are the same."));
@@ -444,7 +444,21 @@ fn patch_update(state: &mut FileState, diff: &str, path: &str) -> Outcome {
             state.touched = true;
             Outcome::ok(None, None).say(format!("Updated {path}."))
         }
-        Err(refusal) => Outcome::fail(refusal.kind, refusal.reason).at(refusal.line),
+        Err(refusal) => {
+            // The patch pipeline names the operation as a patch would; the model sent an update_file.
+            let header = format!("`*** Update File: {path}`: ");
+            let reason = refusal.reason.strip_prefix(&header).unwrap_or(&refusal.reason).to_string();
+            // The current lines near the first old line, or near the section's `@@` line, that the file has something like.
+            let mut outcome = Outcome::fail(refusal.kind, reason).at(refusal.line);
+            let wanted = diff.lines().filter_map(|l| l.strip_prefix("@@ ").or_else(|| l.strip_prefix('-')).or_else(|| l.strip_prefix(' ')));
+            for line in wanted {
+                outcome = outcome.copy_from(&body, line);
+                if outcome.retry.is_some() {
+                    break;
+                }
+            }
+            outcome
+        }
     }
 }
 

@@ -167,7 +167,7 @@ test('OpenAI Chat Completions: edit_file through the openai SDK, a refused edit,
   }
 });
 
-test('OpenAI Responses: apply_patch_call and function_call items through the openai SDK, answered per call_id', async () => {
+test('OpenAI Responses: apply_patch_call (create_file, update_file) and function_call items through the openai SDK, answered per call_id', async () => {
   const dir = repository();
   const response = (id, output) => ({
     id, object: 'response', created_at: 1, model: 'gpt-5', status: 'completed', output, error: null, incomplete_details: null,
@@ -188,7 +188,11 @@ test('OpenAI Responses: apply_patch_call and function_call items through the ope
       create('call_p1'),
       edit('call_f1', '    result = 0\n    for item in items:\n        result += item.cost\n    return result'),
     ]),
-    () => response('resp_2', [create('call_p2'), edit('call_f2', '    result = 0\n    for item in items:\n        result += item.price\n    return result')]),
+    // The second try sends the edit as a V4A update_file instead.
+    () => response('resp_2', [create('call_p2'), {
+      type: 'apply_patch_call', id: 'apc_u2', call_id: 'call_u2', status: 'completed',
+      operation: { type: 'update_file', path: 'app.py', diff: '@@ def total(items):\n-    result = 0\n-    for item in items:\n-        result += item.price\n-    return result\n+    return sum(item.price for item in items)\n' },
+    }]),
     () => response('resp_3', [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.', annotations: [] }] }]),
   ]);
   try {
@@ -220,8 +224,9 @@ test('OpenAI Responses: apply_patch_call and function_call items through the ope
     const done = model.requests[2].body.input;
     assert.deepEqual(done.map((a) => [a.type, a.call_id, a.status]), [
       ['apply_patch_call_output', 'call_p2', 'completed'],
-      ['function_call_output', 'call_f2', undefined],
+      ['apply_patch_call_output', 'call_u2', 'completed'],
     ]);
+    assert.deepEqual(done.map((a) => a.output), ['Created lib/money.py.', 'Updated app.py.']);
     assert.deepEqual(results.map((r) => r.ok), [false, true]);
     assert.equal(read(dir, 'app.py'), FIXED);
     assert.equal(read(dir, 'lib/money.py'), 'def cents(x):\n    return round(x * 100)\n');
