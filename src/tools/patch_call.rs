@@ -61,7 +61,7 @@ pub fn apply_v4a_update(path: &str, body: &str, diff: &str) -> Result<String, Pa
     // The Responses API sends an update's sections without the envelope and
     // header; they are what follows `*** Update File:` in a V4A patch.
     let patch = format!("*** Begin Patch\n*** Update File: {path}\n{sections}\n*** End Patch\n");
-    let blocks = parse_edits(&patch, &ParseOptions { formats: vec![Format::ApplyPatch] });
+    let blocks = parse_edits(&patch, &ParseOptions { formats: vec![Format::ApplyPatch], ..ParseOptions::default() });
     if blocks.len() != 1 || sections.trim().is_empty() {
         return Err(PatchRefusal {
             kind: ErrorKind::Malformed,
