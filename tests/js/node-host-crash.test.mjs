@@ -85,7 +85,12 @@ function startApplier(root, state) {
   );
   exited.catch(() => {});
   const line = () => Promise.race([new Promise((resolve) => (waiting.push(resolve), deliver())), exited.then(() => Promise.reject(new Error('the applier was killed early')))]);
-  return { child, exited, line, ready: line() };
+  // The spare is killed at the end, maybe before it is ready: nobody waits for that.
+  const ready = line();
+  ready.catch(() => {});
+  // Its exit says what went wrong; a write to its closed stdin says nothing more.
+  child.stdin.on('error', () => {});
+  return { child, exited, line, ready };
 }
 
 // Lets the applier run, and kills it within 1.2 applies of its first one: mid-apply, mostly.
