@@ -209,6 +209,26 @@ for (const [what, keep] of [['no head line', '0'], ['half a head line', 'Math.fl
   });
 }
 
+// The same with real kills: a child that does nothing but open and end journals is killed
+// at random, so many kills land between a journal's creation and its head line.
+test('SIGKILL while journals are opened and ended, 30 times: no journal is left behind', async () => {
+  const root = tmp('openkill');
+  const state = tmp('openkill-state');
+  fs.writeFileSync(path.join(root, 'a.txt'), 'a\n');
+  const code = `const { nodeHost } = await import(process.argv[1]); const host = nodeHost(process.argv[2], { stateDir: process.argv[3] }); process.stdout.write('go\\n'); for (;;) { host.beginChanges(['a.txt', 'b.txt']); host.endChanges(); }`;
+  for (let i = 0; i < 30; i++) {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code, pkg, root, state], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => child.on('exit', (status, signal) => resolve(signal)));
+    await Promise.race([new Promise((resolve) => child.stdout.once('data', resolve)), exited]);
+    setTimeout(() => child.kill('SIGKILL'), Math.random() * 20);
+    assert.equal(await exited, 'SIGKILL');
+    assert.deepEqual(nodeHost(root, { stateDir: state }).recovery, []);
+    const journals = fs.readdirSync(path.join(state, 'journal')).flatMap((d) => fs.readdirSync(path.join(state, 'journal', d)));
+    assert.deepEqual(journals, [], `kill ${i}: journal left behind`);
+  }
+  assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'a\n');
+});
+
 test('recovery leaves alone a file someone changed after the interrupted run, and says so', () => {
   const root = tmp('journal2');
   const state = tmp('journal2-state');
