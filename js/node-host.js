@@ -734,7 +734,15 @@ export function nodeHost(root, options = {}) {
       } catch {
         continue;
       }
-      if (j.root !== realRoot || typeof j.pid !== 'number' || processAlive(j.pid, j.start)) continue;
+      // Killed between creating its journal and writing the head line (or while writing it),
+      // a run leaves a journal without a head: it holds nothing to roll back, and its writer is
+      // named in its file name (<pid>-<start>-<time>-<n>.journal) in this root's own folder.
+      if (typeof j.pid !== 'number') {
+        const writer = /^(\d+)-([^-.]*)-\d+-\d+\.journal$/.exec(m[1]);
+        if (!writer || j.root !== undefined) continue;
+        Object.assign(j, { root: realRoot, pid: Number(writer[1]), start: writer[2] === 'x' ? '' : writer[2] });
+      }
+      if (j.root !== realRoot || processAlive(j.pid, j.start)) continue;
       const claimed = path.join(journalDir, `${m[1]}.claimed-${process.pid}-${ownStart || 'x'}`);
       try {
         fs.renameSync(file, claimed);

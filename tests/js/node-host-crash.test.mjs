@@ -17,12 +17,16 @@ const tmp = (name) => fs.mkdtempSync(path.join(os.tmpdir(), `editblocks-${name}-
 const FILES = ['a.txt', 'src/b.txt', 'src/deep/c.txt', 'd.txt', 'e.txt', 'f.txt'];
 const KILLS = 100;
 
-// Flips every file between `state: A` and `state: B` in one atomic apply, forever.
+// Flips every file between `state: A` and `state: B` in one atomic apply, forever, once told
+// to start: the parent starts the next applier (Node and the wasm module loading) while the
+// current one runs, so the 100 kills do not wait for 100 start-ups one after another.
 const APPLIER = `
 import fs from 'node:fs';
 import path from 'node:path';
 const { applyEditsSync, nodeHost } = await import(process.argv[1]);
 const [root, files] = process.argv.slice(2);
+process.stdout.write('ready\\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
 let first = true;
 for (;;) {
   const started = performance.now();
@@ -58,17 +62,44 @@ function strays(dir, rel = '') {
   return out;
 }
 
-function runAndKill(root, state) {
+// An applier loaded and waiting to be told to start; its lines come out of `line()` in order.
+function startApplier(root, state) {
   const child = spawn(process.execPath, ['--input-type=module', '-e', APPLIER, pkg, root, FILES.join(',')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, EDITBLOCKS_STATE_DIR: state },
   });
   let err = '';
+  let out = '';
+  const waiting = [];
   child.stderr.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    child.stdout.once('data', (d) => setTimeout(() => child.kill('SIGKILL'), Math.random() * 1.2 * Number(String(d))));
-    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`the applier exited ${code}: ${err}`))));
+  const deliver = () => {
+    for (let nl; waiting.length && (nl = out.indexOf('\n')) >= 0; out = out.slice(nl + 1)) waiting.shift()(out.slice(0, nl));
+  };
+  child.stdout.on('data', (d) => {
+    out += d;
+    deliver();
   });
+  // Settles once the process is gone (reaped): only then may the parent recover its journal.
+  const exited = new Promise((resolve, reject) =>
+    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`the applier exited ${code}: ${err}`)))),
+  );
+  exited.catch(() => {});
+  const line = () => Promise.race([new Promise((resolve) => (waiting.push(resolve), deliver())), exited.then(() => Promise.reject(new Error('the applier was killed early')))]);
+  // The spare is killed at the end, maybe before it is ready: nobody waits for that.
+  const ready = line();
+  ready.catch(() => {});
+  // Its exit says what went wrong; a write to its closed stdin says nothing more.
+  child.stdin.on('error', () => {});
+  return { child, exited, line, ready };
+}
+
+// Lets the applier run, and kills it within 1.2 applies of its first one: mid-apply, mostly.
+async function runAndKill(applier) {
+  assert.equal(await applier.ready, 'ready');
+  applier.child.stdin.write('go\n');
+  const ms = Number(await applier.line());
+  setTimeout(() => applier.child.kill('SIGKILL'), Math.random() * 1.2 * ms);
+  await applier.exited;
 }
 
 test(`SIGKILL mid-apply, ${KILLS} times: recovery leaves all-old or all-new and no temporary file`, async () => {
@@ -82,20 +113,30 @@ test(`SIGKILL mid-apply, ${KILLS} times: recovery leaves all-old or all-new and 
   const counts = { A: 0, B: 0, rolledBack: 0, nothingToDo: 0 };
   const started = performance.now();
   let last = 'A';
-  for (let i = 0; i < KILLS; i++) {
-    await runAndKill(root, state);
-    const host = nodeHost(root, { stateDir: state });
-    if (host.recovery.some((r) => /rolled back/.test(r))) counts.rolledBack++;
-    else counts.nothingToDo++;
-    const s = states(root);
-    assert.ok(s.every((x) => x === s[0]) && (s[0] === 'A' || s[0] === 'B'), `kill ${i}: files are mixed after recovery: ${s.join(' ')}; ${host.recovery.join(' ')}`);
-    assert.deepEqual(strays(root), [], `kill ${i}: files left in the worktree`);
-    counts[s[0]]++;
-    last = s[0];
-    // The journal folder holds nothing more for this root once recovered.
-    const journals = fs.readdirSync(path.join(state, 'journal')).flatMap((d) => fs.readdirSync(path.join(state, 'journal', d)));
-    assert.deepEqual(journals, [], `kill ${i}: journal left behind`);
+  let applier = startApplier(root, state);
+  try {
+    for (let i = 0; i < KILLS; i++) {
+      const current = applier;
+      // The next one loads while this one runs; it touches nothing in root or state until told to go.
+      applier = startApplier(root, state);
+      await runAndKill(current);
+      const host = nodeHost(root, { stateDir: state });
+      if (host.recovery.some((r) => /rolled back/.test(r))) counts.rolledBack++;
+      else counts.nothingToDo++;
+      const s = states(root);
+      assert.ok(s.every((x) => x === s[0]) && (s[0] === 'A' || s[0] === 'B'), `kill ${i}: files are mixed after recovery: ${s.join(' ')}; ${host.recovery.join(' ')}`);
+      assert.deepEqual(strays(root), [], `kill ${i}: files left in the worktree`);
+      counts[s[0]]++;
+      last = s[0];
+      // The journal folder holds nothing more for this root once recovered.
+      const journals = fs.readdirSync(path.join(state, 'journal')).flatMap((d) => fs.readdirSync(path.join(state, 'journal', d)));
+      assert.deepEqual(journals, [], `kill ${i}: journal left behind`);
+    }
+  } finally {
+    // The spare, never told to go, has touched nothing.
+    applier.child.kill('SIGKILL');
   }
+  await applier.exited;
   const ms = Math.round(performance.now() - started);
   console.log(`crash: ${KILLS} kills, ${JSON.stringify(counts)}, ${ms} ms`);
   // The kills landed mid-apply: some runs were rolled back, and the files did flip.
@@ -141,6 +182,51 @@ test('an interrupted run is rolled back by the next nodeHost, and its temporary 
   assert.deepEqual(fs.readdirSync(root).sort(), ['a.txt', 'b.txt']);
   // Recovered once: the next host has nothing to do.
   assert.deepEqual(nodeHost(root, { stateDir: state }).recovery, []);
+});
+
+// The journal is created empty and its head line written next: a kill between the two (likelier
+// on a loaded machine) leaves a journal with no head, or a cut one. It holds nothing to roll back,
+// and its writer is in its name: the next nodeHost removes it.
+for (const [what, keep] of [['no head line', '0'], ['half a head line', 'Math.floor(fs.statSync(file).size / 2)']]) {
+  test(`a journal killed with ${what} is removed by the next nodeHost`, () => {
+    const root = tmp('headless');
+    const state = tmp('headless-state');
+    fs.writeFileSync(path.join(root, 'a.txt'), 'a\n');
+    dyingRun(root, state, `
+      host.readFile('a.txt');
+      host.beginChanges(['a.txt', 'b.txt']);
+      const fs = await import('node:fs');
+      const journalDir = (await import('node:path')).join(state, 'journal', fs.readdirSync(state + '/journal')[0]);
+      const file = journalDir + '/' + fs.readdirSync(journalDir).find((f) => f.endsWith('.journal'));
+      fs.truncateSync(file, ${keep});
+    `);
+    const journals = () => fs.readdirSync(path.join(state, 'journal')).flatMap((d) => fs.readdirSync(path.join(state, 'journal', d)));
+    assert.equal(journals().length, 1);
+    const next = nodeHost(root, { stateDir: state });
+    assert.deepEqual(next.recovery, []);
+    assert.deepEqual(journals(), []);
+    assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'a\n');
+  });
+}
+
+// The same with real kills: a child that does nothing but open and end journals is killed
+// at random, so many kills land between a journal's creation and its head line.
+test('SIGKILL while journals are opened and ended, 30 times: no journal is left behind', async () => {
+  const root = tmp('openkill');
+  const state = tmp('openkill-state');
+  fs.writeFileSync(path.join(root, 'a.txt'), 'a\n');
+  const code = `const { nodeHost } = await import(process.argv[1]); const host = nodeHost(process.argv[2], { stateDir: process.argv[3] }); process.stdout.write('go\\n'); for (;;) { host.beginChanges(['a.txt', 'b.txt']); host.endChanges(); }`;
+  for (let i = 0; i < 30; i++) {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code, pkg, root, state], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => child.on('exit', (status, signal) => resolve(signal)));
+    await Promise.race([new Promise((resolve) => child.stdout.once('data', resolve)), exited]);
+    setTimeout(() => child.kill('SIGKILL'), Math.random() * 20);
+    assert.equal(await exited, 'SIGKILL');
+    assert.deepEqual(nodeHost(root, { stateDir: state }).recovery, []);
+    const journals = fs.readdirSync(path.join(state, 'journal')).flatMap((d) => fs.readdirSync(path.join(state, 'journal', d)));
+    assert.deepEqual(journals, [], `kill ${i}: journal left behind`);
+  }
+  assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'a\n');
 });
 
 test('recovery leaves alone a file someone changed after the interrupted run, and says so', () => {
