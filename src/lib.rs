@@ -24,6 +24,7 @@ pub mod matching;
 pub mod host;
 pub mod parser;
 pub mod path;
+pub mod preview;
 pub mod prompts;
 pub mod render;
 pub mod result;
