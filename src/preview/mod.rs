@@ -199,6 +199,28 @@ impl BlockPreview {
         }
     }
 
+    /// A preview of a block to `path` as written in a reply: a path that
+    /// leaves the root (or is otherwise refused) is never read, and the
+    /// block is unmatched at once with the reason; otherwise `read` is asked
+    /// for the normalised path's content.
+    pub fn for_reply_path(path: &str, read: impl FnOnce(&str) -> Option<String>) -> BlockPreview {
+        match crate::path::normalize_path(path) {
+            Ok(normal) => {
+                let content = read(&normal);
+                BlockPreview::new(path, content.as_deref())
+            }
+            Err(e) => BlockPreview::refused(path, e.reason),
+        }
+    }
+
+    /// A block refused before its file is read (its path leaves the root):
+    /// unmatched from the start.
+    pub fn refused(path: &str, reason: String) -> BlockPreview {
+        let mut p = BlockPreview::new(path, None);
+        p.fail(Failure { since: 0, kind: "path-escape".into(), reason, lines: Vec::new() });
+        p
+    }
+
     pub fn file_path(&self) -> &str {
         &self.path
     }
@@ -451,7 +473,7 @@ impl BlockPreview {
         // The engine's own words for the whole block replace the reason given mid-stream.
         if let Some(failure) = &mut self.failure {
             let v = validate_edit(block, self.content.as_deref().unwrap_or(""), &ApplyOptions::default());
-            if let (Some(kind), Some(reason), true) = (v.error_kind, v.reason, self.content.is_some()) {
+            if let (Some(kind), Some(reason), true) = (v.error_kind, v.reason, self.content.is_some() && failure.kind != "path-escape") {
                 failure.kind = kind.as_str().to_string();
                 failure.reason = reason;
             }
@@ -586,9 +608,8 @@ impl PreviewSession {
     pub fn on_event(&mut self, event: &StreamEvent) -> Vec<PreviewEvent> {
         match event {
             StreamEvent::BlockStart { file_path, format, .. } => {
-                let path = normalize(file_path);
-                let content = self.files.get(&path).cloned().flatten();
-                let mut p = BlockPreview::new(file_path, content.as_deref());
+                let files = &self.files;
+                let mut p = BlockPreview::for_reply_path(file_path, |normal| files.get(normal).cloned().flatten());
                 if let Some(f) = format {
                     p.set_format(*f);
                 }

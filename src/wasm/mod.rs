@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 mod engine;
 mod hashline;
 mod parser;
+mod preview;
 mod render;
 mod tools;
 
