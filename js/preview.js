@@ -48,10 +48,12 @@ class PreviewDriver {
     this.block = null; // { raw, path, lineNumber, buffered, waiting }
     this.last = null; // the last block's preview, kept after it ends
     this.queued = []; // events made true by an async read, returned by the next feed
+    this.cached = null; // state() until the next line arrives
   }
 
   // Routes the parser's events; returns them with the preview events inserted.
   route(events) {
+    if (events.length > 0) this.cached = null;
     let out = null;
     const queued = this.queued;
     if (queued.length > 0) {
@@ -147,6 +149,7 @@ class PreviewDriver {
 
   // The file of an async read arrived: catch up on the lines so far.
   ready(b, content) {
+    this.cached = null;
     const r = new raw.RawBlockPreview(b.filePath, content);
     for (const [code, lines] of b.buffered) r.push(code, lines.join('\n'));
     b.buffered = [];
@@ -184,10 +187,15 @@ class PreviewDriver {
   }
 
   state() {
+    if (this.cached === null) this.cached = this.readState();
+    return this.cached === undefined ? null : { ...this.cached };
+  }
+
+  readState() {
     const b = this.block;
     if (b !== null) return { filePath: b.filePath, lineNumber: b.lineNumber, ...(b.raw === null ? { state: 'waiting' } : b.raw.state()) };
     if (this.last !== null) return { filePath: this.last.block.filePath, lineNumber: this.last.block.lineNumber, ...this.last.state };
-    return null;
+    return undefined;
   }
 
   content() {
@@ -199,7 +207,9 @@ class PreviewDriver {
   render(partial, incremental) {
     const b = this.block;
     if (b === null || b.raw === null) return null;
-    return incremental ? b.raw.renderDelta(partial) : b.raw.renderFull(partial);
+    if (!incremental) return b.raw.renderFull(partial);
+    const json = b.raw.renderDelta(partial);
+    return json === '{}' ? {} : JSON.parse(json);
   }
 
   free() {

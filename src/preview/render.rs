@@ -23,6 +23,7 @@
 use serde::Serialize;
 
 use super::{BlockPreview, Phase, PreviewState};
+
 use crate::diff::changed_spans_ref;
 use crate::render::{is_partial_marker, marker, push_line_text, Attrs};
 
@@ -58,13 +59,14 @@ pub struct PreviewHtml {
 #[derive(Debug, Default)]
 pub(super) struct Cursor {
     layout: Option<(u8, Option<usize>, bool)>,
-    header: String,
     seq: usize,
     new: usize,
     trailing: usize,
     prefix: usize,
-    below: String,
-    partial: String,
+    /// What the header, the context below and the typed line were drawn from.
+    state: Option<PreviewState>,
+    below: Option<(usize, usize, i64)>,
+    partial: Option<String>,
 }
 
 fn layout(p: &BlockPreview) -> (u8, Option<usize>, bool) {
@@ -83,22 +85,22 @@ pub(super) fn delta(p: &mut BlockPreview, partial: Option<&str>) -> PreviewHtml 
         let html = full(p, partial);
         let c = Cursor {
             layout: Some(key),
-            header: header(p),
             seq: p.seq.len(),
             new: p.new.len(),
             trailing: p.trailing.len(),
             prefix: p.prefix,
-            below: below(p),
-            partial: partial_row(p, partial),
+            state: Some(p.state()),
+            below: below_key(p),
+            partial: partial.map(String::from),
         };
         p.cursor = c;
         return PreviewHtml { reset: Some(html), ..PreviewHtml::default() };
     }
     let mut out = PreviewHtml::default();
-    let h = header(p);
-    if h != p.cursor.header {
-        out.header = Some(h.clone());
-        p.cursor.header = h;
+    let state = p.state();
+    if p.cursor.state.as_ref() != Some(&state) {
+        out.header = Some(header(p));
+        p.cursor.state = Some(state);
     }
     let mut append = String::new();
     for i in p.cursor.seq..p.seq.len() {
@@ -121,15 +123,14 @@ pub(super) fn delta(p: &mut BlockPreview, partial: Option<&str>) -> PreviewHtml 
     p.cursor.new = p.new.len();
     p.cursor.trailing = p.trailing.len();
     p.cursor.prefix = p.prefix;
-    let b = below(p);
+    let b = below_key(p);
     if b != p.cursor.below {
-        out.below = Some(b.clone());
+        out.below = Some(below(p));
         p.cursor.below = b;
     }
-    let row = partial_row(p, partial);
-    if row != p.cursor.partial {
-        out.partial = Some(row.clone());
-        p.cursor.partial = row;
+    if p.cursor.partial.as_deref() != partial {
+        out.partial = Some(partial_row(p, partial));
+        p.cursor.partial = partial.map(String::from);
     }
     out
 }
@@ -327,12 +328,19 @@ fn trailing_row(html: &mut String, p: &BlockPreview, t: usize) {
     row(html, None, "context", old, new, None, text);
 }
 
+/// What the context below depends on: where it starts in the file and how
+/// far the new lines shift its numbers.
+fn below_key(p: &BlockPreview) -> Option<(usize, usize, i64)> {
+    let s = p.located_start()?;
+    let end = s + p.seq.len() + p.trailing.len();
+    let shift = if p.phase == Phase::Old { 0 } else { p.replacement().len() as i64 - (p.seq.len() - p.kept_prefix()) as i64 };
+    Some((s, end, shift))
+}
+
 /// Context rows after the block, once located.
 fn below(p: &BlockPreview) -> String {
     let mut html = String::new();
-    let Some(s) = p.located_start() else { return html };
-    let end = s + p.seq.len() + p.trailing.len();
-    let shift = if p.phase == Phase::Old { 0 } else { p.replacement().len() as i64 - (p.seq.len() - p.kept_prefix()) as i64 };
+    let Some((_, end, shift)) = below_key(p) else { return html };
     for i in end..(end + CONTEXT).min(p.lines.len()) {
         let new = (i as i64 + 1 + shift).max(1) as usize;
         row(&mut html, None, "context", Some(i + 1), Some(new), None, &p.lines[i]);
