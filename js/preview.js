@@ -84,7 +84,7 @@ class PreviewDriver {
           b.buffered.push([code, e.lines]);
           return null;
         }
-        return b.raw.push(code, e.lines.join('\n')) > 0 ? this.drain() : null;
+        return b.raw.push(code, e.lines.join('\n'), e.lines.length) > 0 ? this.drain() : null;
       }
       case 'block-complete': {
         const b = this.block;
@@ -97,6 +97,8 @@ class PreviewDriver {
         const n = b.raw.complete(e.block);
         const out = n > 0 ? this.drain() : null;
         const state = b.raw.state();
+        // The block's final state (what validateEdit says of it), with the event.
+        e.preview = state;
         if (state.state === 'located' || state.state === 'create') {
           const after = b.raw.contentAfter();
           if (after !== undefined && b.path !== null) this.changed.set(b.path, after);
@@ -105,7 +107,10 @@ class PreviewDriver {
         return out;
       }
       case 'block-discarded':
-        if (this.block !== null) this.end();
+        if (this.block !== null) {
+          if (this.block.raw !== null) e.preview = this.block.raw.state();
+          this.end();
+        }
         return null;
       default:
         return null;
@@ -151,7 +156,7 @@ class PreviewDriver {
   ready(b, content) {
     this.cached = null;
     const r = new raw.RawBlockPreview(b.filePath, content);
-    for (const [code, lines] of b.buffered) r.push(code, lines.join('\n'));
+    for (const [code, lines] of b.buffered) r.push(code, lines.join('\n'), lines.length);
     b.buffered = [];
     if (b.completed !== null) r.complete(b.completed);
     const events = r.events();

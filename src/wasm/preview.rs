@@ -36,11 +36,11 @@ impl RawBlockPreview {
         RawBlockPreview { inner, pending_events }
     }
 
-    /// Lines appended to a section (joined by `'\n'`); returns how many
-    /// events are waiting (read them with `events`).
-    pub fn push(&mut self, section: u32, lines: &str) -> u32 {
+    /// `count` lines appended to a section (joined by `'\n'`; none when a
+    /// section begins); returns how many events are waiting (read them with `events`).
+    pub fn push(&mut self, section: u32, lines: &str, count: u32) -> u32 {
         if let Some(section) = SECTIONS.get(section as usize) {
-            let lines: Vec<&str> = lines.split('\n').collect();
+            let lines: Vec<&str> = if count == 0 { Vec::new() } else { lines.split('\n').collect() };
             self.inner.push(*section, &lines);
         }
         self.waiting()
