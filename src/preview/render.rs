@@ -196,7 +196,7 @@ fn header(p: &BlockPreview) -> String {
     push_line_text(&mut html, &p.path);
     html.push_str("</span><span class=\"eb-preview-state\">");
     push_line_text(&mut html, &label);
-    html.push_str("</span><span class=\"eb-badge eb-badge-pending\">writing</span>");
+    html.push_str("</span><span class=\"eb-badge eb-badge-pending\" data-status=\"pending\">Writing\u{2026}</span>");
     match &state {
         PreviewState::NoMatch { error_kind, reason, .. } => reason_div(&mut html, "no-match", error_kind, reason),
         PreviewState::Ambiguous { reason, .. } => reason_div(&mut html, "ambiguous", "ambiguous", reason),
@@ -348,10 +348,11 @@ fn below(p: &BlockPreview) -> String {
     html
 }
 
-/// The line being typed, unless it may be a marker cut short.
+/// The line being typed (left out while it may be a marker cut short),
+/// ending in the cursor.
 fn partial_row(p: &BlockPreview, partial: Option<&str>) -> String {
     let mut html = String::new();
-    let Some(line) = partial.filter(|l| !l.is_empty() && !is_partial_marker(l) && marker(l).is_none()) else { return html };
+    let line = partial.filter(|l| !is_partial_marker(l) && marker(l).is_none()).unwrap_or("");
     let kind = match p.phase {
         Phase::Old => "old",
         Phase::New => "added",
