@@ -5,5 +5,5 @@ export * from './apply.js';
 export * from './tools.js';
 export * from './hashline.js';
 export * from './render.js';
-export { applyPreviewDelta } from './preview.js';
+export { applyPreviewDelta, EditPreview } from './preview.js';
 export * from './common.js';

@@ -306,3 +306,80 @@ export function applyPreviewDelta(container, delta) {
     if (b) b.innerHTML = delta.below;
   }
 }
+
+const lineList = (lines, where) => {
+  if (typeof lines === 'string') return lines === '' ? [] : lines.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  if (Array.isArray(lines) && lines.every((l) => typeof l === 'string')) return lines;
+  throw new TypeError(`editblocks: EditPreview.${where} takes complete lines: an array of strings, or one string split at '\\n'`);
+};
+
+/**
+ * The preview of one edit fed by hand, for edits that do not come through
+ * EditStream (e.g. the old_string / new_string of an edit_file or
+ * str_replace call as its arguments stream): give complete lines of the old
+ * text, then of the new text. Old text is matched as whole lines, exactly.
+ */
+export class EditPreview {
+  constructor(filePath, content) {
+    if (typeof filePath !== 'string') throw new TypeError('editblocks: new EditPreview(filePath, content) needs the file path as a string');
+    const checked = raw.previewPath(filePath);
+    if (typeof checked !== 'string') this._raw = raw.RawBlockPreview.refused(filePath, checked.reason);
+    else this._raw = new raw.RawBlockPreview(filePath, asText(content));
+    this._filePath = filePath;
+    this._events = [];
+  }
+
+  _live(where) {
+    if (this._raw === null) throw new Error(`editblocks: EditPreview.${where}() called after free()`);
+    return this._raw;
+  }
+
+  _collect(n) {
+    if (n > 0) for (const e of this._raw.events()) this._events.push(e);
+  }
+
+  /** Complete lines of the old text; returns the events they made true. */
+  pushOld(lines) {
+    const list = lineList(lines, 'pushOld');
+    this._collect(this._live('pushOld').push(SECTION_CODE.get('search'), list.join('\n'), list.length));
+    return this.takeEvents();
+  }
+
+  /** Complete lines of the new text (the old text is complete from the first call on). */
+  pushNew(lines) {
+    const list = lineList(lines, 'pushNew');
+    this._collect(this._live('pushNew').push(SECTION_CODE.get('replace'), list.join('\n'), list.length));
+    return this.takeEvents();
+  }
+
+  /** Events (block-located, block-unmatched) not returned yet. */
+  takeEvents() {
+    return this._events.splice(0);
+  }
+
+  /** `{ state, … }` as EditStream.preview() reports it. */
+  state() {
+    return { filePath: this._filePath, ...this._live('state').state() };
+  }
+
+  /** The file with the new lines so far, or null while not located. */
+  content() {
+    return this._live('content').contentAfter() ?? null;
+  }
+
+  /** HTML of the preview; with `{ incremental: true }` what changed since the last call (see applyPreviewDelta). */
+  render(partialLine, options) {
+    if (partialLine !== undefined && partialLine !== null && typeof partialLine !== 'string') throw new TypeError('editblocks: EditPreview.render(partialLine) takes the line being typed as a string');
+    const incremental = options?.incremental === true;
+    const r = this._live('render');
+    if (!incremental) return r.renderFull(partialLine ?? undefined);
+    const json = r.renderDelta(partialLine ?? undefined);
+    return json === '{}' ? {} : JSON.parse(json);
+  }
+
+  /** Releases the wasm memory. */
+  free() {
+    if (this._raw !== null) this._raw.free();
+    this._raw = null;
+  }
+}

@@ -190,3 +190,21 @@ test('CLI --stop-on-unmatched stops reading a piped reply at the first block tha
   assert.match(stderr, /has no line `def volume\(w, h, d\):`/);
   assert.equal(fs.readFileSync(path.join(dir, 'a.py'), 'utf8'), FILE, 'nothing written');
 });
+
+test('EditPreview: an edit fed by hand (e.g. str_replace arguments as they stream)', async () => {
+  const { EditPreview } = await import('../../pkg/node/index.mjs');
+  const p = new EditPreview('src/shapes.py', FILE);
+  assert.deepEqual(p.pushOld(['def perimeter(w, h):']), [{ type: 'block-located', filePath: 'src/shapes.py', line: 5 }]);
+  p.pushOld('    return 2 * (w + h)');
+  p.pushNew(['def perimeter(w, h):', '    return 2 * w + 2 * h']);
+  assert.equal(p.state().state, 'located');
+  assert.equal(p.content(), FILE.replace('2 * (w + h)', '2 * w + 2 * h'));
+  assert.match(p.render(), /data-preview-state="located"/);
+  p.free();
+  assert.throws(() => p.state(), /after free/);
+  const q = new EditPreview('src/shapes.py', FILE);
+  const [u] = q.pushOld(['def volume():']);
+  assert.equal(u.type, 'block-unmatched');
+  assert.throws(() => q.pushOld(7), /complete lines/);
+  q.free();
+});
