@@ -226,3 +226,38 @@ proptest! {
         let _ = BTreeMap::<u8, u8>::new();
     }
 }
+
+proptest! {
+    #![proptest_config(prop_support::config(300))]
+    /// Any sequence of updates, in any section order, with any text (a
+    /// caller feeding by hand may be wrong): no panic, and rendering and the
+    /// content stay consistent.
+    #[test]
+    fn no_update_sequence_panics(
+        file in prop::option::of("(\\PC|\r|\n|\u{0}){0,80}"),
+        updates in prop::collection::vec((0usize..8, prop::collection::vec("(\\PC|\r|é|👍🏽){0,12}", 0..4), prop::option::of("\\PC{0,10}")), 0..12),
+        end in prop::option::of(("\\PC{0,20}", "\\PC{0,20}")),
+    ) {
+        use editblocks::parser::Section;
+        use editblocks::preview::BlockPreview;
+        const SECTIONS: [Section; 8] = [Section::Edit, Section::Repl, Section::Anchor, Section::Old, Section::New, Section::TrailingAnchor, Section::Search, Section::Replace];
+        let mut p = BlockPreview::for_reply_path("src/a.txt", |_| file.clone());
+        let mut live = String::new();
+        for (section, lines, partial) in &updates {
+            p.push(SECTIONS[*section], lines);
+            let d = p.render_delta(partial.as_deref());
+            if let Some(reset) = d.reset { live = reset; }
+            let _ = p.render_full(partial.as_deref());
+            let _ = p.content_after();
+            let _ = p.state();
+        }
+        if let Some((old, new)) = end {
+            let block = editblocks::EditBlock { format: editblocks::Format::SearchReplace, file_path: "src/a.txt".into(), anchor: String::new(), old_lines: old, new_lines: new, trailing_anchor: String::new(), raw_block: String::new(), line_number: 1 };
+            p.complete(&block);
+            let _ = p.render_delta(None);
+            let _ = p.content_after();
+        }
+        let _ = live;
+        let _ = p.take_events();
+    }
+}
