@@ -36,14 +36,24 @@ struct Run {
 fn run(files: &[(String, String)], reply: &str, chunks: &[&str]) -> Run {
     let mut session = PreviewSession::new(files.iter().cloned());
     let mut stream = EditStream::new(&ParseOptions::default());
-    let mut out = Run { events: Vec::new(), states: Vec::new(), checks: Vec::new() };
+    let mut out = Run {
+        events: Vec::new(),
+        states: Vec::new(),
+        checks: Vec::new(),
+    };
     let handle = |session: &mut PreviewSession, e: StreamEvent, out: &mut Run| {
         let before = match &e {
-            StreamEvent::BlockComplete { block, .. } => Some((block.clone(), session.file(&block.file_path).map(String::from))),
+            StreamEvent::BlockComplete { block, .. } => Some((
+                block.clone(),
+                session.file(&block.file_path).map(String::from),
+            )),
             _ => None,
         };
         out.events.extend(session.on_event(&e));
-        if matches!(e, StreamEvent::BlockComplete { .. } | StreamEvent::BlockDiscarded { .. }) {
+        if matches!(
+            e,
+            StreamEvent::BlockComplete { .. } | StreamEvent::BlockDiscarded { .. }
+        ) {
             if let Some(p) = session.preview() {
                 out.states.push(p.state());
             }
@@ -65,29 +75,59 @@ fn run(files: &[(String, String)], reply: &str, chunks: &[&str]) -> Run {
 }
 
 /// The final state must be what validate_edit says of the complete block.
-fn check_against_validate(block: &editblocks::EditBlock, content: Option<&str>, state: &PreviewState) -> Result<(), String> {
+fn check_against_validate(
+    block: &editblocks::EditBlock,
+    content: Option<&str>,
+    state: &PreviewState,
+) -> Result<(), String> {
     let v = validate_edit(block, content.unwrap_or(""), &ApplyOptions::default());
     let ok = match (state, content) {
-        (PreviewState::NoMatch { error_kind, .. }, None) => error_kind == "file-not-found" || !block.is_create(),
+        (PreviewState::NoMatch { error_kind, .. }, None) => {
+            error_kind == "file-not-found" || !block.is_create()
+        }
         (PreviewState::Create, _) => v.ok && block.is_create(),
         (PreviewState::Located { line }, _) => v.ok && v.estimated_line == Some(*line),
         (PreviewState::Ambiguous { lines, reason }, _) => {
-            !v.ok && v.error_kind.map(|k| k.as_str()) == Some("ambiguous") && v.diagnostics.as_ref().map(|d| &d.match_lines) == Some(lines) && v.reason.as_ref() == Some(reason)
+            !v.ok
+                && v.error_kind.map(|k| k.as_str()) == Some("ambiguous")
+                && v.diagnostics.as_ref().map(|d| &d.match_lines) == Some(lines)
+                && v.reason.as_ref() == Some(reason)
         }
-        (PreviewState::NoMatch { error_kind, reason, .. }, Some(_)) => !v.ok && v.error_kind.map(|k| k.as_str()) == Some(error_kind.as_str()) && v.reason.as_ref() == Some(reason),
+        (
+            PreviewState::NoMatch {
+                error_kind, reason, ..
+            },
+            Some(_),
+        ) => {
+            !v.ok
+                && v.error_kind.map(|k| k.as_str()) == Some(error_kind.as_str())
+                && v.reason.as_ref() == Some(reason)
+        }
         _ => false,
     };
-    if ok { Ok(()) } else { Err(format!("preview says {state:?}, validate says {v:?} for {block:?}")) }
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "preview says {state:?}, validate says {v:?} for {block:?}"
+        ))
+    }
 }
 
 fn read_files(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
             read_files(&p, base, out);
         } else {
-            let rel = p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/");
+            let rel = p
+                .strip_prefix(base)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
             out.push((rel, std::fs::read_to_string(&p).unwrap()));
         }
     }
@@ -96,38 +136,64 @@ fn read_files(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
 #[test]
 fn fixtures_give_their_events_and_states_in_any_chunking() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/preview");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root).expect("tests/fixtures/preview").flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("tests/fixtures/preview")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
     cases.sort();
     assert!(cases.len() >= 8, "fixture folder looks incomplete");
     let update = std::env::var_os("UPDATE_FIXTURES").is_some();
     for case in cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
-        let reply = std::fs::read_to_string(case.join("reply.md")).unwrap_or_else(|_| panic!("{name}: reply.md"));
+        let reply = std::fs::read_to_string(case.join("reply.md"))
+            .unwrap_or_else(|_| panic!("{name}: reply.md"));
         let mut files = Vec::new();
         read_files(&case.join("files"), &case.join("files"), &mut files);
         let whole = run(&files, &reply, &[&reply]);
         for (block, content, state) in &whole.checks {
-            check_against_validate(block, content.as_deref(), state).unwrap_or_else(|e| panic!("{name}: {e}"));
+            check_against_validate(block, content.as_deref(), state)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
         }
         let actual = Expected {
-            events: whole.events.iter().map(|e| serde_json::to_value(e).unwrap()).collect(),
-            states: whole.states.iter().map(|s| serde_json::to_value(s).unwrap()).collect(),
+            events: whole
+                .events
+                .iter()
+                .map(|e| serde_json::to_value(e).unwrap())
+                .collect(),
+            states: whole
+                .states
+                .iter()
+                .map(|s| serde_json::to_value(s).unwrap())
+                .collect(),
         };
         let path = case.join("expected.json");
         if update {
             std::fs::write(&path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
             continue;
         }
-        let expected: Expected = serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{name}: expected.json"))).unwrap();
+        let expected: Expected = serde_json::from_str(
+            &std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{name}: expected.json")),
+        )
+        .unwrap();
         assert_eq!(actual, expected, "{name}: whole reply");
         let chars: Vec<&str> = reply.split_inclusive(|_| true).collect();
         let one = run(&files, &reply, &chars);
-        assert_eq!((&one.events, &one.states), (&whole.events, &whole.states), "{name}: one char at a time");
+        assert_eq!(
+            (&one.events, &one.states),
+            (&whole.events, &whole.states),
+            "{name}: one char at a time"
+        );
         let mut rng = Rng(0x51f1_5eed ^ reply.len() as u64);
         for _ in 0..40 {
             let chunks = random_chunks(&reply, &mut rng, 9);
             let r = run(&files, &reply, &chunks);
-            assert_eq!((&r.events, &r.states), (&whole.events, &whole.states), "{name}: chunks {chunks:?}");
+            assert_eq!(
+                (&r.events, &r.states),
+                (&whole.events, &whole.states),
+                "{name}: chunks {chunks:?}"
+            );
         }
     }
 }
@@ -139,7 +205,10 @@ fn case() -> impl Strategy<Value = (String, String, Vec<usize>)> {
     let words = ["a", "b", "}", "", "  x = 1", "fn f() {", "c"];
     (
         prop::collection::vec(0..words.len(), 0..30),
-        prop::collection::vec((0usize..30, 1usize..5, 0usize..4, 0usize..3, prop::bool::ANY), 1..4),
+        prop::collection::vec(
+            (0usize..30, 1usize..5, 0usize..4, 0usize..3, prop::bool::ANY),
+            1..4,
+        ),
         prop::collection::vec(1usize..12, 1..40),
     )
         .prop_map(move |(file_idx, blocks, cuts)| {
@@ -151,7 +220,12 @@ fn case() -> impl Strategy<Value = (String, String, Vec<usize>)> {
             let mut reply = String::from("Some prose.\n\n");
             for (k, (start, len, style, change, mutate)) in blocks.into_iter().enumerate() {
                 let start = start.min(lines.len().saturating_sub(1));
-                let mut old: Vec<String> = lines.iter().skip(start).take(len).map(|s| s.to_string()).collect();
+                let mut old: Vec<String> = lines
+                    .iter()
+                    .skip(start)
+                    .take(len)
+                    .map(|s| s.to_string())
+                    .collect();
                 if mutate && !old.is_empty() {
                     let i = (start + k) % old.len();
                     old[i].push_str(" changed");
@@ -170,28 +244,52 @@ fn case() -> impl Strategy<Value = (String, String, Vec<usize>)> {
                 match style {
                     0 | 3 => {
                         reply.push_str("<<<<<<< SEARCH\n");
-                        for l in &old { reply.push_str(l); reply.push('\n'); }
+                        for l in &old {
+                            reply.push_str(l);
+                            reply.push('\n');
+                        }
                         reply.push_str("=======\n");
-                        for l in &new { reply.push_str(l); reply.push('\n'); }
+                        for l in &new {
+                            reply.push_str(l);
+                            reply.push('\n');
+                        }
                         reply.push_str(">>>>>>> REPLACE\n\n");
                     }
                     1 => {
                         reply.push_str("««« EDIT\n");
-                        for l in &old { reply.push_str(l); reply.push('\n'); }
+                        for l in &old {
+                            reply.push_str(l);
+                            reply.push('\n');
+                        }
                         reply.push_str("═══════ REPL\n");
-                        for l in &new { reply.push_str(l); reply.push('\n'); }
+                        for l in &new {
+                            reply.push_str(l);
+                            reply.push('\n');
+                        }
                         reply.push_str("»»» EDIT END\n\n");
                     }
                     _ => {
                         let (anchor, rest) = old.split_at(old.len().min(1));
                         reply.push_str("««« EDIT\n");
-                        for l in anchor { reply.push_str(l); reply.push('\n'); }
+                        for l in anchor {
+                            reply.push_str(l);
+                            reply.push('\n');
+                        }
                         reply.push_str("───────\n");
-                        for l in rest { reply.push_str(l); reply.push('\n'); }
+                        for l in rest {
+                            reply.push_str(l);
+                            reply.push('\n');
+                        }
                         reply.push_str("═══════\n");
-                        for l in &new[new.len().min(1)..] { reply.push_str(l); reply.push('\n'); }
+                        for l in &new[new.len().min(1)..] {
+                            reply.push_str(l);
+                            reply.push('\n');
+                        }
                         reply.push_str("───────\n");
-                        if let Some(t) = lines.get(start + old.len()) { reply.push_str(t); reply.push('\n'); }
+                        if let Some(t) = lines.get(start + old.len()) {
+                            reply.push_str(t);
+                            reply.push('\n');
+                        }
                         reply.push_str("»»»\n\n");
                     }
                 }

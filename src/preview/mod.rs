@@ -4,8 +4,8 @@
 //! A [`BlockPreview`] holds the current content of the open block's file and
 //! is fed the block's lines as the parser reports them (the `section` and
 //! `lines` of each [`StreamEvent::BlockUpdate`]). It keeps the positions in
-//! the file where the location sequence written so far (anchor + old lines
-//! + trailing anchor, as [`crate::engine`] locates an edit) starts, and each
+//! the file where the location sequence written so far (anchor, old lines,
+//! trailing anchor, as [`crate::engine`] locates an edit) starts, and each
 //! new line only checks the next file line at each of those positions: the
 //! cost of an update is proportional to the new lines and the candidates,
 //! never to the file or to the block. The first line of the sequence is
@@ -63,7 +63,11 @@ pub use render::PreviewHtml;
 
 /// Where a streaming block stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "state", rename_all = "kebab-case", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "state",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum PreviewState {
     /// No old line written yet.
     Waiting,
@@ -77,7 +81,11 @@ pub enum PreviewState {
     /// The old text stopped occurring in the file at its line `since`
     /// (1-based, counted in the block's location sequence: anchor, old
     /// lines, trailing anchor), or the file cannot be edited (`since` 0).
-    NoMatch { since: u32, error_kind: String, reason: String },
+    NoMatch {
+        since: u32,
+        error_kind: String,
+        reason: String,
+    },
     /// The block creates a file (its old text is empty).
     Create,
 }
@@ -98,7 +106,11 @@ impl PreviewState {
 
 /// What became true while a block streamed; at most one of each per block.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename_all = "kebab-case", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum PreviewEvent {
     /// Exactly one place in the file is left for the block.
     BlockLocated { file_path: String, line: u32 },
@@ -173,7 +185,10 @@ impl BlockPreview {
     pub fn new(path: &str, content: Option<&str>) -> BlockPreview {
         let binary = content.is_some_and(|c| is_binary(c.as_bytes()));
         let lines: Vec<String> = match content {
-            Some(c) if !binary => body_lines(&TextFile::from_text(c).body).into_iter().map(String::from).collect(),
+            Some(c) if !binary => body_lines(&TextFile::from_text(c).body)
+                .into_iter()
+                .map(String::from)
+                .collect(),
             _ => Vec::new(),
         };
         let hashes = lines.iter().map(|l| line_hash(l)).collect();
@@ -217,7 +232,12 @@ impl BlockPreview {
     /// unmatched from the start.
     pub fn refused(path: &str, reason: String) -> BlockPreview {
         let mut p = BlockPreview::new(path, None);
-        p.fail(Failure { since: 0, kind: "path-escape".into(), reason, lines: Vec::new() });
+        p.fail(Failure {
+            since: 0,
+            kind: "path-escape".into(),
+            reason,
+            lines: Vec::new(),
+        });
         p
     }
 
@@ -270,7 +290,10 @@ impl BlockPreview {
                 }
                 for line in lines {
                     let line = line.as_ref();
-                    if self.format == Some(Format::EditRepl) && self.prefix == self.new.len() && self.seq.get(self.prefix).is_some_and(|s| s == line) {
+                    if self.format == Some(Format::EditRepl)
+                        && self.prefix == self.new.len()
+                        && self.seq.get(self.prefix).is_some_and(|s| s == line)
+                    {
                         self.prefix += 1;
                     }
                     self.new.push(line.to_string());
@@ -314,10 +337,17 @@ impl BlockPreview {
         }
         if k == 0 {
             let want = line_hash(line);
-            self.candidates = self.hashes.iter().enumerate().filter(|(i, h)| **h == want && self.lines[*i] == line).map(|(i, _)| i).collect();
+            self.candidates = self
+                .hashes
+                .iter()
+                .enumerate()
+                .filter(|(i, h)| **h == want && self.lines[*i] == line)
+                .map(|(i, _)| i)
+                .collect();
         } else {
             let lines = &self.lines;
-            self.candidates.retain(|&s| lines.get(s + k).is_some_and(|l| l == line));
+            self.candidates
+                .retain(|&s| lines.get(s + k).is_some_and(|l| l == line));
         }
         if self.candidates.is_empty() {
             let since = (k + 1) as u32;
@@ -330,20 +360,44 @@ impl BlockPreview {
                 seq.push(line);
             }
             let block = self.block_for(&seq, &trailing);
-            let v = validate_edit(&block, self.content.as_deref().unwrap_or(""), &ApplyOptions::default());
-            let kind = v.error_kind.map_or("old-mismatch".to_string(), |k| k.as_str().to_string());
-            let reason = v.reason.unwrap_or_else(|| format!("The old lines do not occur in {} from line {since} of the edit on.", self.path));
-            self.fail(Failure { since, kind, reason, lines: Vec::new() });
+            let v = validate_edit(
+                &block,
+                self.content.as_deref().unwrap_or(""),
+                &ApplyOptions::default(),
+            );
+            let kind = v
+                .error_kind
+                .map_or("old-mismatch".to_string(), |k| k.as_str().to_string());
+            let reason = v.reason.unwrap_or_else(|| {
+                format!(
+                    "The old lines do not occur in {} from line {since} of the edit on.",
+                    self.path
+                )
+            });
+            self.fail(Failure {
+                since,
+                kind,
+                reason,
+                lines: Vec::new(),
+            });
         }
     }
 
     /// A block with the lines so far, for the engine's explainer.
     fn block_for(&self, seq: &[&str], trailing: &[&str]) -> EditBlock {
         let anchored = self.format == Some(Format::Anchored);
-        let anchor_len = if anchored { self.seq.len() - self.old_count } else { 0 };
+        let anchor_len = if anchored {
+            self.seq.len() - self.old_count
+        } else {
+            0
+        };
         let anchor_len = anchor_len.min(seq.len());
         EditBlock {
-            format: if anchored { Format::Anchored } else { Format::SearchReplace },
+            format: if anchored {
+                Format::Anchored
+            } else {
+                Format::SearchReplace
+            },
             file_path: self.path.clone(),
             anchor: seq[..anchor_len].join("\n"),
             old_lines: seq[anchor_len..].join("\n"),
@@ -362,7 +416,12 @@ impl BlockPreview {
             ("file-not-found", format!("File not found: {} does not exist, so the lines to replace cannot be found in it. Check the path, or create the file with an empty old section.", self.path))
         };
         let _ = k;
-        self.fail(Failure { since: 0, kind: kind.into(), reason, lines: Vec::new() });
+        self.fail(Failure {
+            since: 0,
+            kind: kind.into(),
+            reason,
+            lines: Vec::new(),
+        });
     }
 
     fn fail(&mut self, failure: Failure) {
@@ -383,7 +442,10 @@ impl BlockPreview {
     fn update_located(&mut self) {
         if self.failure.is_none() && self.candidates.len() == 1 && !self.located_sent {
             self.located_sent = true;
-            self.events.push(PreviewEvent::BlockLocated { file_path: self.path.clone(), line: (self.candidates[0] + 1) as u32 });
+            self.events.push(PreviewEvent::BlockLocated {
+                file_path: self.path.clone(),
+                line: (self.candidates[0] + 1) as u32,
+            });
         }
     }
 
@@ -414,7 +476,12 @@ impl BlockPreview {
                  To change the file, include context lines copied from it; to replace it entirely, apply with overwrite.",
                 self.path
             );
-            self.fail(Failure { since: 0, kind: "file-exists".into(), reason, lines: Vec::new() });
+            self.fail(Failure {
+                since: 0,
+                kind: "file-exists".into(),
+                reason,
+                lines: Vec::new(),
+            });
         }
     }
 
@@ -422,10 +489,25 @@ impl BlockPreview {
         let seq: Vec<&str> = self.seq.iter().map(String::as_str).collect();
         let trailing: Vec<&str> = self.trailing.iter().map(String::as_str).collect();
         let block = self.block_for(&seq, &trailing);
-        let v = validate_edit(&block, self.content.as_deref().unwrap_or(""), &ApplyOptions::default());
+        let v = validate_edit(
+            &block,
+            self.content.as_deref().unwrap_or(""),
+            &ApplyOptions::default(),
+        );
         let lines: Vec<u32> = self.candidates.iter().map(|&i| (i + 1) as u32).collect();
-        let reason = v.reason.unwrap_or_else(|| format!("Edit location is ambiguous: the old lines occur {} times in {}.", lines.len(), self.path));
-        self.fail(Failure { since: 0, kind: "ambiguous".into(), reason, lines });
+        let reason = v.reason.unwrap_or_else(|| {
+            format!(
+                "Edit location is ambiguous: the old lines occur {} times in {}.",
+                lines.len(),
+                self.path
+            )
+        });
+        self.fail(Failure {
+            since: 0,
+            kind: "ambiguous".into(),
+            reason,
+            lines,
+        });
     }
 
     /// The block's end marker was read: `block` is what the parser
@@ -433,7 +515,13 @@ impl BlockPreview {
     /// (the reason of a failure is the engine's own for the whole block).
     pub fn complete(&mut self, block: &EditBlock) {
         self.format = Some(block.format);
-        let split = |t: &str| -> Vec<String> { if t.is_empty() { Vec::new() } else { t.split('\n').map(String::from).collect() } };
+        let split = |t: &str| -> Vec<String> {
+            if t.is_empty() {
+                Vec::new()
+            } else {
+                t.split('\n').map(String::from).collect()
+            }
+        };
         let mut seq = split(&block.anchor);
         seq.extend(split(&block.old_lines));
         let trailing = split(&block.trailing_anchor);
@@ -444,9 +532,17 @@ impl BlockPreview {
             fresh.located_sent = self.located_sent;
             fresh.unmatched_sent = self.unmatched_sent;
             fresh.format = Some(block.format);
-            let section = if block.format == Format::Anchored { Section::Anchor } else { Section::Search };
+            let section = if block.format == Format::Anchored {
+                Section::Anchor
+            } else {
+                Section::Search
+            };
             fresh.push(section, &split(&block.anchor));
-            let old_section = if block.format == Format::Anchored { Section::Old } else { Section::Search };
+            let old_section = if block.format == Format::Anchored {
+                Section::Old
+            } else {
+                Section::Search
+            };
             fresh.push(old_section, &split(&block.old_lines));
             fresh.end_old();
             fresh.push(Section::TrailingAnchor, &trailing);
@@ -458,7 +554,11 @@ impl BlockPreview {
             *self = fresh;
         }
         self.new = new;
-        self.prefix = if block.format == Format::EditRepl { split(&block.anchor).len() } else { 0 };
+        self.prefix = if block.format == Format::EditRepl {
+            split(&block.anchor).len()
+        } else {
+            0
+        };
         if self.phase == Phase::Old {
             self.end_old();
         }
@@ -472,8 +572,16 @@ impl BlockPreview {
         self.update_located();
         // The engine's own words for the whole block replace the reason given mid-stream.
         if let Some(failure) = &mut self.failure {
-            let v = validate_edit(block, self.content.as_deref().unwrap_or(""), &ApplyOptions::default());
-            if let (Some(kind), Some(reason), true) = (v.error_kind, v.reason, self.content.is_some() && failure.kind != "path-escape") {
+            let v = validate_edit(
+                block,
+                self.content.as_deref().unwrap_or(""),
+                &ApplyOptions::default(),
+            );
+            if let (Some(kind), Some(reason), true) = (
+                v.error_kind,
+                v.reason,
+                self.content.is_some() && failure.kind != "path-escape",
+            ) {
                 failure.kind = kind.as_str().to_string();
                 failure.reason = reason;
             }
@@ -489,16 +597,35 @@ impl BlockPreview {
     pub fn state(&self) -> PreviewState {
         if let Some(f) = &self.failure {
             if f.kind == "ambiguous" {
-                return PreviewState::Ambiguous { lines: f.lines.clone(), reason: f.reason.clone() };
+                return PreviewState::Ambiguous {
+                    lines: f.lines.clone(),
+                    reason: f.reason.clone(),
+                };
             }
-            return PreviewState::NoMatch { since: f.since, error_kind: f.kind.clone(), reason: f.reason.clone() };
+            return PreviewState::NoMatch {
+                since: f.since,
+                error_kind: f.kind.clone(),
+                reason: f.reason.clone(),
+            };
         }
         if self.seq_len() == 0 {
-            return if self.phase == Phase::Old { PreviewState::Waiting } else if self.format == Some(Format::Anchored) && self.phase != Phase::Complete { PreviewState::Waiting } else { PreviewState::Create };
+            // An anchored block may still bring a trailing anchor to locate.
+            let open = self.phase == Phase::Old
+                || (self.format == Some(Format::Anchored) && self.phase != Phase::Complete);
+            return if open {
+                PreviewState::Waiting
+            } else {
+                PreviewState::Create
+            };
         }
         match self.candidates.as_slice() {
-            [one] => PreviewState::Located { line: (*one + 1) as u32 },
-            many => PreviewState::Searching { count: many.len() as u32, lines: many.iter().take(10).map(|&i| (i + 1) as u32).collect() },
+            [one] => PreviewState::Located {
+                line: (*one + 1) as u32,
+            },
+            many => PreviewState::Searching {
+                count: many.len() as u32,
+                lines: many.iter().take(10).map(|&i| (i + 1) as u32).collect(),
+            },
         }
     }
 
@@ -522,7 +649,11 @@ impl BlockPreview {
 
     /// The new lines so far that replace the old ones.
     fn replacement(&self) -> &[String] {
-        let p = if self.format == Some(Format::EditRepl) { self.prefix.min(self.new.len()) } else { 0 };
+        let p = if self.format == Some(Format::EditRepl) {
+            self.prefix.min(self.new.len())
+        } else {
+            0
+        };
         &self.new[p..]
     }
 
@@ -546,13 +677,25 @@ impl BlockPreview {
         let from = start + self.kept_prefix();
         let to = start + self.seq.len();
         let mut lines: Vec<&str> = Vec::with_capacity(self.lines.len() + self.new.len());
-        lines.extend(self.lines[..from.min(self.lines.len())].iter().map(String::as_str));
+        lines.extend(
+            self.lines[..from.min(self.lines.len())]
+                .iter()
+                .map(String::as_str),
+        );
         if self.phase != Phase::Old {
             lines.extend(self.replacement().iter().map(String::as_str));
         } else {
-            lines.extend(self.lines[from.min(self.lines.len())..to.min(self.lines.len())].iter().map(String::as_str));
+            lines.extend(
+                self.lines[from.min(self.lines.len())..to.min(self.lines.len())]
+                    .iter()
+                    .map(String::as_str),
+            );
         }
-        lines.extend(self.lines[to.min(self.lines.len())..].iter().map(String::as_str));
+        lines.extend(
+            self.lines[to.min(self.lines.len())..]
+                .iter()
+                .map(String::as_str),
+        );
         let final_newline = !lines.is_empty() && (content.ends_with('\n') || content.is_empty());
         Some(text.encode_lines(&lines, final_newline))
     }
@@ -581,9 +724,18 @@ pub struct PreviewSession {
 
 impl PreviewSession {
     /// A session over `files` (path, content); files not named do not exist.
-    pub fn new<P: Into<String>, C: Into<String>>(files: impl IntoIterator<Item = (P, C)>) -> PreviewSession {
-        let files = files.into_iter().map(|(p, c)| (normalize(&p.into()), Some(c.into()))).collect();
-        PreviewSession { files, open: None, last: None }
+    pub fn new<P: Into<String>, C: Into<String>>(
+        files: impl IntoIterator<Item = (P, C)>,
+    ) -> PreviewSession {
+        let files = files
+            .into_iter()
+            .map(|(p, c)| (normalize(&p.into()), Some(c.into())))
+            .collect();
+        PreviewSession {
+            files,
+            open: None,
+            last: None,
+        }
     }
 
     /// The session's copy of a file (with the earlier located blocks applied).
@@ -607,9 +759,13 @@ impl PreviewSession {
     /// Feeds one parser event; returns the preview events it made true.
     pub fn on_event(&mut self, event: &StreamEvent) -> Vec<PreviewEvent> {
         match event {
-            StreamEvent::BlockStart { file_path, format, .. } => {
+            StreamEvent::BlockStart {
+                file_path, format, ..
+            } => {
                 let files = &self.files;
-                let mut p = BlockPreview::for_reply_path(file_path, |normal| files.get(normal).cloned().flatten());
+                let mut p = BlockPreview::for_reply_path(file_path, |normal| {
+                    files.get(normal).cloned().flatten()
+                });
                 if let Some(f) = format {
                     p.set_format(*f);
                 }
@@ -624,7 +780,9 @@ impl PreviewSession {
                 None => Vec::new(),
             },
             StreamEvent::BlockComplete { block, .. } => {
-                let Some(mut p) = self.open.take() else { return Vec::new() };
+                let Some(mut p) = self.open.take() else {
+                    return Vec::new();
+                };
                 p.complete(block);
                 if p.failure.is_none() {
                     let path = normalize(&block.file_path);

@@ -94,7 +94,10 @@ pub(super) fn delta(p: &mut BlockPreview, partial: Option<&str>) -> PreviewHtml 
             partial: partial.map(String::from),
         };
         p.cursor = c;
-        return PreviewHtml { reset: Some(html), ..PreviewHtml::default() };
+        return PreviewHtml {
+            reset: Some(html),
+            ..PreviewHtml::default()
+        };
     }
     let mut out = PreviewHtml::default();
     let state = p.state();
@@ -138,7 +141,10 @@ pub(super) fn delta(p: &mut BlockPreview, partial: Option<&str>) -> PreviewHtml 
 pub(super) fn full(p: &BlockPreview, partial: Option<&str>) -> String {
     let mut html = String::new();
     let attrs = Attrs::new()
-        .add("class", "eb-block eb-block-pending eb-status-pending eb-preview")
+        .add(
+            "class",
+            "eb-block eb-block-pending eb-status-pending eb-preview",
+        )
         .add("data-file-path", &p.path)
         .add("data-status", "pending")
         .add("aria-busy", "true");
@@ -154,7 +160,8 @@ pub(super) fn full(p: &BlockPreview, partial: Option<&str>) -> String {
     for i in 0..p.seq.len() {
         match (p.phase != Phase::Old).then(|| pair(p, i)).flatten() {
             Some(spans) => {
-                let old_spans: Vec<(&str, bool)> = spans.old.iter().map(|s| (s.text, s.changed)).collect();
+                let old_spans: Vec<(&str, bool)> =
+                    spans.old.iter().map(|s| (s.text, s.changed)).collect();
                 seq_row(&mut html, p, i, Some(&old_spans));
             }
             None => seq_row(&mut html, p, i, None),
@@ -182,24 +189,45 @@ fn header(p: &BlockPreview) -> String {
     };
     let label = match &state {
         PreviewState::Waiting => "waiting for the old lines".to_string(),
-        PreviewState::Searching { count, .. } => format!("searching: the old lines so far occur at {count} places"),
+        PreviewState::Searching { count, .. } => {
+            format!("searching: the old lines so far occur at {count} places")
+        }
         PreviewState::Located { line } => format!("located at line {line}"),
-        PreviewState::Ambiguous { lines, .. } => format!("ambiguous: matches at lines {}", join_lines(lines)),
-        PreviewState::NoMatch { since: 0, error_kind, .. } => format!("cannot apply: {error_kind}"),
-        PreviewState::NoMatch { since, .. } => format!("no match since line {since} of the old text"),
+        PreviewState::Ambiguous { lines, .. } => {
+            format!("ambiguous: matches at lines {}", join_lines(lines))
+        }
+        PreviewState::NoMatch {
+            since: 0,
+            error_kind,
+            ..
+        } => format!("cannot apply: {error_kind}"),
+        PreviewState::NoMatch { since, .. } => {
+            format!("no match since line {since} of the old text")
+        }
         PreviewState::Create => "new file".to_string(),
     };
-    let attrs = Attrs::new().add("class", "eb-header eb-preview-header").add("data-preview-state", state.name()).opt("data-line", line);
+    let attrs = Attrs::new()
+        .add("class", "eb-header eb-preview-header")
+        .add("data-preview-state", state.name())
+        .opt("data-line", line);
     let mut html = format!("<div{}>", attrs.0);
-    let path = Attrs::new().add("class", "eb-path").add("data-action", "open-file").add("data-file-path", &p.path).opt("data-line", line);
+    let path = Attrs::new()
+        .add("class", "eb-path")
+        .add("data-action", "open-file")
+        .add("data-file-path", &p.path)
+        .opt("data-line", line);
     html.push_str(&format!("<span{}>", path.0));
     push_line_text(&mut html, &p.path);
     html.push_str("</span><span class=\"eb-preview-state\">");
     push_line_text(&mut html, &label);
     html.push_str("</span><span class=\"eb-badge eb-badge-pending\" data-status=\"pending\">Writing\u{2026}</span>");
     match &state {
-        PreviewState::NoMatch { error_kind, reason, .. } => reason_div(&mut html, "no-match", error_kind, reason),
-        PreviewState::Ambiguous { reason, .. } => reason_div(&mut html, "ambiguous", "ambiguous", reason),
+        PreviewState::NoMatch {
+            error_kind, reason, ..
+        } => reason_div(&mut html, "no-match", error_kind, reason),
+        PreviewState::Ambiguous { reason, .. } => {
+            reason_div(&mut html, "ambiguous", "ambiguous", reason)
+        }
         _ => {}
     }
     html.push_str("</div>");
@@ -207,7 +235,13 @@ fn header(p: &BlockPreview) -> String {
 }
 
 fn reason_div(html: &mut String, _state: &str, kind: &str, reason: &str) {
-    html.push_str(&format!("<div{}>", Attrs::new().add("class", "eb-reason").add("data-error-kind", kind).0));
+    html.push_str(&format!(
+        "<div{}>",
+        Attrs::new()
+            .add("class", "eb-reason")
+            .add("data-error-kind", kind)
+            .0
+    ));
     push_line_text(html, reason);
     html.push_str("</div>");
 }
@@ -223,7 +257,15 @@ fn join_lines(lines: &[u32]) -> String {
 }
 
 /// One row. `old`/`new`: file line numbers (1-based) when known.
-fn row(html: &mut String, id: Option<&str>, kind: &str, old: Option<usize>, new: Option<usize>, spans: Option<&[(&str, bool)]>, text: &str) {
+fn row(
+    html: &mut String,
+    id: Option<&str>,
+    kind: &str,
+    old: Option<usize>,
+    new: Option<usize>,
+    spans: Option<&[(&str, bool)]>,
+    text: &str,
+) {
     let attrs = Attrs::new()
         .add("class", &format!("eb-line eb-line-{kind}"))
         .opt("data-row", id)
@@ -285,7 +327,11 @@ fn pair(p: &BlockPreview, old_index: usize) -> Option<crate::diff::PairSpansRef<
     if old_index < kept {
         return None;
     }
-    let p_len = if p.format == Some(crate::block::Format::EditRepl) { p.prefix } else { 0 };
+    let p_len = if p.format == Some(crate::block::Format::EditRepl) {
+        p.prefix
+    } else {
+        0
+    };
     let old = p.seq.get(old_index)?;
     let new = p.new.get(p_len + old_index - kept)?;
     if old.len() > 400 || new.len() > 400 || old == new {
@@ -295,9 +341,18 @@ fn pair(p: &BlockPreview, old_index: usize) -> Option<crate::diff::PairSpansRef<
 }
 
 /// New line `j`; with `swaps`, the old line it pairs with is drawn again with its spans.
-fn new_row(html: &mut String, swaps: Option<&mut Vec<(String, String)>>, p: &BlockPreview, j: usize) {
+fn new_row(
+    html: &mut String,
+    swaps: Option<&mut Vec<(String, String)>>,
+    p: &BlockPreview,
+    j: usize,
+) {
     let Some(text) = p.new.get(j) else { return };
-    let p_len = if p.format == Some(crate::block::Format::EditRepl) { p.prefix } else { 0 };
+    let p_len = if p.format == Some(crate::block::Format::EditRepl) {
+        p.prefix
+    } else {
+        0
+    };
     if j < p_len {
         return; // shown by the context row it equals
     }
@@ -307,10 +362,12 @@ fn new_row(html: &mut String, swaps: Option<&mut Vec<(String, String)>>, p: &Blo
     let old_index = kept + r;
     match pair(p, old_index) {
         Some(spans) => {
-            let new_spans: Vec<(&str, bool)> = spans.new.iter().map(|s| (s.text, s.changed)).collect();
+            let new_spans: Vec<(&str, bool)> =
+                spans.new.iter().map(|s| (s.text, s.changed)).collect();
             row(html, None, "added", None, new_line, Some(&new_spans), text);
             if let Some(swaps) = swaps {
-                let old_spans: Vec<(&str, bool)> = spans.old.iter().map(|s| (s.text, s.changed)).collect();
+                let old_spans: Vec<(&str, bool)> =
+                    spans.old.iter().map(|s| (s.text, s.changed)).collect();
                 let mut old_row = String::new();
                 seq_row(&mut old_row, p, old_index, Some(&old_spans));
                 swaps.push((format!("s{old_index}"), old_row));
@@ -321,7 +378,9 @@ fn new_row(html: &mut String, swaps: Option<&mut Vec<(String, String)>>, p: &Blo
 }
 
 fn trailing_row(html: &mut String, p: &BlockPreview, t: usize) {
-    let Some(text) = p.trailing.get(t) else { return };
+    let Some(text) = p.trailing.get(t) else {
+        return;
+    };
     let start = p.located_start();
     let old = start.map(|s| s + p.seq.len() + t + 1);
     let new = start.map(|s| s + p.kept_prefix() + p.replacement().len() + t + 1);
@@ -333,17 +392,31 @@ fn trailing_row(html: &mut String, p: &BlockPreview, t: usize) {
 fn below_key(p: &BlockPreview) -> Option<(usize, usize, i64)> {
     let s = p.located_start()?;
     let end = s + p.seq.len() + p.trailing.len();
-    let shift = if p.phase == Phase::Old { 0 } else { p.replacement().len() as i64 - (p.seq.len() - p.kept_prefix()) as i64 };
+    let shift = if p.phase == Phase::Old {
+        0
+    } else {
+        p.replacement().len() as i64 - (p.seq.len() - p.kept_prefix()) as i64
+    };
     Some((s, end, shift))
 }
 
 /// Context rows after the block, once located.
 fn below(p: &BlockPreview) -> String {
     let mut html = String::new();
-    let Some((_, end, shift)) = below_key(p) else { return html };
+    let Some((_, end, shift)) = below_key(p) else {
+        return html;
+    };
     for i in end..(end + CONTEXT).min(p.lines.len()) {
         let new = (i as i64 + 1 + shift).max(1) as usize;
-        row(&mut html, None, "context", Some(i + 1), Some(new), None, &p.lines[i]);
+        row(
+            &mut html,
+            None,
+            "context",
+            Some(i + 1),
+            Some(new),
+            None,
+            &p.lines[i],
+        );
     }
     html
 }
@@ -352,13 +425,18 @@ fn below(p: &BlockPreview) -> String {
 /// ending in the cursor.
 fn partial_row(p: &BlockPreview, partial: Option<&str>) -> String {
     let mut html = String::new();
-    let line = partial.filter(|l| !is_partial_marker(l) && marker(l).is_none()).unwrap_or("");
+    let line = partial
+        .filter(|l| !is_partial_marker(l) && marker(l).is_none())
+        .unwrap_or("");
     let kind = match p.phase {
         Phase::Old => "old",
         Phase::New => "added",
         _ => "context",
     };
-    let attrs = Attrs::new().add("class", &format!("eb-line eb-line-{kind} eb-preview-typing"));
+    let attrs = Attrs::new().add(
+        "class",
+        &format!("eb-line eb-line-{kind} eb-preview-typing"),
+    );
     html.push_str(&format!("<div{}><span class=\"eb-num eb-num-old\"></span><span class=\"eb-num eb-num-new\"></span><span class=\"eb-sign\"> </span><span class=\"eb-text\">", attrs.0));
     push_line_text(&mut html, line);
     html.push_str("<span class=\"eb-cursor\"></span></span></div>");

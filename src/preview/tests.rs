@@ -24,14 +24,29 @@ fn candidates_narrow_line_by_line() {
     let mut p = BlockPreview::new("a.rs", Some(FILE));
     assert_eq!(p.state(), PreviewState::Waiting);
     p.push(Section::Search, &["    x();"]);
-    assert_eq!(p.state(), PreviewState::Searching { count: 2, lines: vec![2, 5] });
+    assert_eq!(
+        p.state(),
+        PreviewState::Searching {
+            count: 2,
+            lines: vec![2, 5]
+        }
+    );
     assert!(p.take_events().is_empty());
     p.push(Section::Search, &["}", "fn c() {"]);
     assert_eq!(p.state(), PreviewState::Located { line: 5 });
-    assert_eq!(p.take_events(), [PreviewEvent::BlockLocated { file_path: "a.rs".into(), line: 5 }]);
+    assert_eq!(
+        p.take_events(),
+        [PreviewEvent::BlockLocated {
+            file_path: "a.rs".into(),
+            line: 5
+        }]
+    );
     p.push(Section::Replace, &["    z();"]);
     // The old lines are replaced by the new lines written so far.
-    assert_eq!(p.content_after().as_deref(), Some("fn a() {\n    x();\n}\nfn b() {\n    z();\n    y();\n}\n"));
+    assert_eq!(
+        p.content_after().as_deref(),
+        Some("fn a() {\n    x();\n}\nfn b() {\n    z();\n    y();\n}\n")
+    );
 }
 
 #[test]
@@ -39,7 +54,11 @@ fn unmatched_as_soon_as_no_place_is_left() {
     let mut p = BlockPreview::new("a.rs", Some(FILE));
     p.push(Section::Search, &["fn b() {", "    q();"]);
     match p.state() {
-        PreviewState::NoMatch { since, error_kind, reason } => {
+        PreviewState::NoMatch {
+            since,
+            error_kind,
+            reason,
+        } => {
             assert_eq!(since, 2);
             assert_eq!(error_kind, "old-mismatch");
             assert!(reason.contains("line 5 is `    x();`"), "{reason}");
@@ -47,14 +66,26 @@ fn unmatched_as_soon_as_no_place_is_left() {
         other => panic!("{other:?}"),
     }
     let events = p.take_events();
-    assert!(matches!(&events[..], [PreviewEvent::BlockLocated { line: 4, .. }, PreviewEvent::BlockUnmatched { since: 2, .. }]), "{events:?}");
+    assert!(
+        matches!(
+            &events[..],
+            [
+                PreviewEvent::BlockLocated { line: 4, .. },
+                PreviewEvent::BlockUnmatched { since: 2, .. }
+            ]
+        ),
+        "{events:?}"
+    );
 }
 
 #[test]
 fn ambiguous_when_the_old_text_ends_at_several_places() {
     let mut p = BlockPreview::new("a.rs", Some(FILE));
     p.push(Section::Search, &["    x();", "}"]);
-    assert!(matches!(p.state(), PreviewState::Searching { count: 2, .. }));
+    assert!(matches!(
+        p.state(),
+        PreviewState::Searching { count: 2, .. }
+    ));
     p.push(Section::Replace, &["    z();"]);
     match p.state() {
         PreviewState::Ambiguous { lines, reason } => {
@@ -72,28 +103,47 @@ fn session_matches_validate_in_any_chunking() {
     for chunk in [1, 2, 3, 7, 1000] {
         let mut s = PreviewSession::new([("a.rs", FILE)]);
         let events = feed_all(&mut s, reply, chunk);
-        assert_eq!(s.file("a.rs"), Some("fn a() {\n    x();\n}\nfn b() {\n    v();\n}\nfn c() {\n    w();\n}\n"));
+        assert_eq!(
+            s.file("a.rs"),
+            Some("fn a() {\n    x();\n}\nfn b() {\n    v();\n}\nfn c() {\n    w();\n}\n")
+        );
         match &first {
             None => first = Some(events),
             Some(f) => assert_eq!(&events, f, "chunk {chunk}"),
         }
     }
     let events = first.unwrap_or_default();
-    assert_eq!(events, [PreviewEvent::BlockLocated { file_path: "a.rs".into(), line: 8 }, PreviewEvent::BlockLocated { file_path: "a.rs".into(), line: 4 }]);
+    assert_eq!(
+        events,
+        [
+            PreviewEvent::BlockLocated {
+                file_path: "a.rs".into(),
+                line: 8
+            },
+            PreviewEvent::BlockLocated {
+                file_path: "a.rs".into(),
+                line: 4
+            }
+        ]
+    );
 }
 
 #[test]
 fn missing_file_and_create() {
     let mut p = BlockPreview::new("n.rs", None);
     p.push(Section::Search, &["x"]);
-    assert!(matches!(p.state(), PreviewState::NoMatch { since: 0, ref error_kind, .. } if error_kind == "file-not-found"));
+    assert!(
+        matches!(p.state(), PreviewState::NoMatch { since: 0, ref error_kind, .. } if error_kind == "file-not-found")
+    );
     let mut c = BlockPreview::new("n.rs", None);
     c.push(Section::Repl, &["hello"]);
     assert_eq!(c.state(), PreviewState::Create);
     assert_eq!(c.content_after().as_deref(), Some("hello\n"));
     let mut e = BlockPreview::new("a.rs", Some(FILE));
     e.push(Section::Replace, &["hello"]);
-    assert!(matches!(e.state(), PreviewState::NoMatch { ref error_kind, .. } if error_kind == "file-exists"));
+    assert!(
+        matches!(e.state(), PreviewState::NoMatch { ref error_kind, .. } if error_kind == "file-exists")
+    );
 }
 
 #[test]
@@ -103,7 +153,9 @@ fn render_delta_appends_only_new_rows() {
     assert!(first.reset.is_some());
     p.push(Section::Search, &["fn c() {", "    y();"]);
     let located = p.render_delta(Some("}"));
-    let html = located.reset.expect("located: drawn again with line numbers");
+    let html = located
+        .reset
+        .expect("located: drawn again with line numbers");
     assert!(html.contains("data-preview-state=\"located\""), "{html}");
     assert!(html.contains("data-old-line=\"7\""), "{html}");
     p.push(Section::Replace, &["fn c() {"]);
@@ -111,7 +163,10 @@ fn render_delta_appends_only_new_rows() {
     p.push(Section::Replace, &["    yy();"]);
     let d = p.render_delta(Some("    more"));
     assert!(d.reset.is_none());
-    assert!(d.append.contains("eb-line-added") && d.append.contains("data-new-line=\"8\""), "{d:?}");
+    assert!(
+        d.append.contains("eb-line-added") && d.append.contains("data-new-line=\"8\""),
+        "{d:?}"
+    );
     assert!(d.append.contains("eb-change"), "{d:?}");
     assert_eq!(d.replace.len(), 1, "{d:?}");
     assert!(d.partial.as_deref().is_some_and(|h| h.contains("more")));

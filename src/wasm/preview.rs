@@ -11,7 +11,16 @@ use crate::parser::Section;
 use crate::preview::BlockPreview;
 
 /// Section numbers as `js/parser.js` numbers them (the order of `Section`).
-const SECTIONS: [Section; 8] = [Section::Edit, Section::Repl, Section::Anchor, Section::Old, Section::New, Section::TrailingAnchor, Section::Search, Section::Replace];
+const SECTIONS: [Section; 8] = [
+    Section::Edit,
+    Section::Repl,
+    Section::Anchor,
+    Section::Old,
+    Section::New,
+    Section::TrailingAnchor,
+    Section::Search,
+    Section::Replace,
+];
 
 #[wasm_bindgen]
 pub struct RawBlockPreview {
@@ -26,21 +35,31 @@ impl RawBlockPreview {
     /// through [`preview_path`]).
     #[wasm_bindgen(constructor)]
     pub fn new(path: &str, content: Option<String>) -> RawBlockPreview {
-        RawBlockPreview { inner: BlockPreview::new(path, content.as_deref()), pending_events: Vec::new() }
+        RawBlockPreview {
+            inner: BlockPreview::new(path, content.as_deref()),
+            pending_events: Vec::new(),
+        }
     }
 
     /// A block whose path was refused (`reason` from [`preview_path`]).
     pub fn refused(path: &str, reason: String) -> RawBlockPreview {
         let mut inner = BlockPreview::refused(path, reason);
         let pending_events = inner.take_events();
-        RawBlockPreview { inner, pending_events }
+        RawBlockPreview {
+            inner,
+            pending_events,
+        }
     }
 
     /// `count` lines appended to a section (joined by `'\n'`; none when a
     /// section begins); returns how many events are waiting (read them with `events`).
     pub fn push(&mut self, section: u32, lines: &str, count: u32) -> u32 {
         if let Some(section) = SECTIONS.get(section as usize) {
-            let lines: Vec<&str> = if count == 0 { Vec::new() } else { lines.split('\n').collect() };
+            let lines: Vec<&str> = if count == 0 {
+                Vec::new()
+            } else {
+                lines.split('\n').collect()
+            };
             self.inner.push(*section, &lines);
         }
         self.waiting()
@@ -52,7 +71,6 @@ impl RawBlockPreview {
         self.inner.complete(&block);
         Ok(self.waiting())
     }
-
 }
 
 impl RawBlockPreview {
@@ -66,7 +84,6 @@ impl RawBlockPreview {
 
 #[wasm_bindgen]
 impl RawBlockPreview {
-
     pub fn events(&mut self) -> Result<JsValue, JsError> {
         let events = std::mem::take(&mut self.pending_events);
         to_js(&events)
@@ -85,7 +102,8 @@ impl RawBlockPreview {
     /// one string crossing is cheaper per token than building an object field by field.
     #[wasm_bindgen(js_name = renderDelta)]
     pub fn render_delta(&mut self, partial: Option<String>) -> String {
-        serde_json::to_string(&self.inner.render_delta(partial.as_deref())).unwrap_or_else(|_| "{}".into())
+        serde_json::to_string(&self.inner.render_delta(partial.as_deref()))
+            .unwrap_or_else(|_| "{}".into())
     }
 
     #[wasm_bindgen(js_name = renderFull)]
@@ -102,7 +120,11 @@ pub fn preview_path(path: &str) -> JsValue {
         Ok(p) => JsValue::from_str(&p),
         Err(e) => {
             let o = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&o, &JsValue::from_str("reason"), &JsValue::from_str(&e.reason));
+            let _ = js_sys::Reflect::set(
+                &o,
+                &JsValue::from_str("reason"),
+                &JsValue::from_str(&e.reason),
+            );
             o.into()
         }
     }
