@@ -110,6 +110,8 @@ function parseArgs(argv) {
   }
   if (opts.mode !== undefined && !['sequential', 'atomic'].includes(opts.mode)) throw new UsageError(`--mode must be sequential or atomic, not ${opts.mode}`);
   if (opts.matching !== undefined && !['exact', 'tolerant'].includes(opts.matching)) throw new UsageError(`--matching must be exact or tolerant, not ${opts.matching}`);
+  // The live preview locates blocks exactly: with tolerant matching it would stop on blocks that apply.
+  if (opts.stopOnUnmatched && opts.matching === 'tolerant') throw new UsageError('--stop-on-unmatched follows exact matching; it cannot be combined with --matching tolerant');
   for (const f of opts.formats || []) {
     if (!['edit-repl', 'anchored', 'search-replace'].includes(f)) throw new UsageError(`--format: unknown format ${f} (use edit-repl, anchored, search-replace)`);
   }

@@ -9,6 +9,9 @@ import * as raw from 'editblocks-raw';
 // Section numbers, in the order of the core's `Section` enum.
 const SECTIONS = ['edit', 'repl', 'anchor', 'old', 'new', 'trailing-anchor', 'search', 'replace'];
 const SECTION_CODE = new Map(SECTIONS.map((s, i) => [s, i]));
+// The formats the preview locates (their sections are in SECTIONS); a block of
+// another format streams on without a preview.
+const PREVIEWED = new Set(['edit-repl', 'anchored', 'search-replace']);
 let utf8 = null;
 
 /**
@@ -78,8 +81,13 @@ class PreviewDriver {
         return this.drain();
       case 'block-update': {
         const b = this.block;
-        if (b === null) return null;
+        if (b === null || b.unsupported) return null;
         const code = SECTION_CODE.get(e.section);
+        if (code === undefined) {
+          // A section this preview does not know: stop previewing the block rather than misread it.
+          this.unsupported(b);
+          return null;
+        }
         if (b.raw === null) {
           b.buffered.push([code, e.lines]);
           return null;
@@ -89,6 +97,11 @@ class PreviewDriver {
       case 'block-complete': {
         const b = this.block;
         if (b === null) return null;
+        if (b.unsupported) {
+          this.block = null;
+          this.last = null;
+          return null;
+        }
         if (b.raw === null) {
           b.completed = e.block;
           this.end();
@@ -107,7 +120,10 @@ class PreviewDriver {
         return out;
       }
       case 'block-discarded':
-        if (this.block !== null) {
+        if (this.block !== null && this.block.unsupported) {
+          this.block = null;
+          this.last = null;
+        } else if (this.block !== null) {
           if (this.block.raw !== null) e.preview = this.block.raw.state();
           this.end();
         }
@@ -119,8 +135,12 @@ class PreviewDriver {
 
   open(e) {
     this.end();
-    const b = { raw: null, path: null, filePath: e.filePath, lineNumber: e.lineNumber, buffered: [], completed: null };
+    const b = { raw: null, path: null, filePath: e.filePath, lineNumber: e.lineNumber, buffered: [], completed: null, unsupported: false };
     this.block = b;
+    if (e.format !== undefined && !PREVIEWED.has(e.format)) {
+      this.unsupported(b);
+      return;
+    }
     const checked = raw.previewPath(e.filePath);
     if (typeof checked !== 'string') {
       b.raw = raw.RawBlockPreview.refused(e.filePath, checked.reason);
@@ -152,16 +172,26 @@ class PreviewDriver {
     b.raw = new raw.RawBlockPreview(e.filePath, asText(content));
   }
 
+  // No preview for this block (a format the preview does not read).
+  unsupported(b) {
+    b.unsupported = true;
+    b.buffered = [];
+    if (b.raw !== null) b.raw.free();
+    b.raw = null;
+    this.cached = null;
+  }
+
   // The file of an async read arrived: catch up on the lines so far.
   ready(b, content) {
     this.cached = null;
+    if (b.unsupported) return;
     const r = new raw.RawBlockPreview(b.filePath, content);
     for (const [code, lines] of b.buffered) r.push(code, lines.join('\n'), lines.length);
     b.buffered = [];
     if (b.completed !== null) r.complete(b.completed);
     const events = r.events();
     for (const e of events) this.queued.push(this.decorate(b, e));
-    if (this.block === b) b.raw = r;
+    if (this.block === b && !b.unsupported) b.raw = r;
     else {
       if (this.last && this.last.block === b) this.last = { block: b, state: r.state() };
       r.free();
@@ -183,6 +213,11 @@ class PreviewDriver {
   end() {
     const b = this.block;
     if (b === null) return;
+    if (b.unsupported) {
+      this.block = null;
+      this.last = null;
+      return;
+    }
     this.block = null;
     if (b.raw !== null) {
       this.last = { block: b, state: b.raw.state() };
@@ -198,6 +233,7 @@ class PreviewDriver {
 
   readState() {
     const b = this.block;
+    if (b !== null && b.unsupported) return undefined;
     if (b !== null) return { filePath: b.filePath, lineNumber: b.lineNumber, ...(b.raw === null ? { state: 'waiting' } : b.raw.state()) };
     if (this.last !== null) return { filePath: this.last.block.filePath, lineNumber: this.last.block.lineNumber, ...this.last.state };
     return undefined;

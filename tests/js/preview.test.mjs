@@ -208,3 +208,11 @@ test('EditPreview: an edit fed by hand (e.g. str_replace arguments as they strea
   assert.throws(() => q.pushOld(7), /complete lines/);
   q.free();
 });
+
+test('CLI --stop-on-unmatched refuses --matching tolerant (the preview matches exactly)', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const cli = path.join(root, 'pkg', 'bin', 'editblocks.mjs');
+  const out = spawnSync(process.execPath, [cli, 'apply', '--stop-on-unmatched', '--matching', 'tolerant', '-'], { encoding: 'utf8', input: '' });
+  assert.equal(out.status, 2);
+  assert.match(out.stderr, /cannot be combined with --matching tolerant/);
+});
