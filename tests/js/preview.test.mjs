@@ -216,3 +216,28 @@ test('CLI --stop-on-unmatched refuses --matching tolerant (the preview matches e
   assert.equal(out.status, 2);
   assert.match(out.stderr, /cannot be combined with --matching tolerant/);
 });
+
+test('hostile replies and files through the preview: no trap, every render escapes', async () => {
+  const eb = await import('../../pkg/node/index.mjs');
+  let s = 7;
+  const next = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const pieces = ['src/a.py', '../x', '<<<<<<< SEARCH', '=======', '>>>>>>> REPLACE', '««« EDIT', '═══════ REPL', '»»» EDIT END', '───────', '═══════', '»»»',
+    '<script>alert(1)</script>', '\ud800', '👍🏽', 'e\u0301', '\u202e', '\r', '\0', 'x = 1', 'y = 2', '', '    ', '\t'];
+  const file = 'x = 1\ny = 2\n<script>alert(1)</script>\nx = 1\n\0\n';
+  for (let round = 0; round < 60; round++) {
+    let reply = '';
+    for (let i = 0; i < 50; i++) reply += pieces[Math.floor(next() * pieces.length)] + (next() < 0.6 ? '\n' : '');
+    const stream = new eb.EditStream({ preview: { files: { 'src/a.py': round % 3 ? file : 'x = 1\ny = 2\n' } } });
+    for (let i = 0; i < reply.length; i += 1 + Math.floor(next() * 6)) {
+      stream.feed(reply.slice(i, i + 1 + Math.floor(next() * 6)));
+      const d = eb.renderInProgressEditBlock(stream, { incremental: true });
+      const html = eb.renderInProgressEditBlock(stream);
+      assert.ok(!html.includes('<script>'), html);
+      if (d !== null) assert.ok(!JSON.stringify(d).includes('<script>'));
+      stream.preview();
+      stream.previewContent();
+    }
+    stream.finish();
+  }
+  assert.equal(eb.parseEdits('a.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n').length, 1, 'the module still works');
+});
