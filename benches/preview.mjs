@@ -103,8 +103,8 @@ function parts() {
   // its own loop, so one's garbage is not collected in another's time.
   const cut = reply.length - '\n>>>>>>> REPLACE\n'.length - 10;
   const n = 200;
-  const timeLoop = (call) => {
-    const stream = new EditStream({ preview: { files: { 'src/big.py': file } } });
+  const timeLoop = (call, withPreview = true) => {
+    const stream = new EditStream(withPreview ? { preview: { files: { 'src/big.py': file } } } : undefined);
     stream.feed(reply.slice(0, cut));
     stream.pendingDelta();
     renderInProgressEditBlock(stream, { incremental: true });
@@ -125,6 +125,7 @@ function parts() {
     delta: timeLoop((s) => s.pendingDelta()),
     full: timeLoop((s) => renderInProgressEditBlock(s.pending())),
     inc: timeLoop((s) => renderInProgressEditBlock(s, { incremental: true })),
+    draw: timeLoop((s) => renderInProgressEditBlock(s, { incremental: true }), false),
   };
 }
 
@@ -148,4 +149,4 @@ console.log(`    total ${a.total.toFixed(1)} ms (best of 3); per chunk (mean of 
 console.log(`  re-run (feed + pending() + applyToContent of the block so far, per chunk; 40 sampled points, integrated):`);
 console.log(`    total ${(b.total / 1000).toFixed(1)} s; per chunk ${us(b.first.ms)} near the start, ${us(b.last.ms)} at the end`);
 console.log(`  speed-up over the whole run: ${(b.total / a.total).toFixed(0)}x (target ≥ 100x); per-chunk at the end ${us(endMean)} (target < 50 µs)`);
-console.log(`  at the end of the block, per call (median of 200): pending() ${us(c.pending)} vs pendingDelta() ${us(c.delta)}; renderInProgressEditBlock(pending) ${us(c.full)} vs incremental ${us(c.inc)}`);
+console.log(`  at the end of the block, per call (median of 200): pending() ${us(c.pending)} vs pendingDelta() ${us(c.delta)}; renderInProgressEditBlock(pending) ${us(c.full)} vs incremental ${us(c.inc)} (${us(c.draw)} without options.preview: drawn, not located)`);

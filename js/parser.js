@@ -4,7 +4,7 @@
 // boundary into plain objects.
 import * as raw from 'editblocks-raw';
 import { onReset } from './guard.js';
-import { previewDriver, PendingTracker } from './preview.js';
+import { previewDriver, drawingDriver, PendingTracker } from './preview.js';
 
 const FORMATS = ['edit-repl', 'anchored', 'search-replace'];
 const encoder = new TextEncoder();
@@ -266,7 +266,9 @@ export class EditStream {
   }
 
   _previewHtml(incremental) {
-    if (this._preview === null || this._finished) return null;
+    if (this._finished) return null;
+    // Without options.preview, the first incremental render starts drawing (not locating).
+    if (this._preview === null) this._preview = drawingDriver(this);
     return this._preview.render(this._typing(), incremental);
   }
 

@@ -42,8 +42,24 @@ function asText(value) {
   return undefined;
 }
 
+/**
+ * For `renderInProgressEditBlock(stream, { incremental: true })` on a stream
+ * made without options.preview: the block is drawn (not located) from the
+ * lines so far, once, and then only from what each feed adds.
+ */
+export function drawingDriver(stream) {
+  const d = new PreviewDriver(null, null, false);
+  const p = stream.pending();
+  if (p !== null) {
+    d.onEvent({ type: 'block-start', filePath: p.filePath, format: p.format, lineNumber: p.lineNumber });
+    for (const s of p.sections) d.onEvent({ type: 'block-update', section: s.section, lines: s.lines });
+  }
+  return d;
+}
+
 class PreviewDriver {
-  constructor(files, host) {
+  constructor(files, host, locate = true) {
+    this.locate = locate; // false: draw only (no file to locate the block in)
     this.files = files instanceof Map ? files : files ? new Map(Object.entries(files)) : new Map();
     this.host = host;
     // Content as the earlier blocks of this reply left it (sequential apply).
@@ -111,7 +127,7 @@ class PreviewDriver {
         const out = n > 0 ? this.drain() : null;
         const state = b.raw.state();
         // The block's final state (what validateEdit says of it), with the event.
-        e.preview = state;
+        if (this.locate) e.preview = state;
         if (state.state === 'located' || state.state === 'create') {
           const after = b.raw.contentAfter();
           if (after !== undefined && b.path !== null) this.changed.set(b.path, after);
@@ -124,7 +140,7 @@ class PreviewDriver {
           this.block = null;
           this.last = null;
         } else if (this.block !== null) {
-          if (this.block.raw !== null) e.preview = this.block.raw.state();
+          if (this.block.raw !== null && this.locate) e.preview = this.block.raw.state();
           this.end();
         }
         return null;
@@ -139,6 +155,10 @@ class PreviewDriver {
     this.block = b;
     if (e.format !== undefined && !PREVIEWED.has(e.format)) {
       this.unsupported(b);
+      return;
+    }
+    if (!this.locate) {
+      b.raw = raw.RawBlockPreview.unlocated(e.filePath);
       return;
     }
     const checked = raw.previewPath(e.filePath);
@@ -227,6 +247,7 @@ class PreviewDriver {
   }
 
   state() {
+    if (!this.locate) return null;
     if (this.cached === null) this.cached = this.readState();
     return this.cached === undefined ? null : { ...this.cached };
   }
@@ -241,7 +262,7 @@ class PreviewDriver {
 
   content() {
     const b = this.block;
-    if (b === null || b.raw === null) return null;
+    if (b === null || b.raw === null || !this.locate) return null;
     return b.raw.contentAfter() ?? null;
   }
 

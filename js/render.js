@@ -132,8 +132,7 @@ export function renderInProgressEditBlock(filePath, partialLines) {
  */
 function renderPreview(stream, options) {
   const incremental = checkOptions(options, 'renderInProgressEditBlock(stream, …)', { incremental: 'boolean' })?.incremental === true;
-  if (stream._preview === null) {
-    if (incremental) throw new TypeError('editblocks: renderInProgressEditBlock(stream, { incremental: true }) needs a stream made with options.preview');
+  if (stream._preview === null && !incremental) {
     const pending = stream.pending();
     return pending === null ? '' : renderInProgressEditBlock(pending);
   }

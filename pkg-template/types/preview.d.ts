@@ -14,7 +14,9 @@ export type PreviewState =
   /** The old text stopped matching at its line `since` (0: the file itself: missing, binary, exists, path refused). */
   | { state: 'no-match'; since: number; errorKind: string; reason: string }
   /** The block creates a file. */
-  | { state: 'create' };
+  | { state: 'create' }
+  /** Not located: an EditPreview-free drawing of a stream made without options.preview (only seen in rendered HTML). */
+  | { state: 'unlocated' };
 
 /** What `EditStream.preview()` returns: the open block's (or the last block's) state. */
 export type BlockPreviewState = PreviewState & { filePath: string; lineNumber: number };

@@ -65,7 +65,10 @@ export function renderInProgressEditBlock(pending: PendingBlock): string;
  * numbers, context above and below, changed spans, the state ('' when no block is open).
  */
 export function renderInProgressEditBlock(stream: EditStream, options?: { incremental?: false }): string;
-/** Only what changed since the last call (null when no block is open); apply it with applyPreviewDelta. */
+/**
+ * Only what changed since the last call (null when no block is open); apply it with applyPreviewDelta.
+ * On a stream made without options.preview the block is drawn without being located.
+ */
 export function renderInProgressEditBlock(stream: EditStream, options: { incremental: true }): PreviewHtmlDelta | null;
 
 export interface RenderSummaryOptions {

@@ -88,6 +88,9 @@ pub enum PreviewState {
     },
     /// The block creates a file (its old text is empty).
     Create,
+    /// Not located: the preview was made without the file
+    /// ([`BlockPreview::unlocated`]), to draw the block incrementally only.
+    Unlocated,
 }
 
 impl PreviewState {
@@ -100,6 +103,7 @@ impl PreviewState {
             PreviewState::Ambiguous { .. } => "ambiguous",
             PreviewState::NoMatch { .. } => "no-match",
             PreviewState::Create => "create",
+            PreviewState::Unlocated => "unlocated",
         }
     }
 }
@@ -155,6 +159,8 @@ pub struct BlockPreview {
     lines: Vec<String>,
     hashes: Vec<u64>,
     binary: bool,
+    /// False: no file given; lines are only kept for drawing.
+    locate: bool,
     format: Option<Format>,
     /// Anchor and old lines, in order (the `edit`, `search`, `anchor` and `old` sections).
     seq: Vec<String>,
@@ -211,6 +217,7 @@ impl BlockPreview {
             unmatched_sent: false,
             events: Vec::new(),
             cursor: render::Cursor::default(),
+            locate: true,
         }
     }
 
@@ -325,9 +332,17 @@ impl BlockPreview {
         self.seq.len() + self.trailing.len()
     }
 
+    /// A preview without the file: never located, for drawing the block
+    /// incrementally when the file's content is not at hand.
+    pub fn unlocated(path: &str) -> BlockPreview {
+        let mut p = BlockPreview::new(path, None);
+        p.locate = false;
+        p
+    }
+
     /// Narrows the candidates by the next line of the location sequence.
     fn narrow(&mut self, line: &str) {
-        if self.failure.is_some() {
+        if self.failure.is_some() || !self.locate {
             return;
         }
         let k = self.seq_len();
@@ -453,7 +468,7 @@ impl BlockPreview {
     /// trailing anchor may still narrow it).
     fn end_old(&mut self) {
         self.phase = Phase::New;
-        if self.failure.is_some() {
+        if self.failure.is_some() || !self.locate {
             return;
         }
         if self.seq.is_empty() {
@@ -526,6 +541,15 @@ impl BlockPreview {
         seq.extend(split(&block.old_lines));
         let trailing = split(&block.trailing_anchor);
         let new = split(&block.new_lines);
+        if !self.locate {
+            self.seq = seq;
+            self.trailing = trailing;
+            self.new = new;
+            self.prefix = if block.format == Format::EditRepl { split(&block.anchor).len() } else { 0 };
+            self.old_count = if block.format == Format::Anchored { split(&block.old_lines).len() } else { 0 };
+            self.phase = Phase::Complete;
+            return;
+        }
         if seq != self.seq || trailing != self.trailing {
             // Not what was streamed (a caller feeding by hand): start over from the block.
             let mut fresh = BlockPreview::new(&self.path, self.content.as_deref());
@@ -595,6 +619,9 @@ impl BlockPreview {
 
     /// Where the block stands now.
     pub fn state(&self) -> PreviewState {
+        if !self.locate {
+            return PreviewState::Unlocated;
+        }
         if let Some(f) = &self.failure {
             if f.kind == "ambiguous" {
                 return PreviewState::Ambiguous {
@@ -661,7 +688,7 @@ impl BlockPreview {
     /// the block is located (or creates a file). Costs one pass over the
     /// file: call it when the text is needed, not per token.
     pub fn content_after(&self) -> Option<String> {
-        if self.failure.is_some() {
+        if self.failure.is_some() || !self.locate {
             return None;
         }
         if self.seq_len() == 0 && self.phase != Phase::Old {

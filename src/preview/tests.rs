@@ -173,3 +173,19 @@ fn render_delta_appends_only_new_rows() {
     let again = p.render_delta(Some("    more"));
     assert_eq!(again, PreviewHtml::default());
 }
+
+#[test]
+fn unlocated_preview_draws_without_a_file() {
+    let mut p = BlockPreview::unlocated("a.rs");
+    p.push(Section::Search, &["x", "y"]);
+    assert_eq!(p.state(), PreviewState::Unlocated);
+    assert!(p.take_events().is_empty());
+    let first = p.render_delta(None).reset.unwrap_or_default();
+    assert!(first.contains("data-preview-state=\"unlocated\"") && first.contains(">y<"), "{first}");
+    p.push(Section::Replace, &[] as &[&str]);
+    let _ = p.render_delta(None);
+    p.push(Section::Replace, &["z"]);
+    let d = p.render_delta(Some("w"));
+    assert!(d.reset.is_none() && d.append.contains(">z<") && !d.append.contains("data-new-line"), "{d:?}");
+    assert_eq!(p.content_after(), None);
+}

@@ -41,6 +41,11 @@ impl RawBlockPreview {
         }
     }
 
+    /// A preview without the file, for drawing the block incrementally only.
+    pub fn unlocated(path: &str) -> RawBlockPreview {
+        RawBlockPreview { inner: BlockPreview::unlocated(path), pending_events: Vec::new() }
+    }
+
     /// A block whose path was refused (`reason` from [`preview_path`]).
     pub fn refused(path: &str, reason: String) -> RawBlockPreview {
         let mut inner = BlockPreview::refused(path, reason);

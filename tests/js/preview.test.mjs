@@ -160,7 +160,6 @@ test('renderInProgressEditBlock(stream) draws the block in place; the incrementa
     assert.equal(d.reset, undefined);
     assert.ok(!(d.append ?? '').includes('eb-line-removed'), JSON.stringify(d));
   }
-  assert.throws(() => renderInProgressEditBlock(new EditStream(), { incremental: true }), /options\.preview/);
   assert.throws(() => renderInProgressEditBlock(stream, { incremental: 'yes' }), /incremental must be a boolean/);
   stream.finish();
 });
@@ -240,4 +239,24 @@ test('hostile replies and files through the preview: no trap, every render escap
     stream.finish();
   }
   assert.equal(eb.parseEdits('a.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n').length, 1, 'the module still works');
+});
+
+test('without options.preview the incremental render still draws the block (not located), from the first call on', () => {
+  const stream = new EditStream();
+  stream.feed('Intro.\n\nsrc/a.py\n<<<<<<< SEARCH\nold one\nold two\n=======\nnew ');
+  const first = renderInProgressEditBlock(stream, { incremental: true });
+  assert.match(first.reset, /data-preview-state="unlocated"/);
+  assert.match(first.reset, /old two/);
+  assert.match(first.reset, /new <span class="eb-cursor">/);
+  stream.feed('one\nnew two\n');
+  const next = renderInProgressEditBlock(stream, { incremental: true });
+  assert.equal(next.reset, undefined);
+  assert.match(next.append, /eb-line-added/);
+  assert.doesNotMatch(next.append, /old one/);
+  assert.equal(stream.preview(), null);
+  assert.equal(stream.previewContent(), null);
+  const events = stream.feed('>>>>>>> REPLACE\n');
+  assert.equal(events.find((e) => e.type === 'block-complete').preview, undefined);
+  assert.equal(renderInProgressEditBlock(stream, { incremental: true }), null);
+  stream.finish();
 });
