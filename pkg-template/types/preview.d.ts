@@ -15,7 +15,7 @@ export type PreviewState =
   | { state: 'no-match'; since: number; errorKind: string; reason: string }
   /** The block creates a file. */
   | { state: 'create' }
-  /** Not located: an EditPreview-free drawing of a stream made without options.preview (only seen in rendered HTML). */
+  /** Drawn, not located: the incremental render of a stream made without options.preview (seen in its HTML; preview() is null). */
   | { state: 'unlocated' };
 
 /** What `EditStream.preview()` returns: the open block's (or the last block's) state. */
