@@ -789,6 +789,12 @@ impl PreviewSession {
             StreamEvent::BlockStart {
                 file_path, format, ..
             } => {
+                // Only the text formats are previewed; other blocks stream on without one.
+                if format.is_some_and(|f| !PREVIEWED.contains(&f)) {
+                    self.open = None;
+                    self.last = None;
+                    return Vec::new();
+                }
                 let files = &self.files;
                 let mut p = BlockPreview::for_reply_path(file_path, |normal| {
                     files.get(normal).cloned().flatten()
@@ -828,6 +834,9 @@ impl PreviewSession {
         }
     }
 }
+
+/// The formats a preview locates.
+const PREVIEWED: [Format; 3] = [Format::EditRepl, Format::Anchored, Format::SearchReplace];
 
 fn normalize(path: &str) -> String {
     crate::path::normalize_path(path).unwrap_or_else(|_| path.to_string())
