@@ -350,7 +350,7 @@ proptest! {
             let _ = p.state();
         }
         if let Some((old, new)) = end {
-            let block = editblocks::EditBlock { format: editblocks::Format::SearchReplace, file_path: "src/a.txt".into(), anchor: String::new(), old_lines: old, new_lines: new, trailing_anchor: String::new(), raw_block: String::new(), line_number: 1 };
+            let block = editblocks::EditBlock { format: editblocks::Format::SearchReplace, file_path: "src/a.txt".into(), anchor: String::new(), old_lines: old, new_lines: new, trailing_anchor: String::new(), raw_block: String::new(), line_number: 1, assumed: Vec::new(), line_hint: None };
             p.complete(&block);
             let _ = p.render_delta(None);
             let _ = p.content_after();

@@ -161,6 +161,11 @@ pub struct BlockPreview {
     binary: bool,
     /// False: no file given; lines are only kept for drawing.
     locate: bool,
+    /// A failure decided while streaming whose event waits for the end
+    /// marker: the parser may still rewrite the old text (line-number
+    /// prefixes, a wrapper line, a spurious blank first line), or a line
+    /// hint (`:start_line:`) may pick one of several places.
+    withheld: bool,
     format: Option<Format>,
     /// Anchor and old lines, in order (the `edit`, `search`, `anchor` and `old` sections).
     seq: Vec<String>,
@@ -218,6 +223,7 @@ impl BlockPreview {
             events: Vec::new(),
             cursor: render::Cursor::default(),
             locate: true,
+            withheld: false,
         }
     }
 
@@ -389,12 +395,58 @@ impl BlockPreview {
                     self.path
                 )
             });
-            self.fail(Failure {
-                since,
-                kind,
-                reason,
-                lines: Vec::new(),
-            });
+            let rewritable = self.may_be_rewritten(line);
+            self.fail_maybe_later(
+                Failure {
+                    since,
+                    kind,
+                    reason,
+                    lines: Vec::new(),
+                },
+                rewritable,
+            );
+        }
+    }
+
+    /// Whether the parser may still rewrite the old text when the block
+    /// ends (so a mismatch now is not final): a line-number prefix on a
+    /// line (`12 | `, `12: `, `12<tab>`), or a first line that is blank, a
+    /// fence, or names a file (a wrapper the parser strips).
+    fn may_be_rewritten(&self, line: &str) -> bool {
+        let numbered = |l: &str| {
+            let t = l.trim_start();
+            let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            digits > 0 && {
+                let rest = &t[digits..];
+                rest.starts_with('\t')
+                    || rest.trim_start_matches(' ').starts_with('|')
+                    || rest.trim_start_matches(' ').starts_with(':')
+            }
+        };
+        let first = self.seq.first().map(String::as_str).unwrap_or(line);
+        let f = first.trim();
+        let wrapper = f.is_empty()
+            || f.starts_with("```")
+            || f.starts_with("~~~")
+            || (!f.contains(' ')
+                && (f.contains('/')
+                    || f.rsplit_once('.').is_some_and(|(a, b)| {
+                        !a.is_empty()
+                            && !b.is_empty()
+                            && b.chars().all(|c| c.is_ascii_alphanumeric())
+                    })));
+        wrapper || numbered(line) || self.seq.iter().any(|l| numbered(l))
+    }
+
+    /// [`BlockPreview::fail`], with the event held back until the end
+    /// marker when `later` (see [`BlockPreview::withheld`]).
+    fn fail_maybe_later(&mut self, failure: Failure, later: bool) {
+        if later && self.phase != Phase::Complete {
+            self.candidates.clear();
+            self.failure = Some(failure);
+            self.withheld = true;
+        } else {
+            self.fail(failure);
         }
     }
 
@@ -421,6 +473,8 @@ impl BlockPreview {
             trailing_anchor: trailing.join("\n"),
             raw_block: String::new(),
             line_number: 0,
+            assumed: Vec::new(),
+            line_hint: None,
         }
     }
 
@@ -517,12 +571,16 @@ impl BlockPreview {
                 self.path
             )
         });
-        self.fail(Failure {
-            since: 0,
-            kind: "ambiguous".into(),
-            reason,
-            lines,
-        });
+        // Before the end marker a line hint may still pick one place.
+        self.fail_maybe_later(
+            Failure {
+                since: 0,
+                kind: "ambiguous".into(),
+                reason,
+                lines,
+            },
+            true,
+        );
     }
 
     /// The block's end marker was read: `block` is what the parser
@@ -545,8 +603,16 @@ impl BlockPreview {
             self.seq = seq;
             self.trailing = trailing;
             self.new = new;
-            self.prefix = if block.format == Format::EditRepl { split(&block.anchor).len() } else { 0 };
-            self.old_count = if block.format == Format::Anchored { split(&block.old_lines).len() } else { 0 };
+            self.prefix = if block.format == Format::EditRepl {
+                split(&block.anchor).len()
+            } else {
+                0
+            };
+            self.old_count = if block.format == Format::Anchored {
+                split(&block.old_lines).len()
+            } else {
+                0
+            };
             self.phase = Phase::Complete;
             return;
         }
@@ -590,6 +656,28 @@ impl BlockPreview {
         if self.failure.is_none() && self.seq.is_empty() && self.trailing.is_empty() {
             self.check_create();
         }
+        // An ambiguity held back: the block's line hint may pick one place (as the engine does).
+        if let Some(f) = self
+            .failure
+            .as_ref()
+            .filter(|f| f.kind == "ambiguous" && self.withheld)
+        {
+            self.candidates = f
+                .lines
+                .iter()
+                .map(|&l| (l as usize).saturating_sub(1))
+                .collect();
+            self.failure = None;
+            self.withheld = false;
+        }
+        if self.failure.is_none() && self.candidates.len() > 1 {
+            let anchor_len = split(&block.anchor).len();
+            if let Some(pos) =
+                crate::engine::nearest_to_hint(&self.candidates, anchor_len, block.line_hint)
+            {
+                self.candidates = vec![pos];
+            }
+        }
         if self.failure.is_none() && self.candidates.len() > 1 {
             self.fail_ambiguous();
         }
@@ -608,6 +696,13 @@ impl BlockPreview {
             ) {
                 failure.kind = kind.as_str().to_string();
                 failure.reason = reason;
+            }
+        }
+        // A mismatch held back while the parser could still rewrite the old text: final now.
+        if self.withheld {
+            self.withheld = false;
+            if let Some(f) = self.failure.clone() {
+                self.fail(f);
             }
         }
     }

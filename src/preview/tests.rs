@@ -181,11 +181,17 @@ fn unlocated_preview_draws_without_a_file() {
     assert_eq!(p.state(), PreviewState::Unlocated);
     assert!(p.take_events().is_empty());
     let first = p.render_delta(None).reset.unwrap_or_default();
-    assert!(first.contains("data-preview-state=\"unlocated\"") && first.contains(">y<"), "{first}");
+    assert!(
+        first.contains("data-preview-state=\"unlocated\"") && first.contains(">y<"),
+        "{first}"
+    );
     p.push(Section::Replace, &[] as &[&str]);
     let _ = p.render_delta(None);
     p.push(Section::Replace, &["z"]);
     let d = p.render_delta(Some("w"));
-    assert!(d.reset.is_none() && d.append.contains(">z<") && !d.append.contains("data-new-line"), "{d:?}");
+    assert!(
+        d.reset.is_none() && d.append.contains(">z<") && !d.append.contains("data-new-line"),
+        "{d:?}"
+    );
     assert_eq!(p.content_after(), None);
 }
