@@ -350,7 +350,10 @@ proptest! {
             let _ = p.state();
         }
         if let Some((old, new)) = end {
-            let block = editblocks::EditBlock { format: editblocks::Format::SearchReplace, file_path: "src/a.txt".into(), anchor: String::new(), old_lines: old, new_lines: new, trailing_anchor: String::new(), raw_block: String::new(), line_number: 1, assumed: Vec::new(), line_hint: None };
+            // A parsed block with its text replaced (whatever other fields the block type has).
+            let mut block = editblocks::parser::parse_edits("src/a.txt\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n", &ParseOptions::default()).remove(0);
+            block.old_lines = old;
+            block.new_lines = new;
             p.complete(&block);
             let _ = p.render_delta(None);
             let _ = p.content_after();

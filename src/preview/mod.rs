@@ -265,70 +265,70 @@ impl BlockPreview {
 
     /// Lines appended to `section` of the block (what a `block-update` carries).
     pub fn push<S: AsRef<str>>(&mut self, section: Section, lines: &[S]) {
-        match section {
-            Section::Edit | Section::Search | Section::Anchor | Section::Old => {
-                if section == Section::Old {
-                    self.format = Some(Format::Anchored);
-                }
-                if section == Section::Search {
-                    self.format = Some(Format::SearchReplace);
-                }
-                if self.phase != Phase::Old {
-                    return; // cannot happen with a parser's events; ignore rather than mislocate
-                }
-                for line in lines {
-                    let line = line.as_ref();
-                    self.narrow(line);
-                    self.seq.push(line.to_string());
-                    if section == Section::Old {
-                        self.old_count += 1;
-                    }
-                    // After every line: events must not depend on how the reply was chunked.
-                    self.update_located();
-                }
-            }
-            Section::Repl | Section::Replace | Section::New => {
-                if section == Section::New {
-                    self.format = Some(Format::Anchored);
-                } else if section == Section::Repl {
-                    self.format = Some(Format::EditRepl);
-                } else {
-                    self.format = Some(Format::SearchReplace);
-                }
-                if self.phase == Phase::Old {
-                    self.end_old();
-                }
-                if self.phase != Phase::New {
-                    return;
-                }
-                for line in lines {
-                    let line = line.as_ref();
-                    if self.format == Some(Format::EditRepl)
-                        && self.prefix == self.new.len()
-                        && self.seq.get(self.prefix).is_some_and(|s| s == line)
-                    {
-                        self.prefix += 1;
-                    }
-                    self.new.push(line.to_string());
-                }
-            }
-            Section::TrailingAnchor => {
+        // Sections of other formats (a patch body) are not previewed.
+        if matches!(
+            section,
+            Section::Edit | Section::Search | Section::Anchor | Section::Old
+        ) {
+            if section == Section::Old {
                 self.format = Some(Format::Anchored);
-                if self.phase == Phase::Old {
-                    self.end_old();
+            }
+            if section == Section::Search {
+                self.format = Some(Format::SearchReplace);
+            }
+            if self.phase != Phase::Old {
+                return; // cannot happen with a parser's events; ignore rather than mislocate
+            }
+            for line in lines {
+                let line = line.as_ref();
+                self.narrow(line);
+                self.seq.push(line.to_string());
+                if section == Section::Old {
+                    self.old_count += 1;
                 }
-                if self.phase == Phase::New {
-                    self.phase = Phase::Trailing;
+                // After every line: events must not depend on how the reply was chunked.
+                self.update_located();
+            }
+        } else if matches!(section, Section::Repl | Section::Replace | Section::New) {
+            if section == Section::New {
+                self.format = Some(Format::Anchored);
+            } else if section == Section::Repl {
+                self.format = Some(Format::EditRepl);
+            } else {
+                self.format = Some(Format::SearchReplace);
+            }
+            if self.phase == Phase::Old {
+                self.end_old();
+            }
+            if self.phase != Phase::New {
+                return;
+            }
+            for line in lines {
+                let line = line.as_ref();
+                if self.format == Some(Format::EditRepl)
+                    && self.prefix == self.new.len()
+                    && self.seq.get(self.prefix).is_some_and(|s| s == line)
+                {
+                    self.prefix += 1;
                 }
-                if self.phase != Phase::Trailing {
-                    return;
-                }
-                for line in lines {
-                    let line = line.as_ref();
-                    self.narrow(line);
-                    self.trailing.push(line.to_string());
-                    self.update_located();
-                }
+                self.new.push(line.to_string());
+            }
+        } else if section == Section::TrailingAnchor {
+            self.format = Some(Format::Anchored);
+            if self.phase == Phase::Old {
+                self.end_old();
+            }
+            if self.phase == Phase::New {
+                self.phase = Phase::Trailing;
+            }
+            if self.phase != Phase::Trailing {
+                return;
+            }
+            for line in lines {
+                let line = line.as_ref();
+                self.narrow(line);
+                self.trailing.push(line.to_string());
+                self.update_located();
             }
         }
     }
@@ -380,16 +380,9 @@ impl BlockPreview {
             } else {
                 seq.push(line);
             }
-            let block = self.block_for(&seq, &trailing);
-            let v = validate_edit(
-                &block,
-                self.content.as_deref().unwrap_or(""),
-                &ApplyOptions::default(),
-            );
-            let kind = v
-                .error_kind
-                .map_or("old-mismatch".to_string(), |k| k.as_str().to_string());
-            let reason = v.reason.unwrap_or_else(|| {
+            let (kind, reason) = self.explain(&seq, &trailing);
+            let kind = kind.unwrap_or_else(|| "old-mismatch".to_string());
+            let reason = reason.unwrap_or_else(|| {
                 format!(
                     "The old lines do not occur in {} from line {since} of the edit on.",
                     self.path
@@ -451,7 +444,7 @@ impl BlockPreview {
     }
 
     /// A block with the lines so far, for the engine's explainer.
-    fn block_for(&self, seq: &[&str], trailing: &[&str]) -> EditBlock {
+    fn block_for(&self, seq: &[&str], trailing: &[&str]) -> Option<EditBlock> {
         let anchored = self.format == Some(Format::Anchored);
         let anchor_len = if anchored {
             self.seq.len() - self.old_count
@@ -459,22 +452,33 @@ impl BlockPreview {
             0
         };
         let anchor_len = anchor_len.min(seq.len());
-        EditBlock {
-            format: if anchored {
-                Format::Anchored
-            } else {
-                Format::SearchReplace
-            },
-            file_path: self.path.clone(),
-            anchor: seq[..anchor_len].join("\n"),
-            old_lines: seq[anchor_len..].join("\n"),
-            // Not the old text: an explanation, not a no-op.
-            new_lines: "\u{0}".into(),
-            trailing_anchor: trailing.join("\n"),
-            raw_block: String::new(),
-            line_number: 0,
-            assumed: Vec::new(),
-            line_hint: None,
+        let mut block = template_block()?;
+        block.format = if anchored {
+            Format::Anchored
+        } else {
+            Format::SearchReplace
+        };
+        block.file_path = self.path.clone();
+        block.anchor = seq[..anchor_len].join("\n");
+        block.old_lines = seq[anchor_len..].join("\n");
+        // Not the old text: an explanation, not a no-op.
+        block.new_lines = "\u{0}".into();
+        block.trailing_anchor = trailing.join("\n");
+        Some(block)
+    }
+
+    /// What `validate_edit` says of the lines so far: error kind and reason.
+    fn explain(&self, seq: &[&str], trailing: &[&str]) -> (Option<String>, Option<String>) {
+        match self.block_for(seq, trailing) {
+            Some(block) => {
+                let v = validate_edit(
+                    &block,
+                    self.content.as_deref().unwrap_or(""),
+                    &ApplyOptions::default(),
+                );
+                (v.error_kind.map(|k| k.as_str().to_string()), v.reason)
+            }
+            None => (None, None),
         }
     }
 
@@ -557,14 +561,9 @@ impl BlockPreview {
     fn fail_ambiguous(&mut self) {
         let seq: Vec<&str> = self.seq.iter().map(String::as_str).collect();
         let trailing: Vec<&str> = self.trailing.iter().map(String::as_str).collect();
-        let block = self.block_for(&seq, &trailing);
-        let v = validate_edit(
-            &block,
-            self.content.as_deref().unwrap_or(""),
-            &ApplyOptions::default(),
-        );
+        let (_, reason) = self.explain(&seq, &trailing);
         let lines: Vec<u32> = self.candidates.iter().map(|&i| (i + 1) as u32).collect();
-        let reason = v.reason.unwrap_or_else(|| {
+        let reason = reason.unwrap_or_else(|| {
             format!(
                 "Edit location is ambiguous: the old lines occur {} times in {}.",
                 lines.len(),
@@ -928,6 +927,13 @@ impl PreviewSession {
             }
         }
     }
+}
+
+/// A plain block with every field at its default, whatever fields the
+/// block type has: what the parser makes of a minimal reply.
+pub(crate) fn template_block() -> Option<EditBlock> {
+    let reply = "t.txt\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n";
+    crate::parser::parse_edits(reply, &crate::parser::ParseOptions::default()).pop()
 }
 
 /// The formats a preview locates.

@@ -195,3 +195,8 @@ fn unlocated_preview_draws_without_a_file() {
     );
     assert_eq!(p.content_after(), None);
 }
+
+#[test]
+fn the_template_block_exists() {
+    assert!(template_block().is_some_and(|b| b.format == Format::SearchReplace));
+}
