@@ -3,6 +3,7 @@
 //   editblocks apply [reply-file | -] [--root DIR] [--dry-run] [--mode sequential|atomic]
 //                    [--matching exact|tolerant] [--format edit-repl,anchored,search-replace,apply-patch,unified-diff]
 //                    [--no-stage] [--overwrite] [--allow-folder DIR]... [--json] [--color | --no-color]
+//                    [--stop-on-unmatched]
 //
 // Reads a model's reply from a file or standard input as it streams, applies
 // its edit blocks to the folder --root (default: the current folder) and
@@ -29,13 +30,24 @@ Options:
                       (such as .git/info); repeat for more. Others (.git, .hg, .svn,
                       .bzr, .jj in any spelling) are always refused
   --json              print the result as JSON
+  --stop-on-unmatched stop reading at the first block that can no longer apply
+                      (its old text is not in the file, or is ambiguous) while
+                      the reply streams in; nothing is written, exit status 3
   --color, --no-color force colours on or off
   -h, --help          show this help
   -v, --version       print the version
 
-Exit status: 0 when every edit applied (or validated), 1 when any failed, 2 on a usage error.`;
+Exit status: 0 when every edit applied (or validated), 1 when any failed, 2 on a usage error,
+3 when --stop-on-unmatched stopped the reply.`;
 
 class UsageError extends Error {}
+// --stop-on-unmatched: a block-unmatched event ends reading the reply.
+class Stopped extends Error {
+  constructor(event) {
+    super(event.reason);
+    this.event = event;
+  }
+}
 
 // Text from the reply or from the files (paths, diff lines, reasons that quote
 // them, nearest lines) is printed to a terminal: an ESC, OSC or C1 sequence
@@ -67,7 +79,7 @@ const jsonSafe = (json) => json.replace(/[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu, (
   Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
 
 function parseArgs(argv) {
-  const opts = { command: null, file: null, root: '.', dryRun: false, mode: undefined, matching: undefined, formats: undefined, stage: true, overwrite: false, json: false, color: undefined };
+  const opts = { command: null, file: null, root: '.', dryRun: false, mode: undefined, matching: undefined, formats: undefined, stage: true, overwrite: false, json: false, color: undefined, stopOnUnmatched: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -90,6 +102,7 @@ function parseArgs(argv) {
       case '--overwrite': opts.overwrite = true; break;
       case '--allow-folder': (opts.allowFolders ??= []).push(take('--allow-folder')); break;
       case '--json': opts.json = true; break;
+      case '--stop-on-unmatched': opts.stopOnUnmatched = true; break;
       case '--color': opts.color = true; break;
       case '--no-color': opts.color = false; break;
       default:
@@ -101,6 +114,8 @@ function parseArgs(argv) {
   }
   if (opts.mode !== undefined && !['sequential', 'atomic'].includes(opts.mode)) throw new UsageError(`--mode must be sequential or atomic, not ${opts.mode}`);
   if (opts.matching !== undefined && !['exact', 'tolerant'].includes(opts.matching)) throw new UsageError(`--matching must be exact or tolerant, not ${opts.matching}`);
+  // The live preview locates blocks exactly: with tolerant matching it would stop on blocks that apply.
+  if (opts.stopOnUnmatched && opts.matching === 'tolerant') throw new UsageError('--stop-on-unmatched follows exact matching; it cannot be combined with --matching tolerant');
   for (const f of opts.formats || []) {
     if (!['edit-repl', 'anchored', 'search-replace', 'apply-patch', 'unified-diff'].includes(f)) throw new UsageError(`--format: unknown format ${f} (use edit-repl, anchored, search-replace, apply-patch, unified-diff)`);
   }
@@ -191,7 +206,10 @@ async function apply(opts) {
 
   // Parse as the reply streams in, so progress shows while a model is still writing.
   const formats = opts.formats;
-  const stream = new api.EditStream(formats ? { formats } : undefined);
+  const streamOptions = formats ? { formats } : {};
+  // The live preview locates each block in the files as it streams.
+  if (opts.stopOnUnmatched) streamOptions.preview = { host: api.nodeHost(root) };
+  const stream = new api.EditStream(streamOptions);
   const blocks = [];
   const discarded = [];
   // Progress only helps a person watching a reply arrive on standard input.
@@ -203,11 +221,22 @@ async function apply(opts) {
         if (showProgress) process.stderr.write(err.dim(`  received block ${blocks.filter(Boolean).length}: ${visible(ev.block.filePath)}\n`));
       } else if (ev.type === 'block-discarded') {
         discarded.push(ev);
+      } else if (ev.type === 'block-unmatched' && opts.stopOnUnmatched) {
+        throw new Stopped(ev);
       }
     }
   };
-  const text = await readInput(opts.file, (chunk) => onEvents(stream.feed(chunk)));
-  onEvents(stream.finish());
+  let text;
+  try {
+    text = await readInput(opts.file, (chunk) => onEvents(stream.feed(chunk)));
+    onEvents(stream.finish());
+  } catch (e) {
+    if (!(e instanceof Stopped)) throw e;
+    const ev = e.event;
+    if (opts.json) process.stdout.write(JSON.stringify({ stopped: { filePath: ev.filePath, lineNumber: ev.lineNumber, errorKind: ev.errorKind, reason: ev.reason, since: ev.since } }, null, 2) + '\n');
+    else process.stderr.write(`${err.red('editblocks: stopped')} at the block for ${err.bold(ev.filePath)} (reply line ${ev.lineNumber}): it can no longer apply (${ev.errorKind}).\n    ${ev.reason}\nNothing was written.\n`);
+    return 3;
+  }
   const input = blocks.filter(Boolean);
   // Creating the host finishes what a killed earlier run left (rolls it back, removes its temporary files).
   const host = api.nodeHost(root);

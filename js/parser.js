@@ -4,6 +4,7 @@
 // boundary into plain objects.
 import * as raw from 'editblocks-raw';
 import { onReset } from './guard.js';
+import { previewDriver, drawingDriver, PendingTracker } from './preview.js';
 
 const FORMATS = ['edit-repl', 'anchored', 'search-replace', 'apply-patch', 'unified-diff'];
 const encoder = new TextEncoder();
@@ -193,6 +194,16 @@ export class EditStream {
     this._inputCapacity = 0;
     this._view = null;
     this._slots = this._raw.slots() >>> 2; // [keepFrom, records address, current line length], set by every feed
+    // Live preview (options.preview) and pendingDelta(): see js/preview.js.
+    this._preview = previewDriver(options?.preview);
+    this._tracker = new PendingTracker();
+  }
+
+  // Every batch of events leaves through here: pendingDelta() tracks them,
+  // and the preview adds block-located / block-unmatched.
+  _out(events) {
+    if (events.length > 0) this._tracker.track(events);
+    return this._preview === null ? events : this._preview.route(events);
   }
 
   /** Reads a chunk; returns the events it completes (possibly none). */
@@ -220,13 +231,13 @@ export class EditStream {
     // (pending() hands it over first), and the core is not called.
     if (text.indexOf('\n') < 0) {
       this._unsent += text;
-      return [];
+      return this._preview === null ? [] : this._out([]);
     }
     if (this._unsent !== '') {
       text = this._unsent + text;
       this._unsent = '';
     }
-    return this._run(text, false);
+    return this._out(this._run(text, false));
   }
 
   /** Ends the reply; a block still open is discarded, with its reason. */
@@ -240,7 +251,8 @@ export class EditStream {
     this._unsent = '';
     // `rest` holds no newline: handing it over completes nothing.
     if (rest !== '') this._run(rest, false);
-    const events = this._run('', true);
+    const events = this._out(this._run('', true));
+    if (this._preview !== null) this._preview.free();
     this._finished = true;
     this._raw.free();
     this._raw = null;
@@ -267,6 +279,7 @@ export class EditStream {
    * it too; `using stream = new EditStream()` calls this at the end of the scope.
    */
   free() {
+    if (this._preview !== null && !this._finished) this._preview.free();
     if (this._raw !== null) this._raw.free();
     this._raw = null;
     this._freed = !this._finished;
@@ -278,6 +291,45 @@ export class EditStream {
 
   _checkNotFreed(method) {
     if (this._freed) throw new Error(`editblocks: EditStream.${method}() called after free(); the stream's memory was released, create a new EditStream`);
+  }
+
+  /**
+   * What changed in the open block since the last call: `{ filePath, format,
+   * lineNumber, reset, added: [{ section, lines }], partialLine }` (`reset`:
+   * a new block began, start over), or null between blocks. Its cost is the
+   * new text, not the block: pending() gives the whole block.
+   */
+  pendingDelta() {
+    this._checkNotFreed('pendingDelta');
+    if (this._finished) return null;
+    return this._tracker.take(this._typing());
+  }
+
+  /**
+   * With options.preview: where the open block (or the last one) stands in its
+   * file: `{ filePath, lineNumber, state, … }` with state 'waiting',
+   * 'searching' (count, lines), 'located' (line), 'ambiguous' (lines,
+   * reason), 'no-match' (since, errorKind, reason) or 'create'; null without.
+   */
+  preview() {
+    return this._preview === null ? null : this._preview.state();
+  }
+
+  /** With options.preview: the open block's file as it would look with the new lines so far, or null. */
+  previewContent() {
+    return this._preview === null || this._finished ? null : this._preview.content();
+  }
+
+  // The line being typed (not handed to the core yet, or its current line).
+  _typing() {
+    return this._unsent === '' ? this._partial : this._partial + wellFormed(this._unsent);
+  }
+
+  _previewHtml(incremental) {
+    if (this._finished) return null;
+    // Without options.preview, the first incremental render starts drawing (not locating).
+    if (this._preview === null) this._preview = drawingDriver(this);
+    return this._preview.render(this._typing(), incremental);
   }
 
   // Hands `text` (no trailing CR or high surrogate) to the core, or ends the

@@ -9,6 +9,7 @@ import {
 } from 'editblocks-raw';
 import { checkOptions } from './options.js';
 import { plainCopy } from './boundary.js';
+import { EditStream } from './parser.js';
 
 const text = (value, what) => {
   if (typeof value !== 'string') {
@@ -96,6 +97,7 @@ export function renderEditBlock(block, results, options) {
  * what `EditStream.pending()` returned, alone.
  */
 export function renderInProgressEditBlock(filePath, partialLines) {
+  if (filePath instanceof EditStream) return renderPreview(filePath, partialLines);
   if (filePath !== null && typeof filePath === 'object' && partialLines === undefined) {
     const pending = filePath;
     if (typeof pending.filePath !== 'string') {
@@ -118,6 +120,24 @@ export function renderInProgressEditBlock(filePath, partialLines) {
     throw new TypeError('editblocks: renderInProgressEditBlock(…, partialLines) takes an array of strings');
   }
   return renderInProgressHtml(filePath, lines);
+}
+
+/**
+ * `renderInProgressEditBlock(stream, options?)`: the open block drawn in
+ * place in its file (a stream made with options.preview): real file line
+ * numbers, context above and below, changed spans, the state. With
+ * `{ incremental: true }`, only what changed since the last call, as
+ * `{ reset?, header?, append?, replace?, partial?, below? }` (see
+ * applyPreviewDelta); null when no block is open.
+ */
+function renderPreview(stream, options) {
+  const incremental = checkOptions(options, 'renderInProgressEditBlock(stream, …)', { incremental: 'boolean' })?.incremental === true;
+  if (stream._preview === null && !incremental) {
+    const pending = stream.pending();
+    return pending === null ? '' : renderInProgressEditBlock(pending);
+  }
+  const html = stream._previewHtml(incremental);
+  return html ?? (incremental ? null : '');
 }
 
 /**

@@ -26,6 +26,7 @@ pub mod locate;
 pub mod parser;
 pub mod patch;
 pub mod path;
+pub mod preview;
 pub mod prompts;
 pub mod render;
 pub mod result;

@@ -51,7 +51,7 @@ pub fn escape_html(text: &str) -> String {
 /// than tab would vanish (NUL) or break the line (a lone CR) on screen, so an
 /// edit could hide what it changes: they show as their Unicode control
 /// pictures (U+2400…), marked `eb-ctrl` with the code point as a title.
-fn push_line_text(out: &mut String, text: &str) {
+pub(crate) fn push_line_text(out: &mut String, text: &str) {
     let is_control = |c: char| (c < ' ' && c != '\t') || c == '\u{7f}';
     if !text.contains(is_control) {
         push_escaped(out, text);
@@ -213,13 +213,13 @@ fn status_label(status: &str) -> &'static str {
 }
 
 /// Builds an attribute list; values are escaped.
-struct Attrs(String);
+pub(crate) struct Attrs(pub(crate) String);
 
 impl Attrs {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Attrs(String::new())
     }
-    fn add(mut self, name: &str, value: &str) -> Self {
+    pub(crate) fn add(mut self, name: &str, value: &str) -> Self {
         self.0.push(' ');
         self.0.push_str(name);
         self.0.push_str("=\"");
@@ -227,7 +227,7 @@ impl Attrs {
         self.0.push('"');
         self
     }
-    fn opt<T: ToString>(self, name: &str, value: Option<T>) -> Self {
+    pub(crate) fn opt<T: ToString>(self, name: &str, value: Option<T>) -> Self {
         match value {
             Some(v) => self.add(name, &v.to_string()),
             None => self,
@@ -416,7 +416,7 @@ enum Section {
     Trailing,
 }
 
-fn marker(line: &str) -> Option<&'static str> {
+pub(crate) fn marker(line: &str) -> Option<&'static str> {
     let t = line.trim();
     let all = |c: char| t.chars().count() >= 3 && t.chars().all(|x| x == c);
     if t.starts_with("«««") || t.starts_with("<<<<<<<") {
@@ -434,7 +434,7 @@ fn marker(line: &str) -> Option<&'static str> {
 
 const MARKERS: [&str; 7] = ["««« EDIT", "═══════ REPL", "»»» EDIT END", "───────", "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE"];
 
-fn is_partial_marker(line: &str) -> bool {
+pub(crate) fn is_partial_marker(line: &str) -> bool {
     let t = line.trim_start();
     // "═══════" is whole (the anchored separator) though "═══════ REPL" starts with it.
     !t.is_empty() && marker(line).is_none() && MARKERS.iter().any(|m| m.starts_with(t))

@@ -108,7 +108,7 @@ function proseHtml(lines) {
  * far (each drawn by `draw(block, index)`); while `streaming`, the block
  * EditStream reports as pending is drawn with renderInProgressEditBlock.
  */
-function layout(text, blocks, draw, { streaming, pending }) {
+function layout(text, blocks, draw, { streaming, pending, pendingHtml }) {
   const lines = text.split('\n');
   const ranges = [];
   let searchFrom = 0;
@@ -127,7 +127,8 @@ function layout(text, blocks, draw, { streaming, pending }) {
   if (streaming && pending) {
     // The parser's view of the block being written, drawn from pending().
     const start = Math.max(searchFrom, (pending.lineNumber || 1) - 1);
-    ranges.push({ start, end: lines.length - 1, html: eb.renderInProgressEditBlock(pending) });
+    // With the live preview: the block drawn in place in its file.
+    ranges.push({ start, end: lines.length - 1, html: pendingHtml || eb.renderInProgressEditBlock(pending) });
   }
   let html = '';
   let at = 0;
@@ -198,10 +199,16 @@ async function streamReply(text) {
   state.run = run;
   setButtons(true);
   setPhase('streaming');
-  const stream = new eb.EditStream();
+  // The live preview locates each block in the in-memory project while it is
+  // written, and says as soon as one can no longer apply.
+  const stream = new eb.EditStream({ preview: { files: state.files } });
   const blocks = [];
+  const unmatched = [];
   const take = (events) => {
-    for (const e of events || []) if (e.type === 'block-complete' && e.block) blocks.push(e.block);
+    for (const e of events || []) {
+      if (e.type === 'block-complete' && e.block) blocks.push(e.block);
+      if (e.type === 'block-unmatched') unmatched.push(e);
+    }
   };
   let sent = 0;
   const tick = 40;
@@ -214,9 +221,11 @@ async function streamReply(text) {
     sent += chunk.length;
     take(stream.feed(chunk));
     const pending = stream.pending();
+    const pendingHtml = pending ? eb.renderInProgressEditBlock(stream) : '';
     const soFar = text.slice(0, sent);
-    drawCard(layout(soFar, blocks, (block) => eb.renderEditBlock(block), { streaming: true, pending }));
-    setStatus(`Streaming… ${sent.toLocaleString()} of ${text.length.toLocaleString()} characters, ${blocks.length} block${blocks.length === 1 ? '' : 's'} complete${pending ? ', one being written' : ''}.`);
+    drawCard(layout(soFar, blocks, (block) => eb.renderEditBlock(block), { streaming: true, pending, pendingHtml }));
+    const warn = unmatched.length ? ` ${unmatched.length} block${unmatched.length === 1 ? '' : 's'} can no longer apply (${unmatched[unmatched.length - 1].filePath}, reply line ${unmatched[unmatched.length - 1].lineNumber}).` : '';
+    setStatus(`Streaming… ${sent.toLocaleString()} of ${text.length.toLocaleString()} characters, ${blocks.length} block${blocks.length === 1 ? '' : 's'} complete${pending ? ', one being written' : ''}.${warn}`, unmatched.length > 0);
     await sleep(tick);
   }
   take(stream.finish());

@@ -6,6 +6,7 @@ export * from './apply.js';
 export * from './tools.js';
 export * from './hashline.js';
 export * from './render.js';
+export * from './preview.js';
 export * from './common.js';
 export * from './loading.js';
 export * from './vscode-host.js';

@@ -1,3 +1,4 @@
+import type { PreviewEvent, PreviewOptions, PreviewState, BlockPreviewState, PendingDelta } from './preview.js';
 export type Format = 'edit-repl' | 'anchored' | 'search-replace' | 'apply-patch' | 'unified-diff';
 
 /** One hunk (`@@` section) of a patch block. Every line starts with ' ' (context), '-' (removed) or '+' (added). */
@@ -80,9 +81,11 @@ export type StreamEvent =
   /** Only what is new: the lines appended to `section` (an empty `lines` announces a new section). */
   | { type: 'block-update'; format?: Format; section: Section; lines: string[] }
   /** The end marker arrived; `index` is the block's position in what parseEdits returns. */
-  | { type: 'block-complete'; index: number; block: EditBlock }
+  | { type: 'block-complete'; index: number; block: EditBlock; /** With options.preview: the block's final state. */ preview?: PreviewState }
   /** The block was dropped; `reason` names the line and what would fix it. */
-  | { type: 'block-discarded'; filePath?: string; lineNumber: number; reason: string };
+  | { type: 'block-discarded'; filePath?: string; lineNumber: number; reason: string; preview?: PreviewState }
+  /** With options.preview: block-located / block-unmatched. */
+  | PreviewEvent;
 
 export interface PendingBlock {
   filePath: string;
@@ -102,13 +105,20 @@ export function detectFormat(text: string): Format | 'none';
 
 /** Incremental parser: any chunking gives exactly the blocks of parseEdits. */
 export class EditStream {
-  constructor(options?: ParseOptions);
+  /** `preview`: locate each block in its file while it streams (see preview.d.ts). */
+  constructor(options?: ParseOptions & { preview?: PreviewOptions });
   /** Reads a chunk (any split, even inside a marker or a surrogate pair). */
   feed(chunk: string): StreamEvent[];
   /** Ends the reply: an unclosed block is discarded with a reason. Releases the stream; feed() afterwards throws. */
   finish(): StreamEvent[];
   /** The block being written, or null. */
   pending(): PendingBlock | null;
+  /** What changed in the open block since the last call (cost: the new text, not the block), or null. */
+  pendingDelta(): PendingDelta | null;
+  /** With options.preview: where the open (or last) block stands in its file; null without. */
+  preview(): BlockPreviewState | null;
+  /** With options.preview: the open block's file with the new lines so far (one pass over the file), or null. */
+  previewContent(): string | null;
   /**
    * Releases the stream's wasm memory without finishing (a cancelled reply); later calls throw.
    * Not needed after finish(). `using stream = new EditStream()` calls it at the end of the scope.

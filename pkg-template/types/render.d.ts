@@ -1,4 +1,5 @@
-import type { EditBlock, PendingBlock } from './parser.js';
+import type { EditBlock, EditStream, PendingBlock } from './parser.js';
+import type { PreviewHtmlDelta } from './preview.js';
 import type { ApplyResult, EditResult } from './apply.js';
 import type { ToolApplyResult } from './tools.js';
 
@@ -68,6 +69,16 @@ export function renderEditBlock(
 export function renderInProgressEditBlock(filePath: string, partialLines?: string[] | string): string;
 /** The same, drawn straight from `EditStream.pending()`. */
 export function renderInProgressEditBlock(pending: PendingBlock): string;
+/**
+ * The open block of a stream made with `options.preview`, drawn in place in its file: real line
+ * numbers, context above and below, changed spans, the state ('' when no block is open).
+ */
+export function renderInProgressEditBlock(stream: EditStream, options?: { incremental?: false }): string;
+/**
+ * Only what changed since the last call (null when no block is open); apply it with applyPreviewDelta.
+ * On a stream made without options.preview the block is drawn without being located.
+ */
+export function renderInProgressEditBlock(stream: EditStream, options: { incremental: true }): PreviewHtmlDelta | null;
 
 export interface RenderSummaryOptions {
   /** Show the retry note though only results were passed (an ApplyResult says so itself with `retryPrompt`). */

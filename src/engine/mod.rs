@@ -311,7 +311,7 @@ fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) ->
 
 /// Among equal candidate starts (0-based), the one whose old lines begin
 /// nearest to `hint` (1-based), when no other is as near.
-fn nearest_to_hint(starts: &[usize], anchor_len: usize, hint: Option<u32>) -> Option<usize> {
+pub(crate) fn nearest_to_hint(starts: &[usize], anchor_len: usize, hint: Option<u32>) -> Option<usize> {
     let hint = hint? as i64;
     let distance = |s: usize| ((s + anchor_len + 1) as i64 - hint).abs();
     let best = starts.iter().map(|&s| distance(s)).min()?;

@@ -13,6 +13,7 @@ mod engine;
 #[cfg(feature = "full")]
 mod hashline;
 mod parser;
+mod preview;
 mod render;
 #[cfg(feature = "full")]
 mod tools;

@@ -110,6 +110,7 @@ const SAMPLES = {
   renderEditsSummary: () => [[{ filePath: 'a.txt', status: 'applied' }], {}],
   nodeHost: () => [process.cwd(), { git: false }],
   EditStream: () => [{ formats: ['edit-repl'] }],
+  EditPreview: () => ['a.txt', 'old\n'],
 };
 const POSITIONS = 4;
 // nodeHost(root) with a string is a real folder: only non-strings are tried at position 0.

@@ -56,11 +56,13 @@ window.__beforeInitAll = {};
 for (const name of Object.keys(api)) {
   // Error classes (HostFailureError) are thrown by the library, not calls into the module.
   if (typeof api[name] !== 'function' || name === 'init' || name === 'initSync' || name === 'EditStream' || api[name].prototype instanceof Error) continue;
+  const isClass = /^class[\\s{]/.test(Function.prototype.toString.call(api[name]));
+  const key = isClass ? 'new ' + name + '()' : name;
   try {
-    const out = api[name]();
-    window.__beforeInitAll[name] = out && typeof out.then === 'function' ? await out.then(() => 'no error', (e) => e.message) : 'no error';
+    const out = isClass ? new api[name]('a.txt', 'x') : api[name]();
+    window.__beforeInitAll[key] = out && typeof out.then === 'function' ? await out.then(() => 'no error', (e) => e.message) : 'no error';
   } catch (e) {
-    window.__beforeInitAll[name] = e.message;
+    window.__beforeInitAll[key] = e.message;
   }
 }
 await init(new URL('./editblocks_bg.wasm', location.href));

@@ -1,0 +1,442 @@
+// Live preview of the block being streamed: where it lands in its file
+// (located / searching / ambiguous / no-match), the events block-located and
+// block-unmatched as they become true, the file as it would look, and
+// incremental HTML. The locating runs in the core (src/preview/); this layer
+// reads the files, routes the parser's events to it, and tracks what
+// pendingDelta() reports.
+import * as raw from 'editblocks-raw';
+
+// Section numbers, in the order of the core's `Section` enum.
+const SECTIONS = ['edit', 'repl', 'anchor', 'old', 'new', 'trailing-anchor', 'search', 'replace'];
+const SECTION_CODE = new Map(SECTIONS.map((s, i) => [s, i]));
+// The formats the preview locates (their sections are in SECTIONS); a block of
+// another format streams on without a preview.
+const PREVIEWED = new Set(['edit-repl', 'anchored', 'search-replace']);
+let utf8 = null;
+
+/**
+ * Checks `options.preview` of an EditStream: `{ files }` (an object or Map
+ * from path to content) or `{ host }` (anything with readFile, sync or async).
+ */
+export function previewDriver(spec) {
+  if (spec === undefined || spec === null || spec === false) return null;
+  if (typeof spec !== 'object') throw new TypeError('editblocks: EditStream options.preview must be an object: { files } (path → content) or { host } (a FileHost)');
+  const { files, host } = spec;
+  if (files === undefined && host === undefined) throw new TypeError('editblocks: EditStream options.preview needs files (an object or Map from path to content) or host (with readFile)');
+  if (files !== undefined && (files === null || typeof files !== 'object')) throw new TypeError('editblocks: EditStream options.preview.files must be an object or a Map from path to content');
+  if (host !== undefined && (host === null || typeof host.readFile !== 'function')) throw new TypeError('editblocks: EditStream options.preview.host must have a readFile(path) method');
+  return new PreviewDriver(files, host);
+}
+
+// A file's content as the core takes it: a string, or undefined for no such file.
+function asText(value) {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array) {
+    try {
+      return (utf8 ??= new TextDecoder('utf-8', { fatal: true })).decode(value);
+    } catch {
+      return '\0'; // not UTF-8: refused like a binary file
+    }
+  }
+  return undefined;
+}
+
+/**
+ * For `renderInProgressEditBlock(stream, { incremental: true })` on a stream
+ * made without options.preview: the block is drawn (not located) from the
+ * lines so far, once, and then only from what each feed adds.
+ */
+export function drawingDriver(stream) {
+  const d = new PreviewDriver(null, null, false);
+  const p = stream.pending();
+  if (p !== null) {
+    d.onEvent({ type: 'block-start', filePath: p.filePath, format: p.format, lineNumber: p.lineNumber });
+    for (const s of p.sections) d.onEvent({ type: 'block-update', section: s.section, lines: s.lines });
+  }
+  return d;
+}
+
+class PreviewDriver {
+  constructor(files, host, locate = true) {
+    this.locate = locate; // false: draw only (no file to locate the block in)
+    this.files = files instanceof Map ? files : files ? new Map(Object.entries(files)) : new Map();
+    this.host = host;
+    // Content as the earlier blocks of this reply left it (sequential apply).
+    this.changed = new Map();
+    this.block = null; // { raw, path, lineNumber, buffered, waiting }
+    this.last = null; // the last block's preview, kept after it ends
+    this.queued = []; // events made true by an async read, returned by the next feed
+    this.cached = null; // state() until the next line arrives
+  }
+
+  // Routes the parser's events; returns them with the preview events inserted.
+  route(events) {
+    if (events.length > 0) this.cached = null;
+    let out = null;
+    const queued = this.queued;
+    if (queued.length > 0) {
+      out = queued.splice(0);
+    }
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
+      const made = this.onEvent(e);
+      if (made !== null || out !== null) {
+        if (out === null) out = events.slice(0, i);
+        out.push(e);
+        if (made !== null) for (const m of made) out.push(m);
+      }
+    }
+    return out === null ? events : out;
+  }
+
+  onEvent(e) {
+    switch (e.type) {
+      case 'block-start':
+        this.open(e);
+        return this.drain();
+      case 'block-update': {
+        const b = this.block;
+        if (b === null || b.unsupported) return null;
+        const code = SECTION_CODE.get(e.section);
+        if (code === undefined) {
+          // A section this preview does not know: stop previewing the block rather than misread it.
+          this.unsupported(b);
+          return null;
+        }
+        if (b.raw === null) {
+          b.buffered.push([code, e.lines]);
+          return null;
+        }
+        return b.raw.push(code, e.lines.join('\n'), e.lines.length) > 0 ? this.drain() : null;
+      }
+      case 'block-complete': {
+        const b = this.block;
+        if (b === null) return null;
+        if (b.unsupported) {
+          this.block = null;
+          this.last = null;
+          return null;
+        }
+        if (b.raw === null) {
+          b.completed = e.block;
+          this.end();
+          return null;
+        }
+        const n = b.raw.complete(e.block);
+        const out = n > 0 ? this.drain() : null;
+        const state = b.raw.state();
+        // The block's final state (what validateEdit says of it), with the event.
+        if (this.locate) e.preview = state;
+        if (state.state === 'located' || state.state === 'create') {
+          const after = b.raw.contentAfter();
+          if (after !== undefined && b.path !== null) this.changed.set(b.path, after);
+        }
+        this.end();
+        return out;
+      }
+      case 'block-discarded':
+        if (this.block !== null && this.block.unsupported) {
+          this.block = null;
+          this.last = null;
+        } else if (this.block !== null) {
+          if (this.block.raw !== null && this.locate) e.preview = this.block.raw.state();
+          this.end();
+        }
+        return null;
+      default:
+        return null;
+    }
+  }
+
+  open(e) {
+    this.end();
+    const b = { raw: null, path: null, filePath: e.filePath, lineNumber: e.lineNumber, buffered: [], completed: null, unsupported: false };
+    this.block = b;
+    if (e.format !== undefined && !PREVIEWED.has(e.format)) {
+      this.unsupported(b);
+      return;
+    }
+    if (!this.locate) {
+      b.raw = raw.RawBlockPreview.unlocated(e.filePath);
+      return;
+    }
+    const checked = raw.previewPath(e.filePath);
+    if (typeof checked !== 'string') {
+      b.raw = raw.RawBlockPreview.refused(e.filePath, checked.reason);
+      return;
+    }
+    b.path = checked;
+    if (this.changed.has(checked)) {
+      b.raw = new raw.RawBlockPreview(e.filePath, this.changed.get(checked));
+      return;
+    }
+    let content;
+    if (this.files.has(checked)) content = this.files.get(checked);
+    else if (this.files.has(e.filePath)) content = this.files.get(e.filePath);
+    else if (this.host) {
+      try {
+        content = this.host.readFile(checked);
+      } catch {
+        content = undefined;
+      }
+    }
+    if (content !== null && typeof content === 'object' && typeof content.then === 'function') {
+      // An async host: lines wait here until the file is read.
+      content.then(
+        (value) => this.ready(b, asText(value)),
+        () => this.ready(b, undefined),
+      );
+      return;
+    }
+    b.raw = new raw.RawBlockPreview(e.filePath, asText(content));
+  }
+
+  // No preview for this block (a format the preview does not read).
+  unsupported(b) {
+    b.unsupported = true;
+    b.buffered = [];
+    if (b.raw !== null) b.raw.free();
+    b.raw = null;
+    this.cached = null;
+  }
+
+  // The file of an async read arrived: catch up on the lines so far.
+  ready(b, content) {
+    this.cached = null;
+    if (b.unsupported) return;
+    const r = new raw.RawBlockPreview(b.filePath, content);
+    for (const [code, lines] of b.buffered) r.push(code, lines.join('\n'), lines.length);
+    b.buffered = [];
+    if (b.completed !== null) r.complete(b.completed);
+    const events = r.events();
+    for (const e of events) this.queued.push(this.decorate(b, e));
+    if (this.block === b && !b.unsupported) b.raw = r;
+    else {
+      if (this.last && this.last.block === b) this.last = { block: b, state: r.state() };
+      r.free();
+    }
+  }
+
+  drain() {
+    const b = this.block;
+    if (b === null || b.raw === null) return null;
+    const events = b.raw.events();
+    return events.map((e) => this.decorate(b, e));
+  }
+
+  decorate(b, e) {
+    e.lineNumber = b.lineNumber;
+    return e;
+  }
+
+  end() {
+    const b = this.block;
+    if (b === null) return;
+    if (b.unsupported) {
+      this.block = null;
+      this.last = null;
+      return;
+    }
+    this.block = null;
+    if (b.raw !== null) {
+      this.last = { block: b, state: b.raw.state() };
+      b.raw.free();
+      b.raw = null;
+    } else this.last = { block: b, state: { state: 'waiting' } };
+  }
+
+  state() {
+    if (!this.locate) return null;
+    if (this.cached === null) this.cached = this.readState();
+    return this.cached === undefined ? null : { ...this.cached };
+  }
+
+  readState() {
+    const b = this.block;
+    if (b !== null && b.unsupported) return undefined;
+    if (b !== null) return { filePath: b.filePath, lineNumber: b.lineNumber, ...(b.raw === null ? { state: 'waiting' } : b.raw.state()) };
+    if (this.last !== null) return { filePath: this.last.block.filePath, lineNumber: this.last.block.lineNumber, ...this.last.state };
+    return undefined;
+  }
+
+  content() {
+    const b = this.block;
+    if (b === null || b.raw === null || !this.locate) return null;
+    return b.raw.contentAfter() ?? null;
+  }
+
+  render(partial, incremental) {
+    const b = this.block;
+    if (b === null || b.raw === null) return null;
+    if (!incremental) return b.raw.renderFull(partial);
+    const json = b.raw.renderDelta(partial);
+    return json === '{}' ? {} : JSON.parse(json);
+  }
+
+  free() {
+    this.end();
+  }
+}
+
+/**
+ * What `EditStream.pendingDelta()` reports: the lines added to the open block
+ * since the last call, so a UI's work per token does not grow with the block.
+ */
+export class PendingTracker {
+  constructor() {
+    this.open = null; // { filePath, format, lineNumber, sections: count of lines per section }
+    this.added = [];
+    this.fresh = false; // a block started since the last call
+  }
+
+  track(events) {
+    for (const e of events) {
+      switch (e.type) {
+        case 'block-start':
+          this.open = { filePath: e.filePath, format: e.format, lineNumber: e.lineNumber };
+          this.added = [];
+          this.fresh = true;
+          break;
+        case 'block-update':
+          if (this.open === null) break;
+          if (e.format !== undefined) this.open.format = e.format;
+          {
+            const last = this.added[this.added.length - 1];
+            if (last !== undefined && last.section === e.section) for (const l of e.lines) last.lines.push(l);
+            else this.added.push({ section: e.section, lines: e.lines.slice() });
+          }
+          break;
+        case 'block-complete':
+        case 'block-discarded':
+          this.open = null;
+          this.added = [];
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  take(partialLine) {
+    if (this.open === null) return null;
+    const o = this.open;
+    const out = { filePath: o.filePath, lineNumber: o.lineNumber, reset: this.fresh, added: this.added, partialLine };
+    if (o.format !== undefined) out.format = o.format;
+    this.added = [];
+    this.fresh = false;
+    return out;
+  }
+}
+
+/**
+ * Applies what `renderInProgressEditBlock(stream, { incremental: true })`
+ * returned to `container`, the element that holds the preview (browsers).
+ */
+export function applyPreviewDelta(container, delta) {
+  if (container === null || typeof container !== 'object' || typeof container.querySelector !== 'function') {
+    throw new TypeError('editblocks: applyPreviewDelta(container, delta) needs a DOM element as container');
+  }
+  if (delta === null || delta === undefined) return;
+  if (typeof delta !== 'object') throw new TypeError('editblocks: applyPreviewDelta(…, delta) takes what renderInProgressEditBlock(stream, { incremental: true }) returned');
+  if (delta.reset !== undefined) {
+    container.innerHTML = delta.reset;
+    return;
+  }
+  if (delta.header !== undefined) {
+    const h = container.querySelector('.eb-preview-header');
+    if (h) h.outerHTML = delta.header;
+  }
+  if (delta.replace !== undefined) {
+    for (const [row, html] of delta.replace) {
+      const el = container.querySelector(`[data-row="${row}"]`);
+      if (el) el.outerHTML = html;
+    }
+  }
+  if (delta.append !== undefined) container.querySelector('.eb-preview-rows')?.insertAdjacentHTML('beforeend', delta.append);
+  if (delta.partial !== undefined) {
+    const p = container.querySelector('.eb-preview-partial');
+    if (p) p.innerHTML = delta.partial;
+  }
+  if (delta.below !== undefined) {
+    const b = container.querySelector('.eb-preview-below');
+    if (b) b.innerHTML = delta.below;
+  }
+}
+
+const lineList = (lines, where) => {
+  if (typeof lines === 'string') return lines === '' ? [] : lines.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  if (Array.isArray(lines) && lines.every((l) => typeof l === 'string')) return lines;
+  throw new TypeError(`editblocks: EditPreview.${where} takes complete lines: an array of strings, or one string split at '\\n'`);
+};
+
+/**
+ * The preview of one edit fed by hand, for edits that do not come through
+ * EditStream (e.g. the old_string / new_string of an edit_file or
+ * str_replace call as its arguments stream): give complete lines of the old
+ * text, then of the new text. Old text is matched as whole lines, exactly.
+ */
+export class EditPreview {
+  constructor(filePath, content) {
+    if (typeof filePath !== 'string') throw new TypeError('editblocks: new EditPreview(filePath, content) needs the file path as a string');
+    const checked = raw.previewPath(filePath);
+    if (typeof checked !== 'string') this._raw = raw.RawBlockPreview.refused(filePath, checked.reason);
+    else this._raw = new raw.RawBlockPreview(filePath, asText(content));
+    this._filePath = filePath;
+    this._events = [];
+  }
+
+  _live(where) {
+    if (this._raw === null) throw new Error(`editblocks: EditPreview.${where}() called after free()`);
+    return this._raw;
+  }
+
+  _collect(n) {
+    if (n > 0) for (const e of this._raw.events()) this._events.push(e);
+  }
+
+  /** Complete lines of the old text; returns the events they made true. */
+  pushOld(lines) {
+    const list = lineList(lines, 'pushOld');
+    this._collect(this._live('pushOld').push(SECTION_CODE.get('search'), list.join('\n'), list.length));
+    return this.takeEvents();
+  }
+
+  /** Complete lines of the new text (the old text is complete from the first call on). */
+  pushNew(lines) {
+    const list = lineList(lines, 'pushNew');
+    this._collect(this._live('pushNew').push(SECTION_CODE.get('replace'), list.join('\n'), list.length));
+    return this.takeEvents();
+  }
+
+  /** Events (block-located, block-unmatched) not returned yet. */
+  takeEvents() {
+    return this._events.splice(0);
+  }
+
+  /** `{ state, … }` as EditStream.preview() reports it. */
+  state() {
+    return { filePath: this._filePath, ...this._live('state').state() };
+  }
+
+  /** The file with the new lines so far, or null while not located. */
+  content() {
+    return this._live('content').contentAfter() ?? null;
+  }
+
+  /** HTML of the preview; with `{ incremental: true }` what changed since the last call (see applyPreviewDelta). */
+  render(partialLine, options) {
+    if (partialLine !== undefined && partialLine !== null && typeof partialLine !== 'string') throw new TypeError('editblocks: EditPreview.render(partialLine) takes the line being typed as a string');
+    const incremental = options?.incremental === true;
+    const r = this._live('render');
+    if (!incremental) return r.renderFull(partialLine ?? undefined);
+    const json = r.renderDelta(partialLine ?? undefined);
+    return json === '{}' ? {} : JSON.parse(json);
+  }
+
+  /** Releases the wasm memory. */
+  free() {
+    if (this._raw !== null) this._raw.free();
+    this._raw = null;
+  }
+}

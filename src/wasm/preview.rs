@@ -1,0 +1,136 @@
+//! Binding for the live preview: one `RawBlockPreview` per streaming block,
+//! driven by `js/preview.js` from the parser's events. Lines cross once, as
+//! one string per update; what comes back is small (events, a state, HTML
+//! of what changed).
+
+use wasm_bindgen::prelude::*;
+
+use super::{from_js, to_js};
+use crate::block::EditBlock;
+use crate::parser::Section;
+use crate::preview::BlockPreview;
+
+/// Section numbers as `js/parser.js` numbers them (the order of `Section`).
+const SECTIONS: [Section; 8] = [
+    Section::Edit,
+    Section::Repl,
+    Section::Anchor,
+    Section::Old,
+    Section::New,
+    Section::TrailingAnchor,
+    Section::Search,
+    Section::Replace,
+];
+
+#[wasm_bindgen]
+pub struct RawBlockPreview {
+    inner: BlockPreview,
+    pending_events: Vec<crate::preview::PreviewEvent>,
+}
+
+#[wasm_bindgen]
+impl RawBlockPreview {
+    /// A preview of a block to `path` whose file holds `content`
+    /// (`undefined`: no such file; the path is checked by the caller
+    /// through [`preview_path`]).
+    #[wasm_bindgen(constructor)]
+    pub fn new(path: &str, content: Option<String>) -> RawBlockPreview {
+        RawBlockPreview {
+            inner: BlockPreview::new(path, content.as_deref()),
+            pending_events: Vec::new(),
+        }
+    }
+
+    /// A preview without the file, for drawing the block incrementally only.
+    pub fn unlocated(path: &str) -> RawBlockPreview {
+        RawBlockPreview { inner: BlockPreview::unlocated(path), pending_events: Vec::new() }
+    }
+
+    /// A block whose path was refused (`reason` from [`preview_path`]).
+    pub fn refused(path: &str, reason: String) -> RawBlockPreview {
+        let mut inner = BlockPreview::refused(path, reason);
+        let pending_events = inner.take_events();
+        RawBlockPreview {
+            inner,
+            pending_events,
+        }
+    }
+
+    /// `count` lines appended to a section (joined by `'\n'`; none when a
+    /// section begins); returns how many events are waiting (read them with `events`).
+    pub fn push(&mut self, section: u32, lines: &str, count: u32) -> u32 {
+        if let Some(section) = SECTIONS.get(section as usize) {
+            let lines: Vec<&str> = if count == 0 {
+                Vec::new()
+            } else {
+                lines.split('\n').collect()
+            };
+            self.inner.push(*section, &lines);
+        }
+        self.waiting()
+    }
+
+    /// The block's end marker was read (`block` as `block-complete` carries it).
+    pub fn complete(&mut self, block: JsValue) -> Result<u32, JsError> {
+        let block: EditBlock = from_js(block, "edit block")?;
+        self.inner.complete(&block);
+        Ok(self.waiting())
+    }
+}
+
+impl RawBlockPreview {
+    fn waiting(&mut self) -> u32 {
+        // Events are taken out by `events`; count without moving them.
+        let events = self.inner.take_events();
+        self.pending_events.extend(events);
+        self.pending_events.len() as u32
+    }
+}
+
+#[wasm_bindgen]
+impl RawBlockPreview {
+    pub fn events(&mut self) -> Result<JsValue, JsError> {
+        let events = std::mem::take(&mut self.pending_events);
+        to_js(&events)
+    }
+
+    pub fn state(&self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.state())
+    }
+
+    #[wasm_bindgen(js_name = contentAfter)]
+    pub fn content_after(&self) -> Option<String> {
+        self.inner.content_after()
+    }
+
+    /// What changed since the last call, as JSON (`"{}"` when nothing did):
+    /// one string crossing is cheaper per token than building an object field by field.
+    #[wasm_bindgen(js_name = renderDelta)]
+    pub fn render_delta(&mut self, partial: Option<String>) -> String {
+        serde_json::to_string(&self.inner.render_delta(partial.as_deref()))
+            .unwrap_or_else(|_| "{}".into())
+    }
+
+    #[wasm_bindgen(js_name = renderFull)]
+    pub fn render_full(&self, partial: Option<String>) -> String {
+        self.inner.render_full(partial.as_deref())
+    }
+}
+
+/// The normalised path, or `{ reason }` when the path is refused (it would
+/// leave the root): such a file is never read.
+#[wasm_bindgen(js_name = previewPath)]
+pub fn preview_path(path: &str) -> JsValue {
+    match crate::path::normalize_path(path) {
+        Ok(p) => JsValue::from_str(&p),
+        Err(e) => {
+            let o = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(
+                &o,
+                &JsValue::from_str("reason"),
+                &JsValue::from_str(&e.reason),
+            );
+            o.into()
+        }
+    }
+}
