@@ -41,6 +41,7 @@ export interface EditBlock {
   assumed?: Assumed[];
   /** Roo Code's `:start_line:N`: only breaks ties between equal candidates, never moves an edit. */
   lineHint?: number;
+  /**
    * Patch formats only (apply-patch, unified-diff): what the operation does. For these blocks
    * oldLines / newLines hold every hunk's old and new side joined in order, and rawBlock the
    * operation as written.

@@ -54,8 +54,9 @@ window.__beforeInit = { parseEdits: message(() => parseEdits(REPLY)), EditStream
 // Every other function too (no arguments: the missing module is still what is named).
 window.__beforeInitAll = {};
 for (const name of Object.keys(api)) {
-  // Error classes (HostFailureError) are thrown by the library, not calls into the module.
-  if (typeof api[name] !== 'function' || name === 'init' || name === 'initSync' || name === 'EditStream' || api[name].prototype instanceof Error) continue;
+  // Error classes (HostFailureError) are thrown by the library, not calls into the module;
+  // an EditSession only holds a conversation's file history in JS until a call uses it.
+  if (typeof api[name] !== 'function' || name === 'init' || name === 'initSync' || name === 'EditStream' || name === 'EditSession' || api[name].prototype instanceof Error) continue;
   const isClass = /^class[\\s{]/.test(Function.prototype.toString.call(api[name]));
   const key = isClass ? 'new ' + name + '()' : name;
   try {
