@@ -47,6 +47,16 @@ const sha = (data) => crypto.createHash('sha256').update(data).digest('hex');
 const toBuffer = (content) => (typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content.buffer, content.byteOffset, content.byteLength));
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
+// Version-control metadata folders (see src/path.rs): a name any file system may read as
+// one of them — any case, trailing dots and spaces, an NTFS stream suffix, the 8.3 short name.
+const VCS_FOLDERS = ['GIT', 'HG', 'SVN', 'BZR', 'JJ'];
+function isVcsName(part) {
+  const name = part.split(':')[0].replace(/[. ]+$/, '').toUpperCase();
+  if (name.startsWith('.')) return VCS_FOLDERS.includes(name.slice(1));
+  const m = /^([^~]+)~[0-9]+$/.exec(name);
+  return m !== null && VCS_FOLDERS.includes(m[1]);
+}
+
 function isInside(root, target) {
   const rel = path.relative(root, target);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
@@ -239,6 +249,11 @@ export function nodeHost(root, options = {}) {
       if (++retries > MAX_RETRIES) throw e;
       todo.unshift(part);
     };
+    // The core refused every path naming .git (unless the caller allowed that folder by name);
+    // a symbolic link inside the root must not lead there either.
+    const intoMetadata = (parts) => {
+      if (links > 0 && parts.some(isVcsName)) throw refuse(p, 'a symbolic link leads into version-control metadata (.git), where a write can run commands');
+    };
     const follow = (at) => {
       if (++links > MAX_LINKS) throw refuse(p, 'too many levels of symbolic links');
       const target = fs.readlinkSync(at);
@@ -284,6 +299,7 @@ export function nodeHost(root, options = {}) {
             todo = [...parts, ...todo];
             continue;
           }
+          intoMetadata([...names, part]);
           if (!useProc) checkFolder(p, names);
           return { dir: dirOf(), fds, names, name: part, rel: [...names, part].join('/'), stat, missingParent: false, close };
         }
@@ -304,6 +320,7 @@ export function nodeHost(root, options = {}) {
                 if (again.code !== 'ENOTDIR' && again.code !== 'ELOOP') throw again;
               }
             } else if (e.code === 'ENOENT') {
+              intoMetadata([...names, part, ...todo]);
               return { dir: null, fds, names, name: part, rel: [...names, part, ...todo].filter((t) => t && t !== '.').join('/'), stat: null, missingParent: true, close };
             } else if (e.code !== 'ENOTDIR' && e.code !== 'ELOOP') throw e;
           }
@@ -342,7 +359,10 @@ export function nodeHost(root, options = {}) {
             continue;
           }
           if (!st) {
-            if (!create) return { dir: null, fds, names, name: part, rel: [...names, part, ...todo].filter((t) => t && t !== '.').join('/'), stat: null, missingParent: true, close };
+            if (!create) {
+              intoMetadata([...names, part, ...todo]);
+              return { dir: null, fds, names, name: part, rel: [...names, part, ...todo].filter((t) => t && t !== '.').join('/'), stat: null, missingParent: true, close };
+            }
             checkFolder(p, names);
             try {
               fs.mkdirSync(at);
@@ -353,6 +373,7 @@ export function nodeHost(root, options = {}) {
         }
         fds.push(fd);
         names.push(part);
+        intoMetadata(names);
       }
       throw refuse(p, 'not a file path');
     } catch (e) {

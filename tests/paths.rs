@@ -209,3 +209,49 @@ fn refusals_say_what_was_wrong_and_how_to_fix_it() {
     let reason = normalize_path("a\u{FFFD}b").unwrap_err().reason;
     assert!(reason.contains("U+FFFD"), "{reason}");
 }
+
+/// Patch replies (apply-patch and unified diff): every path a patch names —
+/// the file, a move or rename target — goes through the one check.
+#[test]
+fn refused_paths_are_refused_in_patches() {
+    for path in refused() {
+        // A path with a line break cannot be one line of a patch; a tab in a
+        // diff header starts its timestamp.
+        if path.contains(['\n', '\r', '\t']) || path.trim().is_empty() || path.trim() != path {
+            continue;
+        }
+        let replies = [
+            format!("*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch\n"),
+            format!("*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n"),
+            format!("*** Begin Patch\n*** Update File: {path}\n@@\n-one\n+1\n*** End Patch\n"),
+            format!("*** Begin Patch\n*** Update File: a.txt\n*** Move to: {path}\n@@\n-one\n+1\n*** End Patch\n"),
+            format!("```diff\n--- a/a.txt\n+++ b/{path}\n@@ -1,2 +1,2 @@\n-one\n+1\n two\n```\n"),
+            format!("```diff\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1 @@\n+x\n```\n"),
+            format!("```diff\ndiff --git a/a.txt b/{path}\nsimilarity index 100%\nrename from a.txt\nrename to {path}\n```\n"),
+        ];
+        for reply in replies {
+            let mut h = host();
+            let r = apply_reply(&reply, &mut h, &ApplyOptions::default());
+            assert!(h.ops.is_empty(), "{reply:?} wrote: {:?}", h.ops);
+            assert!(h.reads.iter().all(|p| p == "a.txt"), "{reply:?} read {:?}", h.reads);
+            assert_eq!(h.text("a.txt").as_deref(), Some("one\ntwo\n"));
+            let _ = r;
+        }
+    }
+}
+
+/// A path the model misspelt or wrote without its folder is resolved against
+/// the known files; a known file the path check refuses (inside `.git`, out
+/// of the root) is never the answer.
+#[test]
+fn known_files_never_resolve_into_refused_paths() {
+    for (given, known) in [("config", ".git/config"), ("hooks/pre-commit", ".git/hooks/pre-commit"), ("passwd", "../etc/passwd"), ("passwd", "/etc/passwd"), ("confg", ".git/config")] {
+        let mut h = MemoryHost::with_files([(known.trim_start_matches(['.', '/']), "[core]\n"), (".git/config", "[core]\n"), (".git/hooks/pre-commit", "[core]\n")]);
+        let opts = ApplyOptions { known_files: Some(vec![known.to_string()]), ..ApplyOptions::default() };
+        let r = apply_edits(&[block(given, "[core]", "[core]\n\tfsmonitor = \"touch /tmp/pwned\"")], &mut h, &opts);
+        let e = &r.results[0];
+        assert_ne!(e.status, Status::Applied, "{given:?} resolved to {known:?}: {e:?}");
+        assert!(h.ops.is_empty(), "{given:?} with known {known:?} wrote: {:?}", h.ops);
+        assert!(h.reads.iter().all(|p| p == given), "{given:?} with known {known:?} read {:?}", h.reads);
+    }
+}

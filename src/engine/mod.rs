@@ -515,7 +515,7 @@ pub fn required_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> 
         if let Precheck::Go(path) = precheck(i, block, context.as_deref(), &opts.allow_folders) {
             // The file a missing path may resolve to is read too.
             if let (Some(known), false) = (&opts.known_files, block.is_create()) {
-                if let resolve::Resolution::Resolved(p) = resolve::resolve(&path, known) {
+                if let resolve::Resolution::Resolved(p) = resolve::resolve(&path, known, &opts.allow_folders) {
                     if !paths.contains(&p) {
                         paths.push(p);
                     }
@@ -578,7 +578,7 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
         let mut resolved = false;
         let path = match (&opts.known_files, block.is_create(), files.get(&path)) {
             // Only a path that names no file is resolved.
-            (Some(known), false, None) if matches!(host.read_file(&path), Ok(None)) => match resolve::resolve(&path, known) {
+            (Some(known), false, None) if matches!(host.read_file(&path), Ok(None)) => match resolve::resolve(&path, known, &opts.allow_folders) {
                 resolve::Resolution::Keep => path,
                 resolve::Resolution::Resolved(p) => {
                     resolved = true;

@@ -5,6 +5,8 @@
 //! resolved, and only when exactly one known file fits; otherwise the
 //! reason lists the candidates.
 
+use crate::path::confine;
+
 /// What the known files say about a path that names no file.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Resolution {
@@ -19,7 +21,13 @@ pub(crate) enum Resolution {
 /// Known files that `path` could mean: those ending in `/path` (the folder
 /// left out); failing that, those at most one or two edits away (two for
 /// paths of six characters or more).
-pub(crate) fn resolve(path: &str, known: &[String]) -> Resolution {
+///
+/// Only known files that pass the path check ([`confine`] with
+/// `allow_folders`) can be the answer, in their normalised form: a list
+/// naming `.git/config` or `../x` must not turn `config` into a write there.
+pub(crate) fn resolve(path: &str, known: &[String], allow_folders: &[String]) -> Resolution {
+    let known: Vec<String> = known.iter().filter_map(|k| confine(k, allow_folders).ok()).collect();
+    let known = known.as_slice();
     if path.is_empty() || known.iter().any(|k| k == path) {
         return Resolution::Keep;
     }
@@ -70,11 +78,22 @@ mod tests {
     #[test]
     fn folder_left_out_or_misspelt() {
         let k = known(&["src/file3.py", "src/util.py", "lib/util.py", "README.md"]);
-        assert_eq!(resolve("file3.py", &k), Resolution::Resolved("src/file3.py".into()));
-        assert_eq!(resolve("src/fille3.py", &k), Resolution::Resolved("src/file3.py".into()));
-        assert_eq!(resolve("util.py", &k), Resolution::Ambiguous(vec!["lib/util.py".into(), "src/util.py".into()]));
-        assert_eq!(resolve("README.md", &k), Resolution::Keep);
-        assert_eq!(resolve("docs/new.md", &k), Resolution::Keep);
-        assert_eq!(resolve("x.py", &k), Resolution::Keep);
+        assert_eq!(resolve("file3.py", &k, &[]), Resolution::Resolved("src/file3.py".into()));
+        assert_eq!(resolve("src/fille3.py", &k, &[]), Resolution::Resolved("src/file3.py".into()));
+        assert_eq!(resolve("util.py", &k, &[]), Resolution::Ambiguous(vec!["lib/util.py".into(), "src/util.py".into()]));
+        assert_eq!(resolve("README.md", &k, &[]), Resolution::Keep);
+        assert_eq!(resolve("docs/new.md", &k, &[]), Resolution::Keep);
+        assert_eq!(resolve("x.py", &k, &[]), Resolution::Keep);
+    }
+
+    #[test]
+    fn refused_known_files_are_never_the_answer() {
+        let k = known(&[".git/config", "../etc/passwd", "/etc/hosts", "./src/main.rs"]);
+        assert_eq!(resolve("config", &k, &[]), Resolution::Keep);
+        assert_eq!(resolve("passwd", &k, &[]), Resolution::Keep);
+        assert_eq!(resolve("hosts", &k, &[]), Resolution::Keep);
+        assert_eq!(resolve("main.rs", &k, &[]), Resolution::Resolved("src/main.rs".into()));
+        let allow = vec![".git/info".to_string()];
+        assert_eq!(resolve("exclude", &known(&[".git/info/exclude"]), &allow), Resolution::Resolved(".git/info/exclude".into()));
     }
 }

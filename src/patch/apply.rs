@@ -117,6 +117,15 @@ fn result_for(index: usize, path: &str, block: &EditBlock) -> EditResult {
     }
 }
 
+/// A refused path is skipped (nothing was attempted); anything else failed.
+fn status_of(kind: &ErrorKind) -> Status {
+    if *kind == ErrorKind::PathEscape {
+        Status::Skipped
+    } else {
+        Status::Failed
+    }
+}
+
 /// Why an operation failed.
 struct Failure {
     kind: ErrorKind,
@@ -324,6 +333,13 @@ fn load<'a>(
     slots: &'a mut HashMap<String, Slot>,
 ) -> &'a mut Slot {
     slots.entry(path.to_string()).or_insert_with(|| match host.read_file(path) {
+        // A symbolic link out of the root or into `.git`: the host refused it.
+        Err(e) if host.refused_as_escape(path) => Slot {
+            doc: None,
+            existed: false,
+            unusable: Some((ErrorKind::PathEscape, format!("Cannot edit {path}: {e}. Nothing outside the project root is read or written."))),
+            changed: false,
+        },
         Err(e) => Slot { doc: None, existed: false, unusable: Some((ErrorKind::HostError, format!("Could not read {path}: {e}."))), changed: false },
         Ok(None) => Slot { doc: None, existed: false, unusable: None, changed: false },
         Ok(Some(bytes)) => match TextFile::decode(&bytes) {
@@ -392,7 +408,7 @@ fn apply_block(
     }
     let slot = load(&path, host, slots);
     if let Some((kind, reason)) = slot.unusable.clone() {
-        return refuse(base, Status::Failed, kind, reason);
+        return refuse(base, status_of(&kind), kind, reason);
     }
     let Some(op) = block.patch.as_deref() else {
         // A text block of another format in the same reply: the engine applies it.
@@ -530,7 +546,7 @@ fn apply_block(
             r
         }
         Err(f) => {
-            let mut r = refuse(base, Status::Failed, f.kind, f.reason);
+            let mut r = refuse(base, status_of(&f.kind), f.kind, f.reason);
             r.estimated_line = f.line;
             r.diagnostics = f.diagnostics;
             r

@@ -26,6 +26,8 @@ struct File {
     new: Option<String>,
     rename_from: Option<String>,
     rename_to: Option<String>,
+    /// git's `copy from` / `copy to`: the source stays, so this is no move.
+    copied: bool,
     new_mode: bool,
     deleted_mode: bool,
     /// Header lines read; hunks may follow.
@@ -237,6 +239,7 @@ impl Reader {
                 if let Some(p) = line.strip_prefix("rename to ") {
                     f.rename_to = Some(clean_path(p));
                 }
+                f.copied |= line.starts_with("copy from ") || line.starts_with("copy to ");
                 f.new_mode |= line.starts_with("new file mode ");
                 f.deleted_mode |= line.starts_with("deleted file mode ");
                 f.raw.push_str(line);
@@ -361,6 +364,20 @@ impl Reader {
                 format: FORMAT,
                 line_number: f.line_number,
             });
+        }
+        if f.copied {
+            // Read as a move it would delete the source; as an edit it would change the source.
+            let reason = format!(
+                "the diff at line {} copies a file (`copy from` / `copy to`), which is not applied: the source must stay as it is. \
+                 Send the copy as a new file instead (`--- /dev/null`, then `+++ b/` and the new path, its lines as `+` lines)",
+                f.line_number
+            );
+            out.push(PatchEvent::Discarded {
+                path: Some(path),
+                line_number: f.line_number,
+                reason,
+            });
+            return;
         }
         let (old, new) = sides(&f);
         let operation = if f.new_mode || old.as_deref() == Some("/dev/null") {

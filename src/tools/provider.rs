@@ -463,6 +463,13 @@ fn patch_update(state: &mut FileState, diff: &str, path: &str) -> Outcome {
 }
 
 fn patch_delete(state: &mut FileState, path: &str) -> Outcome {
+    // A file that could not be read at all (the host refused the path, or
+    // failed): say why. A binary file was read, and may be deleted.
+    if state.original.is_none() {
+        if let Some(o) = unusable(state) {
+            return o;
+        }
+    }
     if state.body.is_none() && state.original.is_none() {
         return Outcome::fail(ErrorKind::FileNotFound, format!("{path} does not exist, so there is nothing to delete."));
     }

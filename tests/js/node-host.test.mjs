@@ -114,6 +114,49 @@ test('an edit through a symlink leading outside is skipped as path-escape and wr
   assert.deepEqual(fs.readdirSync(outside), ['x.py']);
 });
 
+test('a symbolic link inside the root that leads into .git is refused as path-escape by every way in, and for both hosts\' walks', async () => {
+  const dir = repo({ 'a.txt': 'one\n' });
+  fs.symlinkSync('.git', path.join(dir, 'glink'));
+  fs.symlinkSync('.git/config', path.join(dir, 'cfg'));
+  fs.symlinkSync(path.join(dir, '.git', 'hooks'), path.join(dir, 'hooks'));
+  fs.mkdirSync(path.join(dir, 'sub'));
+  fs.symlinkSync('../.git', path.join(dir, 'sub', 'up'));
+  const config = fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8');
+  const fsmonitor = '[core]\n\tfsmonitor = "touch pwned"';
+  const escaped = (r, what) => {
+    assert.equal(r.status, 'skipped', `${what}: ${JSON.stringify(r)}`);
+    assert.equal(r.errorKind, 'path-escape', what);
+  };
+  for (const race of [undefined, 'check-paths']) {
+    const host = () => nodeHost(dir, race ? { race } : {});
+    for (const p of ['glink/config', 'cfg', 'sub/up/config', 'hooks/pre-commit']) {
+      escaped(applyEditsSync([block(p, '', '[core]', fsmonitor)], host()).results[0], `block ${p}`);
+      escaped(applyEditsSync([block(p, '', '', '#!/bin/sh')], host(), { overwrite: true }).results[0], `create ${p}`);
+      escaped(applyEditsSync(`*** Begin Patch\n*** Update File: ${p}\n@@\n-[core]\n+[core]\n+\tfsmonitor = "touch pwned"\n*** End Patch\n`, host()).results[0], `apply-patch ${p}`);
+      escaped(applyEditsSync(`*** Begin Patch\n*** Delete File: ${p}\n*** End Patch\n`, host()).results[0], `delete ${p}`);
+      escaped(applyEditsSync(`*** Begin Patch\n*** Update File: a.txt\n*** Move to: ${p}\n@@\n-one\n+two\n*** End Patch\n`, host(), { overwrite: true }).results[0], `move to ${p}`);
+      for (const call of [
+        { type: 'apply_patch_call', call_id: 'c', operation: { type: 'update_file', path: p, diff: '@@\n-[core]\n+[core]\n+\tfsmonitor = "touch pwned"\n' } },
+        { type: 'apply_patch_call', call_id: 'c', operation: { type: 'delete_file', path: p } },
+        { type: 'tool_use', id: 't', name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: p, old_str: '[core]', new_str: fsmonitor } },
+        { type: 'tool_use', id: 't', name: 'str_replace_based_edit_tool', input: { command: 'view', path: p } },
+        { type: 'tool_use', id: 't', name: 'str_replace_based_edit_tool', input: { command: 'view', path: p.split('/')[0] } },
+        { name: 'write_file', args: { file_path: p, content: '#!/bin/sh\n' } },
+      ]) {
+        const r = applyToolCallsSync([call], host());
+        if (call.input?.path === 'sub') continue; // an ordinary folder (it lists the link, never follows it)
+        escaped(r.results[0], `${JSON.stringify(call)}`);
+        assert.doesNotMatch(JSON.stringify(r), /repositoryformatversion|pre-commit\.sample/);
+      }
+      escaped(applyHashlineEditSync({ path: p, edits: [], delete: true }, host()), `hashline delete ${p}`);
+      escaped(applyHashlineEditSync({ path: 'a.txt', edits: [], rename: p }, host()), `hashline rename to ${p}`);
+    }
+  }
+  assert.equal(fs.readFileSync(path.join(dir, '.git', 'config'), 'utf8'), config);
+  assert.deepEqual(fs.readdirSync(path.join(dir, '.git', 'hooks')).filter((f) => !f.endsWith('.sample')), []);
+  assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'one\n');
+});
+
 test('applying to a real git repository writes and stages modified and created files', async () => {
   const dir = repo({ 'src/app.py': 'def main():\n    print("hi")\n', 'README.md': 'readme\n' });
   const result = await applyEdits(
