@@ -74,8 +74,18 @@ export interface PreviewHtmlDelta {
   below?: string;
 }
 
+/**
+ * The element holding the preview: any DOM `Element`. Typed by what is used, so these types also
+ * compile where the DOM library is not loaded (a web worker, a VS Code extension, Node).
+ */
+export interface PreviewContainer {
+  innerHTML: string;
+  querySelector(selectors: string): unknown;
+  insertAdjacentHTML(position: 'beforebegin' | 'afterbegin' | 'beforeend' | 'afterend', html: string): void;
+}
+
 /** Applies an incremental render to `container`, the element holding the preview (browsers). */
-export function applyPreviewDelta(container: Element, delta: PreviewHtmlDelta | null): void;
+export function applyPreviewDelta(container: PreviewContainer, delta: PreviewHtmlDelta | null): void;
 
 /** The preview of one edit fed by hand (e.g. str_replace / edit_file arguments as they stream). */
 export class EditPreview {
