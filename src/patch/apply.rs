@@ -20,7 +20,7 @@ use crate::block::{preview, EditBlock, Format};
 use crate::engine::locate::{ambiguous, explain_not_found, quote, Parts};
 use crate::engine::{ApplyOptions, Mode};
 use crate::host::FileHost;
-use crate::locate::{locate, Located, Pass, Prefer, PATCH_PASSES};
+use crate::locate::{line_hashes, locate, locate_hashed, Located, Pass, Prefer, PATCH_PASSES};
 use crate::path::normalize_path;
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
 use crate::text::{body_lines, DecodeError, TextFile};
@@ -602,6 +602,9 @@ fn apply_hunks(
     let mut first_line = None;
     let mut final_newline = doc.final_newline;
     let total = hunks.len();
+    // Hashed once for every section's search (a single short section need not).
+    let hashes = (hunks.len() > 1 || lines.len() > 64).then(|| line_hashes(lines));
+    let hashes = hashes.as_deref();
     for (k, hunk) in hunks.iter().enumerate() {
         let which = if total > 1 {
             format!("{name}, section {} of {total}", k + 1)
@@ -612,8 +615,9 @@ fn apply_hunks(
         let mut from = cursor;
         // `@@` lines narrow the search, each to what follows the one before.
         for anchor in &hunk.anchors {
-            match locate(
+            match locate_hashed(
                 lines,
+                hashes,
                 &[anchor.as_str()],
                 &PATCH_PASSES,
                 from,
@@ -711,7 +715,7 @@ fn apply_hunks(
                     _ => Prefer::Nothing,
                 }
             };
-            match locate(lines, &needle, &PATCH_PASSES, from, prefer) {
+            match locate_hashed(lines, hashes, &needle, &PATCH_PASSES, from, prefer) {
                 Located::Unique {
                     start,
                     pass,
