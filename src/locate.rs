@@ -116,15 +116,62 @@ pub enum Located {
     NotFound,
 }
 
+/// A fast hash of a line's bytes, eight at a time (for [`line_hashes`]).
+pub fn line_hash(line: &str) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let bytes = line.as_bytes();
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(K).rotate_left(29);
+    }
+    let mut w = [0u8; 8];
+    let rest = chunks.remainder();
+    w[..rest.len()].copy_from_slice(rest);
+    (h ^ u64::from_le_bytes(w)).wrapping_mul(K).rotate_left(29)
+}
+
+/// [`line_hash`] of every line: computed once per file, it lets the exact
+/// pass of [`locate_hashed`] reject almost every line by one comparison.
+pub fn line_hashes<S: AsRef<str>>(file: &[S]) -> Vec<u64> {
+    file.iter().map(|l| line_hash(l.as_ref())).collect()
+}
+
 /// Every 0-based start at or after `from` where `needle` occurs as
 /// consecutive whole lines under `pass`.
 pub fn find_all<S: AsRef<str>>(file: &[S], needle: &[&str], pass: Pass, from: usize) -> Vec<usize> {
+    find_all_hashed(file, None, needle, pass, from)
+}
+
+fn find_all_hashed<S: AsRef<str>>(
+    file: &[S],
+    hashes: Option<&[u64]>,
+    needle: &[&str],
+    pass: Pass,
+    from: usize,
+) -> Vec<usize> {
     let mut found = Vec::new();
     let n = needle.len();
     if n == 0 || n > file.len() {
         return found;
     }
     let last = file.len() - n;
+    if let (Pass::Exact, Some(hashes)) = (pass, hashes.filter(|h| h.len() == file.len())) {
+        let want = line_hash(needle[0]);
+        for i in from..=last {
+            if hashes[i] == want
+                && file[i..i + n]
+                    .iter()
+                    .zip(needle)
+                    .all(|(a, b)| a.as_ref() == *b)
+            {
+                found.push(i);
+            }
+        }
+        return found;
+    }
     if pass == Pass::Exact {
         let first = needle[0];
         let (len, last_byte) = (first.len(), first.as_bytes().last().copied());
@@ -163,8 +210,21 @@ pub fn locate<S: AsRef<str>>(
     from: usize,
     prefer: Prefer,
 ) -> Located {
+    locate_hashed(file, None, needle, passes, from, prefer)
+}
+
+/// As [`locate`], with the file's [`line_hashes`] (computed once for many
+/// searches in one file); the same answers, faster.
+pub fn locate_hashed<S: AsRef<str>>(
+    file: &[S],
+    hashes: Option<&[u64]>,
+    needle: &[&str],
+    passes: &[Pass],
+    from: usize,
+    prefer: Prefer,
+) -> Located {
     for &pass in passes {
-        let starts = find_all(file, needle, pass, from);
+        let starts = find_all_hashed(file, hashes, needle, pass, from);
         match starts.as_slice() {
             [] => continue,
             [one] => {
@@ -250,6 +310,30 @@ mod tests {
                 preferred: false
             }
         );
+    }
+
+    #[test]
+    fn hashed_search_gives_the_same_answers() {
+        let file = ["a", "b  ", "c", "b", "c", "", "a long line of more than eight bytes", "x", "a long line of more than eight bytes", "b"];
+        let hashes = line_hashes(&file);
+        let needles: [&[&str]; 7] = [&["b", "c"], &["b"], &["a long line of more than eight bytes"], &["a long line of more than eight bytes", "b"], &[""], &["c", "b"], &["zz"]];
+        for needle in needles {
+            for from in 0..file.len() {
+                for prefer in [Prefer::Nothing, Prefer::End, Prefer::Line(3), Prefer::Before(5)] {
+                    assert_eq!(
+                        locate_hashed(&file, Some(&hashes), needle, &PATCH_PASSES, from, prefer),
+                        locate(&file, needle, &PATCH_PASSES, from, prefer),
+                        "{needle:?} from {from}"
+                    );
+                }
+            }
+        }
+        // Hashes of another length than the file are not used.
+        assert_eq!(
+            locate_hashed(&file, Some(&hashes[..2]), &["x"], &PATCH_PASSES, 0, Prefer::Nothing),
+            locate(&file, &["x"], &PATCH_PASSES, 0, Prefer::Nothing)
+        );
+        assert_ne!(line_hash("abcdefgh1"), line_hash("abcdefgh2"));
     }
 
     #[test]

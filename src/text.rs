@@ -163,12 +163,13 @@ impl TextFile {
             Some(rest) => (true, rest),
             None => (false, text),
         };
-        let newlines = text.matches('\n').count();
-        let crlfs = text.matches("\r\n").count();
+        // No CR at all (one memchr-style scan): no line endings to count.
+        let crlfs = if text.as_bytes().contains(&b'\r') { text.matches("\r\n").count() } else { 0 };
         if crlfs == 0 {
             // All LF (or no newline at all): the fast path, nothing to remember.
             return TextFile { body: text.to_string(), bom, crlf: false, mixed: None };
         }
+        let newlines = text.matches('\n').count();
         if crlfs == newlines {
             return TextFile { body: text.replace("\r\n", "\n"), bom, crlf: true, mixed: None };
         }

@@ -20,7 +20,7 @@ use crate::block::{preview, EditBlock, Format};
 use crate::engine::locate::{ambiguous, explain_not_found, quote, Parts};
 use crate::engine::{ApplyOptions, Mode};
 use crate::host::FileHost;
-use crate::locate::{locate, Located, Pass, Prefer, PATCH_PASSES};
+use crate::locate::{line_hashes, locate, locate_hashed, Located, Pass, Prefer, PATCH_PASSES};
 use crate::path::normalize_path;
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
 use crate::text::{body_lines, DecodeError, TextFile};
@@ -32,15 +32,57 @@ struct Doc {
     file: TextFile,
     /// Shared line texts: copying a document or keeping its unchanged
     /// lines costs a reference count, not an allocation.
-    lines: Vec<Rc<str>>,
+    lines: Vec<Line>,
     final_newline: bool,
+}
+
+/// One line of a document: a range of a shared text (the file as read, or
+/// an added line), so reading a file costs one allocation, not one per line.
+#[derive(Clone)]
+struct Line {
+    text: Rc<str>,
+    start: usize,
+    end: usize,
+}
+
+impl Line {
+    fn new(s: &str) -> Line {
+        Line { text: Rc::from(s), start: 0, end: s.len() }
+    }
+}
+
+impl std::ops::Deref for Line {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.text.get(self.start..self.end).unwrap_or("")
+    }
+}
+
+impl AsRef<str> for Line {
+    fn as_ref(&self) -> &str {
+        self
+    }
+}
+
+impl PartialEq for Line {
+    fn eq(&self, other: &Line) -> bool {
+        **self == **other
+    }
 }
 
 impl Doc {
     fn from_text(mut file: TextFile) -> Doc {
         let final_newline = file.body.is_empty() || file.body.ends_with('\n');
-        let lines = body_lines(&file.body).into_iter().map(Rc::from).collect();
-        file.body = String::new();
+        let body: Rc<str> = Rc::from(std::mem::take(&mut file.body));
+        // The lines of `body_lines`, as ranges of the one shared text.
+        let base = body.as_ptr() as usize;
+        let lines = body_lines(&body)
+            .into_iter()
+            .map(|l| {
+                let start = l.as_ptr() as usize - base;
+                Line { text: body.clone(), start, end: start + l.len() }
+            })
+            .collect();
         Doc {
             file,
             lines,
@@ -431,7 +473,7 @@ fn apply_block(
                 ))
             } else {
                 let hunk = op.hunks.first();
-                let lines: Vec<Rc<str>> = hunk.map(|h| h.new_side().into_iter().map(Rc::from).collect()).unwrap_or_default();
+                let lines: Vec<Line> = hunk.map(|h| h.new_side().into_iter().map(Line::new).collect()).unwrap_or_default();
                 let final_newline = !hunk.is_some_and(|h| h.no_newline_new);
                 let file = slot.doc.as_ref().map(|d| d.file.clone()).unwrap_or_else(TextFile::new_file);
                 save(&path, slots, saved);
@@ -592,7 +634,7 @@ fn apply_hunks(
     format: Format,
 ) -> Result<(Doc, Done), Failure> {
     let lines = &doc.lines;
-    let mut out: Vec<Rc<str>> = Vec::with_capacity(lines.len() + 8);
+    let mut out: Vec<Line> = Vec::with_capacity(lines.len() + 8);
     let mut copied = 0usize; // lines of `doc` already handled
     let mut cursor = 0usize; // where the next section may start
     let mut offset: isize = 0; // unified: actual minus stated start of the last hunk
@@ -602,6 +644,9 @@ fn apply_hunks(
     let mut first_line = None;
     let mut final_newline = doc.final_newline;
     let total = hunks.len();
+    // Hashed once for every section's search (a single short section need not).
+    let hashes = (hunks.len() > 1 || lines.len() > 64).then(|| line_hashes(lines));
+    let hashes = hashes.as_deref();
     for (k, hunk) in hunks.iter().enumerate() {
         let which = if total > 1 {
             format!("{name}, section {} of {total}", k + 1)
@@ -612,8 +657,9 @@ fn apply_hunks(
         let mut from = cursor;
         // `@@` lines narrow the search, each to what follows the one before.
         for anchor in &hunk.anchors {
-            match locate(
+            match locate_hashed(
                 lines,
+                hashes,
                 &[anchor.as_str()],
                 &PATCH_PASSES,
                 from,
@@ -711,7 +757,7 @@ fn apply_hunks(
                     _ => Prefer::Nothing,
                 }
             };
-            match locate(lines, &needle, &PATCH_PASSES, from, prefer) {
+            match locate_hashed(lines, hashes, &needle, &PATCH_PASSES, from, prefer) {
                 Located::Unique {
                     start,
                     pass,
@@ -782,10 +828,10 @@ fn apply_hunks(
         for l in hunk.lines() {
             let text = l.get(1..).unwrap_or("");
             match l.as_bytes().first() {
-                Some(b'+') => out.push(Rc::from(text)),
+                Some(b'+') => out.push(Line::new(text)),
                 Some(b'-') => at += 1,
                 _ => {
-                    out.push(lines.get(at).cloned().unwrap_or_else(|| Rc::from("")));
+                    out.push(lines.get(at).cloned().unwrap_or_else(|| Line::new("")));
                     at += 1;
                 }
             }
@@ -831,7 +877,7 @@ fn loosest_of(a: Pass, b: Pass) -> Pass {
 
 /// Explains a section found nowhere after `from`: the nearest lines, and
 /// the current lines to copy.
-fn not_found(which: &str, path: &str, lines: &[Rc<str>], needle: &[&str], from: usize) -> Failure {
+fn not_found(which: &str, path: &str, lines: &[Line], needle: &[&str], from: usize) -> Failure {
     // Found, but before where it may start: the sections are out of order.
     if let Some(at) =
         start_of(&locate(lines, needle, &PATCH_PASSES, 0, Prefer::Nothing)).filter(|s| *s < from)
@@ -881,7 +927,7 @@ fn not_found(which: &str, path: &str, lines: &[Rc<str>], needle: &[&str], from: 
 }
 
 /// The lines as owned strings, for the explainers (failures only).
-fn owned(lines: &[Rc<str>]) -> Vec<String> {
+fn owned(lines: &[Line]) -> Vec<String> {
     lines.iter().map(|l| l.to_string()).collect()
 }
 
@@ -895,7 +941,7 @@ fn start_of(l: &Located) -> Option<usize> {
 
 /// The end of the block the `@@` line just before `from` opens: the first
 /// later non-blank line indented no deeper than it (or the end of the file).
-fn scope_end(lines: &[Rc<str>], from: usize) -> usize {
+fn scope_end(lines: &[Line], from: usize) -> usize {
     let Some(anchor) = from.checked_sub(1).and_then(|i| lines.get(i)) else {
         return lines.len();
     };
