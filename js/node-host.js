@@ -940,7 +940,7 @@ export function nodeHost(root, options = {}) {
      */
     listDir(p) {
       const list = (folder) =>
-        fs.readdirSync(folder, { withFileTypes: true }).filter((e) => e.name !== '.git').map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+        fs.readdirSync(folder, { withFileTypes: true }).filter((e) => !isVcsName(e.name)).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
       if (p === '.') return list(realRoot);
       // The folder is reached by the same walk as every read (no link out of the root is followed),
       // then opened without following a link, so what is listed is what was checked.

@@ -145,6 +145,10 @@ test('view of a folder through nodeHost.listDir: two levels, hidden entries left
   fs.writeFileSync(path.join(dir, 'src/app.py'), 'x = 1\n');
   fs.writeFileSync(path.join(dir, 'src/lib/deep.py'), 'y = 2\n');
   const host = nodeHost(dir);
+  // The host's own listing leaves out every version-control folder, in any spelling, and only those.
+  for (const vcs of ['.hg', '.SVN', '.bzr', '.jj', 'GIT~1']) fs.mkdirSync(path.join(dir, vcs));
+  fs.mkdirSync(path.join(dir, '.github'));
+  assert.deepEqual(host.listDir('.'), ['.env', '.github/', 'README.md', 'src/']);
   const result = await applyToolCalls([editor('v1', { command: 'view', path: '.' }), editor('v2', { command: 'view', path: 'src' })], host);
   assert.equal(result.ok, true);
   assert.equal(result.callResults[0].output,
