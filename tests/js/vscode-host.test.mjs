@@ -22,7 +22,7 @@ class Uri {
 /** Behaves as VS Code's workspace.fs does: FileSystemError with code 'FileNotFound', writes need the folder. */
 function memoryFs(initial = {}) {
   const files = new Map(Object.entries(initial).map(([p, t]) => [p, new TextEncoder().encode(t)]));
-  const dirs = new Set(['/root']);
+  const dirs = new Set(['/workspace']);
   for (const p of files.keys()) dirs.add(p.slice(0, p.lastIndexOf('/')));
   const calls = [];
   const notFound = (uri) => Object.assign(new Error(`${uri} not found`), { code: 'FileNotFound', name: 'EntryNotFound (FileSystemError)' });
@@ -59,43 +59,43 @@ const reply = [
 ].join('\n');
 
 test('edits and creates files through workspace.fs under the root Uri', async () => {
-  const fs = memoryFs({ '/root/src/app.js': 'let count = 0;\n' });
-  const result = await applyEdits(reply, vscodeHost(fs, new Uri('memfs', '/root/')));
+  const fs = memoryFs({ '/workspace/src/app.js': 'let count = 0;\n' });
+  const result = await applyEdits(reply, vscodeHost(fs, new Uri('memfs', '/workspace/')));
   assert.deepEqual(result.results.map((r) => r.status), ['applied', 'applied'], JSON.stringify(result.results));
-  assert.equal(fs.text('/root/src/app.js'), 'let count = 1;\n');
-  assert.equal(fs.text('/root/docs/new/notes.md'), '# Notes\n');
+  assert.equal(fs.text('/workspace/src/app.js'), 'let count = 1;\n');
+  assert.equal(fs.text('/workspace/docs/new/notes.md'), '# Notes\n');
   assert.deepEqual(fs.calls.filter(([m]) => m !== 'readFile'), [
-    ['writeFile', 'memfs:/root/src/app.js'],
-    ['createDirectory', 'memfs:/root/docs/new'],
-    ['writeFile', 'memfs:/root/docs/new/notes.md'],
+    ['writeFile', 'memfs:/workspace/src/app.js'],
+    ['createDirectory', 'memfs:/workspace/docs/new'],
+    ['writeFile', 'memfs:/workspace/docs/new/notes.md'],
   ]);
 });
 
 test('a missing file is a failed edit, not a thrown error; other errors of workspace.fs are reported', async () => {
   const fs = memoryFs({});
-  const result = await applyEdits('src/app.js\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n', vscodeHost(fs, new Uri('memfs', '/root')));
+  const result = await applyEdits('src/app.js\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n', vscodeHost(fs, new Uri('memfs', '/workspace')));
   assert.equal(result.results[0].errorKind, 'file-not-found');
   const denied = { ...memoryFs({}), readFile: async () => { throw Object.assign(new Error('no access'), { code: 'NoPermissions' }); } };
-  const refused = await applyEdits('a.txt\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n', vscodeHost(denied, new Uri('memfs', '/root')));
+  const refused = await applyEdits('a.txt\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n', vscodeHost(denied, new Uri('memfs', '/workspace')));
   assert.equal(refused.results[0].status, 'failed');
   assert.match(refused.results[0].reason, /no access/);
 });
 
 test('paths that could leave the root are refused by the host itself', async () => {
-  const host = vscodeHost(memoryFs({}), new Uri('memfs', '/root'));
+  const host = vscodeHost(memoryFs({}), new Uri('memfs', '/workspace'));
   for (const bad of ['../etc/passwd', 'a/../../b', '/abs', 'a//b', 'a\\..\\b', './a']) {
     await assert.rejects(async () => host.readFile(bad), /vscodeHost refuses the path/, bad);
   }
-  assert.throws(() => vscodeHost({}, new Uri('memfs', '/root')), /workspace\.fs/);
-  assert.throws(() => vscodeHost(memoryFs({}), '/root'), /vscode\.Uri/);
-  assert.throws(() => vscodeHost(memoryFs({}), new Uri('memfs', '/root'), { workspaceEdit: {} }), /the vscode module/);
-  assert.throws(() => vscodeHost(memoryFs({}), new Uri('memfs', '/root'), { useEdit: true }), /does not know the option "useEdit"/);
+  assert.throws(() => vscodeHost({}, new Uri('memfs', '/workspace')), /workspace\.fs/);
+  assert.throws(() => vscodeHost(memoryFs({}), '/workspace'), /vscode\.Uri/);
+  assert.throws(() => vscodeHost(memoryFs({}), new Uri('memfs', '/workspace'), { workspaceEdit: {} }), /the vscode module/);
+  assert.throws(() => vscodeHost(memoryFs({}), new Uri('memfs', '/workspace'), { useEdit: true }), /does not know the option "useEdit"/);
 });
 
 test('with workspaceEdit, changes go through workspace.applyEdit and reads see open (unsaved) documents', async () => {
-  const fs = memoryFs({ '/root/src/app.js': 'let count = 0;\n' });
+  const fs = memoryFs({ '/workspace/src/app.js': 'let count = 0;\n' });
   const applied = [];
-  const openDoc = { uri: new Uri('memfs', '/root/src/app.js'), text: 'let count = 0;\n// unsaved line\n' };
+  const openDoc = { uri: new Uri('memfs', '/workspace/src/app.js'), text: 'let count = 0;\n// unsaved line\n' };
   const docOf = (text) => ({ getText: () => text, positionAt: (offset) => ({ offset }) });
   const vscode = {
     Range: class { constructor(start, end) { this.start = start; this.end = end; } },
@@ -111,11 +111,11 @@ test('with workspaceEdit, changes go through workspace.applyEdit and reads see o
       applyEdit: async (edit) => { applied.push(...edit.ops); return true; },
     },
   };
-  const result = await applyEdits(reply, vscodeHost(fs, new Uri('memfs', '/root'), { workspaceEdit: vscode }));
+  const result = await applyEdits(reply, vscodeHost(fs, new Uri('memfs', '/workspace'), { workspaceEdit: vscode }));
   assert.deepEqual(result.results.map((r) => r.status), ['applied', 'applied']);
   assert.deepEqual(applied, [
-    ['replace', 'memfs:/root/src/app.js', 0, openDoc.text.length, 'let count = 1;\n// unsaved line\n'],
-    ['createFile', 'memfs:/root/docs/new/notes.md', '# Notes\n'],
+    ['replace', 'memfs:/workspace/src/app.js', 0, openDoc.text.length, 'let count = 1;\n// unsaved line\n'],
+    ['createFile', 'memfs:/workspace/docs/new/notes.md', '# Notes\n'],
   ]);
-  assert.equal(fs.text('/root/src/app.js'), 'let count = 0;\n', 'nothing was written to disk behind the editor');
+  assert.equal(fs.text('/workspace/src/app.js'), 'let count = 0;\n', 'nothing was written to disk behind the editor');
 });
