@@ -6,7 +6,10 @@ fn main() {
         ..Default::default()
     };
     if let Some(i) = args.iter().position(|a| a == "--width") {
-        options.width = args.get(i + 1).and_then(|w| w.parse().ok()).unwrap_or(options.width);
+        options.width = args
+            .get(i + 1)
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(options.width);
     }
     print!("{}", editblocks::hashline::system_prompt_with(&options));
 }

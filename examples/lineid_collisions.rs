@@ -34,10 +34,14 @@ struct Tally {
 }
 
 fn walk(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
-        let Ok(kind) = entry.file_type() else { continue };
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
         if kind.is_dir() {
             walk(&path, exts, out);
         } else if kind.is_file() {
@@ -52,7 +56,9 @@ fn walk(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
 fn measure(files: &[PathBuf]) -> Tally {
     let mut t = Tally::default();
     for file in files {
-        let Ok(text) = std::fs::read_to_string(file) else { continue };
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
         let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
         t.files += 1;
         t.lines += lines.len() as u64;
@@ -63,7 +69,9 @@ fn measure(files: &[PathBuf]) -> Tally {
         for (w, &width) in WIDTHS.iter().enumerate() {
             let mut buckets: HashMap<String, u128> = HashMap::new();
             for line in &distinct {
-                *buckets.entry(render_id(line_hash(line), width)).or_default() += 1;
+                *buckets
+                    .entry(render_id(line_hash(line), width))
+                    .or_default() += 1;
             }
             let c: u128 = buckets.values().map(|&k| k * k.saturating_sub(1) / 2).sum();
             t.colliding[w] += c;
@@ -90,7 +98,10 @@ fn measure(files: &[PathBuf]) -> Tally {
 }
 
 fn print(name: &str, t: &Tally) {
-    println!("\n### {name}: {} files, {} lines, {} pairs of distinct lines within a file\n", t.files, t.lines, t.pairs);
+    println!(
+        "\n### {name}: {} files, {} lines, {} pairs of distinct lines within a file\n",
+        t.files, t.lines, t.pairs
+    );
     println!("| width | IDs | colliding pairs | share of pairs | uniform 1/32^w | files with a collision | shifted pairs (≤{SHIFT} apart) colliding | share |");
     println!("|---|---|---|---|---|---|---|---|");
     for (w, &width) in WIDTHS.iter().enumerate() {
@@ -114,16 +125,34 @@ fn main() {
     if args.is_empty() {
         let home = std::env::var("HOME").unwrap_or_else(|_| "/root".into());
         let mut rust = Vec::new();
-        walk(&Path::new(&home).join(".cargo/registry/src"), &[".rs"], &mut rust);
-        let node_root = if Path::new("node_modules").is_dir() { PathBuf::from("node_modules") } else { PathBuf::from("/work/main/node_modules") };
+        walk(
+            &Path::new(&home).join(".cargo/registry/src"),
+            &[".rs"],
+            &mut rust,
+        );
+        let node_root = if Path::new("node_modules").is_dir() {
+            PathBuf::from("node_modules")
+        } else {
+            PathBuf::from("/work/main/node_modules")
+        };
         let mut node = Vec::new();
-        walk(&node_root, &[".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"], &mut node);
+        walk(
+            &node_root,
+            &[".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"],
+            &mut node,
+        );
         corpora.push(("Rust (~/.cargo/registry/src)".into(), rust));
         corpora.push((format!("JS/TS ({})", node_root.display()), node));
     } else {
         for dir in args {
             let mut files = Vec::new();
-            walk(Path::new(&dir), &[".rs", ".js", ".mjs", ".cjs", ".ts", ".py", ".go", ".c", ".h"], &mut files);
+            walk(
+                Path::new(&dir),
+                &[
+                    ".rs", ".js", ".mjs", ".cjs", ".ts", ".py", ".go", ".c", ".h",
+                ],
+                &mut files,
+            );
             corpora.push((dir, files));
         }
     }

@@ -10,6 +10,11 @@ scripts/setup.sh --browser
 TOOLS="${EDITBLOCKS_TOOLS:-$PWD/.tools}"
 step() { printf '\n\033[1;34m== %s\033[0m\n' "$*"; }
 
+step "core: cargo fmt --check and cargo clippy (host and wasm32)"
+cargo fmt --all --check
+cargo clippy --quiet --all-targets -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown --lib -- -D warnings
+
 step "core: cargo test"
 # Property tests run a fixed seed here so that a red run can be replayed
 # exactly; hunt with fresh seeds using EDITBLOCKS_PROP_SCALE (tests/prop_support).

@@ -22,7 +22,13 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order auto-detection prefers them.
-    pub const ALL: [Format; 5] = [Format::EditRepl, Format::Anchored, Format::SearchReplace, Format::ApplyPatch, Format::UnifiedDiff];
+    pub const ALL: [Format; 5] = [
+        Format::EditRepl,
+        Format::Anchored,
+        Format::SearchReplace,
+        Format::ApplyPatch,
+        Format::UnifiedDiff,
+    ];
 
     /// The kebab-case name used across the JavaScript boundary.
     pub fn as_str(self) -> &'static str {

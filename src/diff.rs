@@ -135,7 +135,9 @@ pub fn split_lines(text: &str) -> Vec<&str> {
         return Vec::new();
     }
     let body = text.strip_suffix('\n').unwrap_or(text);
-    body.split('\n').map(|line| line.strip_suffix('\r').unwrap_or(line)).collect()
+    body.split('\n')
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .collect()
 }
 
 /// [`diff_block`] with explicit limits, reporting whether a limit was hit.
@@ -149,10 +151,21 @@ pub fn diff_block_with(old: &str, new: &str, limits: &DiffLimits) -> BlockDiff {
             text: l.text.to_string(),
             old_line: l.old_line,
             new_line: l.new_line,
-            spans: l.spans.as_ref().map(|spans| spans.iter().map(|s| Span { text: s.text.to_string(), changed: s.changed }).collect()),
+            spans: l.spans.as_ref().map(|spans| {
+                spans
+                    .iter()
+                    .map(|s| Span {
+                        text: s.text.to_string(),
+                        changed: s.changed,
+                    })
+                    .collect()
+            }),
         })
         .collect();
-    BlockDiff { lines, complete: diff.complete }
+    BlockDiff {
+        lines,
+        complete: diff.complete,
+    }
 }
 
 /// A [`Span`] borrowing its text from the input.
@@ -202,7 +215,12 @@ struct Budget {
 
 impl Budget {
     fn new(timeout: Duration, started: Option<Instant>) -> Self {
-        Budget { timeout, deadline: started.and_then(|s| s.checked_add(timeout)), since_check: 0, expired: false }
+        Budget {
+            timeout,
+            deadline: started.and_then(|s| s.checked_add(timeout)),
+            since_check: 0,
+            expired: false,
+        }
     }
 
     /// The deadline, starting the clock if it has not started.
@@ -237,7 +255,8 @@ pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> Bl
     let mut budget = Budget::new(limits.span_timeout, start);
 
     // Interning makes every comparison in the line diff an integer compare.
-    let mut ids: HashMap<&str, u32, FxBuild> = HashMap::with_capacity_and_hasher(old_lines.len() + new_lines.len(), FxBuild);
+    let mut ids: HashMap<&str, u32, FxBuild> =
+        HashMap::with_capacity_and_hasher(old_lines.len() + new_lines.len(), FxBuild);
     let mut intern = |line: &'a str| -> u32 {
         let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
         *ids.entry(line).or_insert(next)
@@ -270,8 +289,12 @@ pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> Bl
                     });
                 }
             }
-            DiffOp::Delete { .. } => push_side(&mut out, LineKind::Removed, &old_lines, old_range, &mut []),
-            DiffOp::Insert { .. } => push_side(&mut out, LineKind::Added, &new_lines, new_range, &mut []),
+            DiffOp::Delete { .. } => {
+                push_side(&mut out, LineKind::Removed, &old_lines, old_range, &mut [])
+            }
+            DiffOp::Insert { .. } => {
+                push_side(&mut out, LineKind::Added, &new_lines, new_range, &mut [])
+            }
             DiffOp::Replace { .. } => {
                 let mut old_spans: Vec<Option<Vec<SpanRef<'a>>>> = vec![None; old_range.len()];
                 let mut new_spans: Vec<Option<Vec<SpanRef<'a>>>> = vec![None; new_range.len()];
@@ -284,12 +307,27 @@ pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> Bl
                     &mut new_spans,
                 );
                 complete &= finished;
-                push_side(&mut out, LineKind::Removed, &old_lines, old_range, &mut old_spans);
-                push_side(&mut out, LineKind::Added, &new_lines, new_range, &mut new_spans);
+                push_side(
+                    &mut out,
+                    LineKind::Removed,
+                    &old_lines,
+                    old_range,
+                    &mut old_spans,
+                );
+                push_side(
+                    &mut out,
+                    LineKind::Added,
+                    &new_lines,
+                    new_range,
+                    &mut new_spans,
+                );
             }
         }
     }
-    BlockDiffRef { lines: out, complete }
+    BlockDiffRef {
+        lines: out,
+        complete,
+    }
 }
 
 /// FxHash (as in rustc): much quicker than SipHash for interning lines, and
@@ -335,7 +373,9 @@ fn op_lens(op: &DiffOp) -> (usize, usize) {
         DiffOp::Equal { len, .. } => (len, len),
         DiffOp::Delete { old_len, .. } => (old_len, 0),
         DiffOp::Insert { new_len, .. } => (0, new_len),
-        DiffOp::Replace { old_len, new_len, .. } => (old_len, new_len),
+        DiffOp::Replace {
+            old_len, new_len, ..
+        } => (old_len, new_len),
     }
 }
 
@@ -385,7 +425,11 @@ fn pair_lines<'a>(
         let paired = if a.len() > limits.max_line_bytes || b.len() > limits.max_line_bytes {
             None
         } else {
-            let deadline = if a.len() + b.len() > LONG_PAIR_BYTES { budget.deadline() } else { None };
+            let deadline = if a.len() + b.len() > LONG_PAIR_BYTES {
+                budget.deadline()
+            } else {
+                None
+            };
             changed_spans_ref(a, b, deadline).filter(|p| p.similarity >= limits.min_pair_similarity)
         };
         if let Some(pair) = paired {
@@ -453,7 +497,7 @@ fn is_word_char(c: char) -> bool {
             | 0x3400..=0x4DBF      // CJK extension A
             | 0x4E00..=0x9FFF      // CJK unified ideographs
             | 0xF900..=0xFAFF      // CJK compatibility ideographs
-            | 0x20000..=0x3FFFF)   // CJK extensions
+            | 0x20000..=0x3FFFF) // CJK extensions
 }
 
 impl<'a> Tokens<'a> {
@@ -520,12 +564,28 @@ struct Change {
 /// graphemes, with slivers of unchanged text between changes absorbed.
 /// `None` when the deadline passed during the comparison.
 pub fn changed_spans(old: &str, new: &str, deadline: Option<Instant>) -> Option<PairSpans> {
-    let owned = |spans: Vec<SpanRef>| spans.into_iter().map(|s| Span { text: s.text.to_string(), changed: s.changed }).collect();
-    changed_spans_ref(old, new, deadline).map(|p| PairSpans { old: owned(p.old), new: owned(p.new), similarity: p.similarity })
+    let owned = |spans: Vec<SpanRef>| {
+        spans
+            .into_iter()
+            .map(|s| Span {
+                text: s.text.to_string(),
+                changed: s.changed,
+            })
+            .collect()
+    };
+    changed_spans_ref(old, new, deadline).map(|p| PairSpans {
+        old: owned(p.old),
+        new: owned(p.new),
+        similarity: p.similarity,
+    })
 }
 
 /// [`changed_spans`], borrowing the text.
-pub fn changed_spans_ref<'a>(old: &'a str, new: &'a str, deadline: Option<Instant>) -> Option<PairSpansRef<'a>> {
+pub fn changed_spans_ref<'a>(
+    old: &'a str,
+    new: &'a str,
+    deadline: Option<Instant>,
+) -> Option<PairSpansRef<'a>> {
     let a = Tokens::new(old);
     let b = Tokens::new(new);
     let ops = capture_diff_slices_deadline(Algorithm::Myers, &a.all(), &b.all(), deadline);
@@ -554,14 +614,20 @@ pub fn changed_spans_ref<'a>(old: &'a str, new: &'a str, deadline: Option<Instan
     let old_spans = spans_of(&a, changes.iter().map(|c| c.old.clone()));
     let new_spans = spans_of(&b, changes.iter().map(|c| c.new.clone()));
     let similarity = similarity(&old_spans, &new_spans);
-    Some(PairSpansRef { old: old_spans, new: new_spans, similarity })
+    Some(PairSpansRef {
+        old: old_spans,
+        new: new_spans,
+        similarity,
+    })
 }
 
 fn visible_graphemes(text: &str) -> usize {
     if text.is_ascii() {
         text.bytes().filter(|b| !b.is_ascii_whitespace()).count()
     } else {
-        text.graphemes(true).filter(|g| !g.chars().all(char::is_whitespace)).count()
+        text.graphemes(true)
+            .filter(|g| !g.chars().all(char::is_whitespace))
+            .count()
     }
 }
 
@@ -599,20 +665,32 @@ fn join_slivers(changes: Vec<Change>, a: &Tokens, b: &Tokens) -> Vec<Change> {
     out
 }
 
-fn spans_of<'a>(line: &Tokens<'a>, changed: impl Iterator<Item = Range<usize>>) -> Vec<SpanRef<'a>> {
+fn spans_of<'a>(
+    line: &Tokens<'a>,
+    changed: impl Iterator<Item = Range<usize>>,
+) -> Vec<SpanRef<'a>> {
     let mut spans = Vec::new();
     let mut at = 0;
     for range in changed {
         if range.start > at {
-            spans.push(SpanRef { text: line.slice(at..range.start), changed: false });
+            spans.push(SpanRef {
+                text: line.slice(at..range.start),
+                changed: false,
+            });
         }
         if !range.is_empty() {
-            spans.push(SpanRef { text: line.slice(range.clone()), changed: true });
+            spans.push(SpanRef {
+                text: line.slice(range.clone()),
+                changed: true,
+            });
         }
         at = range.end;
     }
     if at < line.len() {
-        spans.push(SpanRef { text: line.slice(at..line.len()), changed: false });
+        spans.push(SpanRef {
+            text: line.slice(at..line.len()),
+            changed: false,
+        });
     }
     spans
 }
@@ -622,7 +700,16 @@ mod tests {
     use super::*;
 
     fn marked(spans: &[Span]) -> String {
-        spans.iter().map(|s| if s.changed { format!("[{}]", s.text) } else { s.text.clone() }).collect()
+        spans
+            .iter()
+            .map(|s| {
+                if s.changed {
+                    format!("[{}]", s.text)
+                } else {
+                    s.text.clone()
+                }
+            })
+            .collect()
     }
 
     fn pair(a: &str, b: &str) -> (String, String) {
@@ -632,12 +719,18 @@ mod tests {
 
     #[test]
     fn identifiers_grow_by_their_suffix() {
-        assert_eq!(pair("    step_two()", "    step_two_updated()"), ("    step_two()".into(), "    step_two[_updated]()".into()));
+        assert_eq!(
+            pair("    step_two()", "    step_two_updated()"),
+            ("    step_two()".into(), "    step_two[_updated]()".into())
+        );
     }
 
     #[test]
     fn changes_inside_a_word_cover_the_word() {
-        assert_eq!(pair("let count = 10;", "let total = 12;"), ("let [count] = [10];".into(), "let [total] = [12];".into()));
+        assert_eq!(
+            pair("let count = 10;", "let total = 12;"),
+            ("let [count] = [10];".into(), "let [total] = [12];".into())
+        );
     }
 
     #[test]

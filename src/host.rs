@@ -24,7 +24,9 @@ pub trait FileHost {
     fn write_file(&mut self, path: &str, content: &str) -> Result<(), HostError>;
     /// Deletes the file. Hosts that cannot delete say so.
     fn delete_file(&mut self, path: &str) -> Result<(), HostError> {
-        Err(HostError(format!("this host cannot delete files (asked to delete {path})")))
+        Err(HostError(format!(
+            "this host cannot delete files (asked to delete {path})"
+        )))
     }
     /// Stages paths (e.g. `git add`); hosts without staging ignore it.
     fn stage(&mut self, _paths: &[String]) -> Result<(), HostError> {
@@ -67,26 +69,35 @@ pub struct MemoryHost {
 
 impl MemoryHost {
     pub fn new() -> MemoryHost {
-        MemoryHost { can_delete: true, ..MemoryHost::default() }
+        MemoryHost {
+            can_delete: true,
+            ..MemoryHost::default()
+        }
     }
 
     /// A host holding the given text files.
     pub fn with_files<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> MemoryHost {
         let mut host = MemoryHost::new();
         for (path, content) in files {
-            host.files.insert(path.to_string(), content.as_bytes().to_vec());
+            host.files
+                .insert(path.to_string(), content.as_bytes().to_vec());
         }
         host
     }
 
     /// The file as text (lossy), for assertions.
     pub fn text(&self, path: &str) -> Option<String> {
-        self.files.get(path).map(|b| String::from_utf8_lossy(b).into_owned())
+        self.files
+            .get(path)
+            .map(|b| String::from_utf8_lossy(b).into_owned())
     }
 
     /// Only the writes and deletes recorded (no stage operations).
     pub fn changes(&self) -> Vec<&HostOp> {
-        self.ops.iter().filter(|op| !matches!(op, HostOp::Stage { .. })).collect()
+        self.ops
+            .iter()
+            .filter(|op| !matches!(op, HostOp::Stage { .. }))
+            .collect()
     }
 }
 
@@ -105,22 +116,32 @@ impl FileHost for MemoryHost {
     }
 
     fn write_file(&mut self, path: &str, content: &str) -> Result<(), HostError> {
-        self.files.insert(path.to_string(), content.as_bytes().to_vec());
-        self.ops.push(HostOp::Write { path: path.to_string(), content: content.to_string() });
+        self.files
+            .insert(path.to_string(), content.as_bytes().to_vec());
+        self.ops.push(HostOp::Write {
+            path: path.to_string(),
+            content: content.to_string(),
+        });
         Ok(())
     }
 
     fn delete_file(&mut self, path: &str) -> Result<(), HostError> {
         if !self.can_delete {
-            return Err(HostError(format!("this host cannot delete files (asked to delete {path})")));
+            return Err(HostError(format!(
+                "this host cannot delete files (asked to delete {path})"
+            )));
         }
         self.files.remove(path);
-        self.ops.push(HostOp::Delete { path: path.to_string() });
+        self.ops.push(HostOp::Delete {
+            path: path.to_string(),
+        });
         Ok(())
     }
 
     fn stage(&mut self, paths: &[String]) -> Result<(), HostError> {
-        self.ops.push(HostOp::Stage { paths: paths.to_vec() });
+        self.ops.push(HostOp::Stage {
+            paths: paths.to_vec(),
+        });
         Ok(())
     }
 
@@ -138,7 +159,11 @@ mod tests {
         let mut host = MemoryHost::new();
         host.snapshot_of = Some(["missing.txt".to_string()].into_iter().collect());
         assert_eq!(host.read_file("missing.txt").unwrap(), None);
-        assert!(host.read_file("other.txt").unwrap_err().0.contains("was not read"));
+        assert!(host
+            .read_file("other.txt")
+            .unwrap_err()
+            .0
+            .contains("was not read"));
         host.write_file("other.txt", "x").unwrap();
         assert_eq!(host.read_file("other.txt").unwrap().unwrap(), b"x");
     }

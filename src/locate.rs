@@ -314,12 +314,36 @@ mod tests {
 
     #[test]
     fn hashed_search_gives_the_same_answers() {
-        let file = ["a", "b  ", "c", "b", "c", "", "a long line of more than eight bytes", "x", "a long line of more than eight bytes", "b"];
+        let file = [
+            "a",
+            "b  ",
+            "c",
+            "b",
+            "c",
+            "",
+            "a long line of more than eight bytes",
+            "x",
+            "a long line of more than eight bytes",
+            "b",
+        ];
         let hashes = line_hashes(&file);
-        let needles: [&[&str]; 7] = [&["b", "c"], &["b"], &["a long line of more than eight bytes"], &["a long line of more than eight bytes", "b"], &[""], &["c", "b"], &["zz"]];
+        let needles: [&[&str]; 7] = [
+            &["b", "c"],
+            &["b"],
+            &["a long line of more than eight bytes"],
+            &["a long line of more than eight bytes", "b"],
+            &[""],
+            &["c", "b"],
+            &["zz"],
+        ];
         for needle in needles {
             for from in 0..file.len() {
-                for prefer in [Prefer::Nothing, Prefer::End, Prefer::Line(3), Prefer::Before(5)] {
+                for prefer in [
+                    Prefer::Nothing,
+                    Prefer::End,
+                    Prefer::Line(3),
+                    Prefer::Before(5),
+                ] {
                     assert_eq!(
                         locate_hashed(&file, Some(&hashes), needle, &PATCH_PASSES, from, prefer),
                         locate(&file, needle, &PATCH_PASSES, from, prefer),
@@ -330,7 +354,14 @@ mod tests {
         }
         // Hashes of another length than the file are not used.
         assert_eq!(
-            locate_hashed(&file, Some(&hashes[..2]), &["x"], &PATCH_PASSES, 0, Prefer::Nothing),
+            locate_hashed(
+                &file,
+                Some(&hashes[..2]),
+                &["x"],
+                &PATCH_PASSES,
+                0,
+                Prefer::Nothing
+            ),
             locate(&file, &["x"], &PATCH_PASSES, 0, Prefer::Nothing)
         );
         assert_ne!(line_hash("abcdefgh1"), line_hash("abcdefgh2"));

@@ -58,8 +58,13 @@ impl MatchPass {
     }
 
     /// Every pass, in the order they are tried.
-    pub const ALL: [MatchPass; 5] =
-        [MatchPass::Exact, MatchPass::TrailingWhitespace, MatchPass::Whitespace, MatchPass::BoundaryPrefix, MatchPass::Substring];
+    pub const ALL: [MatchPass; 5] = [
+        MatchPass::Exact,
+        MatchPass::TrailingWhitespace,
+        MatchPass::Whitespace,
+        MatchPass::BoundaryPrefix,
+        MatchPass::Substring,
+    ];
 }
 
 /// Where `old` was found and what replaces it.
@@ -79,7 +84,10 @@ pub struct TolerantMatch {
 pub enum TolerantError {
     NotFound,
     /// 1-based first lines of every candidate in the first pass that found any.
-    Ambiguous { pass: MatchPass, lines: Vec<u32> },
+    Ambiguous {
+        pass: MatchPass,
+        lines: Vec<u32>,
+    },
 }
 
 /// [`TolerantError`] with one more case, for callers that explain refusals
@@ -89,13 +97,18 @@ pub enum MatchError {
     NotFound,
     /// 1-based first lines of every candidate (several, or overlapping ones
     /// for `all`), in the first pass that found any.
-    Ambiguous { pass: MatchPass, lines: Vec<u32> },
+    Ambiguous {
+        pass: MatchPass,
+        lines: Vec<u32>,
+    },
     /// Pass 4 found the one place, but a boundary line of the old text is a
     /// cut-off beginning of the file's line and the new text does not show
     /// where the rest of that line goes (the line was deleted, or replaced by
     /// a different number of lines). Nothing is applied: the rest would be
     /// lost. `line` is the 1-based file line that was cut short.
-    CutShort { line: u32 },
+    CutShort {
+        line: u32,
+    },
 }
 
 impl From<MatchError> for TolerantError {
@@ -136,15 +149,29 @@ pub fn find_all(content: &str, old: &str, new: &str) -> Result<Vec<TolerantMatch
 
 /// Exact matching only (the raw text, anywhere): the `matching: 'exact'`
 /// option. Unique unless `all`.
-pub fn find_exact(content: &str, old: &str, new: &str, all: bool) -> Result<Vec<TolerantMatch>, TolerantError> {
+pub fn find_exact(
+    content: &str,
+    old: &str,
+    new: &str,
+    all: bool,
+) -> Result<Vec<TolerantMatch>, TolerantError> {
     find_with(content, old, new, &[MatchPass::Substring], all).map_err(|e| match e {
-        TolerantError::Ambiguous { lines, .. } => TolerantError::Ambiguous { pass: MatchPass::Exact, lines },
+        TolerantError::Ambiguous { lines, .. } => TolerantError::Ambiguous {
+            pass: MatchPass::Exact,
+            lines,
+        },
         other => other,
     })
 }
 
 /// [`search`], with a cut-short line reported as not found.
-pub fn find_with(content: &str, old: &str, new: &str, passes: &[MatchPass], all: bool) -> Result<Vec<TolerantMatch>, TolerantError> {
+pub fn find_with(
+    content: &str,
+    old: &str,
+    new: &str,
+    passes: &[MatchPass],
+    all: bool,
+) -> Result<Vec<TolerantMatch>, TolerantError> {
     search(content, old, new, passes, all).map_err(TolerantError::from)
 }
 
@@ -162,7 +189,13 @@ pub fn find_with(content: &str, old: &str, new: &str, passes: &[MatchPass], all:
 /// Only text that does not occur literally goes through the line passes,
 /// in order; the first with any candidate decides. Candidates are counted
 /// overlapping: `x\nx` fits `x \nx \nx \n` at lines 1 and 2.
-pub fn search(content: &str, old: &str, new: &str, passes: &[MatchPass], all: bool) -> Result<Vec<TolerantMatch>, MatchError> {
+pub fn search(
+    content: &str,
+    old: &str,
+    new: &str,
+    passes: &[MatchPass],
+    all: bool,
+) -> Result<Vec<TolerantMatch>, MatchError> {
     if old.is_empty() {
         return Err(MatchError::NotFound);
     }
@@ -170,15 +203,23 @@ pub fn search(content: &str, old: &str, new: &str, passes: &[MatchPass], all: bo
     if passes.contains(&MatchPass::Substring) {
         let starts = literal_starts(content, old);
         if !starts.is_empty() {
-            let matches: Vec<TolerantMatch> = starts.iter().map(|&s| literal_match(&file, s, old, new, passes)).collect();
+            let matches: Vec<TolerantMatch> = starts
+                .iter()
+                .map(|&s| literal_match(&file, s, old, new, passes))
+                .collect();
             // Occurrences overlap when their text does, or when the line
             // matches they widen to share a line (`" "` twice in `"  \t"`).
-            let overlapping = starts.windows(2).any(|w| w[1] < w[0] + old.len()) || matches.windows(2).any(|w| w[1].start < w[0].end);
+            let overlapping = starts.windows(2).any(|w| w[1] < w[0] + old.len())
+                || matches.windows(2).any(|w| w[1].start < w[0].end);
             if matches.len() == 1 || (all && !overlapping) {
                 return Ok(matches);
             }
             // The pass that describes them all: the weakest of theirs.
-            let pass = matches.iter().map(|m| m.pass).max().unwrap_or(MatchPass::Substring);
+            let pass = matches
+                .iter()
+                .map(|m| m.pass)
+                .max()
+                .unwrap_or(MatchPass::Substring);
             let lines = starts.iter().map(|&s| line_of(content, s)).collect();
             return Err(MatchError::Ambiguous { pass, lines });
         }
@@ -199,7 +240,10 @@ pub fn search(content: &str, old: &str, new: &str, passes: &[MatchPass], all: bo
                 return Err(MatchError::Ambiguous { pass, lines });
             }
         }
-        return found.into_iter().map(|(_, m)| m.map_err(|k| MatchError::CutShort { line: k as u32 + 1 })).collect();
+        return found
+            .into_iter()
+            .map(|(_, m)| m.map_err(|k| MatchError::CutShort { line: k as u32 + 1 }))
+            .collect();
     }
     Err(MatchError::NotFound)
 }
@@ -207,7 +251,11 @@ pub fn search(content: &str, old: &str, new: &str, passes: &[MatchPass], all: bo
 /// 1-based line number of a byte offset.
 pub fn line_of(content: &str, offset: usize) -> u32 {
     let offset = offset.min(content.len());
-    content.as_bytes()[..offset].iter().filter(|&&b| b == b'\n').count() as u32 + 1
+    content.as_bytes()[..offset]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count() as u32
+        + 1
 }
 
 /// Byte offsets of every occurrence of `old`, overlapping ones included.
@@ -226,19 +274,36 @@ fn literal_starts(content: &str, old: &str) -> Vec<usize> {
 /// The match for the literal occurrence of `old` at byte `start`: a line
 /// match when it covers whole lines up to surrounding whitespace (and that
 /// pass is allowed), else a substring replacement.
-fn literal_match(file: &Lines, start: usize, old: &str, new: &str, passes: &[MatchPass]) -> TolerantMatch {
-    let substring = TolerantMatch { start, end: start + old.len(), pass: MatchPass::Substring, replacement: new.to_string() };
+fn literal_match(
+    file: &Lines,
+    start: usize,
+    old: &str,
+    new: &str,
+    passes: &[MatchPass],
+) -> TolerantMatch {
+    let substring = TolerantMatch {
+        start,
+        end: start + old.len(),
+        pass: MatchPass::Substring,
+        replacement: new.to_string(),
+    };
     let (body, ends_nl) = match old.strip_suffix('\n') {
         Some(body) => (body, true),
         None => (old, false),
     };
     let old_lines: Vec<&str> = body.split('\n').collect();
-    let first = file.starts.partition_point(|&s| s <= start).saturating_sub(1);
+    let first = file
+        .starts
+        .partition_point(|&s| s <= start)
+        .saturating_sub(1);
     let last = first + old_lines.len() - 1;
     if last >= file.lines.len() {
         return substring;
     }
-    let (Some(prefix), Some(suffix)) = (file.text.get(file.starts[first]..start), file.text.get(start + body.len()..file.end_of(last))) else {
+    let (Some(prefix), Some(suffix)) = (
+        file.text.get(file.starts[first]..start),
+        file.text.get(start + body.len()..file.end_of(last)),
+    ) else {
         return substring;
     };
     if !prefix.trim().is_empty() || !suffix.trim().is_empty() {
@@ -278,7 +343,11 @@ impl<'a> Lines<'a> {
             lines.push(line);
             at += line.len() + 1;
         }
-        Lines { text, lines, starts }
+        Lines {
+            text,
+            lines,
+            starts,
+        }
     }
 
     /// Byte offset just past line `i` (before its `\n`).
@@ -313,7 +382,12 @@ fn line_equal(pass: MatchPass, file_line: &str, old_line: &str) -> bool {
 /// Every window of `file` that `pass` matches `old` in, overlapping ones
 /// included: (0-based first line, the match or the 0-based file line that
 /// pass 4 found cut short and could not complete).
-fn line_matches(file: &Lines, old: &str, new: &str, pass: MatchPass) -> Vec<(usize, Result<TolerantMatch, usize>)> {
+fn line_matches(
+    file: &Lines,
+    old: &str,
+    new: &str,
+    pass: MatchPass,
+) -> Vec<(usize, Result<TolerantMatch, usize>)> {
     // A final newline on `old` means "through the end of the last line".
     let (old_body, old_ends_nl) = match old.strip_suffix('\n') {
         Some(body) => (body, true),
@@ -333,10 +407,16 @@ fn line_matches(file: &Lines, old: &str, new: &str, pass: MatchPass) -> Vec<(usi
         let window = &file.lines[i..i + n];
         let hit = match pass {
             MatchPass::BoundaryPrefix => boundary_window(window, &old_lines),
-            _ => window.iter().zip(&old_lines).all(|(f, o)| line_equal(pass, f, o)),
+            _ => window
+                .iter()
+                .zip(&old_lines)
+                .all(|(f, o)| line_equal(pass, f, o)),
         };
         if hit {
-            found.push((i, line_match_at(file, i, &old_lines, old_ends_nl, new, pass)));
+            found.push((
+                i,
+                line_match_at(file, i, &old_lines, old_ends_nl, new, pass),
+            ));
         }
     }
     found
@@ -345,7 +425,14 @@ fn line_matches(file: &Lines, old: &str, new: &str, pass: MatchPass) -> Vec<(usi
 /// The match of `old_lines` on the window of `file` starting at line `i`,
 /// which `pass` has accepted; `Err(file line)` when pass 4 cannot tell
 /// where the rest of a cut-short line goes.
-fn line_match_at(file: &Lines, i: usize, old_lines: &[&str], old_ends_nl: bool, new: &str, pass: MatchPass) -> Result<TolerantMatch, usize> {
+fn line_match_at(
+    file: &Lines,
+    i: usize,
+    old_lines: &[&str],
+    old_ends_nl: bool,
+    new: &str,
+    pass: MatchPass,
+) -> Result<TolerantMatch, usize> {
     let n = old_lines.len();
     let window = &file.lines[i..i + n];
     let start = file.starts[i];
@@ -353,9 +440,12 @@ fn line_match_at(file: &Lines, i: usize, old_lines: &[&str], old_ends_nl: bool, 
     let mut replacement = match pass {
         MatchPass::Exact | MatchPass::TrailingWhitespace | MatchPass::Substring => new.to_string(),
         MatchPass::Whitespace => repair_indentation(window, old_lines, new),
-        MatchPass::BoundaryPrefix => {
-            expand_truncated(window, old_lines, &repair_indentation(window, old_lines, new)).map_err(|k| i + k)?
-        }
+        MatchPass::BoundaryPrefix => expand_truncated(
+            window,
+            old_lines,
+            &repair_indentation(window, old_lines, new),
+        )
+        .map_err(|k| i + k)?,
     };
     if old_ends_nl {
         if file.text.as_bytes().get(end) == Some(&b'\n') {
@@ -365,7 +455,12 @@ fn line_match_at(file: &Lines, i: usize, old_lines: &[&str], old_ends_nl: bool, 
             replacement = stripped.to_string();
         }
     }
-    Ok(TolerantMatch { start, end, pass, replacement })
+    Ok(TolerantMatch {
+        start,
+        end,
+        pass,
+        replacement,
+    })
 }
 
 /// Pass 4: interior lines equal after trimming, boundary lines may be
@@ -398,7 +493,11 @@ fn boundary_window(window: &[&str], old_lines: &[&str]) -> bool {
 /// partner: `Err(k)`, its index in `old_lines`, since where the rest of
 /// the line belongs is anyone's guess.
 fn expand_truncated(window: &[&str], old_lines: &[&str], new: &str) -> Result<String, usize> {
-    let mut new_lines: Vec<String> = if new.is_empty() { Vec::new() } else { new.split('\n').map(str::to_string).collect() };
+    let mut new_lines: Vec<String> = if new.is_empty() {
+        Vec::new()
+    } else {
+        new.split('\n').map(str::to_string).collect()
+    };
     let n = old_lines.len();
     let old_keys: Vec<&str> = old_lines.iter().map(|l| l.trim()).collect();
     let new_keys: Vec<String> = new_lines.iter().map(|l| l.trim().to_string()).collect();
@@ -425,7 +524,9 @@ fn expand_truncated(window: &[&str], old_lines: &[&str], new: &str) -> Result<St
         if file_line.trim() == want {
             continue;
         }
-        let rest = file_line.get(leading_ws(file_line).len() + want.len()..).ok_or(k)?;
+        let rest = file_line
+            .get(leading_ws(file_line).len() + want.len()..)
+            .ok_or(k)?;
         let j = partner(k).ok_or(k)?;
         let line = new_lines.get_mut(j).ok_or(k)?;
         *line = format!("{}{rest}", line.trim_end());
@@ -444,12 +545,21 @@ struct IndentFix {
 impl IndentFix {
     fn between(written: &str, actual: &str) -> IndentFix {
         if let Some(extra) = actual.strip_prefix(written) {
-            IndentFix { remove: 0, add: extra.to_string() }
+            IndentFix {
+                remove: 0,
+                add: extra.to_string(),
+            }
         } else if actual.len() <= written.len() && written.starts_with(actual) {
-            IndentFix { remove: written.chars().count() - actual.chars().count(), add: String::new() }
+            IndentFix {
+                remove: written.chars().count() - actual.chars().count(),
+                add: String::new(),
+            }
         } else {
             // Tabs against spaces: swap the whole indentation.
-            IndentFix { remove: written.chars().count(), add: actual.to_string() }
+            IndentFix {
+                remove: written.chars().count(),
+                add: actual.to_string(),
+            }
         }
     }
 
@@ -483,7 +593,10 @@ impl IndentFix {
 /// the old one badly), so nothing is repaired.
 fn repair_indentation(window: &[&str], old_lines: &[&str], new: &str) -> String {
     fn first_indent<'s>(lines: &[&'s str]) -> Option<&'s str> {
-        lines.iter().find(|l| !l.trim().is_empty()).map(|l| leading_ws(l))
+        lines
+            .iter()
+            .find(|l| !l.trim().is_empty())
+            .map(|l| leading_ws(l))
     }
     let new_lines: Vec<&str> = new.split('\n').collect();
     let old_first = first_indent(old_lines);
@@ -494,7 +607,9 @@ fn repair_indentation(window: &[&str], old_lines: &[&str], new: &str) -> String 
     let own: Vec<Option<IndentFix>> = window
         .iter()
         .zip(old_lines)
-        .map(|(f, o)| (!o.trim().is_empty()).then(|| IndentFix::between(leading_ws(o), leading_ws(f))))
+        .map(|(f, o)| {
+            (!o.trim().is_empty()).then(|| IndentFix::between(leading_ws(o), leading_ws(f)))
+        })
         .collect();
     if own.iter().flatten().all(IndentFix::is_none) {
         return new.to_string();
@@ -516,7 +631,11 @@ fn repair_indentation(window: &[&str], old_lines: &[&str], new: &str) -> String 
     let last_old = old_lines.len().saturating_sub(1);
     let pairs = align_lines(&old_keys, &new_keys);
     let (mut o0, mut n0) = (0usize, 0usize);
-    let anchors = pairs.iter().enumerate().filter_map(|(k, j)| j.map(|j| (k, j))).chain(std::iter::once((old_lines.len(), new_lines.len())));
+    let anchors = pairs
+        .iter()
+        .enumerate()
+        .filter_map(|(k, j)| j.map(|j| (k, j)))
+        .chain(std::iter::once((old_lines.len(), new_lines.len())));
     for (k, j) in anchors {
         let (old_len, new_len) = (k - o0, j.saturating_sub(n0));
         for d in 0..new_len {
@@ -535,7 +654,11 @@ fn repair_indentation(window: &[&str], old_lines: &[&str], new: &str) -> String 
     }
     let mut out = Vec::with_capacity(new_lines.len());
     for (j, line) in new_lines.iter().enumerate() {
-        out.push(fixes.get(source[j]).map_or_else(|| line.to_string(), |fix| fix.apply(line)));
+        out.push(
+            fixes
+                .get(source[j])
+                .map_or_else(|| line.to_string(), |fix| fix.apply(line)),
+        );
     }
     out.join("\n")
 }
@@ -552,7 +675,12 @@ fn align_lines(old: &[&str], new: &[&str]) -> Vec<Option<usize>> {
     let mut pairs = vec![None; old.len()];
     if old.len() + new.len() <= EXACT_ALIGN_LINES {
         for op in similar::capture_diff_slices(similar::Algorithm::Myers, old, new) {
-            if let similar::DiffOp::Equal { old_index, new_index, len } = op {
+            if let similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } = op
+            {
                 for d in 0..len {
                     pairs[old_index + d] = Some(new_index + d);
                 }
@@ -561,7 +689,9 @@ fn align_lines(old: &[&str], new: &[&str]) -> Vec<Option<usize>> {
         return pairs;
     }
     // Equal ends of old[a0..a1] and new[b0..b1]; returns the middle left.
-    let ends = |pairs: &mut Vec<Option<usize>>, (mut a0, mut a1): (usize, usize), (mut b0, mut b1): (usize, usize)| {
+    let ends = |pairs: &mut Vec<Option<usize>>,
+                (mut a0, mut a1): (usize, usize),
+                (mut b0, mut b1): (usize, usize)| {
         while a0 < a1 && b0 < b1 && old[a0] == new[b0] {
             pairs[a0] = Some(b0);
             (a0, b0) = (a0 + 1, b0 + 1);
@@ -574,7 +704,8 @@ fn align_lines(old: &[&str], new: &[&str]) -> Vec<Option<usize>> {
     };
     let ((a0, a1), (b0, b1)) = ends(&mut pairs, (0, old.len()), (0, new.len()));
     // Lines once in each middle: (old index, new index), in old order.
-    let mut seen: std::collections::HashMap<&str, (u32, usize, u32, usize)> = std::collections::HashMap::new();
+    let mut seen: std::collections::HashMap<&str, (u32, usize, u32, usize)> =
+        std::collections::HashMap::new();
     for (i, l) in old.iter().enumerate().take(a1).skip(a0) {
         let e = seen.entry(l).or_insert((0, i, 0, 0));
         e.0 += 1;
@@ -585,7 +716,11 @@ fn align_lines(old: &[&str], new: &[&str]) -> Vec<Option<usize>> {
             e.3 = j;
         }
     }
-    let mut unique: Vec<(usize, usize)> = seen.values().filter(|e| e.0 == 1 && e.2 == 1).map(|e| (e.1, e.3)).collect();
+    let mut unique: Vec<(usize, usize)> = seen
+        .values()
+        .filter(|e| e.0 == 1 && e.2 == 1)
+        .map(|e| (e.1, e.3))
+        .collect();
     unique.sort_unstable();
     // Longest increasing run of new indexes (patience sorting).
     let mut tails: Vec<usize> = Vec::new(); // index into `unique` of the smallest tail of each length
@@ -671,7 +806,11 @@ pub fn nearest_lines(content: &str, wanted: &str, limit: usize) -> Vec<(u32, Str
         .map(|(i, l)| (i as u32 + 1, l.to_string(), similarity(l, wanted)))
         .filter(|(_, _, s)| *s >= 0.5)
         .collect();
-    scored.sort_by(|a, b| b.2.partial_cmp(&a.2).unwrap_or(std::cmp::Ordering::Equal).then(a.0.cmp(&b.0)));
+    scored.sort_by(|a, b| {
+        b.2.partial_cmp(&a.2)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.0.cmp(&b.0))
+    });
     scored.truncate(limit);
     scored
 }
@@ -681,20 +820,40 @@ mod tests {
     use super::*;
 
     fn apply(content: &str, m: &TolerantMatch) -> String {
-        format!("{}{}{}", &content[..m.start], m.replacement, &content[m.end..])
+        format!(
+            "{}{}{}",
+            &content[..m.start],
+            m.replacement,
+            &content[m.end..]
+        )
     }
 
     #[test]
     fn literal_occurrences_decide_even_inside_lines() {
         // A whole line and a piece of another: two places, not one.
         let file = "end\nbackend\n";
-        assert_eq!(find_unique(file, "end", "END"), Err(TolerantError::Ambiguous { pass: MatchPass::Substring, lines: vec![1, 2] }));
+        assert_eq!(
+            find_unique(file, "end", "END"),
+            Err(TolerantError::Ambiguous {
+                pass: MatchPass::Substring,
+                lines: vec![1, 2]
+            })
+        );
         let m = find_unique(file, "end\nback", "END\nback").unwrap();
-        assert_eq!((m.pass, apply(file, &m)), (MatchPass::Substring, "END\nbackend\n".to_string()));
+        assert_eq!(
+            (m.pass, apply(file, &m)),
+            (MatchPass::Substring, "END\nbackend\n".to_string())
+        );
         // The literal piece inside line 1 wins over a whole line equal after trimming (line 3).
         let file = "Example: `    retries = 3` sets it.\nconfig:\n  retries = 3\n";
         let m = find_unique(file, "    retries = 3", "    retries = 5").unwrap();
-        assert_eq!((m.pass, apply(file, &m)), (MatchPass::Substring, "Example: `    retries = 5` sets it.\nconfig:\n  retries = 3\n".to_string()));
+        assert_eq!(
+            (m.pass, apply(file, &m)),
+            (
+                MatchPass::Substring,
+                "Example: `    retries = 5` sets it.\nconfig:\n  retries = 3\n".to_string()
+            )
+        );
         // replace_all changes every literal occurrence, whole line or not.
         let file = "x = get(1)\n  get\n";
         let all = find_all(file, "get", "fetch").unwrap();
@@ -707,12 +866,39 @@ mod tests {
 
     #[test]
     fn overlapping_candidates_are_ambiguous() {
-        assert_eq!(find_unique("x \nx \nx \n", "x\nx", "y\ny"), Err(TolerantError::Ambiguous { pass: MatchPass::TrailingWhitespace, lines: vec![1, 2] }));
-        assert_eq!(find_all("x \nx \nx \n", "x\nx", "y\ny"), Err(TolerantError::Ambiguous { pass: MatchPass::TrailingWhitespace, lines: vec![1, 2] }));
-        assert_eq!(find_unique("a = = = b\n", "= =", "= X"), Err(TolerantError::Ambiguous { pass: MatchPass::Substring, lines: vec![1, 1] }));
-        assert_eq!(find_all("aaa\n", "aa", "b"), Err(TolerantError::Ambiguous { pass: MatchPass::Substring, lines: vec![1, 1] }));
+        assert_eq!(
+            find_unique("x \nx \nx \n", "x\nx", "y\ny"),
+            Err(TolerantError::Ambiguous {
+                pass: MatchPass::TrailingWhitespace,
+                lines: vec![1, 2]
+            })
+        );
+        assert_eq!(
+            find_all("x \nx \nx \n", "x\nx", "y\ny"),
+            Err(TolerantError::Ambiguous {
+                pass: MatchPass::TrailingWhitespace,
+                lines: vec![1, 2]
+            })
+        );
+        assert_eq!(
+            find_unique("a = = = b\n", "= =", "= X"),
+            Err(TolerantError::Ambiguous {
+                pass: MatchPass::Substring,
+                lines: vec![1, 1]
+            })
+        );
+        assert_eq!(
+            find_all("aaa\n", "aa", "b"),
+            Err(TolerantError::Ambiguous {
+                pass: MatchPass::Substring,
+                lines: vec![1, 1]
+            })
+        );
         // Apart, they are all replaced.
-        assert_eq!(find_all("x \nx \nz\nx \nx \n", "x\nx", "y\ny").map(|v| v.len()), Ok(2));
+        assert_eq!(
+            find_all("x \nx \nz\nx \nx \n", "x\nx", "y\ny").map(|v| v.len()),
+            Ok(2)
+        );
     }
 
     #[test]
@@ -720,14 +906,31 @@ mod tests {
         let file = "func main() {\n\tresult := compute(alpha, beta, gamma)\n}\n";
         let m = find_unique(file, "    result := compute(", "    result := computeFast(").unwrap();
         assert_eq!(m.pass, MatchPass::BoundaryPrefix);
-        assert_eq!(apply(file, &m), "func main() {\n\tresult := computeFast(alpha, beta, gamma)\n}\n");
+        assert_eq!(
+            apply(file, &m),
+            "func main() {\n\tresult := computeFast(alpha, beta, gamma)\n}\n"
+        );
         let py = "def total(items):\n    acc = 0   \n    return sum_all(items, start=acc)\n";
-        let m = find_unique(py, "    acc = 0\n    return sum_all(", "    acc = 1\n    return sum_every(").unwrap();
-        assert_eq!(apply(py, &m), "def total(items):\n    acc = 1\n    return sum_every(items, start=acc)\n");
+        let m = find_unique(
+            py,
+            "    acc = 0\n    return sum_all(",
+            "    acc = 1\n    return sum_every(",
+        )
+        .unwrap();
+        assert_eq!(
+            apply(py, &m),
+            "def total(items):\n    acc = 1\n    return sum_every(items, start=acc)\n"
+        );
         // Deleted, or split into two lines: where the rest goes is a guess, so refuse.
         for new in ["", "    x := 1\n    result := computeFast("] {
-            assert_eq!(search(file, "    result := compute(", new, &MatchPass::ALL, false), Err(MatchError::CutShort { line: 2 }));
-            assert_eq!(find_unique(file, "    result := compute(", new), Err(TolerantError::NotFound));
+            assert_eq!(
+                search(file, "    result := compute(", new, &MatchPass::ALL, false),
+                Err(MatchError::CutShort { line: 2 })
+            );
+            assert_eq!(
+                find_unique(file, "    result := compute(", new),
+                Err(TolerantError::NotFound)
+            );
         }
     }
 
@@ -747,7 +950,10 @@ mod tests {
         let new = "    if x {\n    go();\n    again();\n}";
         let m = find_unique(file, old, new).unwrap();
         assert_eq!(m.pass, MatchPass::Whitespace);
-        assert_eq!(apply(file, &m), "fn f() {\n    if x {\n        go();\n        again();\n    }\n}\n");
+        assert_eq!(
+            apply(file, &m),
+            "fn f() {\n    if x {\n        go();\n        again();\n    }\n}\n"
+        );
     }
 
     #[test]
@@ -756,7 +962,10 @@ mod tests {
         let old = "def f(self):\n    return 1";
         let new = "    def f(self):\n        return 2";
         let m = find_unique(file, old, new).unwrap();
-        assert_eq!(apply(file, &m), "class A:\n    def f(self):\n        return 2\n");
+        assert_eq!(
+            apply(file, &m),
+            "class A:\n    def f(self):\n        return 2\n"
+        );
     }
 
     #[test]
@@ -780,13 +989,19 @@ mod tests {
         let new = "    let x = 2;\n    return compute_every";
         let m = find_unique(file, old, new).unwrap();
         assert_eq!(m.pass, MatchPass::Substring);
-        assert_eq!(apply(file, &m), "fn a() {\n    let x = 2;\n    return compute_everything(x, y, z);\n}\n");
+        assert_eq!(
+            apply(file, &m),
+            "fn a() {\n    let x = 2;\n    return compute_everything(x, y, z);\n}\n"
+        );
         // Not literally there (a tab for four spaces): the boundary pass expands the cut line.
         let old = "\tlet x = 1;\n    return compute_every";
         let new = "\tlet x = 2;\n    return compute_every";
         let m = find_unique(file, old, new).unwrap();
         assert_eq!(m.pass, MatchPass::BoundaryPrefix);
-        assert_eq!(apply(file, &m), "fn a() {\n    let x = 2;\n    return compute_everything(x, y, z);\n}\n");
+        assert_eq!(
+            apply(file, &m),
+            "fn a() {\n    let x = 2;\n    return compute_everything(x, y, z);\n}\n"
+        );
     }
 
     #[test]
@@ -794,7 +1009,9 @@ mod tests {
         let file = "  a()\n  b()\n  a()\n";
         let all = find_all(file, "a()", "c()").unwrap();
         assert_eq!(all.len(), 2);
-        assert!(all.iter().all(|m| m.pass == MatchPass::Whitespace && m.replacement == "  c()"));
+        assert!(all
+            .iter()
+            .all(|m| m.pass == MatchPass::Whitespace && m.replacement == "  c()"));
     }
 
     #[test]
@@ -802,24 +1019,42 @@ mod tests {
         let file = "let total = compute(a, b);\nlet other = 1;\n";
         let m = find_unique(file, "let total = compute(", "let total = compute_fast(").unwrap();
         assert_eq!(m.pass, MatchPass::Substring);
-        assert_eq!(apply(file, &m), "let total = compute_fast(a, b);\nlet other = 1;\n");
+        assert_eq!(
+            apply(file, &m),
+            "let total = compute_fast(a, b);\nlet other = 1;\n"
+        );
         let m = find_unique(file, "b);\nlet other = 1;", "b);\nlet other = 2;").unwrap();
-        assert_eq!(apply(file, &m), "let total = compute(a, b);\nlet other = 2;\n");
+        assert_eq!(
+            apply(file, &m),
+            "let total = compute(a, b);\nlet other = 2;\n"
+        );
     }
 
     #[test]
     fn boundary_prefix_needs_eight_characters() {
         let file = "// Parse reads.\nx\n";
-        assert_eq!(find_unique(file, "// Pars\nx", "y"), Err(TolerantError::NotFound));
+        assert_eq!(
+            find_unique(file, "// Pars\nx", "y"),
+            Err(TolerantError::NotFound)
+        );
     }
 
     #[test]
     fn substring_pass_and_ambiguity() {
         let file = "let a = f(1) + f(2);\n";
         let m = find_unique(file, "f(2)", "g(2)").unwrap();
-        assert_eq!((m.pass, apply(file, &m)), (MatchPass::Substring, "let a = f(1) + g(2);\n".to_string()));
+        assert_eq!(
+            (m.pass, apply(file, &m)),
+            (MatchPass::Substring, "let a = f(1) + g(2);\n".to_string())
+        );
         let file = "}\nx\n}\n";
-        assert_eq!(find_unique(file, "}", "};"), Err(TolerantError::Ambiguous { pass: MatchPass::Exact, lines: vec![1, 3] }));
+        assert_eq!(
+            find_unique(file, "}", "};"),
+            Err(TolerantError::Ambiguous {
+                pass: MatchPass::Exact,
+                lines: vec![1, 3]
+            })
+        );
         assert_eq!(find_all(file, "}", "};").unwrap().len(), 2);
     }
 
@@ -832,9 +1067,28 @@ mod tests {
 
     #[test]
     fn large_alignments_pair_equal_lines_in_order() {
-        let old: Vec<String> = (0..3000).map(|i| if i % 10 == 0 { "}".to_string() } else { format!("line {i}") }).collect();
-        let new: Vec<String> = (0..3000).map(|i| if i % 7 == 0 { format!("changed {i}") } else { old[i].clone() }).collect();
-        let (o, n): (Vec<&str>, Vec<&str>) = (old.iter().map(String::as_str).collect(), new.iter().map(String::as_str).collect());
+        let old: Vec<String> = (0..3000)
+            .map(|i| {
+                if i % 10 == 0 {
+                    "}".to_string()
+                } else {
+                    format!("line {i}")
+                }
+            })
+            .collect();
+        let new: Vec<String> = (0..3000)
+            .map(|i| {
+                if i % 7 == 0 {
+                    format!("changed {i}")
+                } else {
+                    old[i].clone()
+                }
+            })
+            .collect();
+        let (o, n): (Vec<&str>, Vec<&str>) = (
+            old.iter().map(String::as_str).collect(),
+            new.iter().map(String::as_str).collect(),
+        );
         let pairs = align_lines(&o, &n);
         let mut last = None;
         for (k, j) in pairs.iter().enumerate() {

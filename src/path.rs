@@ -81,13 +81,19 @@ fn components(raw: &str) -> Result<Vec<&str>, PathError> {
         return refuse("it is empty".into());
     }
     if let Some(c) = raw.chars().find(|&c| c.is_control()) {
-        return refuse(format!("it contains the control character U+{:04X}", c as u32));
+        return refuse(format!(
+            "it contains the control character U+{:04X}",
+            c as u32
+        ));
     }
     if let Some(c) = raw.chars().find(|&c| is_invisible(c)) {
         return refuse(format!("it contains the invisible character U+{:04X}, so the name shown is not the name on disk", c as u32));
     }
     if raw.contains('\u{FFFD}') {
-        return refuse("it contains U+FFFD, the mark left by a broken character (such as a lone surrogate)".into());
+        return refuse(
+            "it contains U+FFFD, the mark left by a broken character (such as a lone surrogate)"
+                .into(),
+        );
     }
     if raw.starts_with('/') || raw.starts_with('\\') {
         return refuse("it is absolute".into());
@@ -161,7 +167,20 @@ mod tests {
 
     #[test]
     fn refuses_escapes() {
-        for bad in ["/etc/passwd", "../x", "a/../../x", "C:\\x", "c:x", "", "  ", "a\0b", "a\nb", ".", "a/..", "\\x"] {
+        for bad in [
+            "/etc/passwd",
+            "../x",
+            "a/../../x",
+            "C:\\x",
+            "c:x",
+            "",
+            "  ",
+            "a\0b",
+            "a\nb",
+            ".",
+            "a/..",
+            "\\x",
+        ] {
             let err = normalize_path(bad).unwrap_err();
             assert!(err.reason.contains("refused"), "{bad:?}: {}", err.reason);
         }
@@ -169,10 +188,34 @@ mod tests {
 
     #[test]
     fn vcs_spellings() {
-        for bad in [".git", ".GIT", ".Git.", ".git ", ".git::$INDEX_ALLOCATION", "GIT~1", "git~12", ".gıt", ".hg", "HG~1", ".jj", ".svn", ".bzr"] {
+        for bad in [
+            ".git",
+            ".GIT",
+            ".Git.",
+            ".git ",
+            ".git::$INDEX_ALLOCATION",
+            "GIT~1",
+            "git~12",
+            ".gıt",
+            ".hg",
+            "HG~1",
+            ".jj",
+            ".svn",
+            ".bzr",
+        ] {
             assert!(vcs_folder(bad).is_some(), "{bad:?}");
         }
-        for ok in [".gitignore", ".github", "git", "git~", "git~x", ".gitattributes", "~1", ".", "..."] {
+        for ok in [
+            ".gitignore",
+            ".github",
+            "git",
+            "git~",
+            "git~x",
+            ".gitattributes",
+            "~1",
+            ".",
+            "...",
+        ] {
             assert_eq!(vcs_folder(ok), None, "{ok:?}");
         }
     }
@@ -180,10 +223,19 @@ mod tests {
     #[test]
     fn allow_folders_names_a_folder_exactly() {
         let allow = vec![".git/info".to_string()];
-        assert_eq!(confine(".git/info/exclude", &allow).unwrap(), ".git/info/exclude");
-        assert!(confine(".git/info", &allow).is_err(), "the folder itself is not a file inside it");
+        assert_eq!(
+            confine(".git/info/exclude", &allow).unwrap(),
+            ".git/info/exclude"
+        );
+        assert!(
+            confine(".git/info", &allow).is_err(),
+            "the folder itself is not a file inside it"
+        );
         assert!(confine(".git/hooks/pre-commit", &allow).is_err());
         assert!(confine(".git/info/../hooks/x", &allow).is_err());
-        assert!(confine(".GIT/info/exclude", &allow).is_err(), "another spelling is not the folder named");
+        assert!(
+            confine(".GIT/info/exclude", &allow).is_err(),
+            "another spelling is not the folder named"
+        );
     }
 }

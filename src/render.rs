@@ -60,8 +60,14 @@ pub(crate) fn push_line_text(out: &mut String, text: &str) {
     for c in text.chars() {
         let code = u32::from(c);
         if is_control(c) {
-            let picture = if code == 0x7f { '\u{2421}' } else { char::from_u32(0x2400 + code).unwrap_or('\u{fffd}') };
-            out.push_str(&format!("<span class=\"eb-ctrl\" title=\"U+{code:04X}\">{picture}</span>"));
+            let picture = if code == 0x7f {
+                '\u{2421}'
+            } else {
+                char::from_u32(0x2400 + code).unwrap_or('\u{fffd}')
+            };
+            out.push_str(&format!(
+                "<span class=\"eb-ctrl\" title=\"U+{code:04X}\">{picture}</span>"
+            ));
         } else {
             push_escaped(out, c.encode_utf8(&mut [0; 4]));
         }
@@ -169,7 +175,10 @@ impl From<SummaryInput> for SummaryView {
 
 impl From<Vec<ResultView>> for SummaryView {
     fn from(results: Vec<ResultView>) -> Self {
-        SummaryView { results, ..SummaryView::default() }
+        SummaryView {
+            results,
+            ..SummaryView::default()
+        }
     }
 }
 
@@ -185,7 +194,8 @@ pub struct SummaryOptions {
 }
 
 /// The default retry note.
-pub const RETRY_NOTE: &str = "A retry prompt for the ambiguous edits has been prepared; review it before sending.";
+pub const RETRY_NOTE: &str =
+    "A retry prompt for the ambiguous edits has been prepared; review it before sending.";
 
 /// The statuses we know, for class names: anything else is `other`, so no
 /// outside string ever lands in a class attribute unchecked.
@@ -238,15 +248,29 @@ impl Attrs {
 /// Picks the result that belongs to `block`: the one at `index` when given,
 /// else the first for the same file whose previews match the block, else the
 /// first for the same file.
-pub fn find_result<'a>(block: &EditBlock, results: &'a [ResultView], index: Option<usize>) -> Option<&'a ResultView> {
+pub fn find_result<'a>(
+    block: &EditBlock,
+    results: &'a [ResultView],
+    index: Option<usize>,
+) -> Option<&'a ResultView> {
     if let Some(i) = index {
         if let Some(r) = results.iter().find(|r| r.block_index == Some(i)) {
             return Some(r);
         }
-        return results.get(i).filter(|r| r.block_index.is_none() && same_path(&r.file_path, &block.file_path));
+        return results
+            .get(i)
+            .filter(|r| r.block_index.is_none() && same_path(&r.file_path, &block.file_path));
     }
-    let same_file = || results.iter().filter(|r| same_path(&r.file_path, &block.file_path));
-    let previews = (preview(&block.anchor, 50), preview(&block.old_lines, 50), preview(&block.new_lines, 50));
+    let same_file = || {
+        results
+            .iter()
+            .filter(|r| same_path(&r.file_path, &block.file_path))
+    };
+    let previews = (
+        preview(&block.anchor, 50),
+        preview(&block.old_lines, 50),
+        preview(&block.new_lines, 50),
+    );
     same_file()
         .find(|r| {
             r.anchor_preview.as_deref() == Some(previews.0.as_str())
@@ -259,12 +283,18 @@ pub fn find_result<'a>(block: &EditBlock, results: &'a [ResultView], index: Opti
 /// Results carry normalised paths and blocks the path as written (`./a//b`),
 /// so both are compared the way the engine normalises them.
 fn same_path(a: &str, b: &str) -> bool {
-    let clean = |p: &str| crate::path::normalize_path(p.trim()).unwrap_or_else(|_| p.trim().to_string());
+    let clean =
+        |p: &str| crate::path::normalize_path(p.trim()).unwrap_or_else(|_| p.trim().to_string());
     a == b || clean(a) == clean(b)
 }
 
 fn join_sections(parts: &[&str]) -> String {
-    parts.iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join("\n")
+    parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The diff a block makes: its context and old lines against its context and
@@ -292,18 +322,30 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
     // not match), so its lines get no numbers rather than wrong ones.
     let numbering = match (result, file_line) {
         (None, _) => Some(0),
-        (Some(_), Some(line)) if matches!(class, "applied" | "validated") => Some(line.saturating_sub(1)),
+        (Some(_), Some(line)) if matches!(class, "applied" | "validated") => {
+            Some(line.saturating_sub(1))
+        }
         (Some(_), None) if matches!(class, "applied" | "validated") => Some(0),
         _ => None,
     };
     let block_index = result.and_then(|r| r.block_index);
     let create = block.is_create();
 
-    let mut html = String::with_capacity(256 + lines.iter().map(|l| l.text.len() + 160).sum::<usize>());
+    let mut html =
+        String::with_capacity(256 + lines.iter().map(|l| l.text.len() + 160).sum::<usize>());
     let attrs = Attrs::new()
-        .add("class", &format!("eb-block eb-status-{class}{}", if create { " eb-block-create" } else { "" }))
+        .add(
+            "class",
+            &format!(
+                "eb-block eb-status-{class}{}",
+                if create { " eb-block-create" } else { "" }
+            ),
+        )
         .add("data-file-path", &block.file_path)
-        .add("data-status", if status.is_empty() { "none" } else { class })
+        .add(
+            "data-status",
+            if status.is_empty() { "none" } else { class },
+        )
         .add("data-format", block.format.as_str())
         .opt("data-line", file_line)
         .opt("data-block-index", block_index);
@@ -316,11 +358,17 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
         .add("data-action", "open-file")
         .add("data-file-path", &block.file_path)
         .opt("data-line", file_line)
-        .add("title", &match file_line {
-            Some(l) => format!("Open {} at line {l}", block.file_path),
-            None => format!("Open {}", block.file_path),
-        });
-    html.push_str(&format!("<span{} role=\"link\" tabindex=\"0\">", path_attrs.0));
+        .add(
+            "title",
+            &match file_line {
+                Some(l) => format!("Open {} at line {l}", block.file_path),
+                None => format!("Open {}", block.file_path),
+            },
+        );
+    html.push_str(&format!(
+        "<span{} role=\"link\" tabindex=\"0\">",
+        path_attrs.0
+    ));
     push_escaped(&mut html, &block.file_path);
     html.push_str("</span>");
     if create {
@@ -345,13 +393,19 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
             .opt("data-block-index", block_index)
             .opt("data-error-kind", r.error_kind.as_deref())
             .opt("title", r.reason.as_deref());
-        html.push_str(&format!("<span{}>{}</span>", badge.0, status_label(&r.status)));
+        html.push_str(&format!(
+            "<span{}>{}</span>",
+            badge.0,
+            status_label(&r.status)
+        ));
     }
     html.push_str("</div>");
 
     if let Some(r) = result {
         if let Some(reason) = r.reason.as_deref().filter(|s| !s.is_empty()) {
-            let attrs = Attrs::new().add("class", "eb-reason").opt("data-error-kind", r.error_kind.as_deref());
+            let attrs = Attrs::new()
+                .add("class", "eb-reason")
+                .opt("data-error-kind", r.error_kind.as_deref());
             html.push_str(&format!("<div{} role=\"note\">", attrs.0));
             if let Some(kind) = r.error_kind.as_deref() {
                 html.push_str("<span class=\"eb-reason-kind\">");
@@ -376,7 +430,10 @@ fn push_diff_line(html: &mut String, line: &DiffLine, numbering: Option<u32>) {
     let shift = |n: Option<u32>| numbering.and_then(|base| n.map(|n| n.saturating_add(base)));
     let (old, new) = (shift(line.old_line), shift(line.new_line));
     let kind = line.kind.as_str();
-    let attrs = Attrs::new().add("class", &format!("eb-line eb-line-{kind}")).opt("data-old-line", old).opt("data-new-line", new);
+    let attrs = Attrs::new()
+        .add("class", &format!("eb-line eb-line-{kind}"))
+        .opt("data-old-line", old)
+        .opt("data-new-line", new);
     html.push_str(&format!("<div{}>", attrs.0));
     let num = |n: Option<u32>| n.map_or(String::new(), |n| n.to_string());
     html.push_str(&format!(
@@ -389,7 +446,9 @@ fn push_diff_line(html: &mut String, line: &DiffLine, numbering: Option<u32>) {
         LineKind::Removed => "-",
         LineKind::Added => "+",
     };
-    html.push_str(&format!("<span class=\"eb-sign\">{sign}</span><span class=\"eb-text\">"));
+    html.push_str(&format!(
+        "<span class=\"eb-sign\">{sign}</span><span class=\"eb-text\">"
+    ));
     match &line.spans {
         Some(spans) => {
             for span in spans {
@@ -432,7 +491,15 @@ pub(crate) fn marker(line: &str) -> Option<&'static str> {
     }
 }
 
-const MARKERS: [&str; 7] = ["««« EDIT", "═══════ REPL", "»»» EDIT END", "───────", "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE"];
+const MARKERS: [&str; 7] = [
+    "««« EDIT",
+    "═══════ REPL",
+    "»»» EDIT END",
+    "───────",
+    "<<<<<<< SEARCH",
+    "=======",
+    ">>>>>>> REPLACE",
+];
 
 pub(crate) fn is_partial_marker(line: &str) -> bool {
     let t = line.trim_start();
@@ -515,7 +582,11 @@ pub struct PendingSection {
 /// line is content, whatever it looks like (a `=======` heading underline, a
 /// merge-conflict marker in the text being edited). `partial_line`, the line
 /// being typed, joins the last section unless it may be a marker cut short.
-pub fn render_pending_sections(file_path: &str, sections: &[PendingSection], partial_line: Option<&str>) -> String {
+pub fn render_pending_sections(
+    file_path: &str,
+    sections: &[PendingSection],
+    partial_line: Option<&str>,
+) -> String {
     let mut parts = PendingParts::default();
     let mut last: Option<&str> = None;
     for s in sections {
@@ -550,7 +621,9 @@ pub fn render_pending_sections(file_path: &str, sections: &[PendingSection], par
         }
         return render_pending_parts(file_path, &parts);
     }
-    if let Some(line) = partial_line.filter(|l| !l.is_empty() && !is_partial_marker(l) && marker(l).is_none()) {
+    if let Some(line) =
+        partial_line.filter(|l| !l.is_empty() && !is_partial_marker(l) && marker(l).is_none())
+    {
         match last {
             Some("anchor") => parts.leading.push(line),
             Some("new" | "repl" | "replace") => parts.new.push(line),
@@ -581,7 +654,14 @@ fn patch_line<'a>(parts: &mut PendingParts<'a>, line: &'a str) {
 }
 
 fn render_pending_parts(file_path: &str, parts: &PendingParts<'_>) -> String {
-    let PendingParts { leading, old, new, trailing, separator_seen, anchored } = parts;
+    let PendingParts {
+        leading,
+        old,
+        new,
+        trailing,
+        separator_seen,
+        anchored,
+    } = parts;
     let (separator_seen, anchored) = (*separator_seen, *anchored);
     let mut html = String::new();
     let attrs = Attrs::new()
@@ -596,7 +676,10 @@ fn render_pending_parts(file_path: &str, parts: &PendingParts<'_>) -> String {
         .add("data-action", "open-file")
         .add("data-file-path", file_path)
         .add("title", &format!("Open {file_path}"));
-    html.push_str(&format!("<span{} role=\"link\" tabindex=\"0\">", path_attrs.0));
+    html.push_str(&format!(
+        "<span{} role=\"link\" tabindex=\"0\">",
+        path_attrs.0
+    ));
     push_escaped(&mut html, file_path);
     html.push_str("</span><span class=\"eb-badge eb-badge-pending\" data-status=\"pending\">Writing\u{2026}</span></div>");
     html.push_str("<div class=\"eb-diff\">");
@@ -607,7 +690,14 @@ fn render_pending_parts(file_path: &str, parts: &PendingParts<'_>) -> String {
     }
     if separator_seen {
         // edit-repl: the common prefix of both sections is context.
-        let shared = if anchored { 0 } else { old.iter().zip(new.iter()).take_while(|(a, b)| a == b).count() };
+        let shared = if anchored {
+            0
+        } else {
+            old.iter()
+                .zip(new.iter())
+                .take_while(|(a, b)| a == b)
+                .count()
+        };
         for l in old.iter().take(shared) {
             rows.push(("context", l));
         }
@@ -656,7 +746,10 @@ pub const MAX_SUMMARY_ITEMS: usize = 1000;
 /// The closing `… and N more` entry of a list cut at [`MAX_SUMMARY_ITEMS`].
 fn push_more(html: &mut String, total: usize) {
     if total > MAX_SUMMARY_ITEMS {
-        html.push_str(&format!("<li class=\"eb-more\" data-count=\"{0}\">\u{2026} and {0} more</li>", total - MAX_SUMMARY_ITEMS));
+        html.push_str(&format!(
+            "<li class=\"eb-more\" data-count=\"{0}\">\u{2026} and {0} more</li>",
+            total - MAX_SUMMARY_ITEMS
+        ));
     }
 }
 
@@ -678,8 +771,17 @@ fn counts(results: &[ResultView]) -> [(&'static str, &'static str, usize); 5] {
 pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> String {
     let results = &summary.results;
     let counts = counts(results);
-    let failed = results.iter().any(|r| r.status == "failed" || r.status == "skipped");
-    let mut attrs = Attrs::new().add("class", if failed { "eb-summary eb-summary-failed" } else { "eb-summary eb-summary-ok" });
+    let failed = results
+        .iter()
+        .any(|r| r.status == "failed" || r.status == "skipped");
+    let mut attrs = Attrs::new().add(
+        "class",
+        if failed {
+            "eb-summary eb-summary-failed"
+        } else {
+            "eb-summary eb-summary-ok"
+        },
+    );
     for (status, _, n) in counts {
         attrs = attrs.add(&format!("data-{status}"), &n.to_string());
     }
@@ -702,13 +804,19 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
     use std::collections::{HashMap, HashSet};
     let mut first_applied: HashMap<&str, Option<u32>> = HashMap::new();
     for r in results.iter().filter(|r| r.status == "applied") {
-        first_applied.entry(r.file_path.as_str()).or_insert(r.estimated_line);
+        first_applied
+            .entry(r.file_path.as_str())
+            .or_insert(r.estimated_line);
     }
     let mut modified: Vec<&str> = match &summary.files_modified {
         Some(files) => files.iter().map(String::as_str).collect(),
         None => {
             let mut seen = HashSet::new();
-            results.iter().filter(|r| r.status == "applied" && seen.insert(r.file_path.as_str())).map(|r| r.file_path.as_str()).collect()
+            results
+                .iter()
+                .filter(|r| r.status == "applied" && seen.insert(r.file_path.as_str()))
+                .map(|r| r.file_path.as_str())
+                .collect()
         }
     };
     let mut listed: HashSet<&str> = modified.iter().copied().collect();
@@ -722,7 +830,11 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
         html.push_str("<div class=\"eb-summary-section eb-summary-files\"><div class=\"eb-summary-title\">Modified files</div><ul class=\"eb-file-list\">");
         for &file in modified.iter().take(MAX_SUMMARY_ITEMS) {
             let line = first_applied.get(file).copied().flatten();
-            let a = Attrs::new().add("class", "eb-file").add("data-action", "open-file").add("data-file-path", file).opt("data-line", line);
+            let a = Attrs::new()
+                .add("class", "eb-file")
+                .add("data-action", "open-file")
+                .add("data-file-path", file)
+                .opt("data-line", line);
             html.push_str(&format!("<li><span{} role=\"link\" tabindex=\"0\">", a.0));
             push_escaped(&mut html, file);
             html.push_str("</span>");
@@ -735,8 +847,10 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
         html.push_str("</ul></div>");
     }
 
-    let problems: Vec<&ResultView> =
-        results.iter().filter(|r| matches!(r.status.as_str(), "failed" | "skipped" | "not-in-context")).collect();
+    let problems: Vec<&ResultView> = results
+        .iter()
+        .filter(|r| matches!(r.status.as_str(), "failed" | "skipped" | "not-in-context"))
+        .collect();
     if !problems.is_empty() {
         html.push_str("<div class=\"eb-summary-section eb-summary-failures\"><div class=\"eb-summary-title\">Not applied</div><ul class=\"eb-failure-list\">");
         for r in problems.iter().take(MAX_SUMMARY_ITEMS) {
@@ -752,7 +866,10 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
             html.push_str(&format!("<li{}><span class=\"eb-path\">", a.0));
             push_escaped(&mut html, &r.file_path);
             html.push_str("</span> ");
-            html.push_str(&format!("<span class=\"eb-badge eb-badge-{class}\">{}</span> ", status_label(&r.status)));
+            html.push_str(&format!(
+                "<span class=\"eb-badge eb-badge-{class}\">{}</span> ",
+                status_label(&r.status)
+            ));
             if let Some(kind) = r.error_kind.as_deref() {
                 html.push_str("<span class=\"eb-failure-kind\">");
                 push_escaped(&mut html, kind);
@@ -772,7 +889,10 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
     if !summary.files_auto_added.is_empty() {
         html.push_str("<div class=\"eb-summary-section eb-summary-auto-added\"><div class=\"eb-summary-title\">Added to context \u{2014} ask again to edit them</div><ul class=\"eb-file-list\">");
         for file in summary.files_auto_added.iter().take(MAX_SUMMARY_ITEMS) {
-            let a = Attrs::new().add("class", "eb-file").add("data-action", "open-file").add("data-file-path", file);
+            let a = Attrs::new()
+                .add("class", "eb-file")
+                .add("data-action", "open-file")
+                .add("data-file-path", file);
             html.push_str(&format!("<li><span{} role=\"link\" tabindex=\"0\">", a.0));
             push_escaped(&mut html, file);
             html.push_str("</span></li>");
@@ -794,7 +914,10 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
 
     if summary.retry_prompt.is_some() || options.retry_prompt_prepared {
         html.push_str("<div class=\"eb-summary-note eb-retry-note\">");
-        push_escaped(&mut html, options.retry_note.as_deref().unwrap_or(RETRY_NOTE));
+        push_escaped(
+            &mut html,
+            options.retry_note.as_deref().unwrap_or(RETRY_NOTE),
+        );
         html.push_str("</div>");
     }
     html.push_str("</div>");
@@ -810,12 +933,18 @@ mod tests {
         assert!(same_path("a/b.rs", "./a//b.rs"));
         assert!(same_path("a/b.rs", "a\\x\\..\\b.rs"));
         assert!(!same_path("a/b.rs", "a/c.rs"));
-        assert!(same_path("/etc/passwd", "/etc/passwd"), "refused paths still match themselves");
+        assert!(
+            same_path("/etc/passwd", "/etc/passwd"),
+            "refused paths still match themselves"
+        );
     }
 
     #[test]
     fn escapes_every_special_character() {
-        assert_eq!(escape_html(r#"<a href="x" onclick='y'>&</a>"#), "&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+        assert_eq!(
+            escape_html(r#"<a href="x" onclick='y'>&</a>"#),
+            "&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;"
+        );
     }
 
     #[test]

@@ -18,7 +18,11 @@ pub fn clip(text: &str, max: usize) -> Cow<'_, str> {
     }
     match text.char_indices().nth(max) {
         None => Cow::Borrowed(text),
-        Some((cut, _)) => Cow::Owned(format!("{}… ({} characters)", &text[..cut], thousands(text.chars().count()))),
+        Some((cut, _)) => Cow::Owned(format!(
+            "{}… ({} characters)",
+            &text[..cut],
+            thousands(text.chars().count())
+        )),
     }
 }
 
@@ -118,7 +122,10 @@ pub struct NearLine {
 }
 
 /// Writes a similarity as a short decimal (0.87, not 0.8700000047683716).
-fn similarity_two_places<S: serde::Serializer>(value: &f32, serializer: S) -> Result<S::Ok, S::Error> {
+fn similarity_two_places<S: serde::Serializer>(
+    value: &f32,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     serializer.serialize_f64((f64::from(*value) * 100.0).round() / 100.0)
 }
 
@@ -202,7 +209,10 @@ mod clip_tests {
     fn long_lines_are_cut_with_their_length() {
         assert_eq!(clip("short", 10), "short");
         assert_eq!(clip("ééé", 3), "ééé");
-        assert_eq!(clip(&"x".repeat(5_242_880), 3), "xxx… (5,242,880 characters)");
+        assert_eq!(
+            clip(&"x".repeat(5_242_880), 3),
+            "xxx… (5,242,880 characters)"
+        );
         assert_eq!(clip("éééé", 2), "éé… (4 characters)");
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");

@@ -14,7 +14,10 @@ pub fn detect_shell_suggestions(text: &str) -> Vec<String> {
         let Some(close) = after.find('`') else { break };
         let span = &after[..close];
         let is_command = !span.contains('\n')
-            && COMMANDS.iter().any(|c| span.strip_prefix(c).is_some_and(|args| !args.trim().is_empty()));
+            && COMMANDS.iter().any(|c| {
+                span.strip_prefix(c)
+                    .is_some_and(|args| !args.trim().is_empty())
+            });
         if is_command {
             found.push(span.to_string());
             rest = &after[close + 1..];
@@ -33,7 +36,15 @@ mod tests {
     #[test]
     fn finds_commands_in_backticks() {
         let text = "Run `git rm old.py` then `git mv a.py b.py`.\nAlso `mkdir -p src/x` and `rm -rf build`, not `ls`.";
-        assert_eq!(detect_shell_suggestions(text), ["git rm old.py", "git mv a.py b.py", "mkdir -p src/x", "rm -rf build"]);
+        assert_eq!(
+            detect_shell_suggestions(text),
+            [
+                "git rm old.py",
+                "git mv a.py b.py",
+                "mkdir -p src/x",
+                "rm -rf build"
+            ]
+        );
     }
 
     #[test]

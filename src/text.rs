@@ -69,12 +69,24 @@ struct Run {
 impl Provenance {
     /// A body exactly as read.
     pub fn original(len: usize) -> Provenance {
-        Provenance { runs: if len == 0 { Vec::new() } else { vec![Run { len, from: Some(0) }] } }
+        Provenance {
+            runs: if len == 0 {
+                Vec::new()
+            } else {
+                vec![Run { len, from: Some(0) }]
+            },
+        }
     }
 
     /// A body written whole (nothing kept).
     pub fn written(len: usize) -> Provenance {
-        Provenance { runs: if len == 0 { Vec::new() } else { vec![Run { len, from: None }] } }
+        Provenance {
+            runs: if len == 0 {
+                Vec::new()
+            } else {
+                vec![Run { len, from: None }]
+            },
+        }
     }
 
     /// Records that the byte ranges `start..end` of the current body (sorted,
@@ -91,7 +103,10 @@ impl Provenance {
                 let Some(run) = current.as_mut() else { return };
                 let take = n.min(run.len);
                 if keep {
-                    out.push(Run { len: take, from: run.from });
+                    out.push(Run {
+                        len: take,
+                        from: run.from,
+                    });
                 }
                 run.len -= take;
                 run.from = run.from.map(|f| f + take);
@@ -103,9 +118,17 @@ impl Provenance {
         };
         for &(start, end, new_len) in edits {
             advance(start.saturating_sub(pos), true, &mut out, &mut current);
-            advance(end.saturating_sub(start.max(pos)), false, &mut out, &mut current);
+            advance(
+                end.saturating_sub(start.max(pos)),
+                false,
+                &mut out,
+                &mut current,
+            );
             if new_len > 0 {
-                out.push(Run { len: new_len, from: None });
+                out.push(Run {
+                    len: new_len,
+                    from: None,
+                });
             }
             pos = end.max(pos);
         }
@@ -118,16 +141,19 @@ impl Provenance {
         let mut runs = self.runs.iter();
         let mut run = runs.next().copied();
         let mut run_start = 0usize;
-        body.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(move |(p, _)| {
-            while let Some(r) = run {
-                if p < run_start + r.len {
-                    return r.from.map(|f| f + (p - run_start));
+        body.bytes()
+            .enumerate()
+            .filter(|&(_, b)| b == b'\n')
+            .map(move |(p, _)| {
+                while let Some(r) = run {
+                    if p < run_start + r.len {
+                        return r.from.map(|f| f + (p - run_start));
+                    }
+                    run_start += r.len;
+                    run = runs.next().copied();
                 }
-                run_start += r.len;
-                run = runs.next().copied();
-            }
-            None
-        })
+                None
+            })
     }
 }
 
@@ -164,14 +190,28 @@ impl TextFile {
             None => (false, text),
         };
         // No CR at all (one memchr-style scan): no line endings to count.
-        let crlfs = if text.as_bytes().contains(&b'\r') { text.matches("\r\n").count() } else { 0 };
+        let crlfs = if text.as_bytes().contains(&b'\r') {
+            text.matches("\r\n").count()
+        } else {
+            0
+        };
         if crlfs == 0 {
             // All LF (or no newline at all): the fast path, nothing to remember.
-            return TextFile { body: text.to_string(), bom, crlf: false, mixed: None };
+            return TextFile {
+                body: text.to_string(),
+                bom,
+                crlf: false,
+                mixed: None,
+            };
         }
         let newlines = text.matches('\n').count();
         if crlfs == newlines {
-            return TextFile { body: text.replace("\r\n", "\n"), bom, crlf: true, mixed: None };
+            return TextFile {
+                body: text.replace("\r\n", "\n"),
+                bom,
+                crlf: true,
+                mixed: None,
+            };
         }
         // Mixed: read every CRLF as LF and remember each line's own ending.
         let mut body = String::with_capacity(text.len());
@@ -194,12 +234,25 @@ impl TextFile {
         }
         // Ties go to LF, the convention of a new file.
         let crlf = crlfs > newlines - crlfs;
-        TextFile { body, bom, crlf, mixed: Some(Box::new(MixedEndings { newlines: offsets, crlf: endings })) }
+        TextFile {
+            body,
+            bom,
+            crlf,
+            mixed: Some(Box::new(MixedEndings {
+                newlines: offsets,
+                crlf: endings,
+            })),
+        }
     }
 
     /// A new file: no BOM, LF endings.
     pub fn new_file() -> TextFile {
-        TextFile { body: String::new(), bom: false, crlf: false, mixed: None }
+        TextFile {
+            body: String::new(),
+            bom: false,
+            crlf: false,
+            mixed: None,
+        }
     }
 
     /// True when the file mixes CRLF and LF line endings.
@@ -223,13 +276,23 @@ impl TextFile {
     /// `new_body` shares with the body as read at its start and end (one
     /// edit's worth); callers that make several edits pass their
     /// [`Provenance`] to [`TextFile::encode_tracked`].
-    pub fn encode(&self, new_body: &str, original_final_newline: bool, policy: TrailingNewline) -> String {
+    pub fn encode(
+        &self,
+        new_body: &str,
+        original_final_newline: bool,
+        policy: TrailingNewline,
+    ) -> String {
         if self.mixed.is_none() {
             return self.encode_tracked(new_body, None, original_final_newline, policy);
         }
         let (old, new) = (self.body.as_bytes(), new_body.as_bytes());
         let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-        let suffix = old[prefix..].iter().rev().zip(new[prefix..].iter().rev()).take_while(|(a, b)| a == b).count();
+        let suffix = old[prefix..]
+            .iter()
+            .rev()
+            .zip(new[prefix..].iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
         let mut provenance = Provenance::original(old.len());
         provenance.replace(&[(prefix, old.len() - suffix, new.len() - prefix - suffix)]);
         self.encode_tracked(new_body, Some(&provenance), original_final_newline, policy)
@@ -239,7 +302,13 @@ impl TextFile {
     /// file with mixed endings each `\n` kept from the file as read gets its
     /// own ending back, every other one the majority's. With `None`, every
     /// line of a mixed file gets the majority's ending.
-    pub fn encode_tracked(&self, new_body: &str, provenance: Option<&Provenance>, original_final_newline: bool, policy: TrailingNewline) -> String {
+    pub fn encode_tracked(
+        &self,
+        new_body: &str,
+        provenance: Option<&Provenance>,
+        original_final_newline: bool,
+        policy: TrailingNewline,
+    ) -> String {
         let want_newline = match policy {
             TrailingNewline::Ensure => true,
             TrailingNewline::Preserve => original_final_newline,
@@ -267,8 +336,16 @@ impl TextFile {
                         continue;
                     };
                     out.push_str(line);
-                    let own = origins.next().flatten().and_then(|o| mixed.newlines.binary_search(&o).ok()).and_then(|i| mixed.crlf.get(i).copied());
-                    out.push_str(if own.unwrap_or(self.crlf) { "\r\n" } else { "\n" });
+                    let own = origins
+                        .next()
+                        .flatten()
+                        .and_then(|o| mixed.newlines.binary_search(&o).ok())
+                        .and_then(|i| mixed.crlf.get(i).copied());
+                    out.push_str(if own.unwrap_or(self.crlf) {
+                        "\r\n"
+                    } else {
+                        "\n"
+                    });
                 }
             }
             _ if self.crlf => out.push_str(&body.replace('\n', "\r\n")),
@@ -291,7 +368,11 @@ impl TextFile {
     /// file as read they are (`None` for a line an edit wrote): in a file
     /// with mixed endings each kept line is written with its own ending, new
     /// lines with the majority's. Linear, and exact by construction.
-    pub fn encode_kept_lines<'a>(&self, lines: impl Iterator<Item = (&'a str, Option<usize>)>, final_newline: bool) -> String {
+    pub fn encode_kept_lines<'a>(
+        &self,
+        lines: impl Iterator<Item = (&'a str, Option<usize>)>,
+        final_newline: bool,
+    ) -> String {
         let majority = if self.crlf { "\r\n" } else { "\n" };
         let mut out = String::new();
         if self.bom {
@@ -325,34 +406,67 @@ mod tests {
         let file = TextFile::decode("\u{feff}a\r\nb\r\n".as_bytes()).unwrap();
         assert!(file.bom && file.crlf);
         assert_eq!(file.body, "a\nb\n");
-        assert_eq!(file.encode("a\nc\n", true, TrailingNewline::Preserve), "\u{feff}a\r\nc\r\n");
+        assert_eq!(
+            file.encode("a\nc\n", true, TrailingNewline::Preserve),
+            "\u{feff}a\r\nc\r\n"
+        );
     }
 
     #[test]
     fn mixed_endings_read_as_lf_and_kept_per_line() {
         let file = TextFile::from_text("a\r\nb\nc\r\n");
-        assert!(file.crlf && file.mixed_endings(), "two CRLF against one LF: new lines get CRLF");
+        assert!(
+            file.crlf && file.mixed_endings(),
+            "two CRLF against one LF: new lines get CRLF"
+        );
         assert_eq!(file.body, "a\nb\nc\n");
         let kept = |edits: &[(usize, usize, usize)]| {
             let mut p = Provenance::original(6);
             p.replace(edits);
             p
         };
-        let enc = |body: &str, p: Provenance| file.encode_tracked(body, Some(&p), true, TrailingNewline::Preserve);
-        assert_eq!(enc("a\nb\nc\n", kept(&[])), "a\r\nb\nc\r\n", "unchanged round trip");
-        assert_eq!(enc("a\nB\nc\n", kept(&[(2, 3, 1)])), "a\r\nB\nc\r\n", "the line's own newline is kept");
-        assert_eq!(enc("a\nb\nx\nc\n", kept(&[(4, 4, 2)])), "a\r\nb\nx\r\nc\r\n");
+        let enc = |body: &str, p: Provenance| {
+            file.encode_tracked(body, Some(&p), true, TrailingNewline::Preserve)
+        };
+        assert_eq!(
+            enc("a\nb\nc\n", kept(&[])),
+            "a\r\nb\nc\r\n",
+            "unchanged round trip"
+        );
+        assert_eq!(
+            enc("a\nB\nc\n", kept(&[(2, 3, 1)])),
+            "a\r\nB\nc\r\n",
+            "the line's own newline is kept"
+        );
+        assert_eq!(
+            enc("a\nb\nx\nc\n", kept(&[(4, 4, 2)])),
+            "a\r\nb\nx\r\nc\r\n"
+        );
         assert_eq!(enc("b\nc\n", kept(&[(0, 2, 0)])), "b\nc\r\n");
-        assert_eq!(file.encode("a\nb\nc\n", true, TrailingNewline::Preserve), "a\r\nb\nc\r\n", "no provenance: the common start and end are kept");
-        assert_eq!(file.encode("a\nb\nx\nc\n", true, TrailingNewline::Preserve), "a\r\nb\nx\r\nc\r\n");
-        assert_eq!(file.encode_tracked("a\nb\nc\n", None, true, TrailingNewline::Preserve), "a\r\nb\r\nc\r\n", "no provenance at all: the majority");
+        assert_eq!(
+            file.encode("a\nb\nc\n", true, TrailingNewline::Preserve),
+            "a\r\nb\nc\r\n",
+            "no provenance: the common start and end are kept"
+        );
+        assert_eq!(
+            file.encode("a\nb\nx\nc\n", true, TrailingNewline::Preserve),
+            "a\r\nb\nx\r\nc\r\n"
+        );
+        assert_eq!(
+            file.encode_tracked("a\nb\nc\n", None, true, TrailingNewline::Preserve),
+            "a\r\nb\r\nc\r\n",
+            "no provenance at all: the majority"
+        );
         // A lone CR is content; a tie goes to LF.
         let file = TextFile::from_text("x\ry\r\nz\n");
         assert!(!file.crlf && file.mixed_endings());
         assert_eq!(file.body, "x\ry\nz\n");
         let mut p = Provenance::original(6);
         p.replace(&[(6, 6, 1)]);
-        assert_eq!(file.encode_tracked("x\ry\nz\nw", Some(&p), false, TrailingNewline::Ensure), "x\ry\r\nz\nw\n");
+        assert_eq!(
+            file.encode_tracked("x\ry\nz\nw", Some(&p), false, TrailingNewline::Ensure),
+            "x\ry\r\nz\nw\n"
+        );
         // Uniform files do not remember lines.
         assert!(!TextFile::from_text("a\rb\n").mixed_endings());
         assert_eq!(TextFile::from_text("a\rb\n").body, "a\rb\n");
@@ -372,17 +486,32 @@ mod tests {
     #[test]
     fn final_newline_policy() {
         let file = TextFile::from_text("a");
-        assert_eq!(file.encode("a\nb\n", false, TrailingNewline::Preserve), "a\nb");
-        assert_eq!(file.encode("a\nb", false, TrailingNewline::Ensure), "a\nb\n");
-        assert_eq!(file.encode("a\nb", true, TrailingNewline::Preserve), "a\nb\n");
+        assert_eq!(
+            file.encode("a\nb\n", false, TrailingNewline::Preserve),
+            "a\nb"
+        );
+        assert_eq!(
+            file.encode("a\nb", false, TrailingNewline::Ensure),
+            "a\nb\n"
+        );
+        assert_eq!(
+            file.encode("a\nb", true, TrailingNewline::Preserve),
+            "a\nb\n"
+        );
     }
 
     #[test]
     fn binary_and_invalid_utf8_are_refused() {
         assert_eq!(TextFile::decode(b"ab\0c"), Err(DecodeError::Binary));
-        assert_eq!(TextFile::decode(&[0xff, 0xfe, 0x41]), Err(DecodeError::NotUtf8));
+        assert_eq!(
+            TextFile::decode(&[0xff, 0xfe, 0x41]),
+            Err(DecodeError::NotUtf8)
+        );
         let mut late_nul = vec![b'a'; BINARY_SNIFF_LEN];
         late_nul.push(0);
-        assert!(TextFile::decode(&late_nul).is_ok(), "a NUL past 8 KiB is not sniffed");
+        assert!(
+            TextFile::decode(&late_nul).is_ok(),
+            "a NUL past 8 KiB is not sniffed"
+        );
     }
 }

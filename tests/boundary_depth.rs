@@ -10,7 +10,12 @@ use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
 use serde_json::Value;
 
 fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new().stack_size(256 * 1024).spawn(f).expect("thread").join().expect("no stack overflow, no panic")
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(f)
+        .expect("thread")
+        .join()
+        .expect("no stack overflow, no panic")
 }
 
 fn nested(depth: usize) -> String {
@@ -23,10 +28,21 @@ fn tool_call_arguments_nested_5000_deep_are_refused_by_the_json_parser() {
         let text = format!("{{\"path\":\"a.txt\",\"content\":{}}}", nested(5000));
         let result = on_small_stack(move || {
             let mut host = MemoryHost::with_files([("a.txt", "x\n")]);
-            apply_tool_calls(&[ToolCall::new(name, Value::String(text))], &mut host, &ToolOptions::default())
+            apply_tool_calls(
+                &[ToolCall::new(name, Value::String(text))],
+                &mut host,
+                &ToolOptions::default(),
+            )
         });
         assert!(!result.ok, "{name}");
-        assert!(result.errors.iter().any(|e| e.contains("recursion limit exceeded")), "{name}: {:?}", result.errors);
+        assert!(
+            result
+                .errors
+                .iter()
+                .any(|e| e.contains("recursion limit exceeded")),
+            "{name}: {:?}",
+            result.errors
+        );
     }
 }
 
@@ -47,10 +63,21 @@ fn a_hashline_call_nested_5000_deep_is_refused_by_the_json_parser() {
 #[test]
 fn json_nested_just_under_the_limit_is_read_and_dropped_on_a_small_stack() {
     // 120 levels parse; the value is then cloned, compared and dropped by the core.
-    let text = format!("{{\"path\":\"a.txt\",\"old_string\":\"x\",\"new_string\":\"y\",\"extra\":{}}}", nested(120));
+    let text = format!(
+        "{{\"path\":\"a.txt\",\"old_string\":\"x\",\"new_string\":\"y\",\"extra\":{}}}",
+        nested(120)
+    );
     let result = on_small_stack(move || {
         let mut host = MemoryHost::with_files([("a.txt", "x\n")]);
-        apply_tool_calls(&[ToolCall::new("edit_file", Value::String(text))], &mut host, &ToolOptions::default())
+        apply_tool_calls(
+            &[ToolCall::new("edit_file", Value::String(text))],
+            &mut host,
+            &ToolOptions::default(),
+        )
     });
-    assert!(result.errors.iter().all(|e| !e.contains("recursion limit")), "{:?}", result.errors);
+    assert!(
+        result.errors.iter().all(|e| !e.contains("recursion limit")),
+        "{:?}",
+        result.errors
+    );
 }

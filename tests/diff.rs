@@ -10,7 +10,9 @@ mod prop_support;
 use std::fs;
 use std::path::Path;
 
-use editblocks::diff::{changed_spans, diff_block, diff_block_with, DiffLimits, DiffLine, LineKind};
+use editblocks::diff::{
+    changed_spans, diff_block, diff_block_with, DiffLimits, DiffLine, LineKind,
+};
 use unicode_segmentation::UnicodeSegmentation;
 
 fn sections(text: &str) -> (String, String, String) {
@@ -47,7 +49,16 @@ fn describe(lines: &[DiffLine]) -> String {
             };
             let num = |n: Option<u32>| n.map_or(".".to_string(), |n| n.to_string());
             let text: String = match &l.spans {
-                Some(spans) => spans.iter().map(|s| if s.changed { format!("⟦{}⟧", s.text) } else { s.text.clone() }).collect(),
+                Some(spans) => spans
+                    .iter()
+                    .map(|s| {
+                        if s.changed {
+                            format!("⟦{}⟧", s.text)
+                        } else {
+                            s.text.clone()
+                        }
+                    })
+                    .collect(),
                 None => l.text.clone(),
             };
             format!("{sign} {} {} | {text}", num(l.old_line), num(l.new_line))
@@ -59,7 +70,10 @@ fn describe(lines: &[DiffLine]) -> String {
 #[test]
 fn fixtures() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/render/diff");
-    let mut entries: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     assert!(entries.len() >= 10, "fixtures missing in {}", dir.display());
     let mut failures = Vec::new();
@@ -68,7 +82,10 @@ fn fixtures() {
         let (old, new, expected) = sections(&text);
         let got = describe(&diff_block(&old, &new));
         if got != expected {
-            failures.push(format!("{}:\n--- expected\n{expected}\n--- got\n{got}", path.display()));
+            failures.push(format!(
+                "{}:\n--- expected\n{expected}\n--- got\n{got}",
+                path.display()
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -86,7 +103,11 @@ fn check_spans(lines: &[DiffLine]) {
             assert_eq!(joined, line.text);
             let mut at = 0;
             for s in spans {
-                assert!(is_grapheme_boundary(&line.text, at), "cut inside a grapheme at byte {at} of {:?}", line.text);
+                assert!(
+                    is_grapheme_boundary(&line.text, at),
+                    "cut inside a grapheme at byte {at} of {:?}",
+                    line.text
+                );
                 at += s.text.len();
             }
         }
@@ -112,21 +133,46 @@ fn line_numbers_count_each_side() {
 #[test]
 fn zwj_families_and_keycaps_stay_whole() {
     let p = changed_spans("x 👨‍👩‍👧 1️⃣ y", "x 👨‍👩‍👦 2️⃣ y", None).unwrap();
-    let changed: Vec<&str> = p.new.iter().filter(|s| s.changed).map(|s| s.text.as_str()).collect();
+    let changed: Vec<&str> = p
+        .new
+        .iter()
+        .filter(|s| s.changed)
+        .map(|s| s.text.as_str())
+        .collect();
     assert_eq!(changed.concat().graphemes(true).count(), 3, "{changed:?}");
     assert!(changed.concat().contains("👨‍👩‍👦"));
 }
 
 #[test]
 fn a_deadline_degrades_to_line_level_and_still_covers_every_line() {
-    let old: String = (0..10_000).map(|i| format!("old line number {i} with some words\n")).collect();
-    let new: String = (0..10_000).map(|i| format!("new text {} in another shape\n", i * 7)).collect();
-    let limits = DiffLimits { line_timeout: std::time::Duration::ZERO, span_timeout: std::time::Duration::ZERO, ..DiffLimits::default() };
+    let old: String = (0..10_000)
+        .map(|i| format!("old line number {i} with some words\n"))
+        .collect();
+    let new: String = (0..10_000)
+        .map(|i| format!("new text {} in another shape\n", i * 7))
+        .collect();
+    let limits = DiffLimits {
+        line_timeout: std::time::Duration::ZERO,
+        span_timeout: std::time::Duration::ZERO,
+        ..DiffLimits::default()
+    };
     let diff = diff_block_with(&old, &new, &limits);
     assert!(!diff.complete);
     assert!(diff.lines.iter().all(|l| l.spans.is_none()));
-    assert_eq!(diff.lines.iter().filter(|l| l.kind != LineKind::Added).count(), 10_000);
-    assert_eq!(diff.lines.iter().filter(|l| l.kind != LineKind::Removed).count(), 10_000);
+    assert_eq!(
+        diff.lines
+            .iter()
+            .filter(|l| l.kind != LineKind::Added)
+            .count(),
+        10_000
+    );
+    assert_eq!(
+        diff.lines
+            .iter()
+            .filter(|l| l.kind != LineKind::Removed)
+            .count(),
+        10_000
+    );
 }
 
 #[test]
@@ -145,7 +191,10 @@ mod properties {
 
     fn line() -> impl Strategy<Value = String> {
         prop::collection::vec(
-            prop::sample::select(vec!["a", "b", "word", " ", "_", "(", "é", "e\u{301}", "👋🏽", "🇫🇷", "🇮", "\u{200d}", "👩", "<", "&", "\r", "\t"]),
+            prop::sample::select(vec![
+                "a", "b", "word", " ", "_", "(", "é", "e\u{301}", "👋🏽", "🇫🇷", "🇮", "\u{200d}",
+                "👩", "<", "&", "\r", "\t",
+            ]),
             0..12,
         )
         .prop_map(|parts| parts.concat())

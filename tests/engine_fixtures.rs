@@ -19,12 +19,18 @@ use editblocks::host::{HostOp, MemoryHost};
 use editblocks::path::normalize_path;
 
 fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, Vec<u8>>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = entries.flatten().collect();
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let rel = if prefix.is_empty() { name.clone() } else { format!("{prefix}/{name}") };
+        let rel = if prefix.is_empty() {
+            name.clone()
+        } else {
+            format!("{prefix}/{name}")
+        };
         if entry.path().is_dir() {
             walk(&entry.path(), &rel, out);
         } else {
@@ -34,12 +40,16 @@ fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, Vec<u8>>) {
 }
 
 fn show(files: &BTreeMap<String, Vec<u8>>) -> String {
-    files.iter().map(|(p, b)| format!("--- {p}\n{}\n", String::from_utf8_lossy(b))).collect()
+    files
+        .iter()
+        .map(|(p, b)| format!("--- {p}\n{}\n", String::from_utf8_lossy(b)))
+        .collect()
 }
 
 fn run_case(dir: &Path) -> Result<(), String> {
     let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-    let reply = fs::read_to_string(dir.join("reply.md")).map_err(|e| format!("{name}: reply.md: {e}"))?;
+    let reply =
+        fs::read_to_string(dir.join("reply.md")).map_err(|e| format!("{name}: reply.md: {e}"))?;
     let mut before = BTreeMap::new();
     walk(&dir.join("before"), "", &mut before);
     let after = if dir.join("after").is_dir() {
@@ -50,7 +60,9 @@ fn run_case(dir: &Path) -> Result<(), String> {
         before.clone()
     };
     let options: ApplyOptions = match fs::read_to_string(dir.join("options.json")) {
-        Ok(text) => serde_json::from_str(&text).map_err(|e| format!("{name}: options.json: {e}"))?,
+        Ok(text) => {
+            serde_json::from_str(&text).map_err(|e| format!("{name}: options.json: {e}"))?
+        }
         Err(_) => ApplyOptions::default(),
     };
 
@@ -67,21 +79,44 @@ fn run_case(dir: &Path) -> Result<(), String> {
         }
     }
     if host.files != after {
-        return Err(format!("{name}: files after applying differ.\nexpected:\n{}\nactual:\n{}", show(&after), show(&host.files)));
+        return Err(format!(
+            "{name}: files after applying differ.\nexpected:\n{}\nactual:\n{}",
+            show(&after),
+            show(&host.files)
+        ));
     }
     if options.dry_run && !host.ops.is_empty() {
-        return Err(format!("{name}: a dry run changed the host: {:?}", host.ops));
+        return Err(format!(
+            "{name}: a dry run changed the host: {:?}",
+            host.ops
+        ));
     }
-    let staged: Vec<String> = host.ops.iter().filter_map(|op| if let HostOp::Stage { paths } = op { Some(paths.clone()) } else { None }).flatten().collect();
+    let staged: Vec<String> = host
+        .ops
+        .iter()
+        .filter_map(|op| {
+            if let HostOp::Stage { paths } = op {
+                Some(paths.clone())
+            } else {
+                None
+            }
+        })
+        .flatten()
+        .collect();
     let mut actual = serde_json::to_value(&result).unwrap();
     actual["staged"] = serde_json::to_value(&staged).unwrap();
     let expected_path = dir.join("expected.json");
     if std::env::var_os("BLESS").is_some() {
-        fs::write(&expected_path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
+        fs::write(
+            &expected_path,
+            serde_json::to_string_pretty(&actual).unwrap() + "\n",
+        )
+        .unwrap();
         return Ok(());
     }
     let expected: serde_json::Value = serde_json::from_str(
-        &fs::read_to_string(&expected_path).map_err(|e| format!("{name}: expected.json: {e} (run with BLESS=1 to create it)"))?,
+        &fs::read_to_string(&expected_path)
+            .map_err(|e| format!("{name}: expected.json: {e} (run with BLESS=1 to create it)"))?,
     )
     .map_err(|e| format!("{name}: expected.json: {e}"))?;
     if expected != actual {
@@ -97,9 +132,24 @@ fn run_case(dir: &Path) -> Result<(), String> {
 #[test]
 fn engine_fixtures() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/engine");
-    let mut dirs: Vec<PathBuf> = fs::read_dir(&root).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    let mut dirs: Vec<PathBuf> = fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
     dirs.sort();
-    assert!(dirs.len() >= 50, "expected the full fixture set, found {}", dirs.len());
+    assert!(
+        dirs.len() >= 50,
+        "expected the full fixture set, found {}",
+        dirs.len()
+    );
     let failures: Vec<String> = dirs.iter().filter_map(|d| run_case(d).err()).collect();
-    assert!(failures.is_empty(), "{} of {} fixtures failed:\n\n{}", failures.len(), dirs.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} fixtures failed:\n\n{}",
+        failures.len(),
+        dirs.len(),
+        failures.join("\n\n")
+    );
 }

@@ -29,32 +29,49 @@ fn section() -> impl Strategy<Value = String> {
 }
 
 fn content() -> impl Strategy<Value = String> {
-    (prop::collection::vec(line(), 0..12), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(lines, final_nl, crlf, bom)| {
-        let mut text = lines.join(if crlf { "\r\n" } else { "\n" });
-        if final_nl && !text.is_empty() {
-            text.push_str(if crlf { "\r\n" } else { "\n" });
-        }
-        if bom {
-            text.insert(0, '\u{feff}');
-        }
-        text
-    })
+    (
+        prop::collection::vec(line(), 0..12),
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(lines, final_nl, crlf, bom)| {
+            let mut text = lines.join(if crlf { "\r\n" } else { "\n" });
+            if final_nl && !text.is_empty() {
+                text.push_str(if crlf { "\r\n" } else { "\n" });
+            }
+            if bom {
+                text.insert(0, '\u{feff}');
+            }
+            text
+        })
 }
 
 fn block() -> impl Strategy<Value = EditBlock> {
-    (prop::sample::select(Format::ALL.to_vec()), section(), section(), section(), section()).prop_map(|(format, anchor, old, new, trailing)| EditBlock {
-        format,
-        file_path: "f.txt".into(),
-        anchor,
-        old_lines: old,
-        new_lines: new,
-        trailing_anchor: if format == Format::Anchored { trailing } else { String::new() },
-        raw_block: String::new(),
-        line_number: 1,
-        assumed: Vec::new(),
-        line_hint: None,
-        patch: None,
-    })
+    (
+        prop::sample::select(Format::ALL.to_vec()),
+        section(),
+        section(),
+        section(),
+        section(),
+    )
+        .prop_map(|(format, anchor, old, new, trailing)| EditBlock {
+            format,
+            file_path: "f.txt".into(),
+            anchor,
+            old_lines: old,
+            new_lines: new,
+            trailing_anchor: if format == Format::Anchored {
+                trailing
+            } else {
+                String::new()
+            },
+            raw_block: String::new(),
+            line_number: 1,
+            assumed: Vec::new(),
+            line_hint: None,
+            patch: None,
+        })
 }
 
 /// Counts where the block's lines occur in the file, read the way DESIGN.md
@@ -64,7 +81,11 @@ fn count_occurrences(content: &str, b: &EditBlock) -> usize {
     let body = content.strip_prefix('\u{feff}').unwrap_or(content);
     let body = body.replace("\r\n", "\n");
     let trimmed = body.strip_suffix('\n').unwrap_or(&body);
-    let lines: Vec<&str> = if body.is_empty() { vec![] } else { trimmed.split('\n').collect() };
+    let lines: Vec<&str> = if body.is_empty() {
+        vec![]
+    } else {
+        trimmed.split('\n').collect()
+    };
     let seq: Vec<&str> = [&b.anchor, &b.old_lines, &b.trailing_anchor]
         .iter()
         .filter(|s| !s.is_empty())
@@ -74,7 +95,9 @@ fn count_occurrences(content: &str, b: &EditBlock) -> usize {
     if seq.is_empty() || seq.len() > lines.len() {
         return 0;
     }
-    (0..=lines.len() - seq.len()).filter(|&i| lines[i..i + seq.len()] == seq[..]).count()
+    (0..=lines.len() - seq.len())
+        .filter(|&i| lines[i..i + seq.len()] == seq[..])
+        .count()
 }
 
 proptest! {

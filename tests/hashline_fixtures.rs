@@ -17,13 +17,19 @@ use std::path::{Path, PathBuf};
 
 fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        let Ok(entries) = fs::read_dir(dir) else { return };
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
         for entry in entries {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 walk(base, &path, out);
             } else {
-                let rel = path.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/");
+                let rel = path
+                    .strip_prefix(base)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 out.insert(rel, fs::read(&path).unwrap());
             }
         }
@@ -35,10 +41,18 @@ fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 
 fn fixtures() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hashline");
-    let mut dirs: Vec<PathBuf> = fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut dirs: Vec<PathBuf> = fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
     // (README.md and .gitattributes sit beside the case folders.)
     dirs.sort();
-    assert!(dirs.len() >= 30, "fixtures missing under {}", root.display());
+    assert!(
+        dirs.len() >= 30,
+        "fixtures missing under {}",
+        root.display()
+    );
     dirs
 }
 
@@ -55,14 +69,27 @@ fn anchors(call: &Value) -> Vec<String> {
 }
 
 /// The fixture is honest: every well-formed anchor was valid in the version the model read.
-fn check_anchors_were_read(name: &str, call: &Value, read: &BTreeMap<String, Vec<u8>>, width: usize) {
-    let Some(path) = call["path"].as_str() else { return };
+fn check_anchors_were_read(
+    name: &str,
+    call: &Value,
+    read: &BTreeMap<String, Vec<u8>>,
+    width: usize,
+) {
+    let Some(path) = call["path"].as_str() else {
+        return;
+    };
     let Some(bytes) = read.get(path) else { return };
     let text = String::from_utf8_lossy(bytes).replace("\r\n", "\n");
     let text = text.trim_start_matches('\u{feff}');
-    let lines: Vec<&str> = text.strip_suffix('\n').unwrap_or(text).split('\n').collect();
+    let lines: Vec<&str> = text
+        .strip_suffix('\n')
+        .unwrap_or(text)
+        .split('\n')
+        .collect();
     for anchor in anchors(call) {
-        let Some((n, id)) = anchor.split_once('#') else { continue };
+        let Some((n, id)) = anchor.split_once('#') else {
+            continue;
+        };
         let Ok(n) = n.parse::<usize>() else { continue };
         if id.contains('|') || id.len() != width || n == 0 || n > lines.len() {
             continue;
@@ -80,12 +107,22 @@ fn hashline_fixtures() {
     let mut failures = Vec::new();
     for dir in fixtures() {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let spec: Value = serde_json::from_str(&fs::read_to_string(dir.join("call.json")).unwrap()).unwrap();
+        let spec: Value =
+            serde_json::from_str(&fs::read_to_string(dir.join("call.json")).unwrap()).unwrap();
         let call = &spec["call"];
-        let options: HashlineOptions = serde_json::from_value(spec.get("options").cloned().unwrap_or(Value::Object(Default::default()))).unwrap();
+        let options: HashlineOptions = serde_json::from_value(
+            spec.get("options")
+                .cloned()
+                .unwrap_or(Value::Object(Default::default())),
+        )
+        .unwrap();
         let expect = spec["expect"].as_str().unwrap();
         let before = read_tree(&dir.join("before"));
-        let read = if dir.join("read").is_dir() { read_tree(&dir.join("read")) } else { before.clone() };
+        let read = if dir.join("read").is_dir() {
+            read_tree(&dir.join("read"))
+        } else {
+            before.clone()
+        };
         check_anchors_were_read(&name, call, &read, options.width);
 
         let mut host = MemoryHost::new();
@@ -93,35 +130,65 @@ fn hashline_fixtures() {
         let result = apply_hashline_edit(call, &mut host, &options);
         if expect == "applied" {
             if result.status != Status::Applied {
-                failures.push(format!("{name}: expected applied, got {:?}: {}", result.error_kind, result.message));
+                failures.push(format!(
+                    "{name}: expected applied, got {:?}: {}",
+                    result.error_kind, result.message
+                ));
                 continue;
             }
             let after = read_tree(&dir.join("after"));
             if host.files != after {
-                let show = |t: &BTreeMap<String, Vec<u8>>| t.iter().map(|(k, v)| format!("{k}: {:?}", String::from_utf8_lossy(v))).collect::<Vec<_>>().join("\n");
-                failures.push(format!("{name}: files after differ\n--- expected\n{}\n--- got\n{}", show(&after), show(&host.files)));
+                let show = |t: &BTreeMap<String, Vec<u8>>| {
+                    t.iter()
+                        .map(|(k, v)| format!("{k}: {:?}", String::from_utf8_lossy(v)))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                };
+                failures.push(format!(
+                    "{name}: files after differ\n--- expected\n{}\n--- got\n{}",
+                    show(&after),
+                    show(&host.files)
+                ));
             }
             // A dry run validates the same call and writes nothing.
             let mut dry = MemoryHost::new();
             dry.files = before.clone();
-            let dry_result = apply_hashline_edit(call, &mut dry, &HashlineOptions { dry_run: true, ..options.clone() });
+            let dry_result = apply_hashline_edit(
+                call,
+                &mut dry,
+                &HashlineOptions {
+                    dry_run: true,
+                    ..options.clone()
+                },
+            );
             assert_eq!(dry_result.status, Status::Validated, "{name}: dry run");
-            assert!(dry.changes().is_empty() && dry.files == before, "{name}: dry run wrote");
+            assert!(
+                dry.changes().is_empty() && dry.files == before,
+                "{name}: dry run wrote"
+            );
         } else {
             let kind = result.error_kind.map(|k| k.as_str()).unwrap_or("none");
             if kind != expect {
-                failures.push(format!("{name}: expected {expect}, got {kind}: {}", result.message));
+                failures.push(format!(
+                    "{name}: expected {expect}, got {kind}: {}",
+                    result.message
+                ));
                 continue;
             }
             if !host.changes().is_empty() || host.files != before {
-                failures.push(format!("{name}: a refused call changed files: {:?}", host.changes()));
+                failures.push(format!(
+                    "{name}: a refused call changed files: {:?}",
+                    host.changes()
+                ));
             }
             let reason = result.reason.clone().unwrap_or_default();
             let error_file = dir.join("error.txt");
             match fs::read_to_string(&error_file) {
                 Ok(expected) => {
                     if expected != reason {
-                        failures.push(format!("{name}: error differs\n--- expected\n{expected}\n--- got\n{reason}"));
+                        failures.push(format!(
+                            "{name}: error differs\n--- expected\n{expected}\n--- got\n{reason}"
+                        ));
                     }
                 }
                 Err(_) if bless => fs::write(&error_file, &reason).unwrap(),
@@ -129,5 +196,10 @@ fn hashline_fixtures() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} fixture(s) failed:\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} fixture(s) failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }

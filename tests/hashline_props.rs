@@ -37,11 +37,17 @@ fn build_call(lines: &[String], ops: &[(u8, usize)]) -> (Vec<Value>, Vec<usize>)
         let edit = match kind {
             0 => json!({ "target": anchor(lines, a), "new_content": fresh(len) }),
             1 => json!({ "target": anchor(lines, a), "new_content": null }),
-            2 => json!({ "first": anchor(lines, a), "last": anchor(lines, b), "new_content": fresh(len) }),
-            3 => json!({ "first": anchor(lines, a), "last": anchor(lines, b), "new_content": null }),
+            2 => {
+                json!({ "first": anchor(lines, a), "last": anchor(lines, b), "new_content": fresh(len) })
+            }
+            3 => {
+                json!({ "first": anchor(lines, a), "last": anchor(lines, b), "new_content": null })
+            }
             4 => json!({ "after": anchor(lines, a), "inserted_lines": fresh(len) }),
             5 => json!({ "before": anchor(lines, a), "inserted_lines": fresh(len) }),
-            _ => json!({ "after": anchor(lines, a), "before": anchor(lines, b), "inserted_lines": fresh(len) }),
+            _ => {
+                json!({ "after": anchor(lines, a), "before": anchor(lines, b), "inserted_lines": fresh(len) })
+            }
         };
         edits.push(edit);
         anchored.extend([a, b]);
@@ -66,11 +72,14 @@ fn render(lines: &[String], crlf: bool, final_newline: bool) -> String {
 
 fn is_stale(lines: &[String], edits: &[Value]) -> bool {
     edits.iter().any(|edit| {
-        ["target", "first", "last", "before", "after"].iter().filter_map(|k| edit.get(*k).and_then(Value::as_str)).any(|a| {
-            let (n, id) = a.split_once('#').unwrap();
-            let n: usize = n.parse().unwrap();
-            n > lines.len() || line_id(&lines[n - 1], WIDTH) != id
-        })
+        ["target", "first", "last", "before", "after"]
+            .iter()
+            .filter_map(|k| edit.get(*k).and_then(Value::as_str))
+            .any(|a| {
+                let (n, id) = a.split_once('#').unwrap();
+                let n: usize = n.parse().unwrap();
+                n > lines.len() || line_id(&lines[n - 1], WIDTH) != id
+            })
     })
 }
 

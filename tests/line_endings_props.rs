@@ -8,8 +8,8 @@ use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions};
 use editblocks::host::MemoryHost;
 use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
 use editblocks::{EditBlock, Format, Status};
-use serde_json::json;
 use proptest::prelude::*;
+use serde_json::json;
 
 fn block(old: &str, new: &str) -> EditBlock {
     EditBlock {
@@ -33,33 +33,60 @@ fn the_reported_case() {
     let (out, r) = apply_to_content(&block("a\nb", ""), "a\r\nb\na\n", &ApplyOptions::default());
     assert_eq!(r.status, Status::Applied);
     assert_eq!(out, "a\n");
-    let (out, _) = apply_to_content(&block("b\na", "c"), "a\nb\r\na\r\nb\r\n", &ApplyOptions::default());
-    assert_eq!(out, "a\nc\r\nb\r\n", "a new line takes the majority ending; kept lines their own");
+    let (out, _) = apply_to_content(
+        &block("b\na", "c"),
+        "a\nb\r\na\r\nb\r\n",
+        &ApplyOptions::default(),
+    );
+    assert_eq!(
+        out, "a\nc\r\nb\r\n",
+        "a new line takes the majority ending; kept lines their own"
+    );
 }
 
 #[test]
 fn the_reported_case_through_tool_calls_and_hashline() {
     let file = "a\r\nb\na\n";
     for call in [
-        ToolCall::new("edit_file", json!({ "path": "f", "old_string": "a\nb\n", "new_string": "" })),
-        ToolCall::new("modify_file", json!({ "path": "f", "changes": [{ "start": ["a", "b"], "content": [] }] })),
+        ToolCall::new(
+            "edit_file",
+            json!({ "path": "f", "old_string": "a\nb\n", "new_string": "" }),
+        ),
+        ToolCall::new(
+            "modify_file",
+            json!({ "path": "f", "changes": [{ "start": ["a", "b"], "content": [] }] }),
+        ),
     ] {
         let mut host = MemoryHost::with_files([("f", file)]);
-        let r = apply_tool_calls(&[call.clone()], &mut host, &ToolOptions::default());
+        let r = apply_tool_calls(
+            std::slice::from_ref(&call),
+            &mut host,
+            &ToolOptions::default(),
+        );
         assert!(r.ok, "{:?}", r.errors);
         assert_eq!(host.text("f").as_deref(), Some("a\n"), "{}", call.name);
     }
     let mut host = MemoryHost::with_files([("f", file)]);
     let first = format!("1#{}", line_id("a", 3));
     let second = format!("2#{}", line_id("b", 3));
-    let r = apply_hashline_edit(&json!({ "path": "f", "edits": [{ "first": first, "last": second, "new_content": null }] }), &mut host, &HashlineOptions::default());
+    let r = apply_hashline_edit(
+        &json!({ "path": "f", "edits": [{ "first": first, "last": second, "new_content": null }] }),
+        &mut host,
+        &HashlineOptions::default(),
+    );
     assert_eq!(r.status, Status::Applied, "{}", r.message);
     assert_eq!(host.text("f").as_deref(), Some("a\n"));
 }
 
 // Few distinct lines, so the same text occurs with different endings.
 fn line() -> impl Strategy<Value = String> {
-    prop_oneof![Just("a".to_string()), Just("b".to_string()), Just(String::new()), Just("c".to_string()), "[a-d]{1,3}"]
+    prop_oneof![
+        Just("a".to_string()),
+        Just("b".to_string()),
+        Just(String::new()),
+        Just("c".to_string()),
+        "[a-d]{1,3}"
+    ]
 }
 
 proptest! {

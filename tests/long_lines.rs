@@ -22,10 +22,22 @@ fn message_size(value: &impl serde::Serialize) -> usize {
 #[test]
 fn a_stale_hashline_anchor_quotes_the_start_of_a_huge_line() {
     let mut host = MemoryHost::with_files([("f", huge_file().as_str())]);
-    let r = apply_hashline_edit(&json!({ "path": "f", "edits": [{ "target": "2#ZZZ", "new_content": ["y"] }] }), &mut host, &HashlineOptions::default());
+    let r = apply_hashline_edit(
+        &json!({ "path": "f", "edits": [{ "target": "2#ZZZ", "new_content": ["y"] }] }),
+        &mut host,
+        &HashlineOptions::default(),
+    );
     assert_eq!(r.error_kind, Some(ErrorKind::StaleAnchor), "{}", r.message);
-    assert!(r.message.contains("(5,242,880 characters)"), "{}", &r.message[..r.message.len().min(600)]);
-    assert!(message_size(&r) < 4_000, "result is {} bytes", message_size(&r));
+    assert!(
+        r.message.contains("(5,242,880 characters)"),
+        "{}",
+        &r.message[..r.message.len().min(600)]
+    );
+    assert!(
+        message_size(&r) < 4_000,
+        "result is {} bytes",
+        message_size(&r)
+    );
 }
 
 #[test]
@@ -46,10 +58,25 @@ fn a_missing_edit_near_a_huge_line_quotes_its_start() {
     };
     let (_, r) = apply_to_content(&block, &huge_file(), &ApplyOptions::default());
     assert_eq!(r.error_kind, Some(ErrorKind::OldMismatch));
-    assert!(message_size(&r) < 4_000, "result is {} bytes", message_size(&r));
+    assert!(
+        message_size(&r) < 4_000,
+        "result is {} bytes",
+        message_size(&r)
+    );
 
     let mut host = MemoryHost::with_files([("f", huge_file().as_str())]);
-    let r = apply_tool_calls(&[ToolCall::new("edit_file", json!({ "path": "f", "old_string": near, "new_string": "z" }))], &mut host, &ToolOptions::default());
+    let r = apply_tool_calls(
+        &[ToolCall::new(
+            "edit_file",
+            json!({ "path": "f", "old_string": near, "new_string": "z" }),
+        )],
+        &mut host,
+        &ToolOptions::default(),
+    );
     assert!(!r.ok);
-    assert!(message_size(&r.results) < 4_000, "results are {} bytes", message_size(&r.results));
+    assert!(
+        message_size(&r.results) < 4_000,
+        "results are {} bytes",
+        message_size(&r.results)
+    );
 }

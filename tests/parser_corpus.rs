@@ -35,7 +35,9 @@ fn read_gold(text: &str) -> Vec<Gold> {
     let mut out = Vec::new();
     let mut lines = text.split_inclusive('\n');
     while let Some(line) = lines.next() {
-        let Some(rest) = line.strip_prefix("@@@ SEARCH: ") else { continue };
+        let Some(rest) = line.strip_prefix("@@@ SEARCH: ") else {
+            continue;
+        };
         let path = rest.trim_end().trim_end_matches('@').trim_end().to_string();
         let mut old = String::new();
         for l in lines.by_ref() {
@@ -52,7 +54,11 @@ fn read_gold(text: &str) -> Vec<Gold> {
             new.push_str(l);
         }
         let chop = |s: String| s.strip_suffix('\n').map(String::from).unwrap_or(s);
-        out.push(Gold { path, old: chop(old), new: chop(new) });
+        out.push(Gold {
+            path,
+            old: chop(old),
+            new: chop(new),
+        });
     }
     out
 }
@@ -67,7 +73,10 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
     let gold = read_gold(&std::fs::read_to_string(dir.join("gold.txt")).unwrap());
     assert_eq!(gold.len(), 577, "gold.txt holds 577 SEARCH blocks");
 
-    let options = ParseOptions { formats: vec![editblocks::Format::SearchReplace], ..Default::default() };
+    let options = ParseOptions {
+        formats: vec![editblocks::Format::SearchReplace],
+        ..Default::default()
+    };
     let ours = parse_edits(&reply, &options);
     // Blocks refused on purpose (issue 13): `=======` written twice in a row,
     // which aider reads as deleting the search text; each must be named in
@@ -78,7 +87,12 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
         let mut events = stream.feed(&reply);
         events.extend(stream.finish());
         for e in events {
-            if let editblocks::parser::StreamEvent::BlockDiscarded { file_path: Some(p), reason, .. } = e {
+            if let editblocks::parser::StreamEvent::BlockDiscarded {
+                file_path: Some(p),
+                reason,
+                ..
+            } = e
+            {
                 if reason.contains("`=======` is written twice") {
                     *twice.entry(p).or_default() += 1;
                 }
@@ -91,8 +105,17 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
     let mut available: HashMap<Gold, usize> = HashMap::new();
     let mut by_text: HashMap<(String, String), Vec<String>> = HashMap::new();
     for b in &ours {
-        *available.entry(Gold { path: b.file_path.clone(), old: b.old_lines.clone(), new: b.new_lines.clone() }).or_default() += 1;
-        by_text.entry((b.old_lines.clone(), b.new_lines.clone())).or_default().push(b.file_path.clone());
+        *available
+            .entry(Gold {
+                path: b.file_path.clone(),
+                old: b.old_lines.clone(),
+                new: b.new_lines.clone(),
+            })
+            .or_default() += 1;
+        by_text
+            .entry((b.old_lines.clone(), b.new_lines.clone()))
+            .or_default()
+            .push(b.file_path.clone());
     }
     let mut recovered = 0;
     let mut other_path = Vec::new();
@@ -103,7 +126,10 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
                 *n -= 1;
                 recovered += 1;
             }
-            _ => match by_text.get(&(g.old.clone(), g.new.clone())).filter(|paths| !paths.contains(&g.path)) {
+            _ => match by_text
+                .get(&(g.old.clone(), g.new.clone()))
+                .filter(|paths| !paths.contains(&g.path))
+            {
                 Some(paths) => other_path.push((g.path.clone(), paths.clone())),
                 None if g.new.is_empty() && twice.get(&g.path).is_some_and(|n| *n > 0) => {
                     *twice.get_mut(&g.path).unwrap() -= 1;
@@ -111,9 +137,19 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
                 }
                 None => {
                     // Where does the nearest block of ours differ?
-                    if let Some(b) = ours.iter().find(|b| b.file_path == g.path && b.old_lines == g.old) {
-                        let (a, n) = (b.new_lines.split('\n').collect::<Vec<_>>(), g.new.split('\n').collect::<Vec<_>>());
-                        let at = a.iter().zip(&n).position(|(x, y)| x != y).unwrap_or(a.len().min(n.len()));
+                    if let Some(b) = ours
+                        .iter()
+                        .find(|b| b.file_path == g.path && b.old_lines == g.old)
+                    {
+                        let (a, n) = (
+                            b.new_lines.split('\n').collect::<Vec<_>>(),
+                            g.new.split('\n').collect::<Vec<_>>(),
+                        );
+                        let at = a
+                            .iter()
+                            .zip(&n)
+                            .position(|(x, y)| x != y)
+                            .unwrap_or(a.len().min(n.len()));
                         eprintln!("    differs from ours at line {} (line {at} of new): ours {:?} gold {:?}", b.line_number, a.get(at), n.get(at));
                     }
                     missing.push(g.clone())
@@ -121,7 +157,11 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
             },
         }
     }
-    eprintln!("aider corpus: {} blocks parsed; {recovered} of {} gold blocks recovered identically", ours.len(), gold.len());
+    eprintln!(
+        "aider corpus: {} blocks parsed; {recovered} of {} gold blocks recovered identically",
+        ours.len(),
+        gold.len()
+    );
     eprintln!("  refused on purpose (`=======` written twice, named in a discard): {refused}");
     eprintln!("  same text, other path: {}", other_path.len());
     for (g, ours) in other_path.iter().take(20) {
@@ -129,11 +169,26 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
     }
     eprintln!("  not found: {}", missing.len());
     for g in missing.iter().take(40) {
-        let first = |s: &str| s.lines().next().unwrap_or("").chars().take(60).collect::<String>();
-        eprintln!("    {} | old {:?} | new {:?}", g.path, first(&g.old), first(&g.new));
+        let first = |s: &str| {
+            s.lines()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(60)
+                .collect::<String>()
+        };
+        eprintln!(
+            "    {} | old {:?} | new {:?}",
+            g.path,
+            first(&g.old),
+            first(&g.new)
+        );
     }
     // A floor at what this parser recovers today, so a regression fails.
-    assert!(recovered + refused >= RECOVERED_FLOOR, "recovered only {recovered} (+{refused} refused on purpose)");
+    assert!(
+        recovered + refused >= RECOVERED_FLOOR,
+        "recovered only {recovered} (+{refused} refused on purpose)"
+    );
 
     // Streaming in random chunkings gives exactly the same blocks.
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
@@ -153,7 +208,10 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
                 streamed.push(block);
             }
         }
-        assert!(streamed == ours, "chunks of up to {max} bytes gave different blocks");
+        assert!(
+            streamed == ours,
+            "chunks of up to {max} bytes gave different blocks"
+        );
     }
 }
 

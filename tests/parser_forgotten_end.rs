@@ -3,10 +3,22 @@
 //! the events of `EditStream::feed`, however the reply is chunked. The
 //! lines of the new block read again after the dropped one travel as text.
 
-use editblocks::parser::{EditStream, ParseOptions, Section, StreamEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
+use editblocks::parser::{
+    EditStream, ParseOptions, Section, StreamEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START,
+    RECORD_UPDATE,
+};
 use editblocks::Format;
 
-const SECTIONS: [Section; 8] = [Section::Edit, Section::Repl, Section::Anchor, Section::Old, Section::New, Section::TrailingAnchor, Section::Search, Section::Replace];
+const SECTIONS: [Section; 8] = [
+    Section::Edit,
+    Section::Repl,
+    Section::Anchor,
+    Section::Old,
+    Section::New,
+    Section::TrailingAnchor,
+    Section::Search,
+    Section::Replace,
+];
 
 /// (kind, section or path, lines) of every event but `block-complete`.
 type Ev = (String, String, Vec<String>);
@@ -14,9 +26,15 @@ type Ev = (String, String, Vec<String>);
 fn summary(e: &StreamEvent) -> Option<Ev> {
     Some(match e {
         StreamEvent::BlockStart { file_path, .. } => ("start".into(), file_path.clone(), vec![]),
-        StreamEvent::BlockUpdate { section, lines, .. } => ("update".into(), format!("{section:?}"), lines.clone()),
+        StreamEvent::BlockUpdate { section, lines, .. } => {
+            ("update".into(), format!("{section:?}"), lines.clone())
+        }
         StreamEvent::BlockDiscarded { reason, .. } => ("discarded".into(), reason.clone(), vec![]),
-        StreamEvent::BlockComplete { block, .. } => ("complete".into(), block.file_path.clone(), vec![block.old_lines.clone(), block.new_lines.clone()]),
+        StreamEvent::BlockComplete { block, .. } => (
+            "complete".into(),
+            block.file_path.clone(),
+            vec![block.old_lines.clone(), block.new_lines.clone()],
+        ),
     })
 }
 
@@ -42,7 +60,14 @@ fn compact_events(chunks: &[&str]) -> Vec<Ev> {
             match r[i] {
                 RECORD_UPDATE => {
                     let (first, count) = (r[i + 3] as usize, r[i + 4] as usize);
-                    out.push(("update".into(), format!("{:?}", SECTIONS[r[i + 1] as usize]), lines[first..first + count].iter().map(|s| s.to_string()).collect()));
+                    out.push((
+                        "update".into(),
+                        format!("{:?}", SECTIONS[r[i + 1] as usize]),
+                        lines[first..first + count]
+                            .iter()
+                            .map(|s| s.to_string())
+                            .collect(),
+                    ));
                     i += 5;
                 }
                 RECORD_JSON => {
@@ -71,7 +96,11 @@ fn merged(events: Vec<Ev>) -> Vec<Ev> {
     let mut out: Vec<Ev> = Vec::new();
     for e in events {
         match (out.last_mut(), &e) {
-            (Some(last), (k, s, l)) if k == "update" && last.0 == "update" && &last.1 == s && !l.is_empty() => last.2.extend(l.iter().cloned()),
+            (Some(last), (k, s, l))
+                if k == "update" && last.0 == "update" && &last.1 == s && !l.is_empty() =>
+            {
+                last.2.extend(l.iter().cloned())
+            }
             _ => out.push(e),
         }
     }
@@ -84,7 +113,19 @@ fn compact_records_give_the_events_of_feed() {
     let mut stream = EditStream::new(&ParseOptions::default());
     let mut events = stream.feed(reply);
     events.extend(stream.finish());
-    let expected: Vec<Ev> = merged(events.iter().filter_map(summary).map(|(k, s, l)| if k == "complete" { (k, s, vec![]) } else { (k, s, l) }).collect());
+    let expected: Vec<Ev> = merged(
+        events
+            .iter()
+            .filter_map(summary)
+            .map(|(k, s, l)| {
+                if k == "complete" {
+                    (k, s, vec![])
+                } else {
+                    (k, s, l)
+                }
+            })
+            .collect(),
+    );
     assert!(expected.iter().any(|e| e.0 == "discarded"));
     assert_eq!(events.iter().filter(|e| matches!(e, StreamEvent::BlockComplete { block, .. } if block.format == Format::EditRepl && block.old_lines == "    return 1" && block.anchor == "def g():")).count(), 1);
     let lines: Vec<&str> = reply.split_inclusive('\n').collect();
@@ -92,6 +133,10 @@ fn compact_records_give_the_events_of_feed() {
     assert_eq!(merged(compact_events(&[reply])), expected, "whole");
     for cut in 1..lines.len() {
         let (a, b) = lines.split_at(cut);
-        assert_eq!(merged(compact_events(&[&a.concat(), &b.concat()])), expected, "cut after line {cut}");
+        assert_eq!(
+            merged(compact_events(&[&a.concat(), &b.concat()])),
+            expected,
+            "cut after line {cut}"
+        );
     }
 }

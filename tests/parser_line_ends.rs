@@ -19,7 +19,7 @@ fn normalise(text: &str) -> String {
                 out.push('\n');
             }
             _ => {
-                out.extend(std::iter::repeat_n('\r', crs));
+                out.extend(std::iter::repeat('\r').take(crs));
                 crs = 0;
                 out.push(c);
             }
@@ -48,7 +48,11 @@ fn spans_of_the_reply_index_the_normalised_reply() {
         let norm = normalise(&text);
         assert_eq!(normalise(&norm), norm, "idempotent");
         let spans = parse_spans(&text, &options);
-        assert_eq!(spans, parse_spans(&norm, &options), "{text:?}: spans of the raw and the normalised reply differ");
+        assert_eq!(
+            spans,
+            parse_spans(&norm, &options),
+            "{text:?}: spans of the raw and the normalised reply differ"
+        );
         let blocks = parse_edits(&text, &options);
         assert_eq!(blocks, parse_edits(&norm, &options), "{text:?}");
         assert_eq!(blocks.len(), spans.len());
@@ -80,5 +84,8 @@ fn leading_byte_order_mark_is_not_part_of_the_path() {
     let blocks = parse_edits(&format!("\u{feff}{EDIT}"), &ParseOptions::default());
     assert_eq!(blocks.len(), 1);
     assert_eq!(blocks[0].file_path, "src/app.py");
-    assert_eq!(editblocks::parser::detect_format(&format!("\u{feff}««« EDIT\n═══════ REPL\n")), Some(editblocks::Format::EditRepl));
+    assert_eq!(
+        editblocks::parser::detect_format("\u{feff}««« EDIT\n═══════ REPL\n"),
+        Some(editblocks::Format::EditRepl)
+    );
 }

@@ -16,10 +16,38 @@ use proptest::prelude::*;
 
 fn line() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec![
-        "src/a.py", "`src/b.rs`", "Makefile", "...", "Then:", "Also", "Here is the fix:", "x = 1", "", "```", "```python",
-        "<<<<<<< SEARCH", "<<<<<<< SEARCH>", "<<<<<<<SEARCH", "<< SEARCH", "<<<<<<< SEARCH>>", "------- SEARCH", "=======",
-        ">>>>>>> REPLACE", ">>>>>>> REPLACE>", ">> REPLACE", "+++++++ REPLACE", ":start_line:4", "-------",
-        "««« EDIT", "«« EDIT", "═══════ REPL", "───────", "═══════", "»»» EDIT END", "»» EDIT END", "»»»",
+        "src/a.py",
+        "`src/b.rs`",
+        "Makefile",
+        "...",
+        "Then:",
+        "Also",
+        "Here is the fix:",
+        "x = 1",
+        "",
+        "```",
+        "```python",
+        "<<<<<<< SEARCH",
+        "<<<<<<< SEARCH>",
+        "<<<<<<<SEARCH",
+        "<< SEARCH",
+        "<<<<<<< SEARCH>>",
+        "------- SEARCH",
+        "=======",
+        ">>>>>>> REPLACE",
+        ">>>>>>> REPLACE>",
+        ">> REPLACE",
+        "+++++++ REPLACE",
+        ":start_line:4",
+        "-------",
+        "««« EDIT",
+        "«« EDIT",
+        "═══════ REPL",
+        "───────",
+        "═══════",
+        "»»» EDIT END",
+        "»» EDIT END",
+        "»»»",
     ])
 }
 
@@ -29,9 +57,13 @@ fn looks_like_marker(t: &str, formats: &[Format]) -> bool {
     let on = |f: Format| formats.is_empty() || formats.contains(&f);
     let search = t.trim_start_matches(['<', '-', '>', '+']);
     let word = search.trim().trim_end_matches('>').trim();
-    let sr = search.len() < t.len() && (word.eq_ignore_ascii_case("SEARCH") || word.eq_ignore_ascii_case("REPLACE"));
+    let sr = search.len() < t.len()
+        && (word.eq_ignore_ascii_case("SEARCH") || word.eq_ignore_ascii_case("REPLACE"));
     let edit = t.trim_start_matches(['«', '»']);
-    let er = edit.len() < t.len() && (edit.trim().eq_ignore_ascii_case("EDIT") || edit.trim().eq_ignore_ascii_case("EDIT END") || edit.is_empty());
+    let er = edit.len() < t.len()
+        && (edit.trim().eq_ignore_ascii_case("EDIT")
+            || edit.trim().eq_ignore_ascii_case("EDIT END")
+            || edit.is_empty());
     (sr && on(Format::SearchReplace)) || (er && (on(Format::EditRepl) || on(Format::Anchored)))
 }
 
@@ -71,19 +103,30 @@ fn uncovered(lines: &[&str], options: &ParseOptions) -> Vec<u32> {
                 let n = block.raw_block.split('\n').count() as u32;
                 // The block's text is the reply's lines from its line number on.
                 let from = block.line_number as usize - 1;
-                assert_eq!(lines.get(from..from + n as usize).map(|l| l.join("\n")), Some(block.raw_block.clone()), "raw block at line {}", block.line_number);
+                assert_eq!(
+                    lines.get(from..from + n as usize).map(|l| l.join("\n")),
+                    Some(block.raw_block.clone()),
+                    "raw block at line {}",
+                    block.line_number
+                );
                 cover(block.line_number, block.line_number + n - 1);
                 // A `>>>>>>> REPLACE` right after a block closed by a
                 // second `=======` is that block's leftover.
                 if block.raw_block.ends_with("=======") {
                     let mut l = block.line_number + n;
-                    while (l as usize) <= lines.len() && matches!(lines[l as usize - 1].trim(), "" | "```" | "```python") {
+                    while (l as usize) <= lines.len()
+                        && matches!(lines[l as usize - 1].trim(), "" | "```" | "```python")
+                    {
                         l += 1;
                     }
                     cover(l, l);
                 }
             }
-            StreamEvent::BlockDiscarded { file_path, line_number, .. } => {
+            StreamEvent::BlockDiscarded {
+                file_path,
+                line_number,
+                ..
+            } => {
                 cover(*line_number, *at);
                 if file_path.is_none() {
                     refusal_from = Some(*at);
@@ -95,7 +138,12 @@ fn uncovered(lines: &[&str], options: &ParseOptions) -> Vec<u32> {
     if let Some(from) = refusal_from {
         cover(from, lines.len() as u32);
     }
-    (1..=lines.len() as u32).filter(|&l| looks_like_marker(lines[l as usize - 1].trim(), &options.formats) && !covered[l as usize]).collect()
+    (1..=lines.len() as u32)
+        .filter(|&l| {
+            looks_like_marker(lines[l as usize - 1].trim(), &options.formats)
+                && !covered[l as usize]
+        })
+        .collect()
 }
 
 proptest! {

@@ -15,17 +15,58 @@ use proptest::prelude::*;
 
 /// Pieces a reply is made of; some are deliberately broken.
 fn word() -> impl Strategy<Value = &'static str> {
-    prop::sample::select(vec!["x = 1", "    return a + b", "", "héllo wörld", "日本語 🎉", "\tindented", "fn main() {", "}", "a ═══════ REPL b", "#", "- item"])
+    prop::sample::select(vec![
+        "x = 1",
+        "    return a + b",
+        "",
+        "héllo wörld",
+        "日本語 🎉",
+        "\tindented",
+        "fn main() {",
+        "}",
+        "a ═══════ REPL b",
+        "#",
+        "- item",
+    ])
 }
 
 fn path() -> impl Strategy<Value = &'static str> {
-    prop::sample::select(vec!["src/a.py", "`src/b.rs`", "**src/c.md**:", "### src/d.txt", "Makefile", "docs/My Notes.md", "// not/a/path", "Here is the fix:", "> quoted.py"])
+    prop::sample::select(vec![
+        "src/a.py",
+        "`src/b.rs`",
+        "**src/c.md**:",
+        "### src/d.txt",
+        "Makefile",
+        "docs/My Notes.md",
+        "// not/a/path",
+        "Here is the fix:",
+        "> quoted.py",
+    ])
 }
 
 fn piece() -> impl Strategy<Value = String> {
     let marker = prop::sample::select(vec![
-        "««« EDIT", "═══════ REPL", "»»» EDIT END", "───────", "═══════", "»»»", "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "```", "```python", "  ««« EDIT  ",
-        "<<<<<<< SEARCH>", "<< SEARCH", ">>>>>>> REPLACE>>", "------- SEARCH", "+++++++ REPLACE", "«« EDIT", ":start_line:3", "-------", "...",
+        "««« EDIT",
+        "═══════ REPL",
+        "»»» EDIT END",
+        "───────",
+        "═══════",
+        "»»»",
+        "<<<<<<< SEARCH",
+        "=======",
+        ">>>>>>> REPLACE",
+        "```",
+        "```python",
+        "  ««« EDIT  ",
+        "<<<<<<< SEARCH>",
+        "<< SEARCH",
+        ">>>>>>> REPLACE>>",
+        "------- SEARCH",
+        "+++++++ REPLACE",
+        "«« EDIT",
+        ":start_line:3",
+        "-------",
+        "...",
     ]);
     prop_oneof![
         3 => word().prop_map(String::from),
@@ -42,20 +83,28 @@ fn piece() -> impl Strategy<Value = String> {
 }
 
 fn reply() -> impl Strategy<Value = String> {
-    (prop::collection::vec(piece(), 0..40), any::<bool>(), any::<bool>()).prop_map(|(pieces, crlf, final_newline)| {
-        let mut text = pieces.join("\n");
-        if final_newline {
-            text.push('\n');
-        }
-        if crlf {
-            text = text.replace('\n', "\r\n");
-        }
-        text
-    })
+    (
+        prop::collection::vec(piece(), 0..40),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(pieces, crlf, final_newline)| {
+            let mut text = pieces.join("\n");
+            if final_newline {
+                text.push('\n');
+            }
+            if crlf {
+                text = text.replace('\n', "\r\n");
+            }
+            text
+        })
 }
 
 fn options() -> impl Strategy<Value = ParseOptions> {
-    prop::sample::subsequence(Format::ALL.to_vec(), 0..=3).prop_map(|formats| ParseOptions { formats, ..Default::default() })
+    prop::sample::subsequence(Format::ALL.to_vec(), 0..=3).prop_map(|formats| ParseOptions {
+        formats,
+        ..Default::default()
+    })
 }
 
 /// Splits at the given byte positions, moved forward to char boundaries.
@@ -141,8 +190,19 @@ proptest! {
 fn huge_lines_and_lone_markers_are_fine() {
     let long = "x".repeat(3_000_000);
     assert!(parse_edits(&long, &ParseOptions::default()).is_empty());
-    for lone in ["««« EDIT", "<<<<<<< SEARCH", "»»»", "=======", "\r", "\r\n\r\n", "a\n««« EDIT\n═══════ REPL"] {
-        assert!(parse_edits(lone, &ParseOptions::default()).is_empty(), "{lone:?}");
+    for lone in [
+        "««« EDIT",
+        "<<<<<<< SEARCH",
+        "»»»",
+        "=======",
+        "\r",
+        "\r\n\r\n",
+        "a\n««« EDIT\n═══════ REPL",
+    ] {
+        assert!(
+            parse_edits(lone, &ParseOptions::default()).is_empty(),
+            "{lone:?}"
+        );
     }
     let mut stream = EditStream::new(&ParseOptions::default());
     stream.feed("src/a.py\n<<<<<<< SEARCH\n");
@@ -150,25 +210,41 @@ fn huge_lines_and_lone_markers_are_fine() {
         stream.feed(&"y".repeat(1000));
     }
     let events = stream.finish();
-    assert!(matches!(events.last(), Some(StreamEvent::BlockDiscarded { .. })), "an unclosed block is discarded at finish");
+    assert!(
+        matches!(events.last(), Some(StreamEvent::BlockDiscarded { .. })),
+        "an unclosed block is discarded at finish"
+    );
 }
 
 /// Blocks rebuilt from compact-mode records (what `js/parser.js` does):
 /// paths and texts sliced out of the normalised reply by UTF-16 offsets.
-fn compact_blocks(chunks: &[&str], options: &ParseOptions) -> Vec<(String, String, String, String, String, String, u32)> {
+fn compact_blocks(
+    chunks: &[&str],
+    options: &ParseOptions,
+) -> Vec<(String, String, String, String, String, String, u32)> {
     use editblocks::parser::{RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
     // The documented normalisation: leading BOMs dropped, every CR before a
     // LF or at the very end dropped.
     let joined = chunks.concat();
     let mut normal = String::new();
-    for (i, line) in joined.trim_start_matches('\u{feff}').split('\n').enumerate() {
+    for (i, line) in joined
+        .trim_start_matches('\u{feff}')
+        .split('\n')
+        .enumerate()
+    {
         if i > 0 {
             normal.push('\n');
         }
         normal.push_str(line.trim_end_matches('\r'));
     }
     let units: Vec<u16> = normal.encode_utf16().collect();
-    let slice = |s: u32, e: u32| String::from_utf16_lossy(units.get(s as usize..e as usize).expect("offsets inside the reply"));
+    let slice = |s: u32, e: u32| {
+        String::from_utf16_lossy(
+            units
+                .get(s as usize..e as usize)
+                .expect("offsets inside the reply"),
+        )
+    };
     let mut stream = EditStream::compact(options);
     let mut records = Vec::new();
     for c in chunks {
@@ -191,7 +267,15 @@ fn compact_blocks(chunks: &[&str], options: &ParseOptions) -> Vec<(String, Strin
             }
             RECORD_COMPLETE => {
                 let r = &records[i..i + 16];
-                out.push((path.clone(), slice(r[4], r[5]), slice(r[6], r[7]), slice(r[8], r[9]), slice(r[10], r[11]), slice(r[12], r[13]), r[3]));
+                out.push((
+                    path.clone(),
+                    slice(r[4], r[5]),
+                    slice(r[6], r[7]),
+                    slice(r[8], r[9]),
+                    slice(r[10], r[11]),
+                    slice(r[12], r[13]),
+                    r[3],
+                ));
                 i += 16;
             }
             other => panic!("unknown record {other}"),

@@ -47,7 +47,10 @@ fn unescape(line: &str) -> String {
 
 fn fixture(name: &str) -> Vec<String> {
     let text = fs::read_to_string(format!("tests/fixtures/paths/{name}")).expect("fixture file");
-    text.lines().filter(|l| !l.is_empty() && !l.starts_with("# ") && *l != "#").map(String::from).collect()
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with("# ") && *l != "#")
+        .map(String::from)
+        .collect()
 }
 
 fn refused() -> Vec<String> {
@@ -89,9 +92,18 @@ fn host() -> MemoryHost {
 fn tool_calls(path: &str) -> Vec<ToolCall> {
     vec![
         ToolCall::new("write_file", json!({ "path": path, "content": "x\n" })),
-        ToolCall::new("edit_file", json!({ "path": path, "old_string": "one", "new_string": "1" })),
-        ToolCall::new("edit_file", json!({ "edits": [{ "path": path, "old_string": "one", "new_string": "1" }] })),
-        ToolCall::new("modify_file", json!({ "path": path, "changes": [{ "start": ["one"], "content": ["1"] }] })),
+        ToolCall::new(
+            "edit_file",
+            json!({ "path": path, "old_string": "one", "new_string": "1" }),
+        ),
+        ToolCall::new(
+            "edit_file",
+            json!({ "edits": [{ "path": path, "old_string": "one", "new_string": "1" }] }),
+        ),
+        ToolCall::new(
+            "modify_file",
+            json!({ "path": path, "changes": [{ "start": ["one"], "content": ["1"] }] }),
+        ),
     ]
 }
 
@@ -103,37 +115,98 @@ fn fixtures_are_not_empty() {
 #[test]
 fn refused_paths_are_refused_by_every_way_in() {
     for path in refused() {
-        assert!(normalize_path(&path).is_err(), "normalize_path accepted {path:?}");
+        assert!(
+            normalize_path(&path).is_err(),
+            "normalize_path accepted {path:?}"
+        );
 
         // EditBlock objects: an edit and a create.
         for b in [block(&path, "one", "1"), block(&path, "", "new")] {
             let mut h = host();
             let r = apply_edits(&[b], &mut h, &ApplyOptions::default());
             let e = &r.results[0];
-            assert_eq!((e.status, e.error_kind.clone()), (Status::Skipped, Some(ErrorKind::PathEscape)), "EditBlock {path:?}: {e:?}");
-            assert!(e.reason.as_deref().unwrap_or("").contains("refused"), "{path:?}: {:?}", e.reason);
-            assert!(h.reads.is_empty() && h.ops.is_empty(), "EditBlock {path:?} touched the host: {:?} {:?}", h.reads, h.ops);
+            assert_eq!(
+                (e.status, e.error_kind),
+                (Status::Skipped, Some(ErrorKind::PathEscape)),
+                "EditBlock {path:?}: {e:?}"
+            );
+            assert!(
+                e.reason.as_deref().unwrap_or("").contains("refused"),
+                "{path:?}: {:?}",
+                e.reason
+            );
+            assert!(
+                h.reads.is_empty() && h.ops.is_empty(),
+                "EditBlock {path:?} touched the host: {:?} {:?}",
+                h.reads,
+                h.ops
+            );
         }
 
         // Tool calls, each style on its own.
         for call in tool_calls(&path) {
             let mut h = host();
-            assert!(tool_call_paths(std::slice::from_ref(&call), &ToolOptions::default()).is_empty(), "{path:?} listed for reading");
+            assert!(
+                tool_call_paths(std::slice::from_ref(&call), &ToolOptions::default()).is_empty(),
+                "{path:?} listed for reading"
+            );
             let r = apply_tool_calls(std::slice::from_ref(&call), &mut h, &ToolOptions::default());
             let e = &r.results[0].edit;
-            assert_eq!((e.status, e.error_kind.clone()), (Status::Skipped, Some(ErrorKind::PathEscape)), "{} {path:?}: {e:?}", call.name);
-            assert!(h.reads.is_empty() && h.ops.is_empty(), "{} {path:?} touched the host", call.name);
+            assert_eq!(
+                (e.status, e.error_kind),
+                (Status::Skipped, Some(ErrorKind::PathEscape)),
+                "{} {path:?}: {e:?}",
+                call.name
+            );
+            assert!(
+                h.reads.is_empty() && h.ops.is_empty(),
+                "{} {path:?} touched the host",
+                call.name
+            );
         }
 
         // Hashline: the path, and the rename target.
         let mut h = host();
-        assert!(hashline_paths(&json!({ "path": path, "edits": [] }), &HashlineOptions::default()).is_empty());
-        let r = apply_hashline_edit(&json!({ "path": path, "delete": true, "edits": [] }), &mut h, &HashlineOptions::default());
-        assert_eq!((r.status, r.error_kind.clone()), (Status::Skipped, Some(ErrorKind::PathEscape)), "hashline path {path:?}: {}", r.message);
-        let r = apply_hashline_edit(&json!({ "path": "a.txt", "rename": path, "edits": [] }), &mut h, &HashlineOptions::default());
-        assert_eq!((r.status, r.error_kind.clone()), (Status::Skipped, Some(ErrorKind::PathEscape)), "hashline rename {path:?}: {}", r.message);
-        assert!(hashline_paths(&json!({ "path": "a.txt", "rename": path, "edits": [] }), &HashlineOptions::default()).is_empty(), "a refused rename target reads nothing");
-        assert!(h.reads.is_empty() && h.ops.is_empty(), "hashline {path:?} touched the host: {:?}", h.reads);
+        assert!(hashline_paths(
+            &json!({ "path": path, "edits": [] }),
+            &HashlineOptions::default()
+        )
+        .is_empty());
+        let r = apply_hashline_edit(
+            &json!({ "path": path, "delete": true, "edits": [] }),
+            &mut h,
+            &HashlineOptions::default(),
+        );
+        assert_eq!(
+            (r.status, r.error_kind),
+            (Status::Skipped, Some(ErrorKind::PathEscape)),
+            "hashline path {path:?}: {}",
+            r.message
+        );
+        let r = apply_hashline_edit(
+            &json!({ "path": "a.txt", "rename": path, "edits": [] }),
+            &mut h,
+            &HashlineOptions::default(),
+        );
+        assert_eq!(
+            (r.status, r.error_kind),
+            (Status::Skipped, Some(ErrorKind::PathEscape)),
+            "hashline rename {path:?}: {}",
+            r.message
+        );
+        assert!(
+            hashline_paths(
+                &json!({ "path": "a.txt", "rename": path, "edits": [] }),
+                &HashlineOptions::default()
+            )
+            .is_empty(),
+            "a refused rename target reads nothing"
+        );
+        assert!(
+            h.reads.is_empty() && h.ops.is_empty(),
+            "hashline {path:?} touched the host: {:?}",
+            h.reads
+        );
     }
 }
 
@@ -150,21 +223,50 @@ fn a_text_block_into_git_config_is_refused_before_reading() {
 #[test]
 fn accepted_paths_work_through_every_way_in() {
     for (given, want) in accepted() {
-        assert_eq!(normalize_path(&given).as_deref(), Ok(want.as_str()), "{given:?}");
+        assert_eq!(
+            normalize_path(&given).as_deref(),
+            Ok(want.as_str()),
+            "{given:?}"
+        );
 
         let mut h = MemoryHost::new();
-        let r = apply_edits(&[block(&given, "", "new")], &mut h, &ApplyOptions::default());
-        assert_eq!(r.results[0].status, Status::Applied, "EditBlock {given:?}: {:?}", r.results[0].reason);
+        let r = apply_edits(
+            &[block(&given, "", "new")],
+            &mut h,
+            &ApplyOptions::default(),
+        );
+        assert_eq!(
+            r.results[0].status,
+            Status::Applied,
+            "EditBlock {given:?}: {:?}",
+            r.results[0].reason
+        );
         assert_eq!(h.text(&want).as_deref(), Some("new\n"));
 
         let mut h = MemoryHost::new();
-        let r = apply_tool_calls(&[ToolCall::new("write_file", json!({ "path": given, "content": "x\n" }))], &mut h, &ToolOptions::default());
+        let r = apply_tool_calls(
+            &[ToolCall::new(
+                "write_file",
+                json!({ "path": given, "content": "x\n" }),
+            )],
+            &mut h,
+            &ToolOptions::default(),
+        );
         assert!(r.ok, "write_file {given:?}: {:?}", r.errors);
         assert_eq!(h.text(&want).as_deref(), Some("x\n"));
 
         let mut h = host();
-        let r = apply_hashline_edit(&json!({ "path": "a.txt", "rename": given, "edits": [] }), &mut h, &HashlineOptions::default());
-        assert_eq!(r.status, Status::Applied, "hashline rename {given:?}: {}", r.message);
+        let r = apply_hashline_edit(
+            &json!({ "path": "a.txt", "rename": given, "edits": [] }),
+            &mut h,
+            &HashlineOptions::default(),
+        );
+        assert_eq!(
+            r.status,
+            Status::Applied,
+            "hashline rename {given:?}: {}",
+            r.message
+        );
         assert_eq!(h.text(&want).as_deref(), Some("one\ntwo\n"));
     }
 }
@@ -172,30 +274,70 @@ fn accepted_paths_work_through_every_way_in() {
 #[test]
 fn allow_folders_widens_only_the_folders_named() {
     let allow = vec![".git/info".to_string()];
-    assert_eq!(confine(".git/info/exclude", &allow).as_deref(), Ok(".git/info/exclude"));
+    assert_eq!(
+        confine(".git/info/exclude", &allow).as_deref(),
+        Ok(".git/info/exclude")
+    );
 
     // Every way in honours the option...
-    let opts = ApplyOptions { allow_folders: allow.clone(), ..ApplyOptions::default() };
+    let opts = ApplyOptions {
+        allow_folders: allow.clone(),
+        ..ApplyOptions::default()
+    };
     let mut h = MemoryHost::new();
     let r = apply_edits(&[block(".git/info/exclude", "", "target/")], &mut h, &opts);
-    assert_eq!(r.results[0].status, Status::Applied, "{:?}", r.results[0].reason);
+    assert_eq!(
+        r.results[0].status,
+        Status::Applied,
+        "{:?}",
+        r.results[0].reason
+    );
     assert_eq!(h.text(".git/info/exclude").as_deref(), Some("target/\n"));
 
-    let topts = ToolOptions { allow_folders: allow.clone(), ..ToolOptions::default() };
+    let topts = ToolOptions {
+        allow_folders: allow.clone(),
+        ..ToolOptions::default()
+    };
     let mut h = MemoryHost::new();
-    let r = apply_tool_calls(&[ToolCall::new("write_file", json!({ "path": ".git/info/exclude", "content": "x\n" }))], &mut h, &topts);
+    let r = apply_tool_calls(
+        &[ToolCall::new(
+            "write_file",
+            json!({ "path": ".git/info/exclude", "content": "x\n" }),
+        )],
+        &mut h,
+        &topts,
+    );
     assert!(r.ok, "{:?}", r.errors);
 
-    let hopts = HashlineOptions { allow_folders: allow.clone(), ..HashlineOptions::default() };
+    let hopts = HashlineOptions {
+        allow_folders: allow.clone(),
+        ..HashlineOptions::default()
+    };
     let mut h = host();
-    let r = apply_hashline_edit(&json!({ "path": "a.txt", "rename": ".git/info/exclude", "edits": [] }), &mut h, &hopts);
+    let r = apply_hashline_edit(
+        &json!({ "path": "a.txt", "rename": ".git/info/exclude", "edits": [] }),
+        &mut h,
+        &hopts,
+    );
     assert_eq!(r.status, Status::Applied, "{}", r.message);
 
     // ...and nothing else: other folders, other spellings, escapes through `..`.
-    for other in [".git/config", ".git/hooks/pre-commit", ".GIT/info/exclude", "git~1/info/exclude", ".git/info/../hooks/x", ".git/info", ".hg/hgrc"] {
+    for other in [
+        ".git/config",
+        ".git/hooks/pre-commit",
+        ".GIT/info/exclude",
+        "git~1/info/exclude",
+        ".git/info/../hooks/x",
+        ".git/info",
+        ".hg/hgrc",
+    ] {
         let mut h = MemoryHost::new();
         let r = apply_edits(&[block(other, "", "x")], &mut h, &opts);
-        assert_eq!(r.results[0].error_kind, Some(ErrorKind::PathEscape), "{other:?} with allow_folders [.git/info]");
+        assert_eq!(
+            r.results[0].error_kind,
+            Some(ErrorKind::PathEscape),
+            "{other:?} with allow_folders [.git/info]"
+        );
         assert!(h.ops.is_empty());
     }
 }
@@ -203,9 +345,15 @@ fn allow_folders_widens_only_the_folders_named() {
 #[test]
 fn refusals_say_what_was_wrong_and_how_to_fix_it() {
     let reason = normalize_path(".GIT/hooks/pre-commit").unwrap_err().reason;
-    assert!(reason.contains("version-control metadata") && reason.contains("allowFolders"), "{reason}");
+    assert!(
+        reason.contains("version-control metadata") && reason.contains("allowFolders"),
+        "{reason}"
+    );
     let reason = normalize_path("a\u{202E}b").unwrap_err().reason;
-    assert!(reason.contains("U+202E") && reason.contains("relative to the project root"), "{reason}");
+    assert!(
+        reason.contains("U+202E") && reason.contains("relative to the project root"),
+        "{reason}"
+    );
     let reason = normalize_path("a\u{FFFD}b").unwrap_err().reason;
     assert!(reason.contains("U+FFFD"), "{reason}");
 }
@@ -233,7 +381,11 @@ fn refused_paths_are_refused_in_patches() {
             let mut h = host();
             let r = apply_reply(&reply, &mut h, &ApplyOptions::default());
             assert!(h.ops.is_empty(), "{reply:?} wrote: {:?}", h.ops);
-            assert!(h.reads.iter().all(|p| p == "a.txt"), "{reply:?} read {:?}", h.reads);
+            assert!(
+                h.reads.iter().all(|p| p == "a.txt"),
+                "{reply:?} read {:?}",
+                h.reads
+            );
             assert_eq!(h.text("a.txt").as_deref(), Some("one\ntwo\n"));
             let _ = r;
         }
@@ -245,13 +397,46 @@ fn refused_paths_are_refused_in_patches() {
 /// of the root) is never the answer.
 #[test]
 fn known_files_never_resolve_into_refused_paths() {
-    for (given, known) in [("config", ".git/config"), ("hooks/pre-commit", ".git/hooks/pre-commit"), ("passwd", "../etc/passwd"), ("passwd", "/etc/passwd"), ("confg", ".git/config")] {
-        let mut h = MemoryHost::with_files([(known.trim_start_matches(['.', '/']), "[core]\n"), (".git/config", "[core]\n"), (".git/hooks/pre-commit", "[core]\n")]);
-        let opts = ApplyOptions { known_files: Some(vec![known.to_string()]), ..ApplyOptions::default() };
-        let r = apply_edits(&[block(given, "[core]", "[core]\n\tfsmonitor = \"touch /tmp/pwned\"")], &mut h, &opts);
+    for (given, known) in [
+        ("config", ".git/config"),
+        ("hooks/pre-commit", ".git/hooks/pre-commit"),
+        ("passwd", "../etc/passwd"),
+        ("passwd", "/etc/passwd"),
+        ("confg", ".git/config"),
+    ] {
+        let mut h = MemoryHost::with_files([
+            (known.trim_start_matches(['.', '/']), "[core]\n"),
+            (".git/config", "[core]\n"),
+            (".git/hooks/pre-commit", "[core]\n"),
+        ]);
+        let opts = ApplyOptions {
+            known_files: Some(vec![known.to_string()]),
+            ..ApplyOptions::default()
+        };
+        let r = apply_edits(
+            &[block(
+                given,
+                "[core]",
+                "[core]\n\tfsmonitor = \"touch /tmp/pwned\"",
+            )],
+            &mut h,
+            &opts,
+        );
         let e = &r.results[0];
-        assert_ne!(e.status, Status::Applied, "{given:?} resolved to {known:?}: {e:?}");
-        assert!(h.ops.is_empty(), "{given:?} with known {known:?} wrote: {:?}", h.ops);
-        assert!(h.reads.iter().all(|p| p == given), "{given:?} with known {known:?} read {:?}", h.reads);
+        assert_ne!(
+            e.status,
+            Status::Applied,
+            "{given:?} resolved to {known:?}: {e:?}"
+        );
+        assert!(
+            h.ops.is_empty(),
+            "{given:?} with known {known:?} wrote: {:?}",
+            h.ops
+        );
+        assert!(
+            h.reads.iter().all(|p| p == given),
+            "{given:?} with known {known:?} read {:?}",
+            h.reads
+        );
     }
 }

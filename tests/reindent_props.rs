@@ -24,9 +24,20 @@ fn render(lines: &[Option<(usize, String)>], k: usize) -> String {
 type Line = Option<(usize, String)>;
 
 fn file() -> impl Strategy<Value = Vec<Line>> {
-    prop::collection::vec(prop_oneof![5 => (0..4usize).prop_map(Some), 1 => Just(None)], 3..14).prop_map(|levels| {
+    prop::collection::vec(
+        prop_oneof![5 => (0..4usize).prop_map(Some), 1 => Just(None)],
+        3..14,
+    )
+    .prop_map(|levels| {
         // The first line is never blank, so every file has a line to edit.
-        levels.into_iter().enumerate().map(|(i, l)| l.or((i == 0).then_some(0)).map(|level| (level, format!("line_{i} = {i}")))).collect()
+        levels
+            .into_iter()
+            .enumerate()
+            .map(|(i, l)| {
+                l.or((i == 0).then_some(0))
+                    .map(|level| (level, format!("line_{i} = {i}")))
+            })
+            .collect()
     })
 }
 
@@ -36,7 +47,13 @@ fn case() -> impl Strategy<Value = (Vec<Line>, usize, usize, Vec<Line>, usize)> 
     file().prop_flat_map(|f| {
         let firsts: Vec<usize> = (0..f.len()).filter(|&i| f[i].is_some()).collect();
         let n = f.len();
-        (Just(f), prop::sample::select(firsts), 1..4usize, prop::collection::vec((0..4u8, 0..4usize), 0..5), 1..3usize)
+        (
+            Just(f),
+            prop::sample::select(firsts),
+            1..4usize,
+            prop::collection::vec((0..4u8, 0..4usize), 0..5),
+            1..3usize,
+        )
             .prop_map(move |(f, start, len, ops, k)| {
                 let end = (start + len).min(n).max(start + 1);
                 let old: Vec<Line> = f[start..end].to_vec();
@@ -95,7 +112,10 @@ proptest! {
 fn a_changed_line_keeps_the_depth_of_the_line_it_replaces() {
     let file = "class A:\n    def f(self):\n        return 1\n";
     let b = block("def f(self):\nreturn 1", "def f(self):\nreturn 2");
-    let opts = ApplyOptions { matching: Matching::Tolerant, ..Default::default() };
+    let opts = ApplyOptions {
+        matching: Matching::Tolerant,
+        ..Default::default()
+    };
     let (content, result) = apply_to_content(&b, file, &opts);
     assert_eq!(result.status, Status::Applied, "{:?}", result.reason);
     assert_eq!(content, "class A:\n    def f(self):\n        return 2\n");

@@ -13,24 +13,34 @@ use std::fs;
 use std::path::Path;
 
 use editblocks::render::{
-    find_result, render_edit_block, render_edits_summary, render_in_progress_edit_block, render_pending_sections, PendingSection, ResultView, SummaryInput,
-    SummaryOptions, SummaryView,
+    find_result, render_edit_block, render_edits_summary, render_in_progress_edit_block,
+    render_pending_sections, PendingSection, ResultView, SummaryInput, SummaryOptions, SummaryView,
 };
 use editblocks::EditBlock;
 use serde_json::Value;
 
 fn section<'a>(text: &'a str, name: &str) -> &'a str {
     let marker = format!("=== {name}\n");
-    let Some(start) = text.find(&marker).map(|i| i + marker.len()) else { return "" };
+    let Some(start) = text.find(&marker).map(|i| i + marker.len()) else {
+        return "";
+    };
     let rest = &text[start..];
-    rest.find("\n=== ").map_or(rest, |end| &rest[..end]).trim_end_matches('\n')
+    rest.find("\n=== ")
+        .map_or(rest, |end| &rest[..end])
+        .trim_end_matches('\n')
 }
 
 fn render(kind: &str, input: &Value) -> String {
     match kind {
         "block" => {
             let block: EditBlock = serde_json::from_value(input["block"].clone()).unwrap();
-            let results: Vec<ResultView> = serde_json::from_value(input.get("results").cloned().unwrap_or(Value::Array(vec![]))).unwrap();
+            let results: Vec<ResultView> = serde_json::from_value(
+                input
+                    .get("results")
+                    .cloned()
+                    .unwrap_or(Value::Array(vec![])),
+            )
+            .unwrap();
             render_edit_block(&block, find_result(&block, &results, None))
         }
         "in-progress" => {
@@ -40,12 +50,19 @@ fn render(kind: &str, input: &Value) -> String {
         }
         "pending" => {
             let path = input["filePath"].as_str().unwrap();
-            let sections: Vec<PendingSection> = serde_json::from_value(input["sections"].clone()).unwrap();
-            render_pending_sections(path, &sections, input.get("partialLine").and_then(Value::as_str))
+            let sections: Vec<PendingSection> =
+                serde_json::from_value(input["sections"].clone()).unwrap();
+            render_pending_sections(
+                path,
+                &sections,
+                input.get("partialLine").and_then(Value::as_str),
+            )
         }
         "summary" => {
             let summary: SummaryInput = serde_json::from_value(input["summary"].clone()).unwrap();
-            let options: SummaryOptions = serde_json::from_value(input.get("options").cloned().unwrap_or(Value::Null)).unwrap_or_default();
+            let options: SummaryOptions =
+                serde_json::from_value(input.get("options").cloned().unwrap_or(Value::Null))
+                    .unwrap_or_default();
             render_edits_summary(&SummaryView::from(summary), &options)
         }
         other => panic!("unknown fixture kind {other}"),
@@ -53,20 +70,27 @@ fn render(kind: &str, input: &Value) -> String {
 }
 
 fn pretty(html: &str) -> String {
-    html.replace("<div", "\n<div").replace("<li", "\n<li").trim_start().to_string()
+    html.replace("<div", "\n<div")
+        .replace("<li", "\n<li")
+        .trim_start()
+        .to_string()
 }
 
 #[test]
 fn fixtures() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/render/html");
-    let mut paths: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut paths: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     paths.sort();
     assert!(paths.len() >= 10);
     let bless = std::env::var_os("RENDER_BLESS").is_some();
     let mut failures = Vec::new();
     for path in paths {
         let text = fs::read_to_string(&path).unwrap();
-        let input: Value = serde_json::from_str(section(&text, "input")).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let input: Value = serde_json::from_str(section(&text, "input"))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let got = render(section(&text, "kind"), &input);
         check_markup(&got);
         let expected = section(&text, "expected").replace('\n', "");
@@ -74,7 +98,12 @@ fn fixtures() {
             let head = &text[..text.find("=== expected\n").unwrap() + "=== expected\n".len()];
             fs::write(&path, format!("{head}{}\n", pretty(&got))).unwrap();
         } else if got != expected {
-            failures.push(format!("{}:\n--- expected\n{}\n--- got\n{}", path.display(), pretty(&expected), pretty(&got)));
+            failures.push(format!(
+                "{}:\n--- expected\n{}\n--- got\n{}",
+                path.display(),
+                pretty(&expected),
+                pretty(&got)
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -85,9 +114,27 @@ fn fixtures() {
 fn check_markup(html: &str) {
     const TAGS: &[&str] = &["div", "span", "ul", "li", "strong", "code"];
     const ATTRS: &[&str] = &[
-        "class", "title", "role", "tabindex", "aria-busy", "aria-hidden", "data-file-path", "data-line", "data-status",
-        "data-format", "data-block-index", "data-action", "data-error-kind", "data-old-line", "data-new-line", "data-count",
-        "data-applied", "data-failed", "data-skipped", "data-validated", "data-not-in-context",
+        "class",
+        "title",
+        "role",
+        "tabindex",
+        "aria-busy",
+        "aria-hidden",
+        "data-file-path",
+        "data-line",
+        "data-status",
+        "data-format",
+        "data-block-index",
+        "data-action",
+        "data-error-kind",
+        "data-old-line",
+        "data-new-line",
+        "data-count",
+        "data-applied",
+        "data-failed",
+        "data-skipped",
+        "data-validated",
+        "data-not-in-context",
     ];
     let mut rest = html;
     while let Some(open) = rest.find('<') {
@@ -103,13 +150,18 @@ fn check_markup(html: &str) {
         assert!(TAGS.contains(&name), "tag {name:?} in {html}");
         let mut attrs = &tag[name.len()..];
         while !attrs.is_empty() {
-            let a = attrs.strip_prefix(' ').unwrap_or_else(|| panic!("bad attribute list {attrs:?}"));
+            let a = attrs
+                .strip_prefix(' ')
+                .unwrap_or_else(|| panic!("bad attribute list {attrs:?}"));
             let eq = a.find("=\"").unwrap();
             let attr = &a[..eq];
             assert!(ATTRS.contains(&attr), "attribute {attr:?}");
             let value_end = a[eq + 2..].find('"').unwrap();
             let value = &a[eq + 2..eq + 2 + value_end];
-            assert!(!value.contains('<') && !value.contains('>'), "unescaped value {value:?}");
+            assert!(
+                !value.contains('<') && !value.contains('>'),
+                "unescaped value {value:?}"
+            );
             attrs = &a[eq + 2 + value_end + 1..];
         }
     }
@@ -140,10 +192,22 @@ fn a_hostile_reply_renders_only_our_markup() {
     };
     for html in [
         render_edit_block(&block, Some(&result)),
-        render_in_progress_edit_block(evil, &[evil.to_string(), "═══════ REPL".into(), evil.to_string()]),
+        render_in_progress_edit_block(
+            evil,
+            &[evil.to_string(), "═══════ REPL".into(), evil.to_string()],
+        ),
         render_edits_summary(
-            &SummaryView { results: vec![result.clone()], shell_suggestions: vec![evil.into()], files_auto_added: vec![evil.into()], files_created: vec![evil.into()], ..Default::default() },
-            &SummaryOptions { retry_prompt_prepared: true, retry_note: Some(evil.into()) },
+            &SummaryView {
+                results: vec![result.clone()],
+                shell_suggestions: vec![evil.into()],
+                files_auto_added: vec![evil.into()],
+                files_created: vec![evil.into()],
+                ..Default::default()
+            },
+            &SummaryOptions {
+                retry_prompt_prepared: true,
+                retry_note: Some(evil.into()),
+            },
         ),
     ] {
         check_markup(&html);
@@ -176,18 +240,49 @@ fn results_are_matched_to_their_block() {
         ..ResultView::default()
     };
     let results = vec![result(0, "first", "applied"), result(1, "second", "failed")];
-    assert_eq!(find_result(&block("second"), &results, None).unwrap().status, "failed");
-    assert_eq!(find_result(&block("unknown"), &results, None).unwrap().status, "applied");
-    assert_eq!(find_result(&block("first"), &results, Some(1)).unwrap().status, "failed");
+    assert_eq!(
+        find_result(&block("second"), &results, None)
+            .unwrap()
+            .status,
+        "failed"
+    );
+    assert_eq!(
+        find_result(&block("unknown"), &results, None)
+            .unwrap()
+            .status,
+        "applied"
+    );
+    assert_eq!(
+        find_result(&block("first"), &results, Some(1))
+            .unwrap()
+            .status,
+        "failed"
+    );
     assert!(find_result(&block("first"), &results, Some(7)).is_none());
 }
 
 #[test]
 fn summary_counts_every_status() {
-    let r = |status: &str| ResultView { file_path: "f".into(), status: status.into(), ..ResultView::default() };
-    let summary = SummaryView::from(vec![r("applied"), r("applied"), r("failed"), r("skipped"), r("validated")]);
+    let r = |status: &str| ResultView {
+        file_path: "f".into(),
+        status: status.into(),
+        ..ResultView::default()
+    };
+    let summary = SummaryView::from(vec![
+        r("applied"),
+        r("applied"),
+        r("failed"),
+        r("skipped"),
+        r("validated"),
+    ]);
     let html = render_edits_summary(&summary, &SummaryOptions::default());
-    for needle in [r#"data-applied="2""#, r#"data-failed="1""#, r#"data-skipped="1""#, r#"data-validated="1""#, r#"data-not-in-context="0""#] {
+    for needle in [
+        r#"data-applied="2""#,
+        r#"data-failed="1""#,
+        r#"data-skipped="1""#,
+        r#"data-validated="1""#,
+        r#"data-not-in-context="0""#,
+    ] {
         assert!(html.contains(needle), "{needle} missing in {html}");
     }
     assert!(!html.contains("eb-retry-note"));
@@ -201,8 +296,26 @@ mod properties {
     fn piece() -> impl Strategy<Value = String> {
         prop::collection::vec(
             prop::sample::select(vec![
-                "a", " ", "<", ">", "&", "\"", "'", "=", "«««", "»»»", "═══════", "───────", "REPL", "EDIT", "<script>", "\u{301}", "👋🏽",
-                "\r", "\n", "\0",
+                "a",
+                " ",
+                "<",
+                ">",
+                "&",
+                "\"",
+                "'",
+                "=",
+                "«««",
+                "»»»",
+                "═══════",
+                "───────",
+                "REPL",
+                "EDIT",
+                "<script>",
+                "\u{301}",
+                "👋🏽",
+                "\r",
+                "\n",
+                "\0",
             ]),
             0..10,
         )

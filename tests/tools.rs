@@ -6,8 +6,9 @@ mod prop_support;
 use editblocks::host::{HostOp, MemoryHost};
 use editblocks::result::{ErrorKind, Status};
 use editblocks::tools::{
-    apply_tool_calls, file_status, retry_context, system_prompt, system_prompt_for, tool_call_paths, tool_schemas, DiffMode, Local,
-    Matching, NewlinePolicy, RetryInput, SchemaApi, ToolCall, ToolOptions,
+    apply_tool_calls, file_status, retry_context, system_prompt, system_prompt_for,
+    tool_call_paths, tool_schemas, DiffMode, Local, Matching, NewlinePolicy, RetryInput, SchemaApi,
+    ToolCall, ToolOptions,
 };
 use serde_json::{json, Value};
 
@@ -22,10 +23,23 @@ fn multi(edits: Vec<Value>) -> ToolCall {
 #[test]
 fn dry_run_validates_and_writes_nothing() {
     let mut host = MemoryHost::with_files([("a.txt", "one\ntwo\n")]);
-    let calls = [multi(vec![edit("a.txt", "two", "three")]), ToolCall::new("write_file", json!({"path": "b.txt", "content": "new"}))];
-    let result = apply_tool_calls(&calls, &mut host, &ToolOptions { dry_run: true, ..ToolOptions::default() });
+    let calls = [
+        multi(vec![edit("a.txt", "two", "three")]),
+        ToolCall::new("write_file", json!({"path": "b.txt", "content": "new"})),
+    ];
+    let result = apply_tool_calls(
+        &calls,
+        &mut host,
+        &ToolOptions {
+            dry_run: true,
+            ..ToolOptions::default()
+        },
+    );
     assert!(result.ok);
-    assert!(result.results.iter().all(|r| r.edit.status == Status::Validated));
+    assert!(result
+        .results
+        .iter()
+        .all(|r| r.edit.status == Status::Validated));
     assert_eq!(result.files_modified, ["a.txt"]);
     assert_eq!(result.files_created, ["b.txt"]);
     assert!(host.ops.is_empty());
@@ -35,16 +49,34 @@ fn dry_run_validates_and_writes_nothing() {
 #[test]
 fn writes_together_and_stages_when_asked() {
     let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
-    let calls = [ToolCall::new("write_file", json!({"path": "dir/new.txt", "content": "x"})), multi(vec![edit("a.txt", "one", "uno")])];
-    let result = apply_tool_calls(&calls, &mut host, &ToolOptions { stage: true, ..ToolOptions::default() });
+    let calls = [
+        ToolCall::new("write_file", json!({"path": "dir/new.txt", "content": "x"})),
+        multi(vec![edit("a.txt", "one", "uno")]),
+    ];
+    let result = apply_tool_calls(
+        &calls,
+        &mut host,
+        &ToolOptions {
+            stage: true,
+            ..ToolOptions::default()
+        },
+    );
     assert!(result.ok, "{:?}", result.errors);
     assert_eq!(
         host.ops,
         [
             // In the order the reply first touched them; a new file gets a final newline.
-            HostOp::Write { path: "dir/new.txt".into(), content: "x\n".into() },
-            HostOp::Write { path: "a.txt".into(), content: "uno\n".into() },
-            HostOp::Stage { paths: vec!["dir/new.txt".into(), "a.txt".into()] },
+            HostOp::Write {
+                path: "dir/new.txt".into(),
+                content: "x\n".into()
+            },
+            HostOp::Write {
+                path: "a.txt".into(),
+                content: "uno\n".into()
+            },
+            HostOp::Stage {
+                paths: vec!["dir/new.txt".into(), "a.txt".into()]
+            },
         ]
     );
     assert_eq!(result.results[1].edit.estimated_line, Some(1));
@@ -54,7 +86,10 @@ fn writes_together_and_stages_when_asked() {
 #[test]
 fn an_edit_undone_later_in_the_reply_writes_nothing() {
     let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
-    let calls = [multi(vec![edit("a.txt", "one", "two"), edit("a.txt", "two", "one")])];
+    let calls = [multi(vec![
+        edit("a.txt", "one", "two"),
+        edit("a.txt", "two", "one"),
+    ])];
     let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
     assert!(result.ok);
     assert!(host.ops.is_empty());
@@ -64,31 +99,62 @@ fn an_edit_undone_later_in_the_reply_writes_nothing() {
 #[test]
 fn failure_marks_the_good_changes_atomic_aborted() {
     let mut host = MemoryHost::with_files([("a.txt", "alpha\nbeta\n"), ("b.txt", "gamma\n")]);
-    let calls = [multi(vec![edit("a.txt", "alpha", "ALPHA"), edit("b.txt", "delta", "DELTA")])];
+    let calls = [multi(vec![
+        edit("a.txt", "alpha", "ALPHA"),
+        edit("b.txt", "delta", "DELTA"),
+    ])];
     let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
     assert!(!result.ok);
     assert!(host.ops.is_empty());
     let good = &result.results[0];
-    assert_eq!((good.edit.status, good.edit.error_kind), (Status::Skipped, Some(ErrorKind::AtomicAborted)));
+    assert_eq!(
+        (good.edit.status, good.edit.error_kind),
+        (Status::Skipped, Some(ErrorKind::AtomicAborted))
+    );
     assert_eq!(good.edit.matched_by.as_deref(), Some("exact"));
-    assert!(good.edit.reason.as_deref().unwrap().contains("call 1 failed"));
+    assert!(good
+        .edit
+        .reason
+        .as_deref()
+        .unwrap()
+        .contains("call 1 failed"));
     let bad = &result.results[1];
-    assert_eq!((bad.edit.status, bad.edit.error_kind), (Status::Failed, Some(ErrorKind::AnchorNotFound)));
-    assert_eq!((bad.call_index, bad.change_index, bad.tool.as_str()), (0, Some(1), "edit_file"));
-    assert_eq!(result.errors.len(), 1, "only real failures are errors: {:?}", result.errors);
+    assert_eq!(
+        (bad.edit.status, bad.edit.error_kind),
+        (Status::Failed, Some(ErrorKind::AnchorNotFound))
+    );
+    assert_eq!(
+        (bad.call_index, bad.change_index, bad.tool.as_str()),
+        (0, Some(1), "edit_file")
+    );
+    assert_eq!(
+        result.errors.len(),
+        1,
+        "only real failures are errors: {:?}",
+        result.errors
+    );
 }
 
 #[test]
 fn refused_paths_are_never_read() {
     let calls = [
         ToolCall::new("write_file", json!({"path": "../x", "content": "x"})),
-        multi(vec![edit("./src//a.rs", "a", "b"), edit("src/a.rs", "b", "c")]),
+        multi(vec![
+            edit("./src//a.rs", "a", "b"),
+            edit("src/a.rs", "b", "c"),
+        ]),
     ];
-    assert_eq!(tool_call_paths(&calls, &ToolOptions::default()), ["src/a.rs"]);
+    assert_eq!(
+        tool_call_paths(&calls, &ToolOptions::default()),
+        ["src/a.rs"]
+    );
     let mut host = MemoryHost::with_files([("src/a.rs", "a\n")]);
     let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
     assert_eq!(host.reads, ["src/a.rs"]);
-    assert_eq!(result.results[0].edit.error_kind, Some(ErrorKind::PathEscape));
+    assert_eq!(
+        result.results[0].edit.error_kind,
+        Some(ErrorKind::PathEscape)
+    );
     assert!(host.ops.is_empty());
 }
 
@@ -97,13 +163,31 @@ fn exact_matching_option_refuses_what_tolerant_repairs() {
     let file = "fn f() {\n    go();\n}\n";
     let calls = [multi(vec![edit("f.rs", "go();\n", "stop();\n")])];
     let mut host = MemoryHost::with_files([("f.rs", file)]);
-    let exact = apply_tool_calls(&calls, &mut host, &ToolOptions { matching: Matching::Exact, ..ToolOptions::default() });
+    let exact = apply_tool_calls(
+        &calls,
+        &mut host,
+        &ToolOptions {
+            matching: Matching::Exact,
+            ..ToolOptions::default()
+        },
+    );
     assert!(exact.ok, "a raw substring is exact: {:?}", exact.errors);
     assert_eq!(host.text("f.rs").unwrap(), "fn f() {\n    stop();\n}\n");
 
-    let calls = [multi(vec![edit("f.rs", "fn f() {\n  go();", "fn g() {\n  go();")])];
+    let calls = [multi(vec![edit(
+        "f.rs",
+        "fn f() {\n  go();",
+        "fn g() {\n  go();",
+    )])];
     let mut host = MemoryHost::with_files([("f.rs", file)]);
-    let exact = apply_tool_calls(&calls, &mut host, &ToolOptions { matching: Matching::Exact, ..ToolOptions::default() });
+    let exact = apply_tool_calls(
+        &calls,
+        &mut host,
+        &ToolOptions {
+            matching: Matching::Exact,
+            ..ToolOptions::default()
+        },
+    );
     assert!(!exact.ok);
     assert_eq!(host.text("f.rs").unwrap(), file);
     let tolerant = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
@@ -114,8 +198,18 @@ fn exact_matching_option_refuses_what_tolerant_repairs() {
 #[test]
 fn trailing_newline_ensure() {
     let mut host = MemoryHost::with_files([("a.txt", "one")]);
-    let options = ToolOptions { trailing_newline: NewlinePolicy::Ensure, ..ToolOptions::default() };
-    assert!(apply_tool_calls(&[multi(vec![edit("a.txt", "one", "two")])], &mut host, &options).ok);
+    let options = ToolOptions {
+        trailing_newline: NewlinePolicy::Ensure,
+        ..ToolOptions::default()
+    };
+    assert!(
+        apply_tool_calls(
+            &[multi(vec![edit("a.txt", "one", "two")])],
+            &mut host,
+            &options
+        )
+        .ok
+    );
     assert_eq!(host.text("a.txt").unwrap(), "two\n");
 }
 
@@ -140,23 +234,70 @@ fn each_sdk_shape_keeps_its_id_and_api() {
     use editblocks::tools::CallKind;
     let args = json!({"path": "a", "content": "x"});
     let cases = [
-        (json!({"id": "call_1", "type": "function", "function": {"name": "write_file", "arguments": args.to_string()}}), "call_1", SchemaApi::Openai, CallKind::Function),
-        (json!({"id": "call_2", "type": "custom", "custom": {"name": "write_file", "input": args.to_string()}}), "call_2", SchemaApi::Openai, CallKind::Custom),
-        (json!({"type": "function_call", "id": "fc_1", "call_id": "call_3", "name": "write_file", "arguments": args.to_string()}), "call_3", SchemaApi::OpenaiResponses, CallKind::Function),
-        (json!({"type": "custom_tool_call", "call_id": "call_4", "name": "write_file", "input": args.to_string()}), "call_4", SchemaApi::OpenaiResponses, CallKind::Custom),
-        (json!({"type": "tool_use", "id": "toolu_5", "name": "write_file", "input": args}), "toolu_5", SchemaApi::Anthropic, CallKind::Function),
-        (json!({"functionCall": {"id": "g6", "name": "write_file", "args": args}}), "g6", SchemaApi::Gemini, CallKind::Function),
-        (json!({"id": "g7", "name": "write_file", "args": args}), "g7", SchemaApi::Gemini, CallKind::Function),
+        (
+            json!({"id": "call_1", "type": "function", "function": {"name": "write_file", "arguments": args.to_string()}}),
+            "call_1",
+            SchemaApi::Openai,
+            CallKind::Function,
+        ),
+        (
+            json!({"id": "call_2", "type": "custom", "custom": {"name": "write_file", "input": args.to_string()}}),
+            "call_2",
+            SchemaApi::Openai,
+            CallKind::Custom,
+        ),
+        (
+            json!({"type": "function_call", "id": "fc_1", "call_id": "call_3", "name": "write_file", "arguments": args.to_string()}),
+            "call_3",
+            SchemaApi::OpenaiResponses,
+            CallKind::Function,
+        ),
+        (
+            json!({"type": "custom_tool_call", "call_id": "call_4", "name": "write_file", "input": args.to_string()}),
+            "call_4",
+            SchemaApi::OpenaiResponses,
+            CallKind::Custom,
+        ),
+        (
+            json!({"type": "tool_use", "id": "toolu_5", "name": "write_file", "input": args}),
+            "toolu_5",
+            SchemaApi::Anthropic,
+            CallKind::Function,
+        ),
+        (
+            json!({"functionCall": {"id": "g6", "name": "write_file", "args": args}}),
+            "g6",
+            SchemaApi::Gemini,
+            CallKind::Function,
+        ),
+        (
+            json!({"id": "g7", "name": "write_file", "args": args}),
+            "g7",
+            SchemaApi::Gemini,
+            CallKind::Function,
+        ),
     ];
     for (value, id, api, kind) in cases {
         let call = ToolCall::from_value(&value).expect("a call");
-        assert_eq!((call.name.as_str(), call.id.as_deref(), call.dialect, call.kind), ("write_file", Some(id), api, kind), "{value}");
+        assert_eq!(
+            (
+                call.name.as_str(),
+                call.id.as_deref(),
+                call.dialect,
+                call.kind
+            ),
+            ("write_file", Some(id), api, kind),
+            "{value}"
+        );
         assert_eq!(call.echo().arguments, args, "{value}");
     }
     let patch = ToolCall::from_value(&json!({"type": "apply_patch_call", "id": "apc_1", "call_id": "call_8", "status": "completed",
         "operation": {"type": "delete_file", "path": "a"}}))
     .unwrap();
-    assert_eq!((patch.name.as_str(), patch.id.as_deref(), patch.kind), ("apply_patch", Some("call_8"), CallKind::ApplyPatch));
+    assert_eq!(
+        (patch.name.as_str(), patch.id.as_deref(), patch.kind),
+        ("apply_patch", Some("call_8"), CallKind::ApplyPatch)
+    );
     // Items of a model's output that are not calls are passed over, keeping the others' order.
     let output = [
         json!({"type": "reasoning", "id": "rs_1", "summary": []}),
@@ -175,18 +316,42 @@ fn each_sdk_shape_keeps_its_id_and_api() {
 
 #[test]
 fn schemas_per_mode_and_api() {
-    let names = |mode| tool_schemas(mode, SchemaApi::Plain).iter().map(|t| t["name"].as_str().unwrap().to_string()).collect::<Vec<_>>();
-    assert_eq!(names(DiffMode::SearchReplaceMulti), ["write_file", "edit_file"]);
+    let names = |mode| {
+        tool_schemas(mode, SchemaApi::Plain)
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(DiffMode::SearchReplaceMulti),
+        ["write_file", "edit_file"]
+    );
     assert_eq!(names(DiffMode::SearchReplace), ["write_file", "edit_file"]);
     assert_eq!(names(DiffMode::Anchored), ["write_file", "edit_file"]);
     assert_eq!(names(DiffMode::Off), ["write_file"]);
 
     let edit_params = |mode| tool_schemas(mode, SchemaApi::Plain)[1]["parameters"].clone();
-    assert_eq!(edit_params(DiffMode::SearchReplaceMulti)["required"], json!(["edits"]));
-    assert_eq!(edit_params(DiffMode::SearchReplaceMulti)["properties"]["edits"]["items"]["required"], json!(["path", "old_string", "new_string"]));
-    assert_eq!(edit_params(DiffMode::SearchReplace)["required"], json!(["path", "old_string", "new_string"]));
-    assert_eq!(edit_params(DiffMode::Anchored)["required"], json!(["path", "changes"]));
-    assert_eq!(edit_params(DiffMode::Anchored)["properties"]["changes"]["items"]["properties"]["start"]["maxItems"], json!(4));
+    assert_eq!(
+        edit_params(DiffMode::SearchReplaceMulti)["required"],
+        json!(["edits"])
+    );
+    assert_eq!(
+        edit_params(DiffMode::SearchReplaceMulti)["properties"]["edits"]["items"]["required"],
+        json!(["path", "old_string", "new_string"])
+    );
+    assert_eq!(
+        edit_params(DiffMode::SearchReplace)["required"],
+        json!(["path", "old_string", "new_string"])
+    );
+    assert_eq!(
+        edit_params(DiffMode::Anchored)["required"],
+        json!(["path", "changes"])
+    );
+    assert_eq!(
+        edit_params(DiffMode::Anchored)["properties"]["changes"]["items"]["properties"]["start"]
+            ["maxItems"],
+        json!(4)
+    );
 
     let plain = &tool_schemas(DiffMode::SearchReplaceMulti, SchemaApi::Plain)[1];
     let openai = &tool_schemas(DiffMode::SearchReplaceMulti, SchemaApi::Openai)[1];
@@ -194,11 +359,23 @@ fn schemas_per_mode_and_api() {
     assert_eq!(openai["function"], *plain);
     let responses = &tool_schemas(DiffMode::SearchReplaceMulti, SchemaApi::OpenaiResponses)[1];
     // The Responses API's tools are strict: every property required, optional ones nullable.
-    assert_eq!((responses["type"].as_str(), &responses["strict"]), (Some("function"), &json!(true)));
+    assert_eq!(
+        (responses["type"].as_str(), &responses["strict"]),
+        (Some("function"), &json!(true))
+    );
     let item = &responses["parameters"]["properties"]["edits"]["items"];
-    assert_eq!(item["required"], json!(["path", "old_string", "new_string", "replace_all"]));
-    assert_eq!(item["properties"]["replace_all"]["type"], json!(["boolean", "null"]));
-    assert_eq!(item["properties"]["path"], plain["parameters"]["properties"]["edits"]["items"]["properties"]["path"]);
+    assert_eq!(
+        item["required"],
+        json!(["path", "old_string", "new_string", "replace_all"])
+    );
+    assert_eq!(
+        item["properties"]["replace_all"]["type"],
+        json!(["boolean", "null"])
+    );
+    assert_eq!(
+        item["properties"]["path"],
+        plain["parameters"]["properties"]["edits"]["items"]["properties"]["path"]
+    );
     let anthropic = &tool_schemas(DiffMode::SearchReplaceMulti, SchemaApi::Anthropic)[1];
     assert_eq!(anthropic["input_schema"], plain["parameters"]);
     assert!(anthropic.get("parameters").is_none());
@@ -206,23 +383,47 @@ fn schemas_per_mode_and_api() {
     // The JSON text keeps the reading order: path, old_string, new_string.
     let text = editblocks::tools::tool_schemas_json(DiffMode::SearchReplace, SchemaApi::Anthropic);
     let at = |key: &str| text.find(&format!("\"{key}\": {{")).unwrap();
-    assert!(at("path") < at("old_string") && at("old_string") < at("new_string") && at("new_string") < at("replace_all"));
-    for mode in [DiffMode::SearchReplaceMulti, DiffMode::SearchReplace, DiffMode::Anchored, DiffMode::Off] {
-        for api in [SchemaApi::Plain, SchemaApi::Openai, SchemaApi::OpenaiResponses, SchemaApi::Anthropic] {
-            let parsed: Value = serde_json::from_str(&editblocks::tools::tool_schemas_json(mode, api)).unwrap();
+    assert!(
+        at("path") < at("old_string")
+            && at("old_string") < at("new_string")
+            && at("new_string") < at("replace_all")
+    );
+    for mode in [
+        DiffMode::SearchReplaceMulti,
+        DiffMode::SearchReplace,
+        DiffMode::Anchored,
+        DiffMode::Off,
+    ] {
+        for api in [
+            SchemaApi::Plain,
+            SchemaApi::Openai,
+            SchemaApi::OpenaiResponses,
+            SchemaApi::Anthropic,
+        ] {
+            let parsed: Value =
+                serde_json::from_str(&editblocks::tools::tool_schemas_json(mode, api)).unwrap();
             assert_eq!(parsed, Value::Array(tool_schemas(mode, api)));
         }
-        assert_eq!(editblocks::tools::tool_defs(mode).len(), if mode == DiffMode::Off { 1 } else { 2 });
+        assert_eq!(
+            editblocks::tools::tool_defs(mode).len(),
+            if mode == DiffMode::Off { 1 } else { 2 }
+        );
     }
 
     // Every required property exists and every property is described.
     fn check(schema: &Value, at: &str) {
         if let Some(props) = schema.get("properties").and_then(Value::as_object) {
             for req in schema["required"].as_array().unwrap() {
-                assert!(props.contains_key(req.as_str().unwrap()), "{at}: required {req} missing");
+                assert!(
+                    props.contains_key(req.as_str().unwrap()),
+                    "{at}: required {req} missing"
+                );
             }
             for (name, prop) in props {
-                assert!(prop["description"].as_str().is_some_and(|d| d.len() > 10), "{at}.{name} undescribed");
+                assert!(
+                    prop["description"].as_str().is_some_and(|d| d.len() > 10),
+                    "{at}.{name} undescribed"
+                );
                 check(prop, &format!("{at}.{name}"));
             }
         }
@@ -230,7 +431,12 @@ fn schemas_per_mode_and_api() {
             check(items, &format!("{at}[]"));
         }
     }
-    for mode in [DiffMode::SearchReplaceMulti, DiffMode::SearchReplace, DiffMode::Anchored, DiffMode::Off] {
+    for mode in [
+        DiffMode::SearchReplaceMulti,
+        DiffMode::SearchReplace,
+        DiffMode::Anchored,
+        DiffMode::Off,
+    ] {
         for tool in tool_schemas(mode, SchemaApi::Plain) {
             assert!(tool["description"].as_str().unwrap().len() > 100);
             check(&tool["parameters"], tool["name"].as_str().unwrap());
@@ -249,7 +455,11 @@ fn calls_written_to_the_schema_apply() {
     ];
     for args in per_mode {
         let mut host = MemoryHost::with_files([("f", file)]);
-        let result = apply_tool_calls(&[ToolCall::new("edit_file", args.clone())], &mut host, &ToolOptions::default());
+        let result = apply_tool_calls(
+            &[ToolCall::new("edit_file", args.clone())],
+            &mut host,
+            &ToolOptions::default(),
+        );
         assert!(result.ok, "{args}: {:?}", result.errors);
         assert_eq!(host.text("f").unwrap(), "A\nb\n");
     }
@@ -258,7 +468,10 @@ fn calls_written_to_the_schema_apply() {
 #[test]
 fn retry_context_block() {
     let mut host = MemoryHost::with_files([("a.py", "x = 1\nx = 1\n")]);
-    let calls = [ToolCall::new("edit_file", json!(r#"{"path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}"#.to_string()))];
+    let calls = [ToolCall::new(
+        "edit_file",
+        json!(r#"{"path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}"#.to_string()),
+    )];
     let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
     let input: RetryInput = serde_json::from_value(serde_json::to_value(&result).unwrap()).unwrap();
     let block = retry_context(&input);
@@ -268,7 +481,13 @@ fn retry_context_block() {
     assert!(block.contains(expected_error), "{block}");
     // The calls come back as JSON, string arguments parsed.
     assert!(block.contains("\"old_string\": \"x = 1\""), "{block}");
-    assert_eq!(retry_context(&RetryInput { ok: true, ..RetryInput::default() }), "");
+    assert_eq!(
+        retry_context(&RetryInput {
+            ok: true,
+            ..RetryInput::default()
+        }),
+        ""
+    );
 }
 
 #[test]
@@ -281,12 +500,21 @@ fn status_column() {
         (Some("a"), Local::Text("changed"), Some("b"), "~M"),
         // Seed 002: `~M` is "local differs from context AND LLM has output",
         // even output identical to the context.
-        (Some("v1\n"), Local::Text("v1 + user edit\n"), Some("v1\n"), "~M"),
+        (
+            Some("v1\n"),
+            Local::Text("v1 + user edit\n"),
+            Some("v1\n"),
+            "~M",
+        ),
         (Some("v1\n"), Local::Missing, Some("v1\n"), "~M"),
         (Some("v1\n"), Local::Text("v1\n"), Some("v1\n"), ""),
     ];
     for (context, local, output, want) in rows {
-        assert_eq!(file_status(context, local, output), want, "{context:?} {local:?} {output:?}");
+        assert_eq!(
+            file_status(context, local, output),
+            want,
+            "{context:?} {local:?} {output:?}"
+        );
     }
 }
 
@@ -368,7 +596,12 @@ fn gemini_schemas_leave_out_additional_properties() {
         }
     }
     assert_eq!(SchemaApi::from_name("gemini"), Some(SchemaApi::Gemini));
-    for mode in [DiffMode::SearchReplaceMulti, DiffMode::SearchReplace, DiffMode::Anchored, DiffMode::Off] {
+    for mode in [
+        DiffMode::SearchReplaceMulti,
+        DiffMode::SearchReplace,
+        DiffMode::Anchored,
+        DiffMode::Off,
+    ] {
         let gemini = tool_schemas(mode, SchemaApi::Gemini);
         let mut plain = tool_schemas(mode, SchemaApi::Plain);
         assert!(!gemini.is_empty());
@@ -380,7 +613,9 @@ fn gemini_schemas_leave_out_additional_properties() {
         plain.iter_mut().for_each(strip);
         for tool in plain.iter_mut() {
             let schema = tool.as_object_mut().unwrap().remove("parameters").unwrap();
-            tool.as_object_mut().unwrap().insert("parametersJsonSchema".into(), schema);
+            tool.as_object_mut()
+                .unwrap()
+                .insert("parametersJsonSchema".into(), schema);
         }
         assert_eq!(gemini, plain, "{mode:?}");
         // The text keeps the reading order.
@@ -391,10 +626,18 @@ fn gemini_schemas_leave_out_additional_properties() {
 
 #[test]
 fn anchor_messages_say_what_is_wrong() {
-    let file = "import os\n\ndef hello():\n    print(\"hi\")\n\ndef goodbye():\n    print(\"bye\")\n";
+    let file =
+        "import os\n\ndef hello():\n    print(\"hi\")\n\ndef goodbye():\n    print(\"bye\")\n";
     let run = |changes: Value| {
         let mut host = MemoryHost::with_files([("m.py", file)]);
-        let r = apply_tool_calls(&[ToolCall::new("modify_file", json!({ "path": "m.py", "changes": changes }))], &mut host, &ToolOptions::default());
+        let r = apply_tool_calls(
+            &[ToolCall::new(
+                "modify_file",
+                json!({ "path": "m.py", "changes": changes }),
+            )],
+            &mut host,
+            &ToolOptions::default(),
+        );
         assert!(!r.ok);
         assert_eq!(host.text("m.py").unwrap(), file);
         r.errors[0].clone()
@@ -413,15 +656,29 @@ fn anchor_messages_say_what_is_wrong() {
 fn escaped_tool_call_text_is_read_unescaped_in_tolerant_matching_only() {
     let file = "let s = \"a\\\\b\";\nlet t = 'x';\n";
     // The model escaped the text once more: `\\\\` for `\\`, `\\'`, and `\\n` between lines.
-    let calls = [multi(vec![edit("f.rs", "let s = \\\"a\\\\\\\\b\\\";\\nlet t = \\'x\\';", "let s = \\\"a\\\\\\\\c\\\";\\nlet t = \\'y\\';")])];
+    let calls = [multi(vec![edit(
+        "f.rs",
+        "let s = \\\"a\\\\\\\\b\\\";\\nlet t = \\'x\\';",
+        "let s = \\\"a\\\\\\\\c\\\";\\nlet t = \\'y\\';",
+    )])];
     let mut host = MemoryHost::with_files([("f.rs", file)]);
-    let exact = apply_tool_calls(&calls, &mut host, &ToolOptions { matching: Matching::Exact, ..ToolOptions::default() });
+    let exact = apply_tool_calls(
+        &calls,
+        &mut host,
+        &ToolOptions {
+            matching: Matching::Exact,
+            ..ToolOptions::default()
+        },
+    );
     assert!(!exact.ok);
     assert_eq!(host.text("f.rs").unwrap(), file);
     let tolerant = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
     assert!(tolerant.ok, "{:?}", tolerant.errors);
     assert_eq!(tolerant.results[0].edit.assumed, ["unescaped"]);
-    assert_eq!(host.text("f.rs").unwrap(), "let s = \"a\\\\c\";\nlet t = 'y';\n");
+    assert_eq!(
+        host.text("f.rs").unwrap(),
+        "let s = \"a\\\\c\";\nlet t = 'y';\n"
+    );
     // Unique only: two places that match once unescaped are ambiguous, and nothing changes.
     let twice = "x = 'a'\nx = 'a'\n";
     let calls = [multi(vec![edit("g.py", "x = \\'a\\'", "x = \\'b\\'")])];
@@ -439,10 +696,16 @@ fn undo_edit_goes_back_through_the_history_it_is_given_and_returns_the_new_one()
     };
     let mut host = MemoryHost::with_files([("a.txt", "now\r\n")]);
     let mut options = ToolOptions::default();
-    options.history.insert("a.txt".into(), vec![None, Some("zero\r\none\r\n".into())]);
+    options
+        .history
+        .insert("a.txt".into(), vec![None, Some("zero\r\none\r\n".into())]);
     let result = apply_tool_calls(&[undo("a.txt")], &mut host, &options);
     assert!(result.ok, "{:?}", result.errors);
-    assert_eq!(host.text("a.txt").unwrap(), "zero\r\none\r\n", "the earlier text, byte for byte");
+    assert_eq!(
+        host.text("a.txt").unwrap(),
+        "zero\r\none\r\n",
+        "the earlier text, byte for byte"
+    );
     assert_eq!(result.history.get("a.txt"), Some(&vec![None]));
     // The oldest entry says the file did not exist: undoing it deletes the file.
     options.history = result.history.clone();
@@ -463,45 +726,100 @@ fn undo_edit_goes_back_through_the_history_it_is_given_and_returns_the_new_one()
     }
     let kept = &options.history["b.txt"];
     assert_eq!(kept.len(), HISTORY_DEPTH);
-    assert_eq!(kept.last().unwrap().as_deref(), Some(format!("{}\n", HISTORY_DEPTH + 4).as_str()));
+    assert_eq!(
+        kept.last().unwrap().as_deref(),
+        Some(format!("{}\n", HISTORY_DEPTH + 4).as_str())
+    );
 }
 
 /// Odd arguments to every provider tool: answered, never a panic, and a
 /// refused reply changes nothing.
 #[test]
 fn provider_tools_answer_odd_arguments_without_panicking() {
-    let files = [("e.txt", ""), ("nl.txt", "\n"), ("u.txt", "é✓🙂\r\nzweite\u{200b}Zeile"), ("bin.dat", "a\0b")];
-    let numbers = [json!(i64::MIN), json!(-2), json!(-1), json!(0), json!(1), json!(2), json!(3), json!(i64::MAX), json!(1.5), json!(1e300), json!("2"), json!(null), json!([1]), json!({})];
-    let texts = [json!(""), json!("\n"), json!("é"), json!("🙂\r\n"), json!(null), json!(7), json!(["a"])];
+    let files = [
+        ("e.txt", ""),
+        ("nl.txt", "\n"),
+        ("u.txt", "é✓🙂\r\nzweite\u{200b}Zeile"),
+        ("bin.dat", "a\0b"),
+    ];
+    let numbers = [
+        json!(i64::MIN),
+        json!(-2),
+        json!(-1),
+        json!(0),
+        json!(1),
+        json!(2),
+        json!(3),
+        json!(i64::MAX),
+        json!(1.5),
+        json!(1e300),
+        json!("2"),
+        json!(null),
+        json!([1]),
+        json!({}),
+    ];
+    let texts = [
+        json!(""),
+        json!("\n"),
+        json!("é"),
+        json!("🙂\r\n"),
+        json!(null),
+        json!(7),
+        json!(["a"]),
+    ];
     let mut inputs: Vec<Value> = Vec::new();
-    for path in ["e.txt", "nl.txt", "u.txt", "bin.dat", "missing.txt", ".", "", "../x", "/etc/passwd", "a\u{0}b"] {
+    for path in [
+        "e.txt",
+        "nl.txt",
+        "u.txt",
+        "bin.dat",
+        "missing.txt",
+        ".",
+        "",
+        "../x",
+        "/etc/passwd",
+        "a\u{0}b",
+    ] {
         for a in &numbers {
             for b in &numbers {
                 inputs.push(json!({"command": "view", "path": path, "view_range": [a, b]}));
             }
             for t in &texts {
-                inputs.push(json!({"command": "insert", "path": path, "insert_line": a, "insert_text": t}));
+                inputs.push(
+                    json!({"command": "insert", "path": path, "insert_line": a, "insert_text": t}),
+                );
                 inputs.push(json!({"name": "replace", "file_path": path, "old_string": t, "new_string": "x", "expected_replacements": a}));
                 inputs.push(json!({"name": "read", "path": path, "start_line": a, "end_line": a}));
             }
         }
         for t in &texts {
-            inputs.push(json!({"command": "str_replace", "path": path, "old_str": t, "new_str": t}));
+            inputs
+                .push(json!({"command": "str_replace", "path": path, "old_str": t, "new_str": t}));
             inputs.push(json!({"command": "create", "path": path, "file_text": t}));
             inputs.push(json!({"command": "undo_edit", "path": path}));
             inputs.push(json!({"apply_patch": {"type": "create_file", "path": path, "diff": t}}));
             inputs.push(json!({"apply_patch": {"type": "update_file", "path": path, "diff": t}}));
             inputs.push(json!({"apply_patch": {"type": "delete_file", "path": path}}));
-            inputs.push(json!({"name": "edit", "path": path, "edits": [{"target": t, "new_content": [t]}]}));
+            inputs.push(
+                json!({"name": "edit", "path": path, "edits": [{"target": t, "new_content": [t]}]}),
+            );
         }
     }
     for input in inputs {
-        let call = match (input.get("name").and_then(Value::as_str), input.get("apply_patch")) {
+        let call = match (
+            input.get("name").and_then(Value::as_str),
+            input.get("apply_patch"),
+        ) {
             (_, Some(op)) => json!({"type": "apply_patch_call", "call_id": "c", "operation": op}),
             (Some(name), _) => json!({"functionCall": {"name": name, "args": input}}),
-            _ => json!({"type": "tool_use", "id": "t", "name": "str_replace_based_edit_tool", "input": input}),
+            _ => {
+                json!({"type": "tool_use", "id": "t", "name": "str_replace_based_edit_tool", "input": input})
+            }
         };
-        let calls: Vec<ToolCall> = ToolCall::from_values(std::slice::from_ref(&call)).into_iter().map(|(_, c)| c).collect();
+        let calls: Vec<ToolCall> = ToolCall::from_values(std::slice::from_ref(&call))
+            .into_iter()
+            .map(|(_, c)| c)
+            .collect();
         let mut host = MemoryHost::with_files(files);
         let before = host.files.clone();
         let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());

@@ -23,13 +23,20 @@ use serde_json::Value;
 fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
     fn walk(dir: &Path, root: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        let mut entries: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut entries: Vec<_> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         entries.sort();
         for path in entries {
             if path.is_dir() {
                 walk(&path, root, out);
             } else {
-                let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 out.insert(rel, fs::read(&path).unwrap());
             }
         }
@@ -51,30 +58,57 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tools");
-    let mut tasks: Vec<PathBuf> = fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut tasks: Vec<PathBuf> = fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
     tasks.sort();
     let mut out = Vec::new();
     for task in tasks {
         let mut names: Vec<String> = fs::read_dir(&task)
             .unwrap()
-            .filter_map(|e| e.unwrap().file_name().to_str().and_then(|n| n.strip_suffix(".calls.json")).map(str::to_string))
+            .filter_map(|e| {
+                e.unwrap()
+                    .file_name()
+                    .to_str()
+                    .and_then(|n| n.strip_suffix(".calls.json"))
+                    .map(str::to_string)
+            })
             .collect();
         names.sort();
         for name in names {
-            out.push(Case { task: task.clone(), name });
+            out.push(Case {
+                task: task.clone(),
+                name,
+            });
         }
     }
     out
 }
 
 fn run_case(case: &Case) -> Result<(), String> {
-    let id = format!("{}/{}", case.task.file_name().unwrap().to_string_lossy(), case.name);
+    let id = format!(
+        "{}/{}",
+        case.task.file_name().unwrap().to_string_lossy(),
+        case.name
+    );
     let file = |suffix: &str| case.task.join(format!("{}{suffix}", case.name));
-    let calls_json: Value = serde_json::from_slice(&fs::read(file(".calls.json")).unwrap()).map_err(|e| format!("{id}: calls: {e}"))?;
+    let calls_json: Value = serde_json::from_slice(&fs::read(file(".calls.json")).unwrap())
+        .map_err(|e| format!("{id}: calls: {e}"))?;
     let items = calls_json.as_array().expect("calls.json is an array");
-    let calls: Vec<ToolCall> = ToolCall::from_values(items).into_iter().map(|(_, call)| call).collect();
-    let expect: Value = fs::read(file(".expect.json")).ok().map(|b| serde_json::from_slice(&b).unwrap()).unwrap_or(Value::Null);
-    let options: ToolOptions = expect.get("options").map(|o| serde_json::from_value(o.clone()).unwrap()).unwrap_or_default();
+    let calls: Vec<ToolCall> = ToolCall::from_values(items)
+        .into_iter()
+        .map(|(_, call)| call)
+        .collect();
+    let expect: Value = fs::read(file(".expect.json"))
+        .ok()
+        .map(|b| serde_json::from_slice(&b).unwrap())
+        .unwrap_or(Value::Null);
+    let options: ToolOptions = expect
+        .get("options")
+        .map(|o| serde_json::from_value(o.clone()).unwrap())
+        .unwrap_or_default();
 
     let before = read_tree(&case.task.join("before"));
     let mut host = MemoryHost::new();
@@ -88,7 +122,14 @@ fn run_case(case: &Case) -> Result<(), String> {
         let got: String = result
             .call_results
             .iter()
-            .map(|c| format!("[{}] {}\n{}\n", c.id.as_deref().unwrap_or("-"), if c.ok { "ok" } else { "failed" }, c.output.trim_end()))
+            .map(|c| {
+                format!(
+                    "[{}] {}\n{}\n",
+                    c.id.as_deref().unwrap_or("-"),
+                    if c.ok { "ok" } else { "failed" },
+                    c.output.trim_end()
+                )
+            })
             .collect::<Vec<_>>()
             .join("---\n");
         if std::env::var_os("BLESS").is_some() {
@@ -96,7 +137,9 @@ fn run_case(case: &Case) -> Result<(), String> {
         }
         let want = fs::read_to_string(&outputs_path).unwrap();
         if got != want {
-            return Err(format!("{id}: outputs differ\n--- want\n{want}--- got\n{got}"));
+            return Err(format!(
+                "{id}: outputs differ\n--- want\n{want}--- got\n{got}"
+            ));
         }
     }
 
@@ -111,37 +154,70 @@ fn run_case(case: &Case) -> Result<(), String> {
             return Err(format!("{id}: expected a refusal, but the reply applied"));
         }
         if got != want {
-            return Err(format!("{id}: errors differ\n--- want\n{want}--- got\n{got}"));
+            return Err(format!(
+                "{id}: errors differ\n--- want\n{want}--- got\n{got}"
+            ));
         }
         if !host.changes().is_empty() || host.files != before {
-            return Err(format!("{id}: a refused reply wrote something: {:?}", host.changes()));
+            return Err(format!(
+                "{id}: a refused reply wrote something: {:?}",
+                host.changes()
+            ));
         }
-        if result.results.iter().any(|r| r.edit.status == Status::Applied) {
+        if result
+            .results
+            .iter()
+            .any(|r| r.edit.status == Status::Applied)
+        {
             return Err(format!("{id}: a refused reply reports an applied change"));
         }
         return Ok(());
     }
 
     if !result.ok {
-        return Err(format!("{id}: expected to apply, but: {:#?}", result.errors));
+        return Err(format!(
+            "{id}: expected to apply, but: {:#?}",
+            result.errors
+        ));
     }
     let override_dir = file(".after");
-    let expected = if override_dir.is_dir() { read_tree(&override_dir) } else { read_tree(&case.task.join("after")) };
+    let expected = if override_dir.is_dir() {
+        read_tree(&override_dir)
+    } else {
+        read_tree(&case.task.join("after"))
+    };
     for (path, want) in &expected {
         match host.files.get(path) {
             Some(got) if got == want => {}
-            Some(got) => return Err(format!("{id}: {path} differs\n--- want\n{}--- got\n{}", show(want), show(got))),
+            Some(got) => {
+                return Err(format!(
+                    "{id}: {path} differs\n--- want\n{}--- got\n{}",
+                    show(want),
+                    show(got)
+                ))
+            }
             None => return Err(format!("{id}: {path} was not written")),
         }
     }
     for (path, bytes) in &host.files {
         if !expected.contains_key(path) && before.get(path) != Some(bytes) {
-            return Err(format!("{id}: {path} changed but no expected version exists"));
+            return Err(format!(
+                "{id}: {path} changed but no expected version exists"
+            ));
         }
     }
     if let Some(want) = expect.get("matchedBy") {
-        let got: Vec<Value> =
-            result.results.iter().map(|r| r.edit.matched_by.clone().map(Value::String).unwrap_or(Value::Null)).collect();
+        let got: Vec<Value> = result
+            .results
+            .iter()
+            .map(|r| {
+                r.edit
+                    .matched_by
+                    .clone()
+                    .map(Value::String)
+                    .unwrap_or(Value::Null)
+            })
+            .collect();
         if &Value::Array(got.clone()) != want {
             return Err(format!("{id}: matchedBy {got:?}, want {want}"));
         }
@@ -155,7 +231,17 @@ const MIN_CASES: usize = 50;
 #[test]
 fn tool_call_fixtures() {
     let cases = cases();
-    assert!(cases.len() >= MIN_CASES, "expected the fixture set, found {} cases", cases.len());
+    assert!(
+        cases.len() >= MIN_CASES,
+        "expected the fixture set, found {} cases",
+        cases.len()
+    );
     let failures: Vec<String> = cases.iter().filter_map(|c| run_case(c).err()).collect();
-    assert!(failures.is_empty(), "{} of {} fixture cases failed:\n\n{}", failures.len(), cases.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} fixture cases failed:\n\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
 }

@@ -29,7 +29,11 @@ pub(crate) struct Line {
 
 impl Line {
     pub fn new(text: &str, origin: Option<u32>) -> Line {
-        Line { text: text.to_string(), hash: line_hash(text), origin }
+        Line {
+            text: text.to_string(),
+            hash: line_hash(text),
+            origin,
+        }
     }
 }
 
@@ -164,7 +168,14 @@ impl Lines {
     }
 
     fn index_line(&mut self, hash: u64, id: u32) {
-        self.index.entry(hash).or_insert(Entry { count: 0, first: id, more: Vec::new() }).add(id);
+        self.index
+            .entry(hash)
+            .or_insert(Entry {
+                count: 0,
+                first: id,
+                more: Vec::new(),
+            })
+            .add(id);
     }
 
     fn rebuild(&mut self) {
@@ -184,14 +195,24 @@ impl Lines {
 
     /// The lines from `pos` on.
     pub fn iter_from(&self, pos: usize) -> impl Iterator<Item = &Line> {
-        let (chunk, before) = if pos >= self.len { (self.chunks.len(), pos) } else { self.sizes.find(pos) };
+        let (chunk, before) = if pos >= self.len {
+            (self.chunks.len(), pos)
+        } else {
+            self.sizes.find(pos)
+        };
         let skip = pos - before;
-        self.chunks[chunk.min(self.chunks.len())..].iter().flatten().skip(skip)
+        self.chunks[chunk.min(self.chunks.len())..]
+            .iter()
+            .flatten()
+            .skip(skip)
     }
 
     /// The texts of lines `range` (for messages and the tolerant passes).
     pub fn texts(&self, range: std::ops::Range<usize>) -> Vec<&str> {
-        self.iter_from(range.start).take(range.len()).map(|l| l.text.as_str()).collect()
+        self.iter_from(range.start)
+            .take(range.len())
+            .map(|l| l.text.as_str())
+            .collect()
     }
 
     /// Every 0-based index where `seq` occurs as consecutive whole lines.
@@ -219,13 +240,19 @@ impl Lines {
             .filter(|&start| start + seq.len() <= self.len)
             .collect();
         starts.sort_unstable();
-        starts.retain(|&start| self.iter_from(start).zip(seq.iter().zip(&hashes)).all(|(line, (text, h))| line.hash == *h && line.text == *text));
+        starts.retain(|&start| {
+            self.iter_from(start)
+                .zip(seq.iter().zip(&hashes))
+                .all(|(line, (text, h))| line.hash == *h && line.text == *text)
+        });
         starts
     }
 
     /// Every line number holding a line with `hash`, in no order; cleans the index entry.
     fn positions_of(&mut self, hash: u64) -> Vec<usize> {
-        let Some(entry) = self.index.get_mut(&hash) else { return Vec::new() };
+        let Some(entry) = self.index.get_mut(&hash) else {
+            return Vec::new();
+        };
         let mut ids = std::mem::take(&mut entry.more);
         ids.push(entry.first);
         ids.sort_unstable();
@@ -274,7 +301,10 @@ impl Lines {
             let (c, before) = self.sizes.find(from);
             let offset = from - before;
             let take = remaining.min(self.chunks[c].len() - offset);
-            let removed: Vec<u64> = self.chunks[c].drain(offset..offset + take).map(|l| l.hash).collect();
+            let removed: Vec<u64> = self.chunks[c]
+                .drain(offset..offset + take)
+                .map(|l| l.hash)
+                .collect();
             for hash in removed {
                 self.forget(hash);
             }
@@ -295,7 +325,14 @@ impl Lines {
             return;
         }
         // Insert into the chunk holding line `from` (or the last chunk, at the end).
-        let (c, before) = if from >= self.len { (self.chunks.len() - 1, self.len - self.chunks.last().map_or(0, Vec::len)) } else { self.sizes.find(from) };
+        let (c, before) = if from >= self.len {
+            (
+                self.chunks.len() - 1,
+                self.len - self.chunks.last().map_or(0, Vec::len),
+            )
+        } else {
+            self.sizes.find(from)
+        };
         let offset = from - before;
         let id = self.ids[c];
         for line in &new {
@@ -342,7 +379,11 @@ mod tests {
     use super::*;
 
     fn lines(n: usize) -> Lines {
-        Lines::from_lines((0..n).map(|i| Line::new(&format!("l{}", i % 7), Some(i as u32))).collect())
+        Lines::from_lines(
+            (0..n)
+                .map(|i| Line::new(&format!("l{}", i % 7), Some(i as u32)))
+                .collect(),
+        )
     }
 
     fn texts(l: &Lines) -> Vec<String> {
@@ -355,7 +396,9 @@ mod tests {
         let mut model = texts(&l);
         let mut seed = 7u64;
         for step in 0..400 {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let len = model.len();
             let from = (seed >> 33) as usize % (len + 1);
             let to = (from + (seed >> 20) as usize % 5).min(len);
@@ -364,12 +407,20 @@ mod tests {
             model.splice(from..to, new.iter().cloned());
             l.splice(from..to, new.iter().map(|t| Line::new(t, None)).collect());
             assert_eq!(l.len(), model.len());
-            let probe = [model.get(from).cloned().unwrap_or_default(), model.get(from + 1).cloned().unwrap_or_default()];
-            let want: Vec<usize> = (0..model.len().saturating_sub(1)).filter(|&i| model[i] == probe[0] && model[i + 1] == probe[1]).collect();
+            let probe = [
+                model.get(from).cloned().unwrap_or_default(),
+                model.get(from + 1).cloned().unwrap_or_default(),
+            ];
+            let want: Vec<usize> = (0..model.len().saturating_sub(1))
+                .filter(|&i| model[i] == probe[0] && model[i + 1] == probe[1])
+                .collect();
             assert_eq!(l.find_all(&[&probe[0], &probe[1]]), want, "step {step}");
         }
         assert_eq!(texts(&l), model);
-        assert_eq!(l.texts(5..8), model[5..8].iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(
+            l.texts(5..8),
+            model[5..8].iter().map(String::as_str).collect::<Vec<_>>()
+        );
     }
 
     #[test]

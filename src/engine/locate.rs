@@ -29,7 +29,9 @@ pub(crate) fn section_lines(text: &str) -> Vec<&str> {
     if text.is_empty() {
         return Vec::new();
     }
-    text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
+    text.split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect()
 }
 
 /// A failure to locate an edit, explained.
@@ -67,7 +69,11 @@ pub(crate) fn list_lines(lines: &[u32]) -> String {
     match (shown.as_slice(), more) {
         ([], _) => String::new(),
         ([one], _) => one.clone(),
-        (many, 0) => format!("{} and {}", many[..many.len() - 1].join(", "), many[many.len() - 1]),
+        (many, 0) => format!(
+            "{} and {}",
+            many[..many.len() - 1].join(", "),
+            many[many.len() - 1]
+        ),
         (many, more) => format!("{} and {more} more", many.join(", ")),
     }
 }
@@ -88,7 +94,11 @@ pub(crate) fn ambiguous(path: &str, starts: &[u32], pass: Option<&str>) -> Locat
         kind: ErrorKind::Ambiguous,
         reason,
         estimated_line: starts.first().copied(),
-        diagnostics: Diagnostics { match_count: Some(starts.len() as u32), match_lines: starts.to_vec(), ..Diagnostics::default() },
+        diagnostics: Diagnostics {
+            match_count: Some(starts.len() as u32),
+            match_lines: starts.to_vec(),
+            ..Diagnostics::default()
+        },
     }
 }
 
@@ -103,7 +113,11 @@ pub(crate) fn explain_not_found(path: &str, lines: &[String], parts: &Parts<'_>)
             if line != first {
                 continue;
             }
-            let k = lines[i..].iter().zip(&seq).take_while(|(l, s)| l.as_str() == **s).count();
+            let k = lines[i..]
+                .iter()
+                .zip(&seq)
+                .take_while(|(l, s)| l.as_str() == **s)
+                .count();
             if best.map_or(true, |(_, bk)| k > bk) {
                 best = Some((i, k));
             }
@@ -199,7 +213,11 @@ pub(crate) fn explain_not_found(path: &str, lines: &[String], parts: &Parts<'_>)
                 Some((i, w)) => {
                     target_index = Some(i);
                     estimated_line = Some((i + 1).saturating_sub(part_start.min(i)) as u32);
-                    detail = format!("{}; line {} differs only in whitespace: {w}", no_such_line(path, expected), i + 1);
+                    detail = format!(
+                        "{}; line {} differs only in whitespace: {w}",
+                        no_such_line(path, expected),
+                        i + 1
+                    );
                     diagnostics.whitespace = Some(w);
                 }
                 None => {
@@ -212,15 +230,31 @@ pub(crate) fn explain_not_found(path: &str, lines: &[String], parts: &Parts<'_>)
 
     diagnostics.nearest = nearest_lines(lines, expected, target_index, 3);
     if estimated_line.is_none() {
-        estimated_line = diagnostics.nearest.first().filter(|n| n.similarity >= 0.6).map(|n| n.line);
+        estimated_line = diagnostics
+            .nearest
+            .first()
+            .filter(|n| n.similarity >= 0.6)
+            .map(|n| n.line);
     }
     let near = match diagnostics.nearest.first() {
-        Some(n) if diagnostics.whitespace.is_none() && Some((n.line - 1) as usize) != target_index => {
-            format!(" The closest line is {}: {} ({}% alike).", n.line, quote(&n.text), (n.similarity * 100.0).round())
+        Some(n)
+            if diagnostics.whitespace.is_none() && Some((n.line - 1) as usize) != target_index =>
+        {
+            format!(
+                " The closest line is {}: {} ({}% alike).",
+                n.line,
+                quote(&n.text),
+                (n.similarity * 100.0).round()
+            )
         }
         _ => String::new(),
     };
-    LocateFailure { kind, reason: format!("{heading}: {detail}.{near} {fix}"), estimated_line, diagnostics }
+    LocateFailure {
+        kind,
+        reason: format!("{heading}: {detail}.{near} {fix}"),
+        estimated_line,
+        diagnostics,
+    }
 }
 
 /// The line with every whitespace character removed.
@@ -235,7 +269,11 @@ fn leading_ws(s: &str) -> &str {
 
 /// Names a difference between `expected` (from the edit) and `actual` (line
 /// `line_no` of the file) when it is whitespace only.
-pub(crate) fn whitespace_difference(expected: &str, actual: &str, line_no: usize) -> Option<String> {
+pub(crate) fn whitespace_difference(
+    expected: &str,
+    actual: &str,
+    line_no: usize,
+) -> Option<String> {
     if expected == actual || squeeze(expected) != squeeze(actual) {
         return None;
     }
@@ -244,7 +282,11 @@ pub(crate) fn whitespace_difference(expected: &str, actual: &str, line_no: usize
         if e_lead != a_lead {
             let (e_tab, a_tab) = (e_lead.contains('\t'), a_lead.contains('\t'));
             if e_tab != a_tab {
-                let (file_uses, edit_uses) = if a_tab { ("tabs", "spaces") } else { ("spaces", "tabs") };
+                let (file_uses, edit_uses) = if a_tab {
+                    ("tabs", "spaces")
+                } else {
+                    ("spaces", "tabs")
+                };
                 return Some(format!("tabs vs spaces: line {line_no} of the file indents with {file_uses}, the edit with {edit_uses}"));
             }
             return Some(format!(
@@ -261,18 +303,31 @@ pub(crate) fn whitespace_difference(expected: &str, actual: &str, line_no: usize
             format!("trailing whitespace: the edit ends the line with whitespace that line {line_no} of the file lacks")
         });
     }
-    Some(format!("whitespace inside the line: line {line_no} of the file spaces its words differently"))
+    Some(format!(
+        "whitespace inside the line: line {line_no} of the file spaces its words differently"
+    ))
 }
 
 pub(crate) use crate::matching::dice_bigrams as similarity;
 
 /// The `count` lines most like `expected` (at least 40% alike), best first;
 /// ties go to the line nearest `near`.
-pub(crate) fn nearest_lines(lines: &[String], expected: &str, near: Option<usize>, count: usize) -> Vec<NearLine> {
+pub(crate) fn nearest_lines(
+    lines: &[String],
+    expected: &str,
+    near: Option<usize>,
+    count: usize,
+) -> Vec<NearLine> {
     if expected.trim().is_empty() {
         // A blank line is like every blank line: only the line it was compared with helps.
         return near
-            .and_then(|i| lines.get(i).map(|l| NearLine { line: (i + 1) as u32, text: clip(l, MAX_QUOTED_CHARS).into_owned(), similarity: similarity(expected, l) }))
+            .and_then(|i| {
+                lines.get(i).map(|l| NearLine {
+                    line: (i + 1) as u32,
+                    text: clip(l, MAX_QUOTED_CHARS).into_owned(),
+                    similarity: similarity(expected, l),
+                })
+            })
             .into_iter()
             .collect();
     }
@@ -281,8 +336,16 @@ pub(crate) fn nearest_lines(lines: &[String], expected: &str, near: Option<usize
     for (i, line) in lines.iter().enumerate() {
         // Upper bound of the Dice coefficient from the lengths alone: skip hopeless lines cheaply.
         let pairs = line.len().saturating_sub(1);
-        let bound = if pairs + expected_pairs == 0 { 0.0 } else { (2 * pairs.min(expected_pairs * 4)) as f32 / (pairs + expected_pairs) as f32 };
-        let floor = if best.len() == count { best.last().map_or(0.4, |b| b.0) } else { 0.4 };
+        let bound = if pairs + expected_pairs == 0 {
+            0.0
+        } else {
+            (2 * pairs.min(expected_pairs * 4)) as f32 / (pairs + expected_pairs) as f32
+        };
+        let floor = if best.len() == count {
+            best.last().map_or(0.4, |b| b.0)
+        } else {
+            0.4
+        };
         if bound < floor && line.chars().count() >= expected.chars().count() {
             continue;
         }
@@ -292,11 +355,18 @@ pub(crate) fn nearest_lines(lines: &[String], expected: &str, near: Option<usize
         }
         best.push((s, i));
         let target = near.unwrap_or(0);
-        best.sort_by(|x, y| y.0.total_cmp(&x.0).then_with(|| x.1.abs_diff(target).cmp(&y.1.abs_diff(target))));
+        best.sort_by(|x, y| {
+            y.0.total_cmp(&x.0)
+                .then_with(|| x.1.abs_diff(target).cmp(&y.1.abs_diff(target)))
+        });
         best.truncate(count);
     }
     best.into_iter()
-        .map(|(s, i)| NearLine { line: (i + 1) as u32, text: clip(&lines[i], MAX_QUOTED_CHARS).into_owned(), similarity: (s * 100.0).round() / 100.0 })
+        .map(|(s, i)| NearLine {
+            line: (i + 1) as u32,
+            text: clip(&lines[i], MAX_QUOTED_CHARS).into_owned(),
+            similarity: (s * 100.0).round() / 100.0,
+        })
         .collect()
 }
 
@@ -310,17 +380,29 @@ mod tests {
 
     #[test]
     fn names_whitespace_differences() {
-        assert!(whitespace_difference("    x", "\tx", 4).unwrap().starts_with("tabs vs spaces: line 4 of the file indents with tabs"));
-        assert!(whitespace_difference("    x", "        x", 2).unwrap().starts_with("indentation depth: line 2 of the file is indented by 8 spaces, the edit by 4"));
-        assert!(whitespace_difference("x", "x  ", 1).unwrap().starts_with("trailing whitespace: line 1 of the file ends"));
-        assert!(whitespace_difference("a b", "a  b", 1).unwrap().starts_with("whitespace inside the line"));
+        assert!(whitespace_difference("    x", "\tx", 4)
+            .unwrap()
+            .starts_with("tabs vs spaces: line 4 of the file indents with tabs"));
+        assert!(whitespace_difference("    x", "        x", 2)
+            .unwrap()
+            .starts_with(
+                "indentation depth: line 2 of the file is indented by 8 spaces, the edit by 4"
+            ));
+        assert!(whitespace_difference("x", "x  ", 1)
+            .unwrap()
+            .starts_with("trailing whitespace: line 1 of the file ends"));
+        assert!(whitespace_difference("a b", "a  b", 1)
+            .unwrap()
+            .starts_with("whitespace inside the line"));
         assert_eq!(whitespace_difference("a", "b", 1), None);
     }
 
     #[test]
     fn similarity_ranks_near_lines() {
         assert_eq!(similarity("abc", "abc"), 1.0);
-        assert!(similarity("return a + b", "return a * b") > similarity("return a + b", "import os"));
+        assert!(
+            similarity("return a + b", "return a * b") > similarity("return a + b", "import os")
+        );
         let file = lines("import os\n    return a * b\nprint(x)");
         let near = nearest_lines(&file, "    return a + b", None, 3);
         assert_eq!(near.first().map(|n| n.line), Some(2));
@@ -330,7 +412,10 @@ mod tests {
     fn lists_lines_readably() {
         assert_eq!(list_lines(&[3, 9]), "3 and 9");
         assert_eq!(list_lines(&[3, 9, 15]), "3, 9 and 15");
-        assert_eq!(list_lines(&(1..=12).collect::<Vec<_>>()), "1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more");
+        assert_eq!(
+            list_lines(&(1..=12).collect::<Vec<_>>()),
+            "1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more"
+        );
     }
 
     #[test]

@@ -156,9 +156,17 @@ struct Doc {
 impl Doc {
     fn from_text_file(mut text: TextFile) -> Doc {
         let final_newline = text.body.ends_with('\n') || text.body.is_empty();
-        let lines = crate::text::body_lines(&text.body).into_iter().enumerate().map(|(i, l)| Line::new(l, Some(i as u32))).collect();
+        let lines = crate::text::body_lines(&text.body)
+            .into_iter()
+            .enumerate()
+            .map(|(i, l)| Line::new(l, Some(i as u32)))
+            .collect();
         text.body = String::new(); // the lines hold the content now
-        Doc { text, lines: Lines::from_lines(lines), final_newline }
+        Doc {
+            text,
+            lines: Lines::from_lines(lines),
+            final_newline,
+        }
     }
 
     fn set_lines(&mut self, lines: &[&str]) {
@@ -170,10 +178,16 @@ impl Doc {
     fn splice(&mut self, range: std::ops::Range<usize>, new: &[&str]) {
         let old = self.lines.texts(range.clone());
         let same_start = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-        let same_end = old[same_start..].iter().rev().zip(new[same_start..].iter().rev()).take_while(|(a, b)| a == b).count();
+        let same_end = old[same_start..]
+            .iter()
+            .rev()
+            .zip(new[same_start..].iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
         let new = &new[same_start..new.len() - same_end];
         let range = range.start + same_start..range.end - same_end;
-        self.lines.splice(range, new.iter().map(|l| Line::new(l, None)).collect());
+        self.lines
+            .splice(range, new.iter().map(|l| Line::new(l, None)).collect());
     }
 
     /// Every 0-based index where `seq` occurs as consecutive whole lines.
@@ -196,8 +210,14 @@ impl Doc {
     /// `b` is `"a\n"`: lines `a` and a blank line, the blank one unterminated.
     /// A line kept from the file keeps its own line ending.
     fn encode(&self, policy: TrailingNewline) -> String {
-        let final_newline = self.lines.len() > 0 && (self.final_newline || policy == TrailingNewline::Ensure);
-        self.text.encode_kept_lines(self.lines.iter().map(|l| (l.text.as_str(), l.origin.map(|o| o as usize))), final_newline)
+        let final_newline =
+            self.lines.len() > 0 && (self.final_newline || policy == TrailingNewline::Ensure);
+        self.text.encode_kept_lines(
+            self.lines
+                .iter()
+                .map(|l| (l.text.as_str(), l.origin.map(|o| o as usize))),
+            final_newline,
+        )
     }
 }
 
@@ -212,7 +232,12 @@ struct Located {
 }
 
 /// Applies one non-create block to `doc` in place. On failure `doc` is untouched.
-fn apply_block_to_doc(block: &EditBlock, path: &str, doc: &mut Doc, matching: Matching) -> Result<Located, Box<LocateFailure>> {
+fn apply_block_to_doc(
+    block: &EditBlock,
+    path: &str,
+    doc: &mut Doc,
+    matching: Matching,
+) -> Result<Located, Box<LocateFailure>> {
     let parts = Parts {
         anchor: section_lines(&block.anchor),
         old: section_lines(&block.old_lines),
@@ -229,7 +254,12 @@ fn apply_block_to_doc(block: &EditBlock, path: &str, doc: &mut Doc, matching: Ma
             if !no_op {
                 doc.splice(from..to, &new);
             }
-            Ok(Located { line: (*pos + 1) as u32, pass: "exact".into(), no_op, by_hint: false })
+            Ok(Located {
+                line: (*pos + 1) as u32,
+                pass: "exact".into(),
+                no_op,
+                by_hint: false,
+            })
         }
         // Equal candidates: the block's line hint (Roo Code's
         // `:start_line:`) picks the one nearest to it, when exactly one is.
@@ -241,11 +271,20 @@ fn apply_block_to_doc(block: &EditBlock, path: &str, doc: &mut Doc, matching: Ma
             if !no_op {
                 doc.splice(from..to, &new);
             }
-            Ok(Located { line: (pos + 1) as u32, pass: "exact".into(), no_op, by_hint: true })
+            Ok(Located {
+                line: (pos + 1) as u32,
+                pass: "exact".into(),
+                no_op,
+                by_hint: true,
+            })
         }
         [] if matching == Matching::Tolerant => apply_tolerant(doc, path, &parts, &new),
         [] => Err(Box::new(explain_not_found(path, &doc.texts(), &parts))),
-        many => Err(Box::new(locate::ambiguous(path, &many.iter().map(|&i| (i + 1) as u32).collect::<Vec<_>>(), None))),
+        many => Err(Box::new(locate::ambiguous(
+            path,
+            &many.iter().map(|&i| (i + 1) as u32).collect::<Vec<_>>(),
+            None,
+        ))),
     }
 }
 
@@ -256,9 +295,19 @@ fn apply_block_to_doc(block: &EditBlock, path: &str, doc: &mut Doc, matching: Ma
 /// find an anchor inside a longer line). The match only locates the edit:
 /// the file's own anchor and trailing lines are kept byte for byte and just
 /// the old lines are replaced, by the new lines as the pass repaired them.
-fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) -> Result<Located, Box<LocateFailure>> {
+fn apply_tolerant(
+    doc: &mut Doc,
+    path: &str,
+    parts: &Parts<'_>,
+    new: &[&str],
+) -> Result<Located, Box<LocateFailure>> {
     use crate::matching::{find_with, MatchPass, TolerantError};
-    const LINE_PASSES: [MatchPass; 4] = [MatchPass::Exact, MatchPass::TrailingWhitespace, MatchPass::Whitespace, MatchPass::BoundaryPrefix];
+    const LINE_PASSES: [MatchPass; 4] = [
+        MatchPass::Exact,
+        MatchPass::TrailingWhitespace,
+        MatchPass::Whitespace,
+        MatchPass::BoundaryPrefix,
+    ];
     let seq = parts.sequence();
     // Every line, the last included, ends in '\n', and so does the sequence:
     // the passes then compare exactly `seq.len()` whole lines, blank ones too.
@@ -276,15 +325,26 @@ fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) ->
     // A sequence that is literally in the file, but (the exact pass failed)
     // not as whole lines, is a partial-line edit: refuse it rather than let
     // the boundary-prefix pass read it as a cut-off line and drop the rest.
-    let passes = if content.contains(old_text.trim_end_matches('\n')) { &LINE_PASSES[..3] } else { &LINE_PASSES[..] };
+    let passes = if content.contains(old_text.trim_end_matches('\n')) {
+        &LINE_PASSES[..3]
+    } else {
+        &LINE_PASSES[..]
+    };
     let m = match find_with(&content, &old_text, &new_text, passes, false) {
         Ok(mut found) if found.len() == 1 => found.remove(0),
         Ok(_) | Err(TolerantError::NotFound) => return Err(not_found()),
-        Err(TolerantError::Ambiguous { pass, lines }) => return Err(Box::new(locate::ambiguous(path, &lines, Some(pass.as_str())))),
+        Err(TolerantError::Ambiguous { pass, lines }) => {
+            return Err(Box::new(locate::ambiguous(
+                path,
+                &lines,
+                Some(pass.as_str()),
+            )))
+        }
     };
     // A line pass starts at a line start; anything else is not a whole-line match.
     let start = crate::matching::line_of(&content, m.start) as usize - 1;
-    let starts_a_line = m.start == 0 || content.as_bytes().get(m.start.wrapping_sub(1)) == Some(&b'\n');
+    let starts_a_line =
+        m.start == 0 || content.as_bytes().get(m.start.wrapping_sub(1)) == Some(&b'\n');
     if !starts_a_line || start + seq.len() > lines.len() {
         return Err(not_found());
     }
@@ -295,23 +355,37 @@ fn apply_tolerant(doc: &mut Doc, path: &str, parts: &Parts<'_>, new: &[&str]) ->
     } else {
         let all: Vec<&str> = m.replacement.split('\n').collect();
         if all.len() == new_seq.len() {
-            all[a..a + new.len()].iter().map(|l| l.to_string()).collect()
+            all[a..a + new.len()]
+                .iter()
+                .map(|l| l.to_string())
+                .collect()
         } else {
             new.iter().map(|l| l.to_string()).collect()
         }
     };
     let (from, to) = (start + a, start + a + o);
-    let no_op = lines.get(from..to).is_some_and(|old| old == repaired.as_slice());
+    let no_op = lines
+        .get(from..to)
+        .is_some_and(|old| old == repaired.as_slice());
     if !no_op {
         let refs: Vec<&str> = repaired.iter().map(String::as_str).collect();
         doc.splice(from..to, &refs);
     }
-    Ok(Located { line: (start + 1) as u32, pass: m.pass.as_str().to_string(), no_op, by_hint: false })
+    Ok(Located {
+        line: (start + 1) as u32,
+        pass: m.pass.as_str().to_string(),
+        no_op,
+        by_hint: false,
+    })
 }
 
 /// Among equal candidate starts (0-based), the one whose old lines begin
 /// nearest to `hint` (1-based), when no other is as near.
-pub(crate) fn nearest_to_hint(starts: &[usize], anchor_len: usize, hint: Option<u32>) -> Option<usize> {
+pub(crate) fn nearest_to_hint(
+    starts: &[usize],
+    anchor_len: usize,
+    hint: Option<u32>,
+) -> Option<usize> {
     let hint = hint? as i64;
     let distance = |s: usize| ((s + anchor_len + 1) as i64 - hint).abs();
     let best = starts.iter().map(|&s| distance(s)).min()?;
@@ -380,11 +454,25 @@ enum Outcome {
 }
 
 /// Applies `block` to `doc`; `existed` says whether the file was there before.
-fn apply_one(index: usize, path: &str, block: &EditBlock, doc: &mut Doc, opts: &ApplyOptions) -> (EditResult, Outcome) {
+fn apply_one(
+    index: usize,
+    path: &str,
+    block: &EditBlock,
+    doc: &mut Doc,
+    opts: &ApplyOptions,
+) -> (EditResult, Outcome) {
     let base = result_for(index, path, block, Status::Applied);
     if block.is_create() {
         if !doc.is_blank() && !opts.overwrite {
-            return (refuse(base, Status::Failed, ErrorKind::FileExists, file_exists_reason(path)), Outcome::Failed);
+            return (
+                refuse(
+                    base,
+                    Status::Failed,
+                    ErrorKind::FileExists,
+                    file_exists_reason(path),
+                ),
+                Outcome::Failed,
+            );
         }
         doc.set_lines(&section_lines(&block.new_lines));
         doc.final_newline = true; // new files end with a newline
@@ -400,7 +488,9 @@ fn apply_one(index: usize, path: &str, block: &EditBlock, doc: &mut Doc, opts: &
             // each accepted only where the rewritten block matches once.
             let tried = rewrite::REWRITES.iter().find_map(|(name, rewrite)| {
                 let b = rewrite(block)?;
-                apply_block_to_doc(&b, path, doc, opts.matching).ok().map(|located| (*name, located))
+                apply_block_to_doc(&b, path, doc, opts.matching)
+                    .ok()
+                    .map(|located| (*name, located))
             });
             match tried {
                 Some((name, located)) => {
@@ -422,7 +512,12 @@ fn apply_one(index: usize, path: &str, block: &EditBlock, doc: &mut Doc, opts: &
     };
     match found {
         Ok(located) if located.no_op => {
-            let mut r = refuse(base, Status::Skipped, ErrorKind::NoOp, no_op_reason(path, located.line));
+            let mut r = refuse(
+                base,
+                Status::Skipped,
+                ErrorKind::NoOp,
+                no_op_reason(path, located.line),
+            );
             r.estimated_line = Some(located.line);
             r.matched_by = Some(located.pass);
             if located.by_hint {
@@ -460,13 +555,29 @@ pub fn validate_edit(block: &EditBlock, content: &str, opts: &ApplyOptions) -> V
 
 /// Applies one block to `content` (an empty string for a file that does not
 /// exist yet). On failure the content comes back unchanged.
-pub fn apply_to_content(block: &EditBlock, content: &str, opts: &ApplyOptions) -> (String, EditResult) {
+pub fn apply_to_content(
+    block: &EditBlock,
+    content: &str,
+    opts: &ApplyOptions,
+) -> (String, EditResult) {
     let path = normalize_path(&block.file_path).unwrap_or_else(|_| block.file_path.clone());
     if crate::text::is_binary(content.as_bytes()) {
         let base = result_for(0, &path, block, Status::Failed);
-        return (content.to_string(), refuse(base, Status::Failed, ErrorKind::Binary, binary_reason(&path)));
+        return (
+            content.to_string(),
+            refuse(
+                base,
+                Status::Failed,
+                ErrorKind::Binary,
+                binary_reason(&path),
+            ),
+        );
     }
-    let text = if content.is_empty() { TextFile::new_file() } else { TextFile::from_text(content) };
+    let text = if content.is_empty() {
+        TextFile::new_file()
+    } else {
+        TextFile::from_text(content)
+    };
     let mut doc = Doc::from_text_file(text);
     let (result, outcome) = apply_one(0, &path, block, &mut doc, opts);
     match outcome {
@@ -481,9 +592,19 @@ enum Precheck {
     Refused(Box<EditResult>),
 }
 
-fn precheck(index: usize, block: &EditBlock, in_context: Option<&[String]>, allow_folders: &[String]) -> Precheck {
+fn precheck(
+    index: usize,
+    block: &EditBlock,
+    in_context: Option<&[String]>,
+    allow_folders: &[String],
+) -> Precheck {
     match confine(&block.file_path, allow_folders) {
-        Err(e) => Precheck::Refused(Box::new(refuse(result_for(index, &block.file_path, block, Status::Skipped), Status::Skipped, ErrorKind::PathEscape, e.reason))),
+        Err(e) => Precheck::Refused(Box::new(refuse(
+            result_for(index, &block.file_path, block, Status::Skipped),
+            Status::Skipped,
+            ErrorKind::PathEscape,
+            e.reason,
+        ))),
         Ok(path) => match in_context {
             Some(list) if !block.is_create() && !list.contains(&path) => {
                 let reason = format!(
@@ -500,7 +621,11 @@ fn precheck(index: usize, block: &EditBlock, in_context: Option<&[String]>, allo
 }
 
 fn normalized_context(opts: &ApplyOptions) -> Option<Vec<String>> {
-    opts.in_context.as_ref().map(|list| list.iter().filter_map(|p| confine(p, &opts.allow_folders).ok()).collect())
+    opts.in_context.as_ref().map(|list| {
+        list.iter()
+            .filter_map(|p| confine(p, &opts.allow_folders).ok())
+            .collect()
+    })
 }
 
 /// The normalised, confined paths `apply_edits` will read, in first-use
@@ -515,7 +640,9 @@ pub fn required_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> 
         if let Precheck::Go(path) = precheck(i, block, context.as_deref(), &opts.allow_folders) {
             // The file a missing path may resolve to is read too.
             if let (Some(known), false) = (&opts.known_files, block.is_create()) {
-                if let resolve::Resolution::Resolved(p) = resolve::resolve(&path, known, &opts.allow_folders) {
+                if let resolve::Resolution::Resolved(p) =
+                    resolve::resolve(&path, known, &opts.allow_folders)
+                {
                     if !paths.contains(&p) {
                         paths.push(p);
                     }
@@ -541,7 +668,13 @@ struct FileState {
 /// Parses `reply` and applies its blocks; shell suggestions and the retry
 /// prompt are filled in from the reply.
 pub fn apply_reply(reply: &str, host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
-    let blocks = crate::parser::parse_edits(reply, &crate::parser::ParseOptions { formats: opts.formats.clone(), ..Default::default() });
+    let blocks = crate::parser::parse_edits(
+        reply,
+        &crate::parser::ParseOptions {
+            formats: opts.formats.clone(),
+            ..Default::default()
+        },
+    );
     let mut result = apply_edits(&blocks, host, opts);
     result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
     result
@@ -552,7 +685,11 @@ pub fn apply_reply(reply: &str, host: &mut dyn FileHost, opts: &ApplyOptions) ->
 /// Every path is normalised and confined first; a refused path is never read.
 /// Files are read once, edited in memory (each edit sees the earlier ones)
 /// and written once at the end, then staged when `opts.stage` is set.
-pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
+pub fn apply_edits(
+    blocks: &[EditBlock],
+    host: &mut dyn FileHost,
+    opts: &ApplyOptions,
+) -> ApplyResult {
     // Patches (`apply-patch`, `unified-diff`) go through their transaction,
     // which takes the other formats' blocks of the same reply along.
     if blocks.iter().any(|b| b.patch.is_some()) {
@@ -567,7 +704,8 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
     for (index, block) in blocks.iter().enumerate() {
         let path = match precheck(index, block, context.as_deref(), &opts.allow_folders) {
             Precheck::Refused(r) => {
-                if r.status == Status::NotInContext && !out.files_auto_added.contains(&r.file_path) {
+                if r.status == Status::NotInContext && !out.files_auto_added.contains(&r.file_path)
+                {
                     out.files_auto_added.push(r.file_path.clone());
                 }
                 out.results.push(*r);
@@ -578,21 +716,28 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
         let mut resolved = false;
         let path = match (&opts.known_files, block.is_create(), files.get(&path)) {
             // Only a path that names no file is resolved.
-            (Some(known), false, None) if matches!(host.read_file(&path), Ok(None)) => match resolve::resolve(&path, known, &opts.allow_folders) {
-                resolve::Resolution::Keep => path,
-                resolve::Resolution::Resolved(p) => {
-                    resolved = true;
-                    p
-                }
-                resolve::Resolution::Ambiguous(candidates) => {
-                    let reason = format!(
+            (Some(known), false, None) if matches!(host.read_file(&path), Ok(None)) => {
+                match resolve::resolve(&path, known, &opts.allow_folders) {
+                    resolve::Resolution::Keep => path,
+                    resolve::Resolution::Resolved(p) => {
+                        resolved = true;
+                        p
+                    }
+                    resolve::Resolution::Ambiguous(candidates) => {
+                        let reason = format!(
                         "File not found: {path}. Several known files fit it: {}; write the path in full.",
                         candidates.join(", ")
                     );
-                    out.results.push(refuse(result_for(index, &path, block, Status::Failed), Status::Failed, ErrorKind::FileNotFound, reason));
-                    continue;
+                        out.results.push(refuse(
+                            result_for(index, &path, block, Status::Failed),
+                            Status::Failed,
+                            ErrorKind::FileNotFound,
+                            reason,
+                        ));
+                        continue;
+                    }
                 }
-            },
+            }
             _ => path,
         };
         let base = result_for(index, &path, block, Status::Failed);
@@ -601,37 +746,97 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
             let state = match host.read_file(&path) {
                 Err(e) if host.refused_as_escape(&path) => {
                     out.results.push(refuse(base, Status::Skipped, ErrorKind::PathEscape, format!("Cannot edit {path}: {e}. Nothing outside the project root is read or written.")));
-                    files.insert(path, FileState { doc: None, existed: false, changed: false, failed_at: Some(index) });
+                    files.insert(
+                        path,
+                        FileState {
+                            doc: None,
+                            existed: false,
+                            changed: false,
+                            failed_at: Some(index),
+                        },
+                    );
                     continue;
                 }
                 Err(e) => {
-                    out.results.push(refuse(base, Status::Failed, ErrorKind::HostError, format!("Could not read {path}: {e}.")));
-                    files.insert(path, FileState { doc: None, existed: false, changed: false, failed_at: Some(index) });
+                    out.results.push(refuse(
+                        base,
+                        Status::Failed,
+                        ErrorKind::HostError,
+                        format!("Could not read {path}: {e}."),
+                    ));
+                    files.insert(
+                        path,
+                        FileState {
+                            doc: None,
+                            existed: false,
+                            changed: false,
+                            failed_at: Some(index),
+                        },
+                    );
                     continue;
                 }
-                Ok(None) => FileState { doc: None, existed: false, changed: false, failed_at: None },
+                Ok(None) => FileState {
+                    doc: None,
+                    existed: false,
+                    changed: false,
+                    failed_at: None,
+                },
                 Ok(Some(bytes)) => match TextFile::decode(&bytes) {
-                    Ok(text) => FileState { doc: Some(Doc::from_text_file(text)), existed: true, changed: false, failed_at: None },
+                    Ok(text) => FileState {
+                        doc: Some(Doc::from_text_file(text)),
+                        existed: true,
+                        changed: false,
+                        failed_at: None,
+                    },
                     Err(DecodeError::Binary) => {
-                        out.results.push(refuse(base, Status::Failed, ErrorKind::Binary, binary_reason(&path)));
-                        files.insert(path, FileState { doc: None, existed: true, changed: false, failed_at: Some(index) });
+                        out.results.push(refuse(
+                            base,
+                            Status::Failed,
+                            ErrorKind::Binary,
+                            binary_reason(&path),
+                        ));
+                        files.insert(
+                            path,
+                            FileState {
+                                doc: None,
+                                existed: true,
+                                changed: false,
+                                failed_at: Some(index),
+                            },
+                        );
                         continue;
                     }
                     Err(DecodeError::NotUtf8) => {
                         let reason = format!("Cannot edit {path}: it is not valid UTF-8 text. Change it with a shell command instead.");
-                        out.results.push(refuse(base, Status::Failed, ErrorKind::Encoding, reason));
-                        files.insert(path, FileState { doc: None, existed: true, changed: false, failed_at: Some(index) });
+                        out.results
+                            .push(refuse(base, Status::Failed, ErrorKind::Encoding, reason));
+                        files.insert(
+                            path,
+                            FileState {
+                                doc: None,
+                                existed: true,
+                                changed: false,
+                                failed_at: Some(index),
+                            },
+                        );
                         continue;
                     }
                 },
             };
             files.insert(path.clone(), state);
         }
-        let Some(state) = files.get_mut(&path) else { continue };
+        let Some(state) = files.get_mut(&path) else {
+            continue;
+        };
 
         if let Some(first) = state.failed_at {
             let reason = format!("Previous edit to this file failed (block {} of the reply); fix that edit first, then send this one again.", first + 1);
-            out.results.push(refuse(result_for(index, &path, block, Status::Skipped), Status::Skipped, ErrorKind::PreviousFailed, reason));
+            out.results.push(refuse(
+                result_for(index, &path, block, Status::Skipped),
+                Status::Skipped,
+                ErrorKind::PreviousFailed,
+                reason,
+            ));
             continue;
         }
         if state.doc.is_none() {
@@ -639,13 +844,20 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
                 let reason = format!(
                     "File not found: {path}. Check the path's spelling against the files you were shown; to create a new file, leave the old section empty."
                 );
-                out.results.push(refuse(base, Status::Failed, ErrorKind::FileNotFound, reason));
+                out.results.push(refuse(
+                    base,
+                    Status::Failed,
+                    ErrorKind::FileNotFound,
+                    reason,
+                ));
                 state.failed_at = Some(index);
                 continue;
             }
             state.doc = Some(Doc::from_text_file(TextFile::new_file()));
         }
-        let Some(doc) = state.doc.as_mut() else { continue };
+        let Some(doc) = state.doc.as_mut() else {
+            continue;
+        };
         let (mut result, outcome) = apply_one(index, &path, block, doc, opts);
         if resolved {
             result.assumed.push("path-resolved".into());
@@ -667,7 +879,10 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
     }
 
     let aborted = opts.mode == Mode::Atomic
-        && out.results.iter().any(|r| r.status == Status::Failed || r.error_kind == Some(ErrorKind::PathEscape));
+        && out
+            .results
+            .iter()
+            .any(|r| r.status == Status::Failed || r.error_kind == Some(ErrorKind::PathEscape));
     if aborted {
         let culprit = out
             .results
@@ -675,15 +890,23 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
             .find(|r| r.status == Status::Failed || r.error_kind == Some(ErrorKind::PathEscape))
             .map(|r| format!("block {} ({})", r.block_index + 1, r.file_path))
             .unwrap_or_default();
-        for r in out.results.iter_mut().filter(|r| matches!(r.status, Status::Applied | Status::Validated)) {
+        for r in out
+            .results
+            .iter_mut()
+            .filter(|r| matches!(r.status, Status::Applied | Status::Validated))
+        {
             r.status = Status::Skipped;
             r.error_kind = Some(ErrorKind::AtomicAborted);
             r.reason = Some(format!("Not written: the reply is applied atomically and {culprit} failed. This edit would apply once that one is fixed."));
         }
     } else {
         for path in &order {
-            let Some(state) = files.get(path) else { continue };
-            let Some(doc) = state.doc.as_ref() else { continue };
+            let Some(state) = files.get(path) else {
+                continue;
+            };
+            let Some(doc) = state.doc.as_ref() else {
+                continue;
+            };
             if !state.changed {
                 continue;
             }
@@ -695,10 +918,18 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
             if opts.dry_run {
                 continue;
             }
-            let encoded = if state.existed { doc.encode(policy) } else { doc.encode(TrailingNewline::Ensure) };
+            let encoded = if state.existed {
+                doc.encode(policy)
+            } else {
+                doc.encode(TrailingNewline::Ensure)
+            };
             if let Err(e) = host.write_file(path, &encoded) {
                 // Mark this file's applied edits as failed: nothing of them is on disk.
-                for r in out.results.iter_mut().filter(|r| &r.file_path == path && r.status == Status::Applied) {
+                for r in out
+                    .results
+                    .iter_mut()
+                    .filter(|r| &r.file_path == path && r.status == Status::Applied)
+                {
                     r.status = Status::Failed;
                     r.error_kind = Some(ErrorKind::HostError);
                     r.reason = Some(format!("Could not write {path}: {e}."));
@@ -708,7 +939,12 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
             }
         }
         if opts.stage && !opts.dry_run {
-            let staged: Vec<String> = out.files_modified.iter().chain(&out.files_created).cloned().collect();
+            let staged: Vec<String> = out
+                .files_modified
+                .iter()
+                .chain(&out.files_created)
+                .cloned()
+                .collect();
             if !staged.is_empty() {
                 // Staging is a convenience; a host that cannot stage has still written the files.
                 let _ = host.stage(&staged);
@@ -722,7 +958,10 @@ pub fn apply_edits(blocks: &[EditBlock], host: &mut dyn FileHost, opts: &ApplyOp
 /// The prompt a user may send to ask the model to redo ambiguous edits
 /// (seed 000). `None` unless some edit failed as ambiguous; we never send it.
 pub fn retry_prompt(results: &[EditResult]) -> Option<String> {
-    let ambiguous: Vec<&EditResult> = results.iter().filter(|r| r.error_kind == Some(ErrorKind::Ambiguous)).collect();
+    let ambiguous: Vec<&EditResult> = results
+        .iter()
+        .filter(|r| r.error_kind == Some(ErrorKind::Ambiguous))
+        .collect();
     if ambiguous.is_empty() {
         return None;
     }
@@ -732,8 +971,16 @@ pub fn retry_prompt(results: &[EditResult]) -> Option<String> {
          such as the enclosing function's signature, a class definition or a unique comment.\n\n",
     );
     for r in ambiguous {
-        let count = r.diagnostics.as_ref().and_then(|d| d.match_count).unwrap_or(0);
-        prompt.push_str(&format!("- {} ({count} matches): {}\n", r.file_path, r.reason.as_deref().unwrap_or("")));
+        let count = r
+            .diagnostics
+            .as_ref()
+            .and_then(|d| d.match_count)
+            .unwrap_or(0);
+        prompt.push_str(&format!(
+            "- {} ({count} matches): {}\n",
+            r.file_path,
+            r.reason.as_deref().unwrap_or("")
+        ));
     }
     Some(prompt)
 }

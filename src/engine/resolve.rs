@@ -26,7 +26,10 @@ pub(crate) enum Resolution {
 /// `allow_folders`) can be the answer, in their normalised form: a list
 /// naming `.git/config` or `../x` must not turn `config` into a write there.
 pub(crate) fn resolve(path: &str, known: &[String], allow_folders: &[String]) -> Resolution {
-    let known: Vec<String> = known.iter().filter_map(|k| confine(k, allow_folders).ok()).collect();
+    let known: Vec<String> = known
+        .iter()
+        .filter_map(|k| confine(k, allow_folders).ok())
+        .collect();
     let known = known.as_slice();
     if path.is_empty() || known.iter().any(|k| k == path) {
         return Resolution::Keep;
@@ -57,7 +60,9 @@ fn within(a: &str, b: &str, limit: usize) -> bool {
     for (i, ca) in a.iter().enumerate() {
         let mut row = vec![i + 1; b.len() + 1];
         for (j, cb) in b.iter().enumerate() {
-            row[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(row[j] + 1);
+            row[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(row[j] + 1);
         }
         if row.iter().min().is_some_and(|&m| m > limit) {
             return false;
@@ -78,9 +83,18 @@ mod tests {
     #[test]
     fn folder_left_out_or_misspelt() {
         let k = known(&["src/file3.py", "src/util.py", "lib/util.py", "README.md"]);
-        assert_eq!(resolve("file3.py", &k, &[]), Resolution::Resolved("src/file3.py".into()));
-        assert_eq!(resolve("src/fille3.py", &k, &[]), Resolution::Resolved("src/file3.py".into()));
-        assert_eq!(resolve("util.py", &k, &[]), Resolution::Ambiguous(vec!["lib/util.py".into(), "src/util.py".into()]));
+        assert_eq!(
+            resolve("file3.py", &k, &[]),
+            Resolution::Resolved("src/file3.py".into())
+        );
+        assert_eq!(
+            resolve("src/fille3.py", &k, &[]),
+            Resolution::Resolved("src/file3.py".into())
+        );
+        assert_eq!(
+            resolve("util.py", &k, &[]),
+            Resolution::Ambiguous(vec!["lib/util.py".into(), "src/util.py".into()])
+        );
         assert_eq!(resolve("README.md", &k, &[]), Resolution::Keep);
         assert_eq!(resolve("docs/new.md", &k, &[]), Resolution::Keep);
         assert_eq!(resolve("x.py", &k, &[]), Resolution::Keep);
@@ -88,12 +102,23 @@ mod tests {
 
     #[test]
     fn refused_known_files_are_never_the_answer() {
-        let k = known(&[".git/config", "../etc/passwd", "/etc/hosts", "./src/main.rs"]);
+        let k = known(&[
+            ".git/config",
+            "../etc/passwd",
+            "/etc/hosts",
+            "./src/main.rs",
+        ]);
         assert_eq!(resolve("config", &k, &[]), Resolution::Keep);
         assert_eq!(resolve("passwd", &k, &[]), Resolution::Keep);
         assert_eq!(resolve("hosts", &k, &[]), Resolution::Keep);
-        assert_eq!(resolve("main.rs", &k, &[]), Resolution::Resolved("src/main.rs".into()));
+        assert_eq!(
+            resolve("main.rs", &k, &[]),
+            Resolution::Resolved("src/main.rs".into())
+        );
         let allow = vec![".git/info".to_string()];
-        assert_eq!(resolve("exclude", &known(&[".git/info/exclude"]), &allow), Resolution::Resolved(".git/info/exclude".into()));
+        assert_eq!(
+            resolve("exclude", &known(&[".git/info/exclude"]), &allow),
+            Resolution::Resolved(".git/info/exclude".into())
+        );
     }
 }

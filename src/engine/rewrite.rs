@@ -42,7 +42,8 @@ fn each_section(block: &EditBlock, f: impl Fn(&str) -> Option<String>) -> Option
     out.anchor = anchor.unwrap_or_else(|| block.anchor.clone());
     out.old_lines = old.unwrap_or_else(|| block.old_lines.clone());
     out.new_lines = f(&block.new_lines).unwrap_or_else(|| block.new_lines.clone());
-    out.trailing_anchor = f(&block.trailing_anchor).unwrap_or_else(|| block.trailing_anchor.clone());
+    out.trailing_anchor =
+        f(&block.trailing_anchor).unwrap_or_else(|| block.trailing_anchor.clone());
     Some(out)
 }
 
@@ -106,7 +107,12 @@ fn unwrap(text: &str, path: &str) -> Option<String> {
     let lines: Vec<&str> = text.split('\n').collect();
     let mut lines = lines.as_slice();
     let name = |l: &str| {
-        let t = l.trim().trim_end_matches(':').trim_matches('`').trim_matches('*').trim_matches('`');
+        let t = l
+            .trim()
+            .trim_end_matches(':')
+            .trim_matches('`')
+            .trim_matches('*')
+            .trim_matches('`');
         !t.is_empty() && (t == path || path.ends_with(&format!("/{t}")))
     };
     let mut changed = false;
@@ -130,7 +136,11 @@ fn strip_wrapper(block: &EditBlock) -> Option<EditBlock> {
 }
 
 fn drop_blank_first_line(block: &EditBlock) -> Option<EditBlock> {
-    let drop = |t: &str| t.split_once('\n').filter(|(first, rest)| first.trim().is_empty() && !rest.is_empty()).map(|(_, rest)| rest.to_string());
+    let drop = |t: &str| {
+        t.split_once('\n')
+            .filter(|(first, rest)| first.trim().is_empty() && !rest.is_empty())
+            .map(|(_, rest)| rest.to_string())
+    };
     let mut out = block.clone();
     if block.anchor.is_empty() {
         out.old_lines = drop(&block.old_lines)?;
@@ -187,7 +197,10 @@ mod tests {
 
     #[test]
     fn line_numbers_only_in_sequence() {
-        assert_eq!(strip_numbers("12 | a\n13 |     b\n14 |"), Some("a\n    b\n".into()));
+        assert_eq!(
+            strip_numbers("12 | a\n13 |     b\n14 |"),
+            Some("a\n    b\n".into())
+        );
         assert_eq!(strip_numbers("3: x\n4: y"), Some("x\ny".into()));
         assert_eq!(strip_numbers("  7\tx\n  8\ty"), Some("x\ny".into()));
         assert_eq!(strip_numbers("12 | a\n14 | b"), None);
@@ -197,7 +210,10 @@ mod tests {
 
     #[test]
     fn wrappers() {
-        assert_eq!(unwrap("```python\nx = 1\n```", "a.py"), Some("x = 1".into()));
+        assert_eq!(
+            unwrap("```python\nx = 1\n```", "a.py"),
+            Some("x = 1".into())
+        );
         assert_eq!(unwrap("src/a.py\nx = 1", "src/a.py"), Some("x = 1".into()));
         assert_eq!(unwrap("a.py\nx = 1", "src/a.py"), Some("x = 1".into()));
         assert_eq!(unwrap("x = 1\n```", "a.py"), None);
@@ -205,7 +221,10 @@ mod tests {
 
     #[test]
     fn unescaping() {
-        assert_eq!(unescape(r"a\nb\tc \'d\' \\e"), Some("a\nb\tc 'd' \\e".into()));
+        assert_eq!(
+            unescape(r"a\nb\tc \'d\' \\e"),
+            Some("a\nb\tc 'd' \\e".into())
+        );
         assert_eq!(unescape(r"\d+"), None);
         assert_eq!(unescape("plain"), None);
     }

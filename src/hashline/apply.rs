@@ -37,7 +37,14 @@ pub struct HashlineOptions {
 
 impl Default for HashlineOptions {
     fn default() -> Self {
-        HashlineOptions { width: DEFAULT_WIDTH, allow_replace_text: false, dry_run: false, overwrite: false, stage: false, allow_folders: Vec::new() }
+        HashlineOptions {
+            width: DEFAULT_WIDTH,
+            allow_replace_text: false,
+            dry_run: false,
+            overwrite: false,
+            stage: false,
+            allow_folders: Vec::new(),
+        }
     }
 }
 
@@ -132,7 +139,9 @@ fn call_object(call: &Value) -> Option<std::borrow::Cow<'_, Value>> {
 /// Refused paths are left out, so they are never read.
 pub fn hashline_paths(call: &Value, options: &HashlineOptions) -> Vec<String> {
     let confine = |p: &str| confine(p, &options.allow_folders);
-    let Some(call) = call_object(call) else { return Vec::new() };
+    let Some(call) = call_object(call) else {
+        return Vec::new();
+    };
     let call = call.as_ref();
     let mut paths = Vec::new();
     if let Some(Ok(p)) = call.get("path").and_then(Value::as_str).map(confine) {
@@ -148,15 +157,24 @@ pub fn hashline_paths(call: &Value, options: &HashlineOptions) -> Vec<String> {
 }
 
 /// Reads and applies one edit call (JSON) through `host`.
-pub fn apply_hashline_edit(call: &Value, host: &mut dyn FileHost, options: &HashlineOptions) -> HashlineResult {
+pub fn apply_hashline_edit(
+    call: &Value,
+    host: &mut dyn FileHost,
+    options: &HashlineOptions,
+) -> HashlineResult {
     let width = options.width.clamp(1, MAX_WIDTH);
     // JSON text that does not parse stays a string: parse_call refuses it as malformed.
     let parsed = call_object(call);
     let call = parsed.as_deref().unwrap_or(call);
-    let raw_path = call.get("path").and_then(Value::as_str).unwrap_or("").to_string();
+    let raw_path = call
+        .get("path")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
     match parse_call(call, width) {
         Ok(call) => apply_call(&call, host, options),
-        Err(e) => HashlineResult::refuse(&raw_path, Status::Failed, ErrorKind::Malformed, e.reason).at(e.operation, None),
+        Err(e) => HashlineResult::refuse(&raw_path, Status::Failed, ErrorKind::Malformed, e.reason)
+            .at(e.operation, None),
     }
 }
 
@@ -174,8 +192,15 @@ struct Splice {
 impl Splice {
     fn describe(&self) -> String {
         match &self.insert_anchors {
-            Some(_) => format!("edits[{}] (insert between lines {} and {})", self.op, self.start, self.start + 1),
-            None if self.end == self.start + 1 => format!("edits[{}] (line {})", self.op, self.start + 1),
+            Some(_) => format!(
+                "edits[{}] (insert between lines {} and {})",
+                self.op,
+                self.start,
+                self.start + 1
+            ),
+            None if self.end == self.start + 1 => {
+                format!("edits[{}] (line {})", self.op, self.start + 1)
+            }
             None => format!("edits[{}] (lines {}-{})", self.op, self.start + 1, self.end),
         }
     }
@@ -187,14 +212,27 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 
 /// Applies a parsed call: everything is checked against one snapshot before
 /// anything is written.
-pub fn apply_call(call: &HashlineCall, host: &mut dyn FileHost, options: &HashlineOptions) -> HashlineResult {
+pub fn apply_call(
+    call: &HashlineCall,
+    host: &mut dyn FileHost,
+    options: &HashlineOptions,
+) -> HashlineResult {
     let width = options.width.clamp(1, MAX_WIDTH);
     let confine = |p: &str| confine(p, &options.allow_folders);
     let path = match confine(&call.path) {
         Ok(p) => p,
-        Err(e) => return HashlineResult::refuse(&call.path, Status::Skipped, ErrorKind::PathEscape, e.reason),
+        Err(e) => {
+            return HashlineResult::refuse(
+                &call.path,
+                Status::Skipped,
+                ErrorKind::PathEscape,
+                e.reason,
+            )
+        }
     };
-    let failed = |kind: ErrorKind, reason: String| HashlineResult::refuse(&path, Status::Failed, kind, reason);
+    let failed = |kind: ErrorKind, reason: String| {
+        HashlineResult::refuse(&path, Status::Failed, kind, reason)
+    };
     if call.delete && call.rename.is_some() {
         return failed(ErrorKind::Malformed, format!("The call for {path} asks to delete and to rename the file; these cannot be combined. Send delete: true alone, or rename with its edits."));
     }
@@ -203,15 +241,33 @@ pub fn apply_call(call: &HashlineCall, host: &mut dyn FileHost, options: &Hashli
     }
     let target = match call.rename.as_deref().map(confine) {
         None => None,
-        Some(Ok(t)) if t == path => return failed(ErrorKind::NoOp, format!("rename names the file's own path ({path}); give the new path, or drop rename.")),
+        Some(Ok(t)) if t == path => {
+            return failed(
+                ErrorKind::NoOp,
+                format!(
+                    "rename names the file's own path ({path}); give the new path, or drop rename."
+                ),
+            )
+        }
         Some(Ok(t)) => Some(t),
-        Some(Err(e)) => return HashlineResult::refuse(&path, Status::Skipped, ErrorKind::PathEscape, format!("rename: {}", e.reason)),
+        Some(Err(e)) => {
+            return HashlineResult::refuse(
+                &path,
+                Status::Skipped,
+                ErrorKind::PathEscape,
+                format!("rename: {}", e.reason),
+            )
+        }
     };
     if !call.delete && target.is_none() && call.edits.is_empty() {
         return failed(ErrorKind::NoOp, format!("The call for {path} has no edits, so there is nothing to do. Add operations to edits, or use delete/rename."));
     }
     if !options.allow_replace_text {
-        if let Some(i) = call.edits.iter().position(|op| matches!(op, Operation::ReplaceText { .. })) {
+        if let Some(i) = call
+            .edits
+            .iter()
+            .position(|op| matches!(op, Operation::ReplaceText { .. }))
+        {
             return failed(ErrorKind::Malformed, format!("edits[{i}] is a content replace (old_text/new_text), which is not enabled here; refer to lines with LINE#ID anchors from the read output instead (target, first/last, before/after).")).at(Some(i), None);
         }
     }
@@ -234,7 +290,10 @@ pub fn apply_call(call: &HashlineCall, host: &mut dyn FileHost, options: &Hashli
             return result;
         }
         if let Err(e) = host.delete_file(&path) {
-            return failed(ErrorKind::HostError, format!("{path} could not be deleted: {e}."));
+            return failed(
+                ErrorKind::HostError,
+                format!("{path} could not be deleted: {e}."),
+            );
         }
         stage(host, options, std::slice::from_ref(&path));
         result.message = format!("Deleted {path}.");
@@ -263,14 +322,32 @@ pub fn apply_call(call: &HashlineCall, host: &mut dyn FileHost, options: &Hashli
     } else {
         let file = match TextFile::decode(&bytes) {
             Ok(f) => f,
-            Err(DecodeError::Binary) => return failed(ErrorKind::Binary, format!("{path} is a binary file (it has a NUL byte); it cannot be edited by lines.")),
-            Err(DecodeError::NotUtf8) => return failed(ErrorKind::Encoding, format!("{path} is not valid UTF-8, so it cannot be edited as text.")),
+            Err(DecodeError::Binary) => {
+                return failed(
+                    ErrorKind::Binary,
+                    format!(
+                    "{path} is a binary file (it has a NUL byte); it cannot be edited by lines."
+                ),
+                )
+            }
+            Err(DecodeError::NotUtf8) => {
+                return failed(
+                    ErrorKind::Encoding,
+                    format!("{path} is not valid UTF-8, so it cannot be edited as text."),
+                )
+            }
         };
         match edit_body(&path, &file.body, &call.edits, width) {
             Ok(edited) => {
                 let final_newline = edited.body.ends_with('\n');
-                let lines = body_lines(&edited.body).into_iter().zip(edited.origins.iter().copied());
-                let encoded = if edited.body.is_empty() { file.encode("", true, crate::text::TrailingNewline::Preserve) } else { file.encode_kept_lines(lines, final_newline) };
+                let lines = body_lines(&edited.body)
+                    .into_iter()
+                    .zip(edited.origins.iter().copied());
+                let encoded = if edited.body.is_empty() {
+                    file.encode("", true, crate::text::TrailingNewline::Preserve)
+                } else {
+                    file.encode_kept_lines(lines, final_newline)
+                };
                 (encoded, Some(edited))
             }
             Err(refusal) => return *refusal,
@@ -289,18 +366,30 @@ pub fn apply_call(call: &HashlineCall, host: &mut dyn FileHost, options: &Hashli
     } else {
         result.files_modified.push(path.clone());
     }
-    result.line = summary.as_ref().and_then(|s| s.first_changed).map(|l| l as u32);
+    result.line = summary
+        .as_ref()
+        .and_then(|s| s.first_changed)
+        .map(|l| l as u32);
     let mut message = match (&target, &summary) {
-        (Some(t), Some(s)) => format!("Applied {} to {path} and moved it to {t}.", plural(s.operations, "operation", "operations")),
+        (Some(t), Some(s)) => format!(
+            "Applied {} to {path} and moved it to {t}.",
+            plural(s.operations, "operation", "operations")
+        ),
         (Some(t), None) => format!("Moved {path} to {t}."),
-        (None, Some(s)) => format!("Applied {} to {path}.", plural(s.operations, "operation", "operations")),
+        (None, Some(s)) => format!(
+            "Applied {} to {path}.",
+            plural(s.operations, "operation", "operations")
+        ),
         (None, None) => String::new(),
     };
     if let Some(s) = &summary {
         if s.view.is_empty() {
             message.push_str(&format!(" Too many lines changed to show them here; read {written} again before editing it further."));
         } else {
-            message.push_str(&format!(" Changed lines of {written} with their new anchors:\n{}", s.view));
+            message.push_str(&format!(
+                " Changed lines of {written} with their new anchors:\n{}",
+                s.view
+            ));
         }
     }
     if options.dry_run {
@@ -309,7 +398,10 @@ pub fn apply_call(call: &HashlineCall, host: &mut dyn FileHost, options: &Hashli
         return result;
     }
     if let Err(e) = host.write_file(&written, &content) {
-        return failed(ErrorKind::HostError, format!("{written} could not be written: {e}. Nothing was changed."));
+        return failed(
+            ErrorKind::HostError,
+            format!("{written} could not be written: {e}. Nothing was changed."),
+        );
     }
     if target.is_some() {
         if let Err(e) = host.delete_file(&path) {
@@ -349,10 +441,16 @@ type Refusal = Box<HashlineResult>;
 
 /// Checks every operation against `body` (one snapshot) and applies them as
 /// if bottom-up, so every line number means the line the model read.
-pub fn edit_body(path: &str, body: &str, edits: &[Operation], width: usize) -> Result<Edited, Refusal> {
-    let failed = |kind: ErrorKind, reason: String, op: Option<usize>, line: Option<usize>| -> Refusal {
-        Box::new(HashlineResult::refuse(path, Status::Failed, kind, reason).at(op, line))
-    };
+pub fn edit_body(
+    path: &str,
+    body: &str,
+    edits: &[Operation],
+    width: usize,
+) -> Result<Edited, Refusal> {
+    let failed =
+        |kind: ErrorKind, reason: String, op: Option<usize>, line: Option<usize>| -> Refusal {
+            Box::new(HashlineResult::refuse(path, Status::Failed, kind, reason).at(op, line))
+        };
     let lines = body_lines(body);
     let count = lines.len();
 
@@ -366,14 +464,22 @@ pub fn edit_body(path: &str, body: &str, edits: &[Operation], width: usize) -> R
         }
     }
     if let Some(&(op, first)) = beyond.first() {
-        let listed: Vec<String> = beyond.iter().map(|(_, a)| format!("{} {:?}", a.field, a.text())).collect();
+        let listed: Vec<String> = beyond
+            .iter()
+            .map(|(_, a)| format!("{} {:?}", a.field, a.text()))
+            .collect();
         let lines_word = plural(count, "line", "lines");
         let reason = if beyond.len() == 1 {
             format!("Line {} does not exist: {path} has {lines_word} ({} {:?}). Nothing was written. Read the file again for current anchors.", first.line, first.field, first.text())
         } else {
             format!("{} name lines that do not exist: {path} has {lines_word} ({}). Nothing was written. Read the file again for current anchors.", plural(beyond.len(), "anchor", "anchors"), listed.join(", "))
         };
-        return Err(failed(ErrorKind::LineOutOfRange, reason, Some(op), Some(first.line)));
+        return Err(failed(
+            ErrorKind::LineOutOfRange,
+            reason,
+            Some(op),
+            Some(first.line),
+        ));
     }
 
     // 2. Every anchor still names the line that was read.
@@ -383,13 +489,21 @@ pub fn edit_body(path: &str, body: &str, edits: &[Operation], width: usize) -> R
         for anchor in op.anchors() {
             let text = lines[anchor.line - 1];
             let current = line_id(text, width);
-            if current != anchor.id && !stale.iter().any(|s| s.line as usize == anchor.line && s.sent == anchor.text()) {
+            if current != anchor.id
+                && !stale
+                    .iter()
+                    .any(|s| s.line as usize == anchor.line && s.sent == anchor.text())
+            {
                 stale_op.get_or_insert(i);
                 stale.push(StaleLine {
                     line: anchor.line as u32,
                     sent: anchor.text(),
                     current: format!("{}#{current}", anchor.line),
-                    text: crate::result::clip(text.strip_suffix('\r').unwrap_or(text), crate::result::MAX_QUOTED_CHARS).into_owned(),
+                    text: crate::result::clip(
+                        text.strip_suffix('\r').unwrap_or(text),
+                        crate::result::MAX_QUOTED_CHARS,
+                    )
+                    .into_owned(),
                 });
             }
         }
@@ -404,9 +518,17 @@ pub fn edit_body(path: &str, body: &str, edits: &[Operation], width: usize) -> R
             .iter()
             .map(|s| {
                 let id = s.sent.split_once('#').map(|(_, id)| id).unwrap_or_default();
-                let holders: Vec<usize> = ids.iter().enumerate().filter(|(_, x)| x.as_str() == id).map(|(i, _)| i + 1).collect();
+                let holders: Vec<usize> = ids
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| x.as_str() == id)
+                    .map(|(i, _)| i + 1)
+                    .collect();
                 match holders.as_slice() {
-                    [moved] => format!("{} is now {}, and the line with ID {id} is now {moved}#{id}", s.sent, s.current),
+                    [moved] => format!(
+                        "{} is now {}, and the line with ID {id} is now {moved}#{id}",
+                        s.sent, s.current
+                    ),
                     _ => format!("{} is now {}", s.sent, s.current),
                 }
             })
@@ -428,27 +550,73 @@ pub fn edit_body(path: &str, body: &str, edits: &[Operation], width: usize) -> R
     let mut splices: Vec<Splice> = Vec::new();
     for (i, op) in edits.iter().enumerate() {
         match op {
-            Operation::Replace { first, last, new_content } => {
+            Operation::Replace {
+                first,
+                last,
+                new_content,
+            } => {
                 let (start, end) = (first.line - 1, last.line);
                 let new_lines = new_content.clone().unwrap_or_default();
-                let same = new_lines.len() == end - start && new_lines.iter().zip(&lines[start..end]).all(|(a, b)| a == b);
+                let same = new_lines.len() == end - start
+                    && new_lines
+                        .iter()
+                        .zip(&lines[start..end])
+                        .all(|(a, b)| a == b);
                 if same {
-                    let what = if start + 1 == end { format!("line {}", first.line) } else { format!("lines {}-{}", first.line, last.line) };
+                    let what = if start + 1 == end {
+                        format!("line {}", first.line)
+                    } else {
+                        format!("lines {}-{}", first.line, last.line)
+                    };
                     return Err(failed(ErrorKind::NoOp, format!("edits[{i}] is a no-op: its new_content is identical to {what} of {path}. Send content that differs, or drop this operation (if you expected a change, read the file again)."), Some(i), Some(first.line)));
                 }
-                splices.push(Splice { op: i, start, end, lines: new_lines, insert_anchors: None });
+                splices.push(Splice {
+                    op: i,
+                    start,
+                    end,
+                    lines: new_lines,
+                    insert_anchors: None,
+                });
             }
-            Operation::Insert { after, before, lines: inserted } => {
+            Operation::Insert {
+                after,
+                before,
+                lines: inserted,
+            } => {
                 let gap = match (after, before) {
                     (Some(a), _) => a.line,
                     (None, Some(b)) => b.line - 1,
-                    (None, None) => return Err(failed(ErrorKind::Malformed, format!("edits[{i}] is an insert without before or after."), Some(i), None)),
+                    (None, None) => {
+                        return Err(failed(
+                            ErrorKind::Malformed,
+                            format!("edits[{i}] is an insert without before or after."),
+                            Some(i),
+                            None,
+                        ))
+                    }
                 };
-                let anchors = after.iter().chain(before.iter()).map(|a| a.line - 1).collect();
-                splices.push(Splice { op: i, start: gap, end: gap, lines: inserted.clone(), insert_anchors: Some(anchors) });
+                let anchors = after
+                    .iter()
+                    .chain(before.iter())
+                    .map(|a| a.line - 1)
+                    .collect();
+                splices.push(Splice {
+                    op: i,
+                    start: gap,
+                    end: gap,
+                    lines: inserted.clone(),
+                    insert_anchors: Some(anchors),
+                });
             }
-            Operation::ReplaceText { old_text, new_text, all } => {
-                splices.extend(text_splices(path, body, &lines, i, old_text, new_text, *all).map_err(|(kind, reason, line)| failed(kind, reason, Some(i), line))?);
+            Operation::ReplaceText {
+                old_text,
+                new_text,
+                all,
+            } => {
+                splices.extend(
+                    text_splices(path, body, &lines, i, old_text, new_text, *all)
+                        .map_err(|(kind, reason, line)| failed(kind, reason, Some(i), line))?,
+                );
             }
         }
     }
@@ -489,9 +657,20 @@ pub fn edit_body(path: &str, body: &str, edits: &[Operation], width: usize) -> R
         out.extend(lines.get(kept).unwrap_or_default());
         let from = out.len();
         // Lines a replacement repeats at its start or end are the file's own.
-        let old = lines.get(s.start.max(cursor)..s.end.max(cursor)).unwrap_or_default();
-        let same_start = old.iter().zip(&s.lines).take_while(|(a, b)| **a == b.as_str()).count();
-        let same_end = old[same_start..].iter().rev().zip(s.lines[same_start..].iter().rev()).take_while(|(a, b)| **a == b.as_str()).count();
+        let old = lines
+            .get(s.start.max(cursor)..s.end.max(cursor))
+            .unwrap_or_default();
+        let same_start = old
+            .iter()
+            .zip(&s.lines)
+            .take_while(|(a, b)| **a == b.as_str())
+            .count();
+        let same_end = old[same_start..]
+            .iter()
+            .rev()
+            .zip(s.lines[same_start..].iter().rev())
+            .take_while(|(a, b)| **a == b.as_str())
+            .count();
         let first_old = s.start.max(cursor);
         for (k, line) in s.lines.iter().enumerate() {
             let origin = if k < same_start {
@@ -536,7 +715,13 @@ pub fn edit_body(path: &str, body: &str, edits: &[Operation], width: usize) -> R
     } else {
         excerpt(&out, &marked, CONTEXT, width, "")
     };
-    Ok(Edited { body: new_body, origins, operations: edits.len(), first_changed: marked.first().map(|l| l + 1), view })
+    Ok(Edited {
+        body: new_body,
+        origins,
+        operations: edits.len(),
+        first_changed: marked.first().map(|l| l + 1),
+        view,
+    })
 }
 
 /// Splices for one content replace: each match widened to whole lines;
@@ -551,21 +736,35 @@ fn text_splices(
     all: bool,
 ) -> Result<Vec<Splice>, (ErrorKind, String, Option<usize>)> {
     if old_text == new_text {
-        return Err((ErrorKind::NoOp, format!("edits[{op}] is a no-op: old_text and new_text are identical."), None));
+        return Err((
+            ErrorKind::NoOp,
+            format!("edits[{op}] is a no-op: old_text and new_text are identical."),
+            None,
+        ));
     }
     // Work on the body with every line ending in '\n', so each line is "text\n".
     let mut text = body.to_string();
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
     }
-    let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).take(lines.len()).collect();
-    let line_of = |offset: usize| line_starts.partition_point(|&s| s <= offset).saturating_sub(1);
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .take(lines.len())
+        .collect();
+    let line_of = |offset: usize| {
+        line_starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
+    };
     let matches: Vec<usize> = text.match_indices(old_text).map(|(i, _)| i).collect();
     if matches.is_empty() {
         return Err((ErrorKind::AnchorNotFound, format!("edits[{op}].old_text was not found in {path}; it must match the file exactly, including indentation. Prefer LINE#ID anchors from the read output."), None));
     }
     if matches.len() > 1 && !all {
-        let mut at: Vec<String> = matches.iter().map(|&m| (line_of(m) + 1).to_string()).collect();
+        let mut at: Vec<String> = matches
+            .iter()
+            .map(|&m| (line_of(m) + 1).to_string())
+            .collect();
         at.dedup();
         return Err((ErrorKind::Ambiguous, format!("edits[{op}].old_text occurs {} times in {path} (lines {}); make it unique with more surrounding text, set \"all\": true to replace every occurrence, or use LINE#ID anchors.", matches.len(), at.join(", ")), Some(line_of(matches[0]) + 1)));
     }
@@ -594,9 +793,20 @@ fn text_splices(
         let new_lines: Vec<String> = if replaced.is_empty() {
             Vec::new()
         } else {
-            replaced.strip_suffix('\n').unwrap_or(&replaced).split('\n').map(str::to_string).collect()
+            replaced
+                .strip_suffix('\n')
+                .unwrap_or(&replaced)
+                .split('\n')
+                .map(str::to_string)
+                .collect()
         };
-        out.push(Splice { op, start: first, end: last + 1, lines: new_lines, insert_anchors: None });
+        out.push(Splice {
+            op,
+            start: first,
+            end: last + 1,
+            lines: new_lines,
+            insert_anchors: None,
+        });
     }
     Ok(out)
 }

@@ -25,11 +25,23 @@ impl Anchor {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Operation {
     /// `target` (then `first == last`) or `first`/`last`; `None` deletes.
-    Replace { first: Anchor, last: Anchor, new_content: Option<Vec<String>> },
+    Replace {
+        first: Anchor,
+        last: Anchor,
+        new_content: Option<Vec<String>>,
+    },
     /// `after`, `before` or both (then they must be adjacent).
-    Insert { after: Option<Anchor>, before: Option<Anchor>, lines: Vec<String> },
+    Insert {
+        after: Option<Anchor>,
+        before: Option<Anchor>,
+        lines: Vec<String>,
+    },
     /// `old_text` / `new_text` / `all`, only when the caller allows it.
-    ReplaceText { old_text: String, new_text: String, all: bool },
+    ReplaceText {
+        old_text: String,
+        new_text: String,
+        all: bool,
+    },
 }
 
 impl Operation {
@@ -105,18 +117,44 @@ pub fn parse_call(value: &Value, width: usize) -> Result<HashlineCall, CallError
     }
     let path = match object.get("path") {
         Some(Value::String(p)) if !p.trim().is_empty() => p.clone(),
-        Some(Value::String(_)) | None | Some(Value::Null) => return err(None, "The edit call has no path; add \"path\": \"src/file.ts\".".into()),
-        Some(other) => return err(None, format!("The edit call's path must be a string, not {}.", kind_of(other))),
+        Some(Value::String(_)) | None | Some(Value::Null) => {
+            return err(
+                None,
+                "The edit call has no path; add \"path\": \"src/file.ts\".".into(),
+            )
+        }
+        Some(other) => {
+            return err(
+                None,
+                format!(
+                    "The edit call's path must be a string, not {}.",
+                    kind_of(other)
+                ),
+            )
+        }
     };
     let delete = match object.get("delete") {
         None | Some(Value::Null) | Some(Value::Bool(false)) => false,
         Some(Value::Bool(true)) => true,
-        Some(other) => return err(None, format!("\"delete\" must be true or absent, not {}.", kind_of(other))),
+        Some(other) => {
+            return err(
+                None,
+                format!("\"delete\" must be true or absent, not {}.", kind_of(other)),
+            )
+        }
     };
     let rename = match object.get("rename") {
         None | Some(Value::Null) => None,
         Some(Value::String(p)) if !p.trim().is_empty() => Some(p.clone()),
-        Some(other) => return err(None, format!("\"rename\" must be the new path as a non-empty string, not {}.", kind_of(other))),
+        Some(other) => {
+            return err(
+                None,
+                format!(
+                    "\"rename\" must be the new path as a non-empty string, not {}.",
+                    kind_of(other)
+                ),
+            )
+        }
     };
     let edits = match object.get("edits") {
         None | Some(Value::Null) => Vec::new(),
@@ -127,9 +165,22 @@ pub fn parse_call(value: &Value, width: usize) -> Result<HashlineCall, CallError
             }
             ops
         }
-        Some(other) => return err(None, format!("\"edits\" must be an array of operations, not {}.", kind_of(other))),
+        Some(other) => {
+            return err(
+                None,
+                format!(
+                    "\"edits\" must be an array of operations, not {}.",
+                    kind_of(other)
+                ),
+            )
+        }
     };
-    Ok(HashlineCall { path, edits, delete, rename })
+    Ok(HashlineCall {
+        path,
+        edits,
+        delete,
+        rename,
+    })
 }
 
 use crate::tools::calls::kind_of;
@@ -137,7 +188,13 @@ use crate::tools::calls::kind_of;
 fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation, CallError> {
     let at = Some(index);
     let Some(object) = item.as_object() else {
-        return err(at, format!("edits[{index}] must be an object, one of {OPERATION_FORMS}; got {}.", kind_of(item)));
+        return err(
+            at,
+            format!(
+                "edits[{index}] must be an object, one of {OPERATION_FORMS}; got {}.",
+                kind_of(item)
+            ),
+        );
     };
     let mut fields: Map<String, Value> = Map::new();
     for (key, value) in object {
@@ -145,7 +202,12 @@ fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation
             return err(at, format!("edits[{index}] has an unknown field {key:?}; an operation is one of {OPERATION_FORMS}."));
         };
         if fields.insert((*role).to_string(), value.clone()).is_some() {
-            return err(at, format!("edits[{index}] gives {role} twice (in snake_case and camelCase); keep one."));
+            return err(
+                at,
+                format!(
+                    "edits[{index}] gives {role} twice (in snake_case and camelCase); keep one."
+                ),
+            );
         }
     }
     let has = |name: &str| fields.contains_key(name);
@@ -154,7 +216,10 @@ fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation
     let text_op = has("old_text") || has("new_text") || has("all");
     let kinds = [line_op, insert_op, text_op].iter().filter(|&&k| k).count();
     if kinds == 0 {
-        return err(at, format!("edits[{index}] is not an operation; use one of {OPERATION_FORMS}."));
+        return err(
+            at,
+            format!("edits[{index}] is not an operation; use one of {OPERATION_FORMS}."),
+        );
     }
     if kinds > 1 || (has("target") && (has("first") || has("last"))) {
         let names: Vec<&str> = fields.keys().map(String::as_str).collect();
@@ -184,19 +249,32 @@ fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation
                 let missing = if has("first") { "last" } else { "first" };
                 return err(at, format!("edits[{index}] has no {missing}: a range needs both first and last (for one line use target)."));
             };
-            (parse_anchor(first, &field("first"), width, at)?, parse_anchor(last, &field("last"), width, at)?)
+            (
+                parse_anchor(first, &field("first"), width, at)?,
+                parse_anchor(last, &field("last"), width, at)?,
+            )
         };
         if first.line > last.line {
             return err(at, format!("edits[{index}]: first ({}) comes after last ({}); first is the top line of the range.", first.text(), last.text()));
         }
-        return Ok(Operation::Replace { first, last, new_content });
+        return Ok(Operation::Replace {
+            first,
+            last,
+            new_content,
+        });
     }
     if insert_op {
         if has("new_content") {
             return err(at, format!("edits[{index}] uses new_content with before/after; an insert takes inserted_lines."));
         }
-        let after = fields.get("after").map(|v| parse_anchor(v, &field("after"), width, at)).transpose()?;
-        let before = fields.get("before").map(|v| parse_anchor(v, &field("before"), width, at)).transpose()?;
+        let after = fields
+            .get("after")
+            .map(|v| parse_anchor(v, &field("after"), width, at))
+            .transpose()?;
+        let before = fields
+            .get("before")
+            .map(|v| parse_anchor(v, &field("before"), width, at))
+            .transpose()?;
         let lines = match fields.get("inserted_lines") {
             None | Some(Value::Null) => return err(at, format!("edits[{index}] has no inserted_lines: give the lines to insert as a non-empty array of strings.")),
             Some(v) => parse_lines(v, &field("inserted_lines"), at)?,
@@ -214,36 +292,77 @@ fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation
                 ));
             }
         }
-        return Ok(Operation::Insert { after, before, lines });
+        return Ok(Operation::Insert {
+            after,
+            before,
+            lines,
+        });
     }
     if has("new_content") || has("inserted_lines") {
         return err(at, format!("edits[{index}] mixes old_text/new_text with line content fields; a content replace is {{ old_text, new_text, all? }}."));
     }
     let old_text = match fields.get("old_text") {
         Some(Value::String(s)) if !s.is_empty() => s.clone(),
-        Some(Value::String(_)) => return err(at, format!("edits[{index}].old_text is empty; give the exact text to replace.")),
-        _ => return err(at, format!("edits[{index}] needs old_text as a string (the exact text to replace).")),
+        Some(Value::String(_)) => {
+            return err(
+                at,
+                format!("edits[{index}].old_text is empty; give the exact text to replace."),
+            )
+        }
+        _ => {
+            return err(
+                at,
+                format!("edits[{index}] needs old_text as a string (the exact text to replace)."),
+            )
+        }
     };
     let new_text = match fields.get("new_text") {
         Some(Value::String(s)) => s.clone(),
-        _ => return err(at, format!("edits[{index}] needs new_text as a string (\"\" removes old_text).")),
+        _ => {
+            return err(
+                at,
+                format!("edits[{index}] needs new_text as a string (\"\" removes old_text)."),
+            )
+        }
     };
     let all = match fields.get("all") {
         None | Some(Value::Null) | Some(Value::Bool(false)) => false,
         Some(Value::Bool(true)) => true,
-        Some(other) => return err(at, format!("edits[{index}].all must be true or false, not {}.", kind_of(other))),
+        Some(other) => {
+            return err(
+                at,
+                format!(
+                    "edits[{index}].all must be true or false, not {}.",
+                    kind_of(other)
+                ),
+            )
+        }
     };
-    Ok(Operation::ReplaceText { old_text: old_text.replace("\r\n", "\n"), new_text: new_text.replace("\r\n", "\n"), all })
+    Ok(Operation::ReplaceText {
+        old_text: old_text.replace("\r\n", "\n"),
+        new_text: new_text.replace("\r\n", "\n"),
+        all,
+    })
 }
 
 /// Refuses content lines that still carry a read-view prefix (`12#abc|`).
-fn check_no_view_prefix(lines: &[String], field: &str, width: usize, at: Option<usize>) -> Result<(), CallError> {
+fn check_no_view_prefix(
+    lines: &[String],
+    field: &str,
+    width: usize,
+    at: Option<usize>,
+) -> Result<(), CallError> {
     for (i, line) in lines.iter().enumerate() {
         let digits = line.bytes().take_while(u8::is_ascii_digit).count();
         let rest = line.get(digits..).unwrap_or("");
-        let Some(after_hash) = rest.strip_prefix('#') else { continue };
+        let Some(after_hash) = rest.strip_prefix('#') else {
+            continue;
+        };
         let id = after_hash.get(..width).unwrap_or("");
-        if digits > 0 && is_id_text(id) && after_hash.get(width..).is_some_and(|r| r.starts_with('|')) {
+        if digits > 0
+            && is_id_text(id)
+            && after_hash.get(width..).is_some_and(|r| r.starts_with('|'))
+        {
             let prefix = line.get(..digits + 1 + width + 1).unwrap_or(line);
             return err(at, format!("{field}[{i}] starts with the read-view prefix {prefix:?}; content lines hold only the file's text, so drop the prefix."));
         }
@@ -258,7 +377,9 @@ fn check_no_view_prefix(lines: &[String], field: &str, width: usize, at: Option<
 fn parse_lines(value: &Value, field: &str, at: Option<usize>) -> Result<Vec<String>, CallError> {
     let split = |s: &str| -> Vec<String> {
         let s = s.strip_suffix('\n').unwrap_or(s);
-        s.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()).collect()
+        s.split('\n')
+            .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
+            .collect()
     };
     match value {
         Value::String(s) => Ok(split(s)),
@@ -267,19 +388,41 @@ fn parse_lines(value: &Value, field: &str, at: Option<usize>) -> Result<Vec<Stri
             for (i, item) in items.iter().enumerate() {
                 match item {
                     Value::String(s) => lines.extend(split(s)),
-                    other => return err(at, format!("{field}[{i}] must be a string (one line of content), not {}.", kind_of(other))),
+                    other => {
+                        return err(
+                            at,
+                            format!(
+                                "{field}[{i}] must be a string (one line of content), not {}.",
+                                kind_of(other)
+                            ),
+                        )
+                    }
                 }
             }
             Ok(lines)
         }
-        other => err(at, format!("{field} must be an array of strings (one per line), not {}.", kind_of(other))),
+        other => err(
+            at,
+            format!(
+                "{field} must be an array of strings (one per line), not {}.",
+                kind_of(other)
+            ),
+        ),
     }
 }
 
 /// Reads `LINE#ID`. Refuses content copied after `|`, other shapes, line 0,
 /// and IDs of the wrong width or alphabet.
-pub fn parse_anchor(value: &Value, field: &str, width: usize, at: Option<usize>) -> Result<Anchor, CallError> {
-    let example = format!("12#{}", std::str::from_utf8(&ALPHABET[10..10 + width.min(12)]).unwrap_or("k3f"));
+pub fn parse_anchor(
+    value: &Value,
+    field: &str,
+    width: usize,
+    at: Option<usize>,
+) -> Result<Anchor, CallError> {
+    let example = format!(
+        "12#{}",
+        std::str::from_utf8(&ALPHABET[10..10 + width.min(12)]).unwrap_or("k3f")
+    );
     let Value::String(raw) = value else {
         return err(at, format!("{field} must be a string of the form LINE#ID (such as \"{example}\"), copied from the read output; got {}.", kind_of(value)));
     };
@@ -293,15 +436,24 @@ pub fn parse_anchor(value: &Value, field: &str, width: usize, at: Option<usize>)
     let malformed = || {
         err(at, format!("{field} {raw:?} is not a line reference; the expected form is LINE#ID, such as \"{example}\", copied from the read output."))
     };
-    let Some((number, id)) = text.split_once('#') else { return malformed() };
+    let Some((number, id)) = text.split_once('#') else {
+        return malformed();
+    };
     let number = number.trim();
     let id = id.trim().to_ascii_lowercase();
     if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) || id.is_empty() {
         return malformed();
     }
-    let Ok(line) = number.parse::<usize>() else { return malformed() };
+    let Ok(line) = number.parse::<usize>() else {
+        return malformed();
+    };
     if line == 0 {
-        return err(at, format!("{field} {raw:?} names line 0; lines are numbered from 1 as in the read output."));
+        return err(
+            at,
+            format!(
+                "{field} {raw:?} names line 0; lines are numbered from 1 as in the read output."
+            ),
+        );
     }
     if !is_id_text(&id) || id.chars().count() != width {
         return err(
@@ -312,7 +464,11 @@ pub fn parse_anchor(value: &Value, field: &str, width: usize, at: Option<usize>)
             ),
         );
     }
-    Ok(Anchor { line, id, field: field.to_string() })
+    Ok(Anchor {
+        line,
+        id,
+        field: field.to_string(),
+    })
 }
 
 #[cfg(test)]
@@ -324,14 +480,24 @@ mod tests {
     fn anchors() {
         let a = parse_anchor(&json!(" 12#K3F "), "t", 3, None).unwrap();
         assert_eq!((a.line, a.id.as_str()), (12, "k3f"));
-        for bad in ["12", "#abc", "x#abc", "12#", "12#ab", "12#abcd", "12#ab!", "-1#abc", "1.5#abc"] {
+        for bad in [
+            "12", "#abc", "x#abc", "12#", "12#ab", "12#abcd", "12#ab!", "-1#abc", "1.5#abc",
+        ] {
             let e = parse_anchor(&json!(bad), "t", 3, None).unwrap_err();
-            assert!(e.reason.contains("LINE#ID") || e.reason.contains("valid ID"), "{bad}: {}", e.reason);
+            assert!(
+                e.reason.contains("LINE#ID") || e.reason.contains("valid ID"),
+                "{bad}: {}",
+                e.reason
+            );
         }
         let e = parse_anchor(&json!("0#abc"), "t", 3, None).unwrap_err();
         assert!(e.reason.contains("line 0"));
         let e = parse_anchor(&json!("12#abc|  let x = 1;"), "t", 3, None).unwrap_err();
-        assert!(e.reason.contains("send only the anchor \"12#abc\""), "{}", e.reason);
+        assert!(
+            e.reason.contains("send only the anchor \"12#abc\""),
+            "{}",
+            e.reason
+        );
         let e = parse_anchor(&json!(12), "t", 3, None).unwrap_err();
         assert!(e.reason.contains("got a number"));
     }
@@ -349,19 +515,36 @@ mod tests {
         )
         .unwrap();
         assert_eq!(call.edits.len(), 4);
-        assert!(matches!(&call.edits[1], Operation::Replace { new_content: Some(l), .. } if l == &["x", "y"]));
+        assert!(
+            matches!(&call.edits[1], Operation::Replace { new_content: Some(l), .. } if l == &["x", "y"])
+        );
         for (bad, needle) in [
             (json!({"target": "1#abc"}), "no new_content"),
             (json!({"first": "1#abc", "new_content": []}), "no last"),
-            (json!({"first": "3#abc", "last": "2#abc", "new_content": []}), "comes after"),
+            (
+                json!({"first": "3#abc", "last": "2#abc", "new_content": []}),
+                "comes after",
+            ),
             (json!({"after": "1#abc", "inserted_lines": []}), "is empty"),
-            (json!({"after": "1#abc", "before": "3#abc", "inserted_lines": ["x"]}), "not adjacent"),
-            (json!({"target": "1#abc", "after": "1#abc", "new_content": []}), "mixes"),
+            (
+                json!({"after": "1#abc", "before": "3#abc", "inserted_lines": ["x"]}),
+                "not adjacent",
+            ),
+            (
+                json!({"target": "1#abc", "after": "1#abc", "new_content": []}),
+                "mixes",
+            ),
             (json!({"line": 3}), "unknown field"),
             (json!({}), "not an operation"),
             (json!({"old_text": "", "new_text": "x"}), "empty"),
-            (json!({"target": "1#abc", "new_content": [1]}), "must be a string"),
-            (json!({"after": "1#abc", "inserted_lines": ["ok", "7#x2z|  let y = 2;"]}), "prefix \"7#x2z|\""),
+            (
+                json!({"target": "1#abc", "new_content": [1]}),
+                "must be a string",
+            ),
+            (
+                json!({"after": "1#abc", "inserted_lines": ["ok", "7#x2z|  let y = 2;"]}),
+                "prefix \"7#x2z|\"",
+            ),
         ] {
             let e = parse_call(&json!({"path": "a", "edits": [bad]}), 3).unwrap_err();
             assert!(e.reason.contains(needle), "{needle}: {}", e.reason);
@@ -372,8 +555,17 @@ mod tests {
     #[test]
     fn call_shape() {
         assert!(parse_call(&json!("{\"path\":\"a\",\"edits\":[]}"), 3).is_ok());
-        assert!(parse_call(&json!({"edits": []}), 3).unwrap_err().reason.contains("no path"));
-        assert!(parse_call(&json!({"path": "a", "edits": {}}), 3).unwrap_err().reason.contains("array"));
-        assert!(parse_call(&json!("not json"), 3).unwrap_err().reason.contains("not valid JSON"));
+        assert!(parse_call(&json!({"edits": []}), 3)
+            .unwrap_err()
+            .reason
+            .contains("no path"));
+        assert!(parse_call(&json!({"path": "a", "edits": {}}), 3)
+            .unwrap_err()
+            .reason
+            .contains("array"));
+        assert!(parse_call(&json!("not json"), 3)
+            .unwrap_err()
+            .reason
+            .contains("not valid JSON"));
     }
 }

@@ -18,7 +18,15 @@ pub fn system_prompt() -> String {
 pub fn system_prompt_with(options: &HashlineOptions) -> String {
     let w = options.width.clamp(1, MAX_WIDTH);
     let mut p = String::new();
-    let intro_view = view(41, &["export function total(items: Item[]): number {", "  return items.reduce((sum, i) => sum + i.price, 0);", "}"], w);
+    let intro_view = view(
+        41,
+        &[
+            "export function total(items: Item[]): number {",
+            "  return items.reduce((sum, i) => sum + i.price, 0);",
+            "}",
+        ],
+        w,
+    );
     p.push_str(&format!(
         "# Editing files by LINE#ID
 
@@ -225,7 +233,9 @@ const FILE_EXAMPLES: &[Example] = &[
         path: "src/utils.ts",
         start: 1,
         lines: &["export function clamp(n: number, lo: number, hi: number) {"],
-        ops: &[r#"{ "target": "@1", "new_content": ["export function clamp(n: number, lo = 0, hi = 1) {"] }"#],
+        ops: &[
+            r#"{ "target": "@1", "new_content": ["export function clamp(n: number, lo = 0, hi = 1) {"] }"#,
+        ],
         extra: r#""rename": "src/helpers/utils.ts""#,
         note: "",
     },
@@ -264,7 +274,11 @@ fn render_example(example: &Example, width: usize) -> String {
             let after = &rest[at + 2..];
             let digits = after.bytes().take_while(u8::is_ascii_digit).count();
             let n: usize = after[..digits].parse().unwrap_or(0);
-            let line = n.checked_sub(example.start).and_then(|i| example.lines.get(i)).copied().unwrap_or("");
+            let line = n
+                .checked_sub(example.start)
+                .and_then(|i| example.lines.get(i))
+                .copied()
+                .unwrap_or("");
             out.push_str(&anchor(n, line, width));
             rest = &after[digits..];
         }
@@ -273,15 +287,26 @@ fn render_example(example: &Example, width: usize) -> String {
     };
     let mut out = format!("### {}\n\n", example.title);
     if !example.lines.is_empty() {
-        out.push_str(&format!("Read:\n```\n{}\n```\n", view(example.start, example.lines, width)));
+        out.push_str(&format!(
+            "Read:\n```\n{}\n```\n",
+            view(example.start, example.lines, width)
+        ));
     }
     let mut head = format!("{{ \"path\": \"{}\"", example.path);
     if !example.extra.is_empty() {
         head.push_str(", ");
         head.push_str(example.extra);
     }
-    let ops: Vec<String> = example.ops.iter().map(|op| format!("  {}", resolve(op))).collect();
-    let call = if ops.is_empty() { format!("{head}, \"edits\": [] }}") } else { format!("{head}, \"edits\": [\n{}\n] }}", ops.join(",\n")) };
+    let ops: Vec<String> = example
+        .ops
+        .iter()
+        .map(|op| format!("  {}", resolve(op)))
+        .collect();
+    let call = if ops.is_empty() {
+        format!("{head}, \"edits\": [] }}")
+    } else {
+        format!("{head}, \"edits\": [\n{}\n] }}", ops.join(",\n"))
+    };
     out.push_str(&format!("Call:\n```\n{call}\n```\n"));
     if !example.note.is_empty() {
         out.push_str(example.note);
@@ -293,7 +318,8 @@ fn render_example(example: &Example, width: usize) -> String {
 
 /// The refusals section, with a stale-anchor error produced by the applier itself.
 fn refusals(width: usize) -> String {
-    let read = "def area(r):\n    return 3.14 * r * r\n\ndef perimeter(r):\n    return 2 * 3.14 * r\n";
+    let read =
+        "def area(r):\n    return 3.14 * r * r\n\ndef perimeter(r):\n    return 2 * 3.14 * r\n";
     let now = format!("import math\n\n{read}");
     let read_lines: Vec<&str> = read.lines().collect();
     let call = serde_json::json!({ "path": "geometry.py", "edits": [
@@ -341,11 +367,24 @@ mod tests {
     #[test]
     fn prompt_has_real_anchors_and_no_placeholders() {
         let p = system_prompt();
-        assert!(!p.contains("{{") && !p.contains("@23") && !p.contains("hlineref"), "{p}");
-        assert!(p.contains(&format!("23#{}|  const timeout: number = 5000;", line_id("  const timeout: number = 5000;", DEFAULT_WIDTH))));
-        assert!(p.contains(&format!("\"target\": \"23#{}\"", line_id("  const timeout: number = 5000;", DEFAULT_WIDTH))));
+        assert!(
+            !p.contains("{{") && !p.contains("@23") && !p.contains("hlineref"),
+            "{p}"
+        );
+        assert!(p.contains(&format!(
+            "23#{}|  const timeout: number = 5000;",
+            line_id("  const timeout: number = 5000;", DEFAULT_WIDTH)
+        )));
+        assert!(p.contains(&format!(
+            "\"target\": \"23#{}\"",
+            line_id("  const timeout: number = 5000;", DEFAULT_WIDTH)
+        )));
         assert!(p.contains(">>> "), "the stale example was not rendered");
         assert!(!p.contains("old_text"));
-        assert!(system_prompt_with(&HashlineOptions { allow_replace_text: true, ..HashlineOptions::default() }).contains("old_text"));
+        assert!(system_prompt_with(&HashlineOptions {
+            allow_replace_text: true,
+            ..HashlineOptions::default()
+        })
+        .contains("old_text"));
     }
 }

@@ -28,7 +28,12 @@ pub fn hashline(number: usize, line: &str, width: usize) -> String {
 /// let view = format_hashlines("let a = 1;\nlet b = 2;\n", 2, None, 3);
 /// assert_eq!(view, format!("2#{}|let b = 2;", line_id("let b = 2;", 3)));
 /// ```
-pub fn format_hashlines(content: &str, start_line: usize, end_line: Option<usize>, width: usize) -> String {
+pub fn format_hashlines(
+    content: &str,
+    start_line: usize,
+    end_line: Option<usize>,
+    width: usize,
+) -> String {
     let file = TextFile::from_text(content);
     let lines = body_lines(&file.body);
     let first = start_line.max(1);
@@ -49,7 +54,13 @@ pub fn format_hashlines(content: &str, start_line: usize, end_line: Option<usize
 /// Lines `marked` (0-based indices) with `context` lines around each, in the
 /// view's form. Marked lines start with `marker`, the others with as many
 /// spaces; `...` separates excerpts that are not adjacent.
-pub fn excerpt(lines: &[&str], marked: &[usize], context: usize, width: usize, marker: &str) -> String {
+pub fn excerpt(
+    lines: &[&str],
+    marked: &[usize],
+    context: usize,
+    width: usize,
+    marker: &str,
+) -> String {
     let mut shown_lines: Vec<usize> = Vec::new();
     for &m in marked {
         let from = m.saturating_sub(context);
@@ -68,11 +79,20 @@ pub fn excerpt(lines: &[&str], marked: &[usize], context: usize, width: usize, m
                 out.push_str("...\n");
             }
         }
-        let prefix = if marked.contains(&i) { marker } else { pad.as_str() };
+        let prefix = if marked.contains(&i) {
+            marker
+        } else {
+            pad.as_str()
+        };
         out.push_str(prefix);
         // Messages quote at most a line's start; the ID still names the whole line.
         let line = lines[i];
-        out.push_str(&format!("{}#{}|{}", i + 1, line_id(line, width), crate::result::clip(shown(line), crate::result::MAX_QUOTED_CHARS)));
+        out.push_str(&format!(
+            "{}#{}|{}",
+            i + 1,
+            line_id(line, width),
+            crate::result::clip(shown(line), crate::result::MAX_QUOTED_CHARS)
+        ));
         out.push('\n');
         previous = Some(i);
     }
@@ -100,7 +120,10 @@ mod tests {
         assert_eq!(format_hashlines(text, 4, None, 3), "");
         assert_eq!(format_hashlines(text, 3, Some(2), 3), "");
         assert!(format_hashlines(text, 2, Some(2), 3).starts_with("2#"));
-        assert_eq!(format_hashlines("\u{feff}x\r\ny\r\n", 1, None, 2), format_hashlines("x\ny\n", 1, None, 2));
+        assert_eq!(
+            format_hashlines("\u{feff}x\r\ny\r\n", 1, None, 2),
+            format_hashlines("x\ny\n", 1, None, 2)
+        );
     }
 
     #[test]

@@ -43,7 +43,14 @@ pub(crate) enum Marker {
 /// in capitals, and at most one trailing `>` (models add one; aider and
 /// Cline accept it). Anything else with the word after a run of at least
 /// `near_min` is almost a marker.
-fn word_marker(t: &str, c: char, word: &str, near_min: usize, accepted: Marker, near: Marker) -> Marker {
+fn word_marker(
+    t: &str,
+    c: char,
+    word: &str,
+    near_min: usize,
+    accepted: Marker,
+    near: Marker,
+) -> Marker {
     let (n, rest) = run(t, c);
     let body = rest.strip_prefix(' ').unwrap_or(rest);
     let body = body.strip_suffix('>').unwrap_or(body);
@@ -93,7 +100,9 @@ pub(crate) fn spelling(t: &str) -> Spelling {
 /// the guillemet markers need exactly three.
 pub(crate) fn classify(t: &str) -> Marker {
     let bytes = t.as_bytes();
-    let Some(&first) = bytes.first() else { return Marker::None };
+    let Some(&first) = bytes.first() else {
+        return Marker::None;
+    };
     match first {
         b'<' => word_marker(t, '<', "SEARCH", 2, Marker::Search, Marker::NearSearch),
         // Cline's `------- SEARCH` / `+++++++ REPLACE`.
@@ -184,10 +193,16 @@ pub(crate) fn is_fence(t: &str) -> bool {
     if t.starts_with("```") || t.starts_with("~~~") {
         return true;
     }
-    let Some(tag) = t.strip_prefix("</").or_else(|| t.strip_prefix('<')) else { return false };
-    ["sourcecode", "source", "codeblock", "code", "pre"].iter().any(|name| {
-        tag.strip_prefix(name).is_some_and(|rest| rest.starts_with('>') && !rest[1..].contains(char::is_whitespace))
-    })
+    let Some(tag) = t.strip_prefix("</").or_else(|| t.strip_prefix('<')) else {
+        return false;
+    };
+    ["sourcecode", "source", "codeblock", "code", "pre"]
+        .iter()
+        .any(|name| {
+            tag.strip_prefix(name).is_some_and(|rest| {
+                rest.starts_with('>') && !rest[1..].contains(char::is_whitespace)
+            })
+        })
 }
 
 #[cfg(test)]
@@ -209,23 +224,57 @@ mod tests {
 
     #[test]
     fn markers_with_text_around_them_are_content() {
-        for line in ["x ═══════ y", "««« EDIT now", "<<<<<<< SEARCHING", "======= x", "== =====", "»»»»", "───────x", "------- x", "+++ b/src/a.py", "- SEARCH"] {
+        for line in [
+            "x ═══════ y",
+            "««« EDIT now",
+            "<<<<<<< SEARCHING",
+            "======= x",
+            "== =====",
+            "»»»»",
+            "───────x",
+            "------- x",
+            "+++ b/src/a.py",
+            "- SEARCH",
+        ] {
             assert_eq!(classify(line), Marker::None, "{line:?}");
         }
     }
 
     #[test]
     fn loose_recognition_strict_acceptance() {
-        for line in ["<<<<<<< SEARCH>", "<<<<<<<SEARCH", "<<<<<<<SEARCH>", "------- SEARCH", "-------SEARCH>"] {
+        for line in [
+            "<<<<<<< SEARCH>",
+            "<<<<<<<SEARCH",
+            "<<<<<<<SEARCH>",
+            "------- SEARCH",
+            "-------SEARCH>",
+        ] {
             assert_eq!(classify(line), Marker::Search, "{line:?}");
         }
-        for line in [">>>>>>> REPLACE>", ">>>>>>>REPLACE", "+++++++ REPLACE", "+++++++ REPLACE>"] {
+        for line in [
+            ">>>>>>> REPLACE>",
+            ">>>>>>>REPLACE",
+            "+++++++ REPLACE",
+            "+++++++ REPLACE>",
+        ] {
             assert_eq!(classify(line), Marker::Replace, "{line:?}");
         }
-        for line in ["<< SEARCH", "<<<<<<< SEARCH>>", "<<<< SEARCH", "<<<<<<<<<< SEARCH", "<<<<<<< search", "--- SEARCH"] {
+        for line in [
+            "<< SEARCH",
+            "<<<<<<< SEARCH>>",
+            "<<<< SEARCH",
+            "<<<<<<<<<< SEARCH",
+            "<<<<<<< search",
+            "--- SEARCH",
+        ] {
             assert_eq!(classify(line), Marker::NearSearch, "{line:?}");
         }
-        for line in [">> REPLACE", ">>>>>>> REPLACE>>", ">>>>>>> replace", "+++ REPLACE"] {
+        for line in [
+            ">> REPLACE",
+            ">>>>>>> REPLACE>>",
+            ">>>>>>> replace",
+            "+++ REPLACE",
+        ] {
             assert_eq!(classify(line), Marker::NearReplace, "{line:?}");
         }
         assert_eq!(classify("«« EDIT"), Marker::NearEditStart);

@@ -115,9 +115,12 @@ mod path_line;
 mod prompt;
 mod stream;
 
-pub use stream::{assumed_names, BlockSpans, ASSUMED, CompactOutput, EditStream, PendingBlock, PendingSection, Section, StreamEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
 #[cfg(target_arch = "wasm32")]
 pub(crate) use stream::utf16_units;
+pub use stream::{
+    assumed_names, BlockSpans, CompactOutput, EditStream, PendingBlock, PendingSection, Section,
+    StreamEvent, ASSUMED, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE,
+};
 
 use crate::block::{EditBlock, Format};
 use markers::{classify, Marker};
@@ -158,7 +161,10 @@ pub fn parse_spans(text: &str, options: &ParseOptions) -> Vec<BlockSpans> {
 
 /// [`parse_spans`], plus the patch blocks (`apply-patch`, `unified-diff`),
 /// which are not ranges of the reply: each with its place among all blocks.
-pub fn parse_spans_and_patches(text: &str, options: &ParseOptions) -> (Vec<BlockSpans>, Vec<(usize, EditBlock)>) {
+pub fn parse_spans_and_patches(
+    text: &str,
+    options: &ParseOptions,
+) -> (Vec<BlockSpans>, Vec<(usize, EditBlock)>) {
     let mut stream = EditStream::for_spans(options);
     stream.consume(text);
     stream.end();

@@ -31,12 +31,57 @@ pub(crate) const MAX_PATH_CHARS: usize = 200;
 
 /// File names without an extension that are files all the same.
 pub const KNOWN_NAMES: &[&str] = &[
-    "Makefile", "makefile", "GNUmakefile", "Dockerfile", "Containerfile", "Jenkinsfile", "Vagrantfile", "Procfile",
-    "Gemfile", "Rakefile", "Podfile", "Brewfile", "Pipfile", "Guardfile", "Berksfile", "Caddyfile", "Justfile",
-    "justfile", "Snakefile", "Tiltfile", "Earthfile", "Fastfile", "Appfile", "Dangerfile", "Cakefile", "Gruntfile",
-    "Gulpfile", "Capfile", "Thorfile", "Taskfile", "LICENSE", "LICENCE", "COPYING", "NOTICE", "README", "CHANGELOG",
-    "CHANGES", "AUTHORS", "CONTRIBUTORS", "CODEOWNERS", "OWNERS", "VERSION", "TODO", "INSTALL", "BUILD", "WORKSPACE",
-    "MODULE", "PKGBUILD", "APKBUILD", "Kconfig", "Kbuild",
+    "Makefile",
+    "makefile",
+    "GNUmakefile",
+    "Dockerfile",
+    "Containerfile",
+    "Jenkinsfile",
+    "Vagrantfile",
+    "Procfile",
+    "Gemfile",
+    "Rakefile",
+    "Podfile",
+    "Brewfile",
+    "Pipfile",
+    "Guardfile",
+    "Berksfile",
+    "Caddyfile",
+    "Justfile",
+    "justfile",
+    "Snakefile",
+    "Tiltfile",
+    "Earthfile",
+    "Fastfile",
+    "Appfile",
+    "Dangerfile",
+    "Cakefile",
+    "Gruntfile",
+    "Gulpfile",
+    "Capfile",
+    "Thorfile",
+    "Taskfile",
+    "LICENSE",
+    "LICENCE",
+    "COPYING",
+    "NOTICE",
+    "README",
+    "CHANGELOG",
+    "CHANGES",
+    "AUTHORS",
+    "CONTRIBUTORS",
+    "CODEOWNERS",
+    "OWNERS",
+    "VERSION",
+    "TODO",
+    "INSTALL",
+    "BUILD",
+    "WORKSPACE",
+    "MODULE",
+    "PKGBUILD",
+    "APKBUILD",
+    "Kconfig",
+    "Kbuild",
 ];
 
 /// The byte range of the path inside `line`, or why the line is not a path.
@@ -51,7 +96,10 @@ pub(crate) fn path_in_line(line: &str, known: &[String]) -> Result<(usize, usize
         return Err("it contains control characters".into());
     }
     if let Some(c) = t.chars().find(|&c| is_format_char(c)) {
-        return Err(format!("it contains the invisible character U+{:04X}", c as u32));
+        return Err(format!(
+            "it contains the invisible character U+{:04X}",
+            c as u32
+        ));
     }
     if classify(t) != Marker::None {
         return Err("it is a block marker".into());
@@ -69,7 +117,12 @@ pub(crate) fn path_in_line(line: &str, known: &[String]) -> Result<(usize, usize
         let rest = t.trim_start_matches('#');
         let hashes = t.len() - rest.len();
         let word = rest.trim();
-        if hashes <= 6 && rest.starts_with(char::is_whitespace) && !word.is_empty() && !word.contains(char::is_whitespace) && looks_like_path_word(undecorated(word)) {
+        if hashes <= 6
+            && rest.starts_with(char::is_whitespace)
+            && !word.is_empty()
+            && !word.contains(char::is_whitespace)
+            && looks_like_path_word(undecorated(word))
+        {
             start += hashes;
             (start, end) = trimmed_range(line, start, end);
         } else {
@@ -143,7 +196,10 @@ fn is_format_char(c: char) -> bool {
 /// `word` without enclosing backticks or `**`.
 pub(crate) fn undecorated(word: &str) -> &str {
     let w = word.trim_end_matches(':');
-    let w = w.strip_prefix("**").and_then(|w| w.strip_suffix("**")).unwrap_or(w);
+    let w = w
+        .strip_prefix("**")
+        .and_then(|w| w.strip_suffix("**"))
+        .unwrap_or(w);
     w.trim_matches('`')
 }
 
@@ -154,7 +210,10 @@ fn could_be_file(path: &str) -> bool {
         return true;
     }
     if let Some(rest) = path.strip_prefix('.') {
-        return rest.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
+        return rest
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_');
     }
     KNOWN_NAMES.contains(&path)
 }
@@ -169,7 +228,10 @@ fn has_extension(word: &str) -> bool {
     match word.rfind('.') {
         Some(dot) if dot > 0 => {
             let ext = &word[dot + 1..];
-            !ext.is_empty() && ext.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+            !ext.is_empty()
+                && ext
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
         }
         _ => false,
     }
@@ -194,10 +256,29 @@ mod tests {
 
     #[test]
     fn prose_is_not_a_path() {
-        for line in ["...", "…", "Then:", "Also", "Done!", "2.", "**Then:**", "Next", "`foo`"] {
+        for line in [
+            "...",
+            "…",
+            "Then:",
+            "Also",
+            "Done!",
+            "2.",
+            "**Then:**",
+            "Next",
+            "`foo`",
+        ] {
             assert!(path(line).is_err(), "{line:?} should be refused");
         }
-        for line in ["..foo", ".env", ".gitignore", "Dockerfile", "a/b", "src\\a", "x.c", "`Makefile`:"] {
+        for line in [
+            "..foo",
+            ".env",
+            ".gitignore",
+            "Dockerfile",
+            "a/b",
+            "src\\a",
+            "x.c",
+            "`Makefile`:",
+        ] {
             assert!(path(line).is_ok(), "{line:?} should be a path");
         }
         let known = vec!["VERSIONS".to_string()];
@@ -223,7 +304,17 @@ mod tests {
 
     #[test]
     fn invisible_characters_are_refused() {
-        for c in ['\u{200B}', '\u{200D}', '\u{202A}', '\u{202E}', '\u{2066}', '\u{2069}', '\u{FEFF}', '\u{AD}', '\u{E0041}'] {
+        for c in [
+            '\u{200B}',
+            '\u{200D}',
+            '\u{202A}',
+            '\u{202E}',
+            '\u{2066}',
+            '\u{2069}',
+            '\u{FEFF}',
+            '\u{AD}',
+            '\u{E0041}',
+        ] {
             let line = format!("src/a{c}.py");
             let err = path(&line).unwrap_err();
             assert!(err.contains(&format!("U+{:04X}", c as u32)), "{err}");

@@ -200,7 +200,9 @@ pub(crate) fn system_prompt(format: Format) -> String {
         Format::EditRepl => EDIT_REPL,
         Format::Anchored => ANCHORED,
         Format::SearchReplace => SEARCH_REPLACE,
-        Format::ApplyPatch | Format::UnifiedDiff => return crate::patch::prompt::system_prompt(format),
+        Format::ApplyPatch | Format::UnifiedDiff => {
+            return crate::patch::prompt::system_prompt(format)
+        }
     };
     format!("{body}{COMMON_RULES}")
 }
@@ -214,10 +216,23 @@ mod tests {
     fn every_example_in_a_prompt_parses_in_its_own_format() {
         for format in Format::ALL.into_iter().filter(|f| !f.is_patch()) {
             let text = system_prompt(format);
-            let blocks = parse_edits(&text, &ParseOptions { formats: vec![format], ..Default::default() });
+            let blocks = parse_edits(
+                &text,
+                &ParseOptions {
+                    formats: vec![format],
+                    ..Default::default()
+                },
+            );
             assert!(blocks.len() >= 3, "{format:?}: {} blocks", blocks.len());
-            assert!(blocks.iter().all(|b| b.format == format && (b.file_path.starts_with("src/") || b.file_path == "path/to/file.ext")), "{format:?}: {blocks:#?}");
-            assert!(blocks.iter().any(|b| b.is_create()), "{format:?} shows how to create a file");
+            assert!(
+                blocks.iter().all(|b| b.format == format
+                    && (b.file_path.starts_with("src/") || b.file_path == "path/to/file.ext")),
+                "{format:?}: {blocks:#?}"
+            );
+            assert!(
+                blocks.iter().any(|b| b.is_create()),
+                "{format:?} shows how to create a file"
+            );
         }
     }
 }

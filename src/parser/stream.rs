@@ -55,7 +55,11 @@ pub enum Section {
 /// exactly one `BlockComplete` or `BlockDiscarded`. A block that is refused
 /// at its start marker (no usable path) produces only `BlockDiscarded`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename_all = "kebab-case", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum StreamEvent {
     /// A start marker was read after a usable path line.
     BlockStart {
@@ -157,7 +161,12 @@ enum Candidate {
     None,
     /// A line of text at `line_number`, starting at byte `offset`; the text and
     /// the blank or fence lines after it are in `EditStream::lead`.
-    Line { line_number: u32, offset: usize, offset16: usize, len: usize },
+    Line {
+        line_number: u32,
+        offset: usize,
+        offset16: usize,
+        len: usize,
+    },
     /// The previous block ended and only blank or fence lines followed: a
     /// block here continues in the same file.
     Previous,
@@ -200,7 +209,12 @@ struct Block {
 
 /// What the parser assumed to read a block, by bit: reported as
 /// [`EditBlock::assumed`] names.
-pub const ASSUMED: [&str; 4] = ["path-from-previous-block", "marker-repaired", "cline-markers", "line-hint-header"];
+pub const ASSUMED: [&str; 4] = [
+    "path-from-previous-block",
+    "marker-repaired",
+    "cline-markers",
+    "line-hint-header",
+];
 const PATH_REUSED: u32 = 1;
 const MARKER_REPAIRED: u32 = 2;
 const CLINE_MARKERS: u32 = 4;
@@ -208,7 +222,12 @@ const LINE_HINT: u32 = 8;
 
 /// The names of the bits set in `mask`, in [`ASSUMED`] order.
 pub fn assumed_names(mask: u32) -> Vec<String> {
-    ASSUMED.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, n)| n.to_string()).collect()
+    ASSUMED
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| mask & (1 << i) != 0)
+        .map(|(_, n)| n.to_string())
+        .collect()
 }
 
 fn spelling_bits_for(family: Family, marker_line: &str) -> u32 {
@@ -223,7 +242,10 @@ fn spelling_bits_for(family: Family, marker_line: &str) -> u32 {
 /// be taken to go on in `previous`.
 fn names_other_path(line: &str, previous: &str) -> bool {
     line.split_whitespace().any(|w| {
-        let w = undecorated(w.trim_end_matches(['.', ',', ';', '!', '?', ')', ':']).trim_start_matches('('));
+        let w = undecorated(
+            w.trim_end_matches(['.', ',', ';', '!', '?', ')', ':'])
+                .trim_start_matches('('),
+        );
         let w = w.trim_end_matches(['.', ',', ';', '!', '?', ')', ':']);
         looks_like_path_word(w) && w != previous
     })
@@ -402,16 +424,36 @@ impl EditStream {
             // A patch operation: one `patch` section of body lines as written.
             let (file_path, format, line_number, lines) = reader.pending()?;
             let partial_line = self.partial.trim_end_matches('\r').to_string();
-            return Some(PendingBlock { file_path, format: Some(format), line_number, sections: vec![PendingSection { section: Section::Patch, lines }], partial_line });
+            return Some(PendingBlock {
+                file_path,
+                format: Some(format),
+                line_number,
+                sections: vec![PendingSection {
+                    section: Section::Patch,
+                    lines,
+                }],
+                partial_line,
+            });
         }
         let block = self.block.as_ref()?;
         let path = block.path.as_ref()?;
         let mut sections = Vec::new();
         for i in 0..=block.section {
-            let end = if i < block.section { block.ends[i] } else { block.raw.len().saturating_sub(1).max(block.starts[i]) };
+            let end = if i < block.section {
+                block.ends[i]
+            } else {
+                block.raw.len().saturating_sub(1).max(block.starts[i])
+            };
             let text = block.raw.get(block.starts[i]..end).unwrap_or("");
-            let lines = if block.counts[i] == 0 { Vec::new() } else { text.split('\n').map(String::from).collect() };
-            sections.push(PendingSection { section: self.section_name(block, i), lines });
+            let lines = if block.counts[i] == 0 {
+                Vec::new()
+            } else {
+                text.split('\n').map(String::from).collect()
+            };
+            sections.push(PendingSection {
+                section: self.section_name(block, i),
+                lines,
+            });
         }
         let partial = self.partial.trim_end_matches('\r');
         Some(PendingBlock {
@@ -464,7 +506,10 @@ impl EditStream {
         }
         if let Some(block) = self.block.take() {
             let expected = self.expected_marker(&block);
-            self.discard(block, format!("the reply ended before the block was closed: {expected} is missing"));
+            self.discard(
+                block,
+                format!("the reply ended before the block was closed: {expected} is missing"),
+            );
         }
     }
 
@@ -492,7 +537,9 @@ impl EditStream {
         let marker = classify(trimmed);
         if self.block.is_some() {
             let starts = match marker {
-                Marker::EditStart => (self.allow_edit_repl || self.allow_anchored).then_some(Family::Edit),
+                Marker::EditStart => {
+                    (self.allow_edit_repl || self.allow_anchored).then_some(Family::Edit)
+                }
                 Marker::Search => self.allow_search.then_some(Family::Search),
                 _ => None,
             };
@@ -520,7 +567,14 @@ impl EditStream {
             }
             // Cheap test first: most block lines are plain content.
             let variant = match self.block.as_ref() {
-                Some(b) => b.path.is_some() && ((b.section == 0 && b.header_open) || matches!(marker, Marker::NearReplace | Marker::NearEditEnd | Marker::Divider)),
+                Some(b) => {
+                    b.path.is_some()
+                        && ((b.section == 0 && b.header_open)
+                            || matches!(
+                                marker,
+                                Marker::NearReplace | Marker::NearEditEnd | Marker::Divider
+                            ))
+                }
                 None => false,
             };
             if variant && self.block_variants(line, trimmed, marker) {
@@ -538,7 +592,9 @@ impl EditStream {
                 if b.family == Family::Search && b.section == 1 && b.counts[1] > 0 {
                     if trimmed != "=======" {
                         marker = Marker::None;
-                    } else if let (Some(at), true, None) = (b.loose_divider, b.path.is_some(), &b.doomed) {
+                    } else if let (Some(at), true, None) =
+                        (b.loose_divider, b.path.is_some(), &b.doomed)
+                    {
                         // Read on to the block's end marker, then drop it.
                         let now = self.line_count;
                         let reason = format!(
@@ -568,12 +624,19 @@ impl EditStream {
             }
             if let (Some(_), Some(b)) = (starts, self.block.as_mut()) {
                 if Some(b.section) == section && b.path.is_some() {
-                    b.nested = Some(NestedStart { raw_pos, line_number: self.line_count, offset, offset16 });
+                    b.nested = Some(NestedStart {
+                        raw_pos,
+                        line_number: self.line_count,
+                        offset,
+                        offset16,
+                    });
                 }
             }
             // Track the last path-like line inside the block, for the rule above.
             match self.block.as_ref() {
-                Some(b) if Some(b.section) == section && marker == Marker::None => self.note_candidate(line, trimmed, offset, offset16),
+                Some(b) if Some(b.section) == section && marker == Marker::None => {
+                    self.note_candidate(line, trimmed, offset, offset16)
+                }
                 Some(_) => {
                     self.candidate = Candidate::None;
                     self.lead.clear();
@@ -585,14 +648,22 @@ impl EditStream {
         let edit = self.allow_edit_repl || self.allow_anchored;
         match marker {
             Marker::EditStart if edit => self.start(Family::Edit, line, offset, offset16),
-            Marker::Search if self.allow_search => self.start(Family::Search, line, offset, offset16),
+            Marker::Search if self.allow_search => {
+                self.start(Family::Search, line, offset, offset16)
+            }
             // A `>>>>>>> REPLACE` left over after a block closed by a second
             // `=======` belongs to that block.
             Marker::Replace if self.closed_by_divider => self.closed_by_divider = false,
-            Marker::NearSearch if self.allow_search => self.near_start(Family::Search, trimmed, "`<<<<<<< SEARCH`"),
+            Marker::NearSearch if self.allow_search => {
+                self.near_start(Family::Search, trimmed, "`<<<<<<< SEARCH`")
+            }
             Marker::NearEditStart if edit => self.near_start(Family::Edit, trimmed, "`««« EDIT`"),
-            Marker::Replace | Marker::NearReplace if self.allow_search => self.stray_end(trimmed, "`<<<<<<< SEARCH`"),
-            Marker::EditEnd | Marker::ShortEnd | Marker::NearEditEnd if edit => self.stray_end(trimmed, "`««« EDIT`"),
+            Marker::Replace | Marker::NearReplace if self.allow_search => {
+                self.stray_end(trimmed, "`<<<<<<< SEARCH`")
+            }
+            Marker::EditEnd | Marker::ShortEnd | Marker::NearEditEnd if edit => {
+                self.stray_end(trimmed, "`««« EDIT`")
+            }
             _ => {
                 if marker == Marker::Divider && self.allow_search {
                     self.stray_divider = Some(self.line_count);
@@ -609,14 +680,21 @@ impl EditStream {
     /// and a divider written twice. True when the line was dealt with.
     #[inline(never)]
     fn block_variants(&mut self, line: &str, trimmed: &str, marker: Marker) -> bool {
-        let Some(b) = self.block.as_mut() else { return false };
+        let Some(b) = self.block.as_mut() else {
+            return false;
+        };
         // A block refused at its start is read silently to its end: no
         // variants (its line counts stay 0).
         if b.path.is_none() {
             return false;
         }
         let keep = true;
-        if b.family == Family::Search && b.section == 0 && b.counts[0] == 0 && b.header_open && marker == Marker::None {
+        if b.family == Family::Search
+            && b.section == 0
+            && b.counts[0] == 0
+            && b.header_open
+            && marker == Marker::None
+        {
             if let Some(header) = roo_header(trimmed) {
                 match header {
                     RooHeader::Start(n) => b.line_hint = Some(n),
@@ -626,7 +704,9 @@ impl EditStream {
                 b.assumed |= LINE_HINT;
                 self.candidate = Candidate::None;
                 self.lead.clear();
-                let Some(b) = self.block.as_mut() else { return true };
+                let Some(b) = self.block.as_mut() else {
+                    return true;
+                };
                 if keep {
                     b.raw.push_str(line);
                     b.raw.push('\n');
@@ -652,7 +732,12 @@ impl EditStream {
             }
             return true;
         }
-        if b.family == Family::Search && b.section == 1 && b.counts[1] == 0 && marker == Marker::Divider && b.doomed.is_none() {
+        if b.family == Family::Search
+            && b.section == 1
+            && b.counts[1] == 0
+            && marker == Marker::Divider
+            && b.doomed.is_none()
+        {
             let (first, now) = (b.divider_line, self.line_count);
             b.doomed = Some(format!(
                 "`=======` is written twice (lines {first} and {now}), so it cannot be told whether the replace text is empty (the search text deleted) or starts with a `=======` line; resend the block with one `=======` between the search and replace text"
@@ -671,7 +756,12 @@ impl EditStream {
     fn near_start(&mut self, family: Family, trimmed: &str, expected: &str) {
         let at = self.line_count;
         let path = match self.candidate {
-            Candidate::Line { len, .. } => path_in_line(self.lead.get(..len).unwrap_or(""), &self.known_files).ok().and_then(|(s, e)| self.lead.get(s..e)).map(|p| format!(" for {p}")),
+            Candidate::Line { len, .. } => {
+                path_in_line(self.lead.get(..len).unwrap_or(""), &self.known_files)
+                    .ok()
+                    .and_then(|(s, e)| self.lead.get(s..e))
+                    .map(|p| format!(" for {p}"))
+            }
             _ => None,
         }
         .unwrap_or_default();
@@ -753,7 +843,13 @@ impl EditStream {
                 }
             }
         }
-        match PatchReader::start(line, n, self.allow_v4a, self.allow_unified, &mut self.patch_out) {
+        match PatchReader::start(
+            line,
+            n,
+            self.allow_v4a,
+            self.allow_unified,
+            &mut self.patch_out,
+        ) {
             Some((reader, tentative)) => {
                 self.patches += 1;
                 self.patch = Some(reader);
@@ -775,37 +871,74 @@ impl EditStream {
         }
         for event in std::mem::take(&mut self.patch_out) {
             let event = match event {
-                PatchEvent::Start { path, format, line_number } => StreamEvent::BlockStart { file_path: path, format: Some(format), line_number },
+                PatchEvent::Start {
+                    path,
+                    format,
+                    line_number,
+                } => StreamEvent::BlockStart {
+                    file_path: path,
+                    format: Some(format),
+                    line_number,
+                },
                 PatchEvent::Update { format, lines } => {
                     let merged = match self.mode {
                         Mode::Events => match self.out.last_mut() {
-                            Some(StreamEvent::BlockUpdate { section: Section::Patch, lines: last, .. }) => {
+                            Some(StreamEvent::BlockUpdate {
+                                section: Section::Patch,
+                                lines: last,
+                                ..
+                            }) => {
                                 last.extend(lines.iter().cloned());
                                 true
                             }
                             _ => false,
                         },
-                        Mode::Compact if lines.len() == 1 && lines[0] == current && self.feed_lines > 0 => {
+                        Mode::Compact
+                            if lines.len() == 1 && lines[0] == current && self.feed_lines > 0 =>
+                        {
                             // The current line, verbatim: a numeric record (the
                             // binding slices it from the text it holds), as for
                             // the other formats' lines.
                             let line_index = self.feed_lines - 1;
                             match self.last_update {
-                                Some(at) if self.records.get(at + 1) == Some(&(Section::Patch as u32)) && self.records.get(at + 3).zip(self.records.get(at + 4)).is_some_and(|(f, n)| f + n == line_index) => {
+                                Some(at)
+                                    if self.records.get(at + 1)
+                                        == Some(&(Section::Patch as u32))
+                                        && self
+                                            .records
+                                            .get(at + 3)
+                                            .zip(self.records.get(at + 4))
+                                            .is_some_and(|(f, n)| f + n == line_index) =>
+                                {
                                     self.records[at + 4] += 1;
                                 }
                                 _ => {
                                     self.last_update = Some(self.records.len());
-                                    self.records.extend([RECORD_UPDATE, Section::Patch as u32, format_code(Some(format)), line_index, 1]);
+                                    self.records.extend([
+                                        RECORD_UPDATE,
+                                        Section::Patch as u32,
+                                        format_code(Some(format)),
+                                        line_index,
+                                        1,
+                                    ]);
                                 }
                             }
                             true
                         }
                         Mode::Compact => {
                             let k = self.json_events.len();
-                            let tail = self.records.len() >= 2 && self.records[self.records.len() - 2..] == [RECORD_JSON, k.wrapping_sub(1) as u32];
+                            let tail = self.records.len() >= 2
+                                && self.records[self.records.len() - 2..]
+                                    == [RECORD_JSON, k.wrapping_sub(1) as u32];
                             match (tail, self.json_events.last_mut()) {
-                                (true, Some(StreamEvent::BlockUpdate { section: Section::Patch, lines: last, .. })) => {
+                                (
+                                    true,
+                                    Some(StreamEvent::BlockUpdate {
+                                        section: Section::Patch,
+                                        lines: last,
+                                        ..
+                                    }),
+                                ) => {
                                     last.extend(lines.iter().cloned());
                                     true
                                 }
@@ -817,7 +950,11 @@ impl EditStream {
                     if merged {
                         continue;
                     }
-                    StreamEvent::BlockUpdate { format: Some(format), section: Section::Patch, lines }
+                    StreamEvent::BlockUpdate {
+                        format: Some(format),
+                        section: Section::Patch,
+                        lines,
+                    }
                 }
                 PatchEvent::Complete(mut block) => {
                     if let Some(op) = block.patch.as_mut() {
@@ -831,11 +968,24 @@ impl EditStream {
                     }
                     StreamEvent::BlockComplete { index, block }
                 }
-                PatchEvent::Discarded { path, line_number, reason } => StreamEvent::BlockDiscarded { file_path: path, line_number, reason },
+                PatchEvent::Discarded {
+                    path,
+                    line_number,
+                    reason,
+                } => StreamEvent::BlockDiscarded {
+                    file_path: path,
+                    line_number,
+                    reason,
+                },
             };
             match self.mode {
                 Mode::Events => self.out.push(event),
-                Mode::Compact => push_json(&mut self.records, &mut self.json_events, &mut self.last_update, event),
+                Mode::Compact => push_json(
+                    &mut self.records,
+                    &mut self.json_events,
+                    &mut self.last_update,
+                    event,
+                ),
                 Mode::Blocks => {
                     if matches!(event, StreamEvent::BlockComplete { .. }) {
                         self.out.push(event);
@@ -858,7 +1008,12 @@ impl EditStream {
             self.lead.clear();
             self.lead.push_str(line);
             self.lead.push('\n');
-            self.candidate = Candidate::Line { line_number: self.line_count, offset, offset16, len: line.len() };
+            self.candidate = Candidate::Line {
+                line_number: self.line_count,
+                offset,
+                offset16,
+                len: line.len(),
+            };
         }
     }
 
@@ -877,7 +1032,12 @@ impl EditStream {
         self.closed_by_divider = false;
         self.stray_divider = None;
         let (path, path_span, line_number, mut raw, raw_start) = match candidate {
-            Candidate::Line { line_number, offset: line_offset, offset16: line_offset16, len } => {
+            Candidate::Line {
+                line_number,
+                offset: line_offset,
+                offset16: line_offset16,
+                len,
+            } => {
                 let text = self.lead.get(..len).unwrap_or("");
                 match path_in_line(text, &self.known_files) {
                     Ok((s, e)) => {
@@ -887,18 +1047,38 @@ impl EditStream {
                         if self.mode == Mode::Compact {
                             let before = utf16_units(&text.as_bytes()[..s]);
                             let inside = utf16_units(&text.as_bytes()[s..e]);
-                            path16 = Some((line_offset16 + before, line_offset16 + before + inside));
+                            path16 =
+                                Some((line_offset16 + before, line_offset16 + before + inside));
                         }
-                        (Some(text[s..e].to_string()), (line_offset + s, line_offset + e), line_number, raw, line_offset)
+                        (
+                            Some(text[s..e].to_string()),
+                            (line_offset + s, line_offset + e),
+                            line_number,
+                            raw,
+                            line_offset,
+                        )
                     }
-                    Err(_) if !self.previous_path.is_empty() && !names_other_path(text, &self.previous_path) => {
+                    Err(_)
+                        if !self.previous_path.is_empty()
+                            && !names_other_path(text, &self.previous_path) =>
+                    {
                         // Prose between two blocks: the block goes on in the
                         // previous block's file, and says so.
                         assumed |= PATH_REUSED;
-                        (Some(self.previous_path.clone()), self.previous_span, self.line_count, std::mem::take(&mut self.spare), offset)
+                        (
+                            Some(self.previous_path.clone()),
+                            self.previous_span,
+                            self.line_count,
+                            std::mem::take(&mut self.spare),
+                            offset,
+                        )
                     }
                     Err(why) => {
-                        let other = if self.previous_path.is_empty() { "" } else { "; it names another file than the block before, so that block's path is not reused" };
+                        let other = if self.previous_path.is_empty() {
+                            ""
+                        } else {
+                            "; it names another file than the block before, so that block's path is not reused"
+                        };
                         let reason = format!(
                             "line {line_number} {:?} before `{marker_name}` is not a file path ({why}){other}; put the file's path alone on the line before the marker",
                             preview(text.trim())
@@ -908,10 +1088,22 @@ impl EditStream {
                     }
                 }
             }
-            Candidate::Previous => (Some(self.previous_path.clone()), self.previous_span, self.line_count, std::mem::take(&mut self.spare), offset),
+            Candidate::Previous => (
+                Some(self.previous_path.clone()),
+                self.previous_span,
+                self.line_count,
+                std::mem::take(&mut self.spare),
+                offset,
+            ),
             Candidate::None if !self.previous_path.is_empty() => {
                 assumed |= PATH_REUSED;
-                (Some(self.previous_path.clone()), self.previous_span, self.line_count, std::mem::take(&mut self.spare), offset)
+                (
+                    Some(self.previous_path.clone()),
+                    self.previous_span,
+                    self.line_count,
+                    std::mem::take(&mut self.spare),
+                    offset,
+                )
             }
             Candidate::None => {
                 let reason = format!(
@@ -951,7 +1143,11 @@ impl EditStream {
         };
         if let Some(path) = &block.path {
             match self.mode {
-                Mode::Events => self.out.push(StreamEvent::BlockStart { file_path: path.clone(), format, line_number }),
+                Mode::Events => self.out.push(StreamEvent::BlockStart {
+                    file_path: path.clone(),
+                    format,
+                    line_number,
+                }),
                 Mode::Compact => {
                     // The path as UTF-16 offsets into the block's text, or
                     // u32::MAX twice when it is the previous block's path.
@@ -960,7 +1156,8 @@ impl EditStream {
                         None => (u32::MAX, u32::MAX),
                     };
                     self.last_update = None;
-                    self.records.extend([RECORD_START, format_code(format), line_number, s, e]);
+                    self.records
+                        .extend([RECORD_START, format_code(format), line_number, s, e]);
                 }
                 _ => {}
             }
@@ -969,16 +1166,27 @@ impl EditStream {
     }
 
     fn refuse(&mut self, line_number: u32, reason: String) {
-        let event = StreamEvent::BlockDiscarded { file_path: None, line_number, reason };
+        let event = StreamEvent::BlockDiscarded {
+            file_path: None,
+            line_number,
+            reason,
+        };
         match self.mode {
             Mode::Events => self.out.push(event),
-            Mode::Compact => push_json(&mut self.records, &mut self.json_events, &mut self.last_update, event),
+            Mode::Compact => push_json(
+                &mut self.records,
+                &mut self.json_events,
+                &mut self.last_update,
+                event,
+            ),
             _ => {}
         }
     }
 
     fn block_line(&mut self, line: &str, marker: Marker) {
-        let Some(block) = self.block.as_mut() else { return };
+        let Some(block) = self.block.as_mut() else {
+            return;
+        };
         let step = step(block, marker);
         let keep = block.path.is_some();
         match step {
@@ -994,13 +1202,25 @@ impl EditStream {
                     } else if self.mode == Mode::Compact {
                         let line_index = self.feed_lines - 1;
                         match self.last_update {
-                            Some(at) if self.records.get(at + 3).zip(self.records.get(at + 4)).is_some_and(|(f, n)| f + n == line_index) => {
+                            Some(at)
+                                if self
+                                    .records
+                                    .get(at + 3)
+                                    .zip(self.records.get(at + 4))
+                                    .is_some_and(|(f, n)| f + n == line_index) =>
+                            {
                                 self.records[at + 4] += 1;
                             }
                             _ => {
                                 let section = section_name(block, block.section);
                                 self.last_update = Some(self.records.len());
-                                self.records.extend([RECORD_UPDATE, section as u32, format_code(block.format), line_index, 1]);
+                                self.records.extend([
+                                    RECORD_UPDATE,
+                                    section as u32,
+                                    format_code(block.format),
+                                    line_index,
+                                    1,
+                                ]);
                             }
                         }
                     }
@@ -1024,15 +1244,27 @@ impl EditStream {
                 block.ends[s] = block.raw.len();
                 if keep && self.mode == Mode::Events {
                     let section = section_name(block, s);
-                    self.out.push(StreamEvent::BlockUpdate { format: block.format, section, lines: Vec::new() });
+                    self.out.push(StreamEvent::BlockUpdate {
+                        format: block.format,
+                        section,
+                        lines: Vec::new(),
+                    });
                 } else if keep && self.mode == Mode::Compact {
                     let section = section_name(block, s);
                     self.last_update = Some(self.records.len());
-                    self.records.extend([RECORD_UPDATE, section as u32, format_code(block.format), self.feed_lines, 0]);
+                    self.records.extend([
+                        RECORD_UPDATE,
+                        section as u32,
+                        format_code(block.format),
+                        self.feed_lines,
+                        0,
+                    ]);
                 }
             }
             Step::Complete => {
-                let Some(mut block) = self.block.take() else { return };
+                let Some(mut block) = self.block.take() else {
+                    return;
+                };
                 if marker == Marker::Replace {
                     block.assumed |= spelling_bits(line);
                 }
@@ -1049,7 +1281,9 @@ impl EditStream {
                 self.closed_by_divider = by_divider;
             }
             Step::Missing(what) => {
-                let Some(mut block) = self.block.take() else { return };
+                let Some(mut block) = self.block.take() else {
+                    return;
+                };
                 block.raw.push_str(line);
                 let name = line.trim().to_string();
                 self.discard(block, format!("`{name}` came before {what}"));
@@ -1066,7 +1300,9 @@ impl EditStream {
     /// on, the open block would take the next block, markers and all, as its
     /// text.
     fn forgotten_end(&self, marker: Marker) -> bool {
-        let Some(block) = &self.block else { return false };
+        let Some(block) = &self.block else {
+            return false;
+        };
         if block.nested.is_none() || block.path.is_none() {
             return false;
         }
@@ -1083,7 +1319,9 @@ impl EditStream {
     /// from its nested start marker as a new block in the same file; then
     /// reads `line`, the divider that showed it, in that block.
     fn restart_at_nested(&mut self, line: &str, marker: Marker) {
-        let Some(mut open) = self.block.take() else { return };
+        let Some(mut open) = self.block.take() else {
+            return;
+        };
         let Some(nested) = open.nested.take() else {
             self.block = Some(open);
             return;
@@ -1111,11 +1349,20 @@ impl EditStream {
                 block.counts[0] += 1;
             }
             if !replayed.is_empty() {
-                let event = StreamEvent::BlockUpdate { format: block.format, section: section_name(block, 0), lines: replayed };
+                let event = StreamEvent::BlockUpdate {
+                    format: block.format,
+                    section: section_name(block, 0),
+                    lines: replayed,
+                };
                 match self.mode {
                     Mode::Events => self.out.push(event),
                     // These lines came in earlier feeds: they travel as text.
-                    Mode::Compact => push_json(&mut self.records, &mut self.json_events, &mut self.last_update, event),
+                    Mode::Compact => push_json(
+                        &mut self.records,
+                        &mut self.json_events,
+                        &mut self.last_update,
+                        event,
+                    ),
                     _ => {}
                 }
             }
@@ -1152,12 +1399,24 @@ impl EditStream {
         };
         self.recycle(block.raw);
         if matches!(self.mode, Mode::Events | Mode::Compact) {
-            let reason = format!("block for {path} at line {} was dropped: {what}", block.line_number);
-            let event = StreamEvent::BlockDiscarded { file_path: Some(path.clone()), line_number: block.line_number, reason };
+            let reason = format!(
+                "block for {path} at line {} was dropped: {what}",
+                block.line_number
+            );
+            let event = StreamEvent::BlockDiscarded {
+                file_path: Some(path.clone()),
+                line_number: block.line_number,
+                reason,
+            };
             if self.mode == Mode::Events {
                 self.out.push(event);
             } else {
-                push_json(&mut self.records, &mut self.json_events, &mut self.last_update, event);
+                push_json(
+                    &mut self.records,
+                    &mut self.json_events,
+                    &mut self.last_update,
+                    event,
+                );
             }
         }
         self.after_block(Some((path, block.path_span)));
@@ -1180,7 +1439,9 @@ impl EditStream {
             self.discard(block, why);
             return;
         }
-        let Some(path) = block.path.clone() else { return };
+        let Some(path) = block.path.clone() else {
+            return;
+        };
         let format = block.format.unwrap_or(Format::EditRepl);
         let text = |i: usize| block.raw.get(block.starts[i]..block.ends[i]).unwrap_or("");
         // Ranges inside `raw` of anchor, old, new, trailing anchor.
@@ -1190,31 +1451,78 @@ impl EditStream {
         // Ranges inside `raw` of anchor, old, new, trailing anchor, and how
         // many lines each holds.
         let ((anchor, old, new, trailing), lines) = match format {
-            Format::SearchReplace | Format::ApplyPatch | Format::UnifiedDiff => ((empty_at(0), range(0), range(1), (block.ends[1], block.ends[1])), [0, c[0], c[1], 0]),
+            Format::SearchReplace | Format::ApplyPatch | Format::UnifiedDiff => (
+                (
+                    empty_at(0),
+                    range(0),
+                    range(1),
+                    (block.ends[1], block.ends[1]),
+                ),
+                [0, c[0], c[1], 0],
+            ),
             Format::Anchored => ((range(0), range(1), range(2), range(3)), c),
             Format::EditRepl => {
                 let (edit, repl) = (text(0), text(1));
                 match common_prefix(edit, c[0], repl, c[1]) {
                     // Whole sections equal: all anchor, nothing changes.
-                    Prefix::All => ((range(0), (block.ends[0], block.ends[0]), (block.ends[1], block.ends[1]), (block.ends[1], block.ends[1])), [c[0], 0, 0, 0]),
-                    Prefix::Bytes(0, _) => ((empty_at(0), range(0), range(1), (block.ends[1], block.ends[1])), [0, c[0], c[1], 0]),
+                    Prefix::All => (
+                        (
+                            range(0),
+                            (block.ends[0], block.ends[0]),
+                            (block.ends[1], block.ends[1]),
+                            (block.ends[1], block.ends[1]),
+                        ),
+                        [c[0], 0, 0, 0],
+                    ),
+                    Prefix::Bytes(0, _) => (
+                        (
+                            empty_at(0),
+                            range(0),
+                            range(1),
+                            (block.ends[1], block.ends[1]),
+                        ),
+                        [0, c[0], c[1], 0],
+                    ),
                     Prefix::Bytes(n, shared) => {
                         let (s0, s1) = (block.starts[0], block.starts[1]);
                         // The anchor ends before the newline that follows it.
                         (
-                            ((s0, s0 + n - 1), (s0 + n, block.ends[0]), (s1 + n, block.ends[1]), (block.ends[1], block.ends[1])),
-                            [shared, c[0].saturating_sub(shared), c[1].saturating_sub(shared), 0],
+                            (
+                                (s0, s0 + n - 1),
+                                (s0 + n, block.ends[0]),
+                                (s1 + n, block.ends[1]),
+                                (block.ends[1], block.ends[1]),
+                            ),
+                            [
+                                shared,
+                                c[0].saturating_sub(shared),
+                                c[1].saturating_sub(shared),
+                                0,
+                            ],
                         )
                     }
                     Prefix::EditOnly(n) => {
                         // EDIT section is entirely prefix of REPL: anchor is all of EDIT.
                         let s1 = block.starts[1];
-                        ((range(0), (block.ends[0], block.ends[0]), (s1 + n, block.ends[1]), (block.ends[1], block.ends[1])), [c[0], 0, c[1].saturating_sub(c[0]), 0])
+                        (
+                            (
+                                range(0),
+                                (block.ends[0], block.ends[0]),
+                                (s1 + n, block.ends[1]),
+                                (block.ends[1], block.ends[1]),
+                            ),
+                            [c[0], 0, c[1].saturating_sub(c[0]), 0],
+                        )
                     }
                     Prefix::ReplOnly(n) => {
                         let s0 = block.starts[0];
                         (
-                            ((s0, block.ends[0].min(s0 + n.saturating_sub(1)).max(s0)), (s0 + n, block.ends[0]), (block.ends[1], block.ends[1]), (block.ends[1], block.ends[1])),
+                            (
+                                (s0, block.ends[0].min(s0 + n.saturating_sub(1)).max(s0)),
+                                (s0 + n, block.ends[0]),
+                                (block.ends[1], block.ends[1]),
+                                (block.ends[1], block.ends[1]),
+                            ),
                             [c[1], c[0].saturating_sub(c[1]), 0, 0],
                         )
                     }
@@ -1255,7 +1563,12 @@ impl EditStream {
                     units as u32
                 };
                 self.last_update = None;
-                self.records.extend([RECORD_COMPLETE, index as u32, format_code(Some(format)), block.line_number]);
+                self.records.extend([
+                    RECORD_COMPLETE,
+                    index as u32,
+                    format_code(Some(format)),
+                    block.line_number,
+                ]);
                 for (s, e) in [anchor, old, new, trailing] {
                     let s16 = to16(s);
                     let e16 = to16(e);
@@ -1263,7 +1576,8 @@ impl EditStream {
                 }
                 let raw16 = block.raw_start16 as u32;
                 let end16 = to16(raw_len);
-                self.records.extend([raw16, end16, block.assumed, block.line_hint.unwrap_or(0)]);
+                self.records
+                    .extend([raw16, end16, block.assumed, block.line_hint.unwrap_or(0)]);
             }
             Mode::Blocks | Mode::Events => {
                 let get = |(s, e): (usize, usize)| block.raw.get(s..e).unwrap_or("").to_string();
@@ -1280,7 +1594,10 @@ impl EditStream {
                     line_hint: block.line_hint,
                     patch: None,
                 };
-                self.out.push(StreamEvent::BlockComplete { index, block: edit_block });
+                self.out.push(StreamEvent::BlockComplete {
+                    index,
+                    block: edit_block,
+                });
             }
         }
         let span = block.path_span;
@@ -1366,7 +1683,11 @@ impl EditStream {
     fn compact_output(&mut self) -> CompactOutput {
         self.last_update = None;
         let keep_from = self.keep_from();
-        CompactOutput { records: std::mem::take(&mut self.records), events: std::mem::take(&mut self.json_events), keep_from }
+        CompactOutput {
+            records: std::mem::take(&mut self.records),
+            events: std::mem::take(&mut self.json_events),
+            keep_from,
+        }
     }
 
     pub(super) fn take_events(&mut self) -> Vec<StreamEvent> {
@@ -1399,10 +1720,12 @@ enum Step {
 }
 
 fn step(block: &Block, marker: Marker) -> Step {
-use Marker as M;
-match (block.family, block.format, block.section, marker) {
+    use Marker as M;
+    match (block.family, block.format, block.section, marker) {
         (Family::Search, _, 0, M::Divider) => Step::Next(None),
-        (Family::Search, _, 0, M::Replace) => Step::Missing("`=======` between the search and replace text"),
+        (Family::Search, _, 0, M::Replace) => {
+            Step::Missing("`=======` between the search and replace text")
+        }
         (Family::Search, _, 1, M::Replace) => Step::Complete,
         // A second `=======` after replace text closes the block: models
         // write it for `>>>>>>> REPLACE` (aider reads it the same way), and
@@ -1410,16 +1733,24 @@ match (block.family, block.format, block.section, marker) {
         (Family::Search, _, 1, M::Divider) => Step::Complete,
         (Family::Edit, None, 0, M::ReplSeparator) => Step::Next(Some(Format::EditRepl)),
         (Family::Edit, None, 0, M::LightRule) => Step::Next(Some(Format::Anchored)),
-        (Family::Edit, None, 0, M::EditEnd | M::ShortEnd) => {
-            Step::Missing("`═══════ REPL` (edit-repl) or `───────` (anchored) after the first section")
-        }
+        (Family::Edit, None, 0, M::EditEnd | M::ShortEnd) => Step::Missing(
+            "`═══════ REPL` (edit-repl) or `───────` (anchored) after the first section",
+        ),
         (Family::Edit, Some(Format::EditRepl), 0, M::ReplSeparator) => Step::Next(None),
-        (Family::Edit, Some(Format::EditRepl), 0, M::EditEnd | M::ShortEnd) => Step::Missing("`═══════ REPL` between the old and new text"),
+        (Family::Edit, Some(Format::EditRepl), 0, M::EditEnd | M::ShortEnd) => {
+            Step::Missing("`═══════ REPL` between the old and new text")
+        }
         (Family::Edit, Some(Format::EditRepl), 1, M::EditEnd | M::ShortEnd) => Step::Complete,
         (Family::Edit, Some(Format::Anchored), 0, M::LightRule) => Step::Next(None),
-        (Family::Edit, Some(Format::Anchored), 0, M::EditEnd | M::ShortEnd) => Step::Missing("`───────` after the leading anchor"),
-        (Family::Edit, Some(Format::Anchored), 1, M::HeavyRule | M::ReplSeparator) => Step::Next(None),
-        (Family::Edit, Some(Format::Anchored), 1, M::EditEnd | M::ShortEnd) => Step::Missing("`═══════` between the old and new lines"),
+        (Family::Edit, Some(Format::Anchored), 0, M::EditEnd | M::ShortEnd) => {
+            Step::Missing("`───────` after the leading anchor")
+        }
+        (Family::Edit, Some(Format::Anchored), 1, M::HeavyRule | M::ReplSeparator) => {
+            Step::Next(None)
+        }
+        (Family::Edit, Some(Format::Anchored), 1, M::EditEnd | M::ShortEnd) => {
+            Step::Missing("`═══════` between the old and new lines")
+        }
         (Family::Edit, Some(Format::Anchored), 2, M::LightRule) => Step::Next(None),
         (Family::Edit, Some(Format::Anchored), 2, M::EditEnd | M::ShortEnd) => {
             Step::Missing("the second `───────` before the trailing anchor")
@@ -1465,13 +1796,22 @@ fn section_name(block: &Block, i: usize) -> Section {
 }
 
 fn push_update(out: &mut Vec<StreamEvent>, format: Option<Format>, section: Section, line: &str) {
-    if let Some(StreamEvent::BlockUpdate { section: last, lines, .. }) = out.last_mut() {
+    if let Some(StreamEvent::BlockUpdate {
+        section: last,
+        lines,
+        ..
+    }) = out.last_mut()
+    {
         if *last == section {
             lines.push(line.to_string());
             return;
         }
     }
-    out.push(StreamEvent::BlockUpdate { format, section, lines: vec![line.to_string()] });
+    out.push(StreamEvent::BlockUpdate {
+        format,
+        section,
+        lines: vec![line.to_string()],
+    });
 }
 
 /// Why a block must be refused because one of its parts is exactly one
@@ -1558,7 +1898,11 @@ fn find_newline(bytes: &[u8]) -> Option<usize> {
         }
         i += 8;
     }
-    bytes.get(i..)?.iter().position(|&b| b == b'\n').map(|p| p + i)
+    bytes
+        .get(i..)?
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|p| p + i)
 }
 
 fn preview(text: &str) -> String {
@@ -1577,10 +1921,17 @@ pub const RECORD_START: u32 = 4;
 
 /// 0 for unknown, else 1 + the position in [`Format::ALL`].
 fn format_code(format: Option<Format>) -> u32 {
-    format.and_then(|f| Format::ALL.iter().position(|x| *x == f)).map_or(0, |i| i as u32 + 1)
+    format
+        .and_then(|f| Format::ALL.iter().position(|x| *x == f))
+        .map_or(0, |i| i as u32 + 1)
 }
 
-fn push_json(records: &mut Vec<u32>, events: &mut Vec<StreamEvent>, last_update: &mut Option<usize>, event: StreamEvent) {
+fn push_json(
+    records: &mut Vec<u32>,
+    events: &mut Vec<StreamEvent>,
+    last_update: &mut Option<usize>,
+    event: StreamEvent,
+) {
     *last_update = None;
     records.extend([RECORD_JSON, events.len() as u32]);
     events.push(event);
@@ -1593,7 +1944,11 @@ pub(crate) fn utf16_units(bytes: &[u8]) -> usize {
     let mut words = bytes.chunks_exact(8);
     let mut n = 0;
     for chunk in &mut words {
-        n += if word(chunk) & 0x8080_8080_8080_8080 == 0 { 8 } else { chunk.iter().map(unit).sum() };
+        n += if word(chunk) & 0x8080_8080_8080_8080 == 0 {
+            8
+        } else {
+            chunk.iter().map(unit).sum()
+        };
     }
     n + words.remainder().iter().map(unit).sum::<usize>()
 }
@@ -1657,14 +2012,33 @@ mod fast_path_tests {
 
     #[test]
     fn trim_matches_str_trim() {
-        for t in ["", " ", "\t\x0b\x0c x \r", "  abc  ", "\u{a0} x \u{a0}", " \u{2003}\t«««  EDIT \u{3000} ", "é", " é ", "\u{85}", "a\u{a0}", "x\u{a0} \t"] {
+        for t in [
+            "",
+            " ",
+            "\t\x0b\x0c x \r",
+            "  abc  ",
+            "\u{a0} x \u{a0}",
+            " \u{2003}\t«««  EDIT \u{3000} ",
+            "é",
+            " é ",
+            "\u{85}",
+            "a\u{a0}",
+            "x\u{a0} \t",
+        ] {
             assert_eq!(trim(t), t.trim(), "{t:?}");
         }
     }
 
     #[test]
     fn utf16_units_matches_encode_utf16() {
-        for t in ["", "abc", "abcdefgh", "abcdefghi€", "🎉 héllo wörld, 日本語 text that is long enough 𝄞", "€€€€€€€€€€€"] {
+        for t in [
+            "",
+            "abc",
+            "abcdefgh",
+            "abcdefghi€",
+            "🎉 héllo wörld, 日本語 text that is long enough 𝄞",
+            "€€€€€€€€€€€",
+        ] {
             assert_eq!(utf16_units(t.as_bytes()), t.encode_utf16().count(), "{t:?}");
         }
     }

@@ -47,7 +47,11 @@ struct Line {
 
 impl Line {
     fn new(s: &str) -> Line {
-        Line { text: Rc::from(s), start: 0, end: s.len() }
+        Line {
+            text: Rc::from(s),
+            start: 0,
+            end: s.len(),
+        }
     }
 }
 
@@ -80,7 +84,11 @@ impl Doc {
             .into_iter()
             .map(|l| {
                 let start = l.as_ptr() as usize - base;
-                Line { text: body.clone(), start, end: start + l.len() }
+                Line {
+                    text: body.clone(),
+                    start,
+                    end: start + l.len(),
+                }
             })
             .collect();
         Doc {

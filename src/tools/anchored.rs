@@ -16,8 +16,11 @@ pub enum AnchorError {
     NotUnique(Vec<u32>),
 }
 
-const ANCHOR_PASSES: [fn(&str, &str) -> bool; 3] =
-    [|f, a| f == a, |f, a| trim_trailing(f) == trim_trailing(a), |f, a| f.trim() == a.trim()];
+const ANCHOR_PASSES: [fn(&str, &str) -> bool; 3] = [
+    |f, a| f == a,
+    |f, a| trim_trailing(f) == trim_trailing(a),
+    |f, a| f.trim() == a.trim(),
+];
 
 /// Finds `anchor` (consecutive lines) in `lines` at or after line index `from`.
 pub fn find_anchor(lines: &[&str], anchor: &[String], from: usize) -> Result<usize, AnchorError> {
@@ -32,7 +35,11 @@ pub fn find_anchor(lines: &[&str], anchor: &[String], from: usize) -> Result<usi
         match hits.as_slice() {
             [] => continue,
             [one] => return Ok(*one),
-            many => return Err(AnchorError::NotUnique(many.iter().map(|&i| i as u32 + 1).collect())),
+            many => {
+                return Err(AnchorError::NotUnique(
+                    many.iter().map(|&i| i as u32 + 1).collect(),
+                ))
+            }
         }
     }
     Err(AnchorError::NotFound)
@@ -55,7 +62,11 @@ pub struct LocateError {
 }
 
 pub fn locate(lines: &[&str], change: &AnchoredChange) -> Result<Region, LocateError> {
-    let first = find_anchor(lines, &change.start, 0).map_err(|error| LocateError { part: "start", error, start_line: None })?;
+    let first = find_anchor(lines, &change.start, 0).map_err(|error| LocateError {
+        part: "start",
+        error,
+        start_line: None,
+    })?;
     let after_start = first + change.start.len();
     let last = match &change.end {
         None => after_start - 1,
@@ -74,9 +85,14 @@ pub fn locate(lines: &[&str], change: &AnchoredChange) -> Result<Region, LocateE
 /// Replaces each region with its content (regions must not overlap); keeps
 /// the body's final newline. Also returns the byte ranges of `body` that were
 /// replaced and the length of their new text, for [`crate::text::Provenance`].
-pub fn splice(body: &str, mut edits: Vec<(Region, &[String])>) -> (String, Vec<(usize, usize, usize)>) {
+pub fn splice(
+    body: &str,
+    mut edits: Vec<(Region, &[String])>,
+) -> (String, Vec<(usize, usize, usize)>) {
     // Byte offset where each line starts, plus the end of the body.
-    let mut starts: Vec<usize> = std::iter::once(0).chain(body.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let mut starts: Vec<usize> = std::iter::once(0)
+        .chain(body.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
     if starts.last() == Some(&body.len()) && !body.is_empty() {
         starts.pop();
     }
@@ -95,8 +111,8 @@ pub fn splice(body: &str, mut edits: Vec<(Region, &[String])>) -> (String, Vec<(
             // The lines go with one of their line breaks: the one after them, else the one before.
             if end < body.len() {
                 end += 1;
-            } else if start > 0 {
-                start -= 1;
+            } else {
+                start = start.saturating_sub(1);
             }
         }
         replaced.push((start, end, content.join("\n")));
@@ -119,25 +135,42 @@ mod tests {
 
     fn change(start: &[&str], end: Option<&[&str]>, content: &[&str]) -> AnchoredChange {
         let v = |s: &[&str]| s.iter().map(|l| l.to_string()).collect::<Vec<_>>();
-        AnchoredChange { start: v(start), end: end.map(v), content: v(content) }
+        AnchoredChange {
+            start: v(start),
+            end: end.map(v),
+            content: v(content),
+        }
     }
 
     #[test]
     fn start_and_end_region() {
         let body = "def a():\n    pass\n\ndef b():\n    pass\n";
         let lines: Vec<&str> = body.split_terminator('\n').collect();
-        let c = change(&["def a():"], Some(&["def b():"]), &["def a(x):", "    return x", "", "def b():"]);
+        let c = change(
+            &["def a():"],
+            Some(&["def b():"]),
+            &["def a(x):", "    return x", "", "def b():"],
+        );
         let r = locate(&lines, &c).unwrap();
         assert_eq!(r, Region { first: 0, last: 3 });
-        assert_eq!(splice(body, vec![(r, &c.content)]).0, "def a(x):\n    return x\n\ndef b():\n    pass\n");
+        assert_eq!(
+            splice(body, vec![(r, &c.content)]).0,
+            "def a(x):\n    return x\n\ndef b():\n    pass\n"
+        );
     }
 
     #[test]
     fn anchors_tolerate_indentation_and_report_candidates() {
         let lines = ["if x:", "        y = 1", "}", "z", "}"];
         assert_eq!(find_anchor(&lines, &["    y = 1".to_string()], 0), Ok(1));
-        assert_eq!(find_anchor(&lines, &["}".to_string()], 0), Err(AnchorError::NotUnique(vec![3, 5])));
+        assert_eq!(
+            find_anchor(&lines, &["}".to_string()], 0),
+            Err(AnchorError::NotUnique(vec![3, 5]))
+        );
         assert_eq!(find_anchor(&lines, &["}".to_string()], 3), Ok(4));
-        assert_eq!(find_anchor(&lines, &["nope".to_string()], 0), Err(AnchorError::NotFound));
+        assert_eq!(
+            find_anchor(&lines, &["nope".to_string()], 0),
+            Err(AnchorError::NotFound)
+        );
     }
 }

@@ -149,7 +149,11 @@ pub fn tool_view_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String>
         if !matches!(item.op, Ok(Op::Provider(ProviderOp::View { .. }))) {
             continue;
         }
-        let path = if is_root_view(&item) { Ok(".".to_string()) } else { confine(&item.path, &options.allow_folders).map_err(|_| ()) };
+        let path = if is_root_view(&item) {
+            Ok(".".to_string())
+        } else {
+            confine(&item.path, &options.allow_folders).map_err(|_| ())
+        };
         if let Ok(path) = path {
             if !paths.contains(&path) {
                 paths.push(path);
@@ -245,7 +249,11 @@ impl FileState {
     /// The file's text as it would be written now (`None`: it does not exist).
     fn encoded(&self, policy: NewlinePolicy) -> Option<String> {
         let body = self.body.as_ref()?;
-        Some(if body.is_empty() { String::new() } else { self.text.encode(body, self.final_newline, policy) })
+        Some(if body.is_empty() {
+            String::new()
+        } else {
+            self.text.encode(body, self.final_newline, policy)
+        })
     }
 
     /// Goes back to a text from the history (`None`: the file did not exist).
@@ -269,9 +277,19 @@ impl FileState {
     pub(super) fn set_edited_body(&mut self, next: String) {
         match self.body.as_deref() {
             Some(current) => {
-                let prefix = current.bytes().zip(next.bytes()).take_while(|(a, b)| a == b).count();
+                let prefix = current
+                    .bytes()
+                    .zip(next.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count();
                 let max_suffix = current.len().min(next.len()) - prefix;
-                let suffix = current.bytes().rev().zip(next.bytes().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
+                let suffix = current
+                    .bytes()
+                    .rev()
+                    .zip(next.bytes().rev())
+                    .take(max_suffix)
+                    .take_while(|(a, b)| a == b)
+                    .count();
                 let (end, new_len) = (current.len() - suffix, next.len() - prefix - suffix);
                 if prefix < end || new_len > 0 {
                     self.provenance.replace(&[(prefix, end, new_len)]);
@@ -303,13 +321,32 @@ pub(super) struct Outcome {
 
 impl Outcome {
     pub(super) fn ok(line: Option<u32>, matched_by: Option<MatchPass>) -> Outcome {
-        Outcome { status: Status::Applied, kind: None, reason: None, line, matched_by, diagnostics: None, assumed: Vec::new(), said: None, read_only: false, retry: None }
+        Outcome {
+            status: Status::Applied,
+            kind: None,
+            reason: None,
+            line,
+            matched_by,
+            diagnostics: None,
+            assumed: Vec::new(),
+            said: None,
+            read_only: false,
+            retry: None,
+        }
     }
     pub(super) fn fail(kind: ErrorKind, reason: String) -> Outcome {
-        Outcome { status: Status::Failed, kind: Some(kind), reason: Some(reason), ..Outcome::ok(None, None) }
+        Outcome {
+            status: Status::Failed,
+            kind: Some(kind),
+            reason: Some(reason),
+            ..Outcome::ok(None, None)
+        }
     }
     fn skip(kind: ErrorKind, reason: String) -> Outcome {
-        Outcome { status: Status::Skipped, ..Outcome::fail(kind, reason) }
+        Outcome {
+            status: Status::Skipped,
+            ..Outcome::fail(kind, reason)
+        }
     }
     pub(super) fn at(mut self, line: Option<u32>) -> Outcome {
         self.line = line;
@@ -340,7 +377,10 @@ impl Outcome {
     /// The places an ambiguous text matched, for the model to choose from.
     fn candidates(mut self, body: &str, lines: &[u32]) -> Outcome {
         if !lines.is_empty() {
-            self.retry = Some(format!("The candidates (add lines that tell yours apart):\n{}", super::provider::candidates(body, lines)));
+            self.retry = Some(format!(
+                "The candidates (add lines that tell yours apart):\n{}",
+                super::provider::candidates(body, lines)
+            ));
         }
         self
     }
@@ -355,7 +395,15 @@ type Push<'a> = dyn FnMut(&str, Option<usize>, &str, &str, Outcome) + 'a;
 
 /// Names a change the way the model can find it in its own reply.
 fn label(item: &Planned, change: Option<usize>, path: &str) -> String {
-    let mut out = format!("call {} ({})", item.call_index + 1, if item.tool.is_empty() { "unnamed" } else { &item.tool });
+    let mut out = format!(
+        "call {} ({})",
+        item.call_index + 1,
+        if item.tool.is_empty() {
+            "unnamed"
+        } else {
+            &item.tool
+        }
+    );
     if let Some(i) = item.edit_index {
         out.push_str(&format!(", edit {}", i + 1));
     }
@@ -386,7 +434,11 @@ fn quote(line: &str) -> String {
 fn nearest(body: &str, wanted: &str) -> Vec<NearLine> {
     matching::nearest_lines(body, wanted, 3)
         .into_iter()
-        .map(|(line, text, similarity)| NearLine { line, text: crate::result::clip(&text, crate::result::MAX_QUOTED_CHARS).into_owned(), similarity })
+        .map(|(line, text, similarity)| NearLine {
+            line,
+            text: crate::result::clip(&text, crate::result::MAX_QUOTED_CHARS).into_owned(),
+            similarity,
+        })
         .collect()
 }
 
@@ -402,14 +454,27 @@ fn nearest_hint(near: &[NearLine]) -> String {
 /// whitespace), and returns that line for ranking the nearest file lines.
 fn explain_missing(body: &str, lines: &[&str], what: &str) -> (String, String) {
     let present = |l: &str| body.split_terminator('\n').any(|f| f.trim() == l.trim());
-    let non_empty = || lines.iter().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let non_empty = || {
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+    };
     match non_empty().find(|(_, l)| !present(l)) {
-        Some((k, l)) if lines.len() > 1 => {
-            (l.to_string(), format!(" Line {} of {what}, {}, is not in the file.", k + 1, quote(l)))
-        }
+        Some((k, l)) if lines.len() > 1 => (
+            l.to_string(),
+            format!(
+                " Line {} of {what}, {}, is not in the file.",
+                k + 1,
+                quote(l)
+            ),
+        ),
         Some((_, l)) => (l.to_string(), String::new()),
         None => {
-            let first = non_empty().next().map(|(_, l)| l.to_string()).unwrap_or_default();
+            let first = non_empty()
+                .next()
+                .map(|(_, l)| l.to_string())
+                .unwrap_or_default();
             let hint = if lines.len() > 1 {
                 format!(" Each of its lines occurs in the file, but not together in this order; copy {what} as one piece.")
             } else {
@@ -431,7 +496,12 @@ fn span(r: Region) -> String {
 /// Line numbers for a message: the first 10, then how many more.
 fn lines_list(lines: &[u32]) -> String {
     const MAX: usize = 10;
-    let shown = lines.iter().take(MAX).map(u32::to_string).collect::<Vec<_>>().join(", ");
+    let shown = lines
+        .iter()
+        .take(MAX)
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
     match lines.len().saturating_sub(MAX) {
         0 => shown,
         more => format!("{shown} and {more} more"),
@@ -446,7 +516,11 @@ fn lines_list(lines: &[u32]) -> String {
 /// checked so that every mistake is reported at once, and nothing is
 /// written. When all succeed, the changed files are written together (and
 /// staged when asked).
-pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &ToolOptions) -> ToolApplyResult {
+pub fn apply_tool_calls(
+    calls: &[ToolCall],
+    host: &mut dyn FileHost,
+    options: &ToolOptions,
+) -> ToolApplyResult {
     let items = plan(calls);
     let policy = options.trailing_newline;
     let mut files: BTreeMap<String, FileState> = BTreeMap::new();
@@ -456,42 +530,54 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
     let mut results: Vec<ToolChangeResult> = Vec::new();
 
     for item in &items {
-        let mut push = |path: &str, change: Option<usize>, old: &str, new: &str, outcome: Outcome| {
-            if outcome.read_only {
-                read_only.push(results.len());
-            }
-            let output = match (outcome.said, &outcome.reason, outcome.retry) {
-                (Some(said), _, _) => Some(said),
-                (None, Some(why), Some(retry)) => Some(format!("{why}\n{retry}")),
-                (None, why, None) => why.clone(),
-                (None, None, Some(retry)) => Some(retry),
+        let mut push =
+            |path: &str, change: Option<usize>, old: &str, new: &str, outcome: Outcome| {
+                if outcome.read_only {
+                    read_only.push(results.len());
+                }
+                let output = match (outcome.said, &outcome.reason, outcome.retry) {
+                    (Some(said), _, _) => Some(said),
+                    (None, Some(why), Some(retry)) => Some(format!("{why}\n{retry}")),
+                    (None, why, None) => why.clone(),
+                    (None, None, Some(retry)) => Some(retry),
+                };
+                let reason = outcome
+                    .reason
+                    .map(|why| format!("{}: {why}", label(item, change, path)));
+                results.push(ToolChangeResult {
+                    call_index: item.call_index,
+                    change_index: change.or(item.edit_index),
+                    tool: item.tool.clone(),
+                    edit: EditResult {
+                        block_index: results.len(),
+                        file_path: path.to_string(),
+                        status: outcome.status,
+                        error_kind: outcome.kind,
+                        reason,
+                        estimated_line: outcome.line,
+                        anchor_preview: String::new(),
+                        old_preview: preview(old),
+                        new_preview: preview(new),
+                        diagnostics: outcome.diagnostics,
+                        matched_by: outcome.matched_by.map(|p| p.as_str().to_string()),
+                        assumed: outcome.assumed,
+                    },
+                    output,
+                });
             };
-            let reason = outcome.reason.map(|why| format!("{}: {why}", label(item, change, path)));
-            results.push(ToolChangeResult {
-                call_index: item.call_index,
-                change_index: change.or(item.edit_index),
-                tool: item.tool.clone(),
-                edit: EditResult {
-                    block_index: results.len(),
-                    file_path: path.to_string(),
-                    status: outcome.status,
-                    error_kind: outcome.kind,
-                    reason,
-                    estimated_line: outcome.line,
-                    anchor_preview: String::new(),
-                    old_preview: preview(old),
-                    new_preview: preview(new),
-                    diagnostics: outcome.diagnostics,
-                    matched_by: outcome.matched_by.map(|p| p.as_str().to_string()),
-                    assumed: outcome.assumed,
-                },
-                output,
-            });
-        };
         let op = match &item.op {
             Ok(op) => op,
             Err(why) => {
-                push(&item.path, None, "", "", Outcome::fail(ErrorKind::Malformed, format!("{why}. Send the call again with valid arguments.")));
+                push(
+                    &item.path,
+                    None,
+                    "",
+                    "",
+                    Outcome::fail(
+                        ErrorKind::Malformed,
+                        format!("{why}. Send the call again with valid arguments."),
+                    ),
+                );
                 continue;
             }
         };
@@ -500,19 +586,33 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
             // `view` of the project root: a folder listing.
             Err(_) if is_root_view(item) => ".".to_string(),
             Err(e) => {
-                let why = if item.path.is_empty() { "path is missing; name the file to change.".to_string() } else { e.reason };
-                let kind = if item.path.is_empty() { ErrorKind::Malformed } else { ErrorKind::PathEscape };
+                let why = if item.path.is_empty() {
+                    "path is missing; name the file to change.".to_string()
+                } else {
+                    e.reason
+                };
+                let kind = if item.path.is_empty() {
+                    ErrorKind::Malformed
+                } else {
+                    ErrorKind::PathEscape
+                };
                 push(&item.path, None, "", "", Outcome::skip(kind, why));
                 continue;
             }
         };
         if !files.contains_key(&path) {
-            let mut state = if path == "." { FileState::load_missing() } else { FileState::load(host, &path) };
+            let mut state = if path == "." {
+                FileState::load_missing()
+            } else {
+                FileState::load(host, &path)
+            };
             state.history = options.history.get(&path).cloned().unwrap_or_default();
             files.insert(path.clone(), state);
             order.push(path.clone());
         }
-        let Some(state) = files.get_mut(&path) else { continue };
+        let Some(state) = files.get_mut(&path) else {
+            continue;
+        };
 
         let previous_failed = |push: &mut Push, change: Option<usize>| {
             push(
@@ -553,7 +653,11 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
                 state.touched = true;
                 push(&path, None, "", content, Outcome::ok(Some(1), None));
             }
-            Op::Replace { old, new, replace_all } => {
+            Op::Replace {
+                old,
+                new,
+                replace_all,
+            } => {
                 if old == new {
                     push(
                         &path,
@@ -645,7 +749,9 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
                 }
                 let (old, new) = match op {
                     ProviderOp::Replace { old, new, .. } => (old.as_str(), new.as_str()),
-                    ProviderOp::Create { content, .. } | ProviderOp::WriteWhole { content } => ("", content.as_str()),
+                    ProviderOp::Create { content, .. } | ProviderOp::WriteWhole { content } => {
+                        ("", content.as_str())
+                    }
                     ProviderOp::Insert { text, .. } => ("", text.as_str()),
                     _ => ("", ""),
                 };
@@ -684,7 +790,11 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
         .filter_map(|(_, r)| r.edit.reason.clone())
         .collect();
     let ok = errors.is_empty();
-    let mut out = ToolApplyResult { ok, calls: calls.iter().map(ToolCall::echo).collect(), ..ToolApplyResult::default() };
+    let mut out = ToolApplyResult {
+        ok,
+        calls: calls.iter().map(ToolCall::echo).collect(),
+        ..ToolApplyResult::default()
+    };
 
     if !ok {
         let first_failed = results
@@ -693,7 +803,11 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
             .find(|(i, r)| r.edit.status != Status::Applied && !read_only.contains(i))
             .map(|(_, r)| r.call_index + 1)
             .unwrap_or(1);
-        for (i, r) in results.iter_mut().enumerate().filter(|(_, r)| r.edit.status == Status::Applied) {
+        for (i, r) in results
+            .iter_mut()
+            .enumerate()
+            .filter(|(_, r)| r.edit.status == Status::Applied)
+        {
             if read_only.contains(&i) {
                 continue;
             }
@@ -714,7 +828,9 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
     // Everything applies: encode and write the changed files together.
     let mut written = Vec::new();
     for path in &order {
-        let Some(state) = files.get(path) else { continue };
+        let Some(state) = files.get(path) else {
+            continue;
+        };
         if state.history_changed && !options.dry_run {
             let mut history = state.history.clone();
             let excess = history.len().saturating_sub(HISTORY_DEPTH);
@@ -733,9 +849,17 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
             }
             continue;
         }
-        let (true, Some(body)) = (state.touched, &state.body) else { continue };
+        let (true, Some(body)) = (state.touched, &state.body) else {
+            continue;
+        };
         // An empty body is an empty file: no lone BOM.
-        let bytes = if body.is_empty() { String::new() } else { state.text.encode_tracked(body, Some(&state.provenance), state.final_newline, policy) };
+        let bytes = if body.is_empty() {
+            String::new()
+        } else {
+            state
+                .text
+                .encode_tracked(body, Some(&state.provenance), state.final_newline, policy)
+        };
         if state.original.as_deref() == Some(bytes.as_bytes()) {
             continue;
         }
@@ -755,7 +879,9 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
     }
     if options.stage && !written.is_empty() {
         if let Err(e) = host.stage(&written) {
-            out.errors.push(format!("the files were written but could not be staged ({e})."));
+            out.errors.push(format!(
+                "the files were written but could not be staged ({e})."
+            ));
         }
     }
     for r in results.iter_mut() {
@@ -770,7 +896,8 @@ pub fn apply_tool_calls(calls: &[ToolCall], host: &mut dyn FileHost, options: &T
 
 /// A `view` whose path names the project root (`.`, `/`, empty).
 fn is_root_view(item: &Planned) -> bool {
-    matches!(item.op, Ok(Op::Provider(ProviderOp::View { .. }))) && matches!(item.path.trim(), "" | "." | "./" | "/")
+    matches!(item.op, Ok(Op::Provider(ProviderOp::View { .. })))
+        && matches!(item.path.trim(), "" | "." | "./" | "/")
 }
 
 /// One answer per call: its changes' outputs, numbered when a call made several.
@@ -779,9 +906,18 @@ fn call_results(calls: &[ToolCall], results: &[ToolChangeResult]) -> Vec<CallRes
         .iter()
         .enumerate()
         .map(|(i, call)| {
-            let mine: Vec<&ToolChangeResult> = results.iter().filter(|r| r.call_index == i).collect();
-            let ok = !mine.is_empty() && mine.iter().all(|r| matches!(r.edit.status, Status::Applied | Status::Validated));
-            let text = |r: &ToolChangeResult| r.output.clone().or_else(|| r.edit.reason.clone()).unwrap_or_else(|| default_output(r));
+            let mine: Vec<&ToolChangeResult> =
+                results.iter().filter(|r| r.call_index == i).collect();
+            let ok = !mine.is_empty()
+                && mine
+                    .iter()
+                    .all(|r| matches!(r.edit.status, Status::Applied | Status::Validated));
+            let text = |r: &ToolChangeResult| {
+                r.output
+                    .clone()
+                    .or_else(|| r.edit.reason.clone())
+                    .unwrap_or_else(|| default_output(r))
+            };
             let output = match mine.as_slice() {
                 [] => "Nothing to do.".to_string(),
                 [one] => text(one),
@@ -794,15 +930,30 @@ fn call_results(calls: &[ToolCall], results: &[ToolChangeResult]) -> Vec<CallRes
                     .collect::<Vec<_>>()
                     .join("\n"),
             };
-            CallResult { call_index: i, id: call.id.clone(), name: call.name.clone(), api: call.dialect, kind: call.kind, ok, output }
+            CallResult {
+                call_index: i,
+                id: call.id.clone(),
+                name: call.name.clone(),
+                api: call.dialect,
+                kind: call.kind,
+                ok,
+                output,
+            }
         })
         .collect()
 }
 
 fn default_output(r: &ToolChangeResult) -> String {
-    let at = r.edit.estimated_line.map(|l| format!(" at line {l}")).unwrap_or_default();
+    let at = r
+        .edit
+        .estimated_line
+        .map(|l| format!(" at line {l}"))
+        .unwrap_or_default();
     match r.edit.status {
-        Status::Validated => format!("{} checked{at}: it would apply (dry run, nothing written).", r.edit.file_path),
+        Status::Validated => format!(
+            "{} checked{at}: it would apply (dry run, nothing written).",
+            r.edit.file_path
+        ),
         _ => match r.tool.as_str() {
             "write_file" => format!("Wrote {}.", r.edit.file_path),
             _ => format!("Edited {}{at}.", r.edit.file_path),
@@ -820,7 +971,13 @@ pub(super) fn unusable(kind: ErrorKind, why: String) -> Outcome {
     }
 }
 
-fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode: Matching) -> Outcome {
+fn replace(
+    state: &mut FileState,
+    old: &str,
+    new: &str,
+    replace_all: bool,
+    mode: Matching,
+) -> Outcome {
     if let Some((kind, why)) = &state.unusable {
         return unusable(*kind, format!("{why}."));
     }
@@ -834,30 +991,42 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
     let mut new = state.normalise(new);
     let mut assumed = Vec::new();
     let found = match mode {
-        Matching::Tolerant => match matching::search(body, &old, &new, &MatchPass::ALL, replace_all) {
-            // Text escaped as inside a string (`\n`, `\t`, `\'`, doubled
-            // backslashes): read unescaped, when that matches (uniquely,
-            // as every pass).
-            Err(MatchError::NotFound) if crate::engine::unescape(&old).is_some() => {
-                let plain_old = crate::engine::unescape(&old).unwrap_or_default();
-                let plain_new = crate::engine::unescape(&new).unwrap_or_else(|| new.clone());
-                match matching::search(body, &plain_old, &plain_new, &MatchPass::ALL, replace_all) {
-                    Ok(found) => {
-                        (old, new) = (plain_old, plain_new);
-                        assumed.push("unescaped".to_string());
-                        Ok(found)
+        Matching::Tolerant => {
+            match matching::search(body, &old, &new, &MatchPass::ALL, replace_all) {
+                // Text escaped as inside a string (`\n`, `\t`, `\'`, doubled
+                // backslashes): read unescaped, when that matches (uniquely,
+                // as every pass).
+                Err(MatchError::NotFound) if crate::engine::unescape(&old).is_some() => {
+                    let plain_old = crate::engine::unescape(&old).unwrap_or_default();
+                    let plain_new = crate::engine::unescape(&new).unwrap_or_else(|| new.clone());
+                    match matching::search(
+                        body,
+                        &plain_old,
+                        &plain_new,
+                        &MatchPass::ALL,
+                        replace_all,
+                    ) {
+                        Ok(found) => {
+                            (old, new) = (plain_old, plain_new);
+                            assumed.push("unescaped".to_string());
+                            Ok(found)
+                        }
+                        // Ambiguous once unescaped: say so, the places are real.
+                        Err(e @ MatchError::Ambiguous { .. }) => Err(e),
+                        Err(_) => Err(MatchError::NotFound),
                     }
-                    // Ambiguous once unescaped: say so, the places are real.
-                    Err(e @ MatchError::Ambiguous { .. }) => Err(e),
-                    Err(_) => Err(MatchError::NotFound),
                 }
+                other => other,
             }
-            other => other,
-        },
-        Matching::Exact => matching::search(body, &old, &new, &[MatchPass::Substring], replace_all).map_err(|e| match e {
-            MatchError::Ambiguous { lines, .. } => MatchError::Ambiguous { pass: MatchPass::Exact, lines },
-            other => other,
-        }),
+        }
+        Matching::Exact => matching::search(body, &old, &new, &[MatchPass::Substring], replace_all)
+            .map_err(|e| match e {
+                MatchError::Ambiguous { lines, .. } => MatchError::Ambiguous {
+                    pass: MatchPass::Exact,
+                    lines,
+                },
+                other => other,
+            }),
     };
     match found {
         Ok(matches) => {
@@ -871,27 +1040,46 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
                 at = m.end;
             }
             next.push_str(&body[at..]);
-            state.provenance.replace(&matches.iter().map(|m| (m.start, m.end, m.replacement.len())).collect::<Vec<_>>());
+            state.provenance.replace(
+                &matches
+                    .iter()
+                    .map(|m| (m.start, m.end, m.replacement.len()))
+                    .collect::<Vec<_>>(),
+            );
             state.body = Some(next);
-            Outcome { assumed, ..Outcome::ok(line, pass) }
+            Outcome {
+                assumed,
+                ..Outcome::ok(line, pass)
+            }
         }
         Err(MatchError::CutShort { line }) => {
-            let file_line = body.split('\n').nth(line.saturating_sub(1) as usize).unwrap_or_default();
+            let file_line = body
+                .split('\n')
+                .nth(line.saturating_sub(1) as usize)
+                .unwrap_or_default();
             let reason = format!(
                 "old_string cuts line {line} short (the file's line is {}), and new_string does not show where the rest of that line goes, so applying it would lose text. Copy the whole line into old_string and write it out in full in new_string.",
                 quote(file_line)
             );
-            Outcome::fail(ErrorKind::AnchorNotFound, reason).at(Some(line)).with(Diagnostics {
-                failed_part: Some("old".into()),
-                expected_line: Some(crate::result::clip(file_line, crate::result::MAX_QUOTED_CHARS).into_owned()),
-                ..Diagnostics::default()
-            })
+            Outcome::fail(ErrorKind::AnchorNotFound, reason)
+                .at(Some(line))
+                .with(Diagnostics {
+                    failed_part: Some("old".into()),
+                    expected_line: Some(
+                        crate::result::clip(file_line, crate::result::MAX_QUOTED_CHARS)
+                            .into_owned(),
+                    ),
+                    ..Diagnostics::default()
+                })
         }
         Err(MatchError::NotFound) => {
-            let (wanted, hint) = explain_missing(body, &old.split('\n').collect::<Vec<_>>(), "old_string");
+            let (wanted, hint) =
+                explain_missing(body, &old.split('\n').collect::<Vec<_>>(), "old_string");
             let near = nearest(body, &wanted);
             let tried = match mode {
-                Matching::Tolerant => "even ignoring whitespace, indentation and cut-off first or last lines",
+                Matching::Tolerant => {
+                    "even ignoring whitespace, indentation and cut-off first or last lines"
+                }
                 Matching::Exact => "matching is exact",
             };
             let reason = format!(
@@ -903,7 +1091,9 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
                 .at(line)
                 .with(Diagnostics {
                     failed_part: Some("old".into()),
-                    expected_line: Some(crate::result::clip(&wanted, crate::result::MAX_QUOTED_CHARS).into_owned()),
+                    expected_line: Some(
+                        crate::result::clip(&wanted, crate::result::MAX_QUOTED_CHARS).into_owned(),
+                    ),
                     nearest: near,
                     ..Diagnostics::default()
                 })
@@ -912,8 +1102,16 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
         Err(MatchError::Ambiguous { pass, lines }) => {
             let places = match pass {
                 MatchPass::Exact => format!("lines {}", lines_list(&lines)),
-                MatchPass::Substring => format!("it occurs {} times, at lines {}", lines.len(), lines_list(&lines)),
-                _ => format!("with {} matching: lines {}", pass.as_str(), lines_list(&lines)),
+                MatchPass::Substring => format!(
+                    "it occurs {} times, at lines {}",
+                    lines.len(),
+                    lines_list(&lines)
+                ),
+                _ => format!(
+                    "with {} matching: lines {}",
+                    pass.as_str(),
+                    lines_list(&lines)
+                ),
             };
             let reason = if replace_all {
                 format!(
@@ -925,13 +1123,17 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
                 )
             };
             let shown = super::provider::candidates(body, &lines);
-            let mut outcome = Outcome::fail(ErrorKind::Ambiguous, reason).at(lines.first().copied()).with(Diagnostics {
-                failed_part: Some("old".into()),
-                match_count: Some(lines.len() as u32),
-                match_lines: lines,
-                ..Diagnostics::default()
-            });
-            outcome.retry = Some(format!("The candidates (add lines that tell yours apart):\n{shown}"));
+            let mut outcome = Outcome::fail(ErrorKind::Ambiguous, reason)
+                .at(lines.first().copied())
+                .with(Diagnostics {
+                    failed_part: Some("old".into()),
+                    match_count: Some(lines.len() as u32),
+                    match_lines: lines,
+                    ..Diagnostics::default()
+                });
+            outcome.retry = Some(format!(
+                "The candidates (add lines that tell yours apart):\n{shown}"
+            ));
             outcome
         }
     }
@@ -939,12 +1141,20 @@ fn replace(state: &mut FileState, old: &str, new: &str, replace_all: bool, mode:
 
 fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> Vec<Outcome> {
     if let Some((kind, why)) = &state.unusable {
-        return changes.iter().map(|_| unusable(*kind, format!("{why}."))).collect();
+        return changes
+            .iter()
+            .map(|_| unusable(*kind, format!("{why}.")))
+            .collect();
     }
     let Some(body) = state.body.clone() else {
         return changes
             .iter()
-            .map(|_| Outcome::fail(ErrorKind::FileNotFound, "the file does not exist; create it with write_file, or check the path.".into()))
+            .map(|_| {
+                Outcome::fail(
+                    ErrorKind::FileNotFound,
+                    "the file does not exist; create it with write_file, or check the path.".into(),
+                )
+            })
             .collect();
     };
     let lines: Vec<&str> = body.split_terminator('\n').collect();
@@ -979,15 +1189,24 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
                 regions.push(Some(region));
             }
             Err(e) => {
-                let anchor = if e.part == "start" { &change.start } else { change.end.as_deref().unwrap_or_default() };
-                let after = e.start_line.map(|l| format!(" after the start anchor (line {l})")).unwrap_or_default();
+                let anchor = if e.part == "start" {
+                    &change.start
+                } else {
+                    change.end.as_deref().unwrap_or_default()
+                };
+                let after = e
+                    .start_line
+                    .map(|l| format!(" after the start anchor (line {l})"))
+                    .unwrap_or_default();
                 // An end anchor that is in the file, but only before start.
                 let before_start = match (&e.error, e.start_line) {
-                    (AnchorError::NotFound, Some(start)) => match anchored::find_anchor(&lines, anchor, 0) {
-                        Ok(at) => Some((vec![at as u32 + 1], start)),
-                        Err(AnchorError::NotUnique(found)) => Some((found, start)),
-                        Err(AnchorError::NotFound) => None,
-                    },
+                    (AnchorError::NotFound, Some(start)) => {
+                        match anchored::find_anchor(&lines, anchor, 0) {
+                            Ok(at) => Some((vec![at as u32 + 1], start)),
+                            Err(AnchorError::NotUnique(found)) => Some((found, start)),
+                            Err(AnchorError::NotFound) => None,
+                        }
+                    }
                     _ => None,
                 };
                 let outcome = match (e.error, before_start) {
@@ -1056,7 +1275,9 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
     // Overlapping regions: every change involved fails.
     for a in 0..regions.len() {
         for b in a + 1..regions.len() {
-            let (Some(ra), Some(rb)) = (regions[a], regions[b]) else { continue };
+            let (Some(ra), Some(rb)) = (regions[a], regions[b]) else {
+                continue;
+            };
             if ra.first <= rb.last && rb.first <= ra.last {
                 for (me, other, r_me, r_other) in [(a, b, ra, rb), (b, a, rb, ra)] {
                     if outcomes[me].kind.is_none() {
@@ -1095,10 +1316,16 @@ mod tests {
     #[test]
     fn messages_stay_short_on_huge_inputs() {
         let many: Vec<u32> = (1..=5000).collect();
-        assert_eq!(lines_list(&many), "1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 4990 more");
+        assert_eq!(
+            lines_list(&many),
+            "1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 4990 more"
+        );
         assert_eq!(lines_list(&[42, 187]), "42, 187");
         let long = "x".repeat(500);
-        assert_eq!(quote(&long), format!("`{}… (500 characters)`", "x".repeat(80)));
+        assert_eq!(
+            quote(&long),
+            format!("`{}… (500 characters)`", "x".repeat(80))
+        );
         assert_eq!(preview("first line\nsecond"), "first line");
     }
 }

@@ -49,7 +49,13 @@ fn text_of(value: Option<&Value>) -> Option<String> {
 
 impl ToolCall {
     pub fn new(name: &str, arguments: Value) -> ToolCall {
-        ToolCall { name: name.to_string(), arguments, id: None, dialect: SchemaApi::Plain, kind: CallKind::Function }
+        ToolCall {
+            name: name.to_string(),
+            arguments,
+            id: None,
+            dialect: SchemaApi::Plain,
+            kind: CallKind::Function,
+        }
     }
 
     /// The call with its API id.
@@ -79,9 +85,24 @@ impl ToolCall {
             return Some(ToolCall::new("", value.clone()));
         };
         let kind_tag = map.get("type").and_then(Value::as_str);
-        let str_of = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or_default().to_string();
-        let make = |name: String, arguments: Value, id: Option<String>, dialect: SchemaApi, kind: CallKind| {
-            Some(ToolCall { name, arguments, id, dialect, kind })
+        let str_of = |v: &Value, key: &str| {
+            v.get(key)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        let make = |name: String,
+                    arguments: Value,
+                    id: Option<String>,
+                    dialect: SchemaApi,
+                    kind: CallKind| {
+            Some(ToolCall {
+                name,
+                arguments,
+                id,
+                dialect,
+                kind,
+            })
         };
         let call_id = || text_of(map.get("call_id")).or_else(|| text_of(map.get("id")));
         match kind_tag {
@@ -155,8 +176,15 @@ impl ToolCall {
                 CallKind::Function,
             );
         }
-        let is_call = map.contains_key("name") || map.contains_key("arguments") || map.contains_key("input") || map.contains_key("args");
-        if !is_call && (map.contains_key("text") || map.contains_key("thought") || map.contains_key("functionResponse")) {
+        let is_call = map.contains_key("name")
+            || map.contains_key("arguments")
+            || map.contains_key("input")
+            || map.contains_key("args");
+        if !is_call
+            && (map.contains_key("text")
+                || map.contains_key("thought")
+                || map.contains_key("functionResponse"))
+        {
             return None;
         }
         let (arguments, dialect) = if let Some(a) = map.get("arguments") {
@@ -168,24 +196,38 @@ impl ToolCall {
         } else {
             (Value::Null, SchemaApi::Plain)
         };
-        make(str_of(value, "name"), arguments, call_id(), dialect, CallKind::Function)
+        make(
+            str_of(value, "name"),
+            arguments,
+            call_id(),
+            dialect,
+            CallKind::Function,
+        )
     }
 
     /// Reads a list of items: the calls in it, each with its index in the list.
     pub fn from_values(values: &[Value]) -> Vec<(usize, ToolCall)> {
-        values.iter().enumerate().filter_map(|(i, v)| ToolCall::from_value(v).map(|c| (i, c))).collect()
+        values
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| ToolCall::from_value(v).map(|c| (i, c)))
+            .collect()
     }
 
     /// The arguments as an object: parses a JSON string.
     pub fn parsed_arguments(&self) -> Result<serde_json::Map<String, Value>, String> {
         let value = match &self.arguments {
-            Value::String(text) => serde_json::from_str::<Value>(text).map_err(|e| format!("its arguments are not valid JSON ({e})"))?,
+            Value::String(text) => serde_json::from_str::<Value>(text)
+                .map_err(|e| format!("its arguments are not valid JSON ({e})"))?,
             other => other.clone(),
         };
         match value {
             Value::Object(map) => Ok(map),
             Value::Null => Err("it has no arguments".to_string()),
-            other => Err(format!("its arguments must be a JSON object, not {}", kind_of(&other))),
+            other => Err(format!(
+                "its arguments must be a JSON object, not {}",
+                kind_of(&other)
+            )),
         }
     }
 
@@ -194,7 +236,10 @@ impl ToolCall {
     pub fn echo(&self) -> ToolCall {
         match &self.arguments {
             Value::String(text) => match serde_json::from_str::<Value>(text) {
-                Ok(parsed) => ToolCall { arguments: parsed, ..self.clone() },
+                Ok(parsed) => ToolCall {
+                    arguments: parsed,
+                    ..self.clone()
+                },
                 Err(_) => self.clone(),
             },
             _ => self.clone(),
@@ -224,9 +269,17 @@ pub struct AnchoredChange {
 /// What one call (or one entry of a batched call) asks for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Op {
-    Write { content: String },
-    Replace { old: String, new: String, replace_all: bool },
-    Modify { changes: Vec<Result<AnchoredChange, String>> },
+    Write {
+        content: String,
+    },
+    Replace {
+        old: String,
+        new: String,
+        replace_all: bool,
+    },
+    Modify {
+        changes: Vec<Result<AnchoredChange, String>>,
+    },
     /// A provider tool's own edit: Anthropic's text editor, Gemini CLI's
     /// `replace` / `write_file`, the hashline tools, the Responses API's
     /// `apply_patch` call.
@@ -251,7 +304,12 @@ pub enum ProviderOp {
     /// `create`: a new file (refused over an existing one unless `overwrite`).
     Create { content: String, voice: Voice },
     /// `str_replace` / Gemini `replace`: exact text, `expected` occurrences.
-    Replace { old: String, new: String, expected: usize, voice: Voice },
+    Replace {
+        old: String,
+        new: String,
+        expected: usize,
+        voice: Voice,
+    },
     /// `insert`: text after line `line` (0 = at the top).
     Insert { line: i64, text: String },
     /// `undo_edit`: the file as it was before the last change the session recorded.
@@ -259,7 +317,10 @@ pub enum ProviderOp {
     /// Gemini `write_file`: the whole file, created or replaced.
     WriteWhole { content: String },
     /// Hashline `read`: the `N#ID|content` view.
-    HashRead { start: Option<usize>, end: Option<usize> },
+    HashRead {
+        start: Option<usize>,
+        end: Option<usize>,
+    },
     /// Hashline `edit`: the call as sent (checked by the hashline module).
     HashEdit { call: Value },
     /// `apply_patch_call` `create_file`: the V4A body of an added file.
@@ -296,7 +357,10 @@ fn get_bool(args: &serde_json::Map<String, Value>, key: &str) -> Result<bool, St
         None | Some(Value::Null) => Ok(false),
         Some(Value::Bool(b)) => Ok(*b),
         Some(Value::String(s)) if s == "true" || s == "false" => Ok(s == "true"),
-        Some(other) => Err(format!("{key} must be true or false, not {}", kind_of(other))),
+        Some(other) => Err(format!(
+            "{key} must be true or false, not {}",
+            kind_of(other)
+        )),
     }
 }
 
@@ -304,7 +368,9 @@ fn get_bool(args: &serde_json::Map<String, Value>, key: &str) -> Result<bool, St
 fn get_lines(value: &Value, key: &str) -> Result<Vec<String>, String> {
     let split = |s: &str| -> Vec<String> {
         let s = s.strip_suffix('\n').unwrap_or(s);
-        s.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()).collect()
+        s.split('\n')
+            .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
+            .collect()
     };
     match value {
         Value::Array(items) => {
@@ -313,45 +379,74 @@ fn get_lines(value: &Value, key: &str) -> Result<Vec<String>, String> {
                 match item {
                     Value::String(s) if s.contains('\n') => lines.extend(split(s)),
                     Value::String(s) => lines.push(s.clone()),
-                    other => return Err(format!("{key} must be an array of strings, but holds {}", kind_of(other))),
+                    other => {
+                        return Err(format!(
+                            "{key} must be an array of strings, but holds {}",
+                            kind_of(other)
+                        ))
+                    }
                 }
             }
             Ok(lines)
         }
         Value::String(s) if s.is_empty() => Ok(Vec::new()),
         Value::String(s) => Ok(split(s)),
-        other => Err(format!("{key} must be an array of lines, not {}", kind_of(other))),
+        other => Err(format!(
+            "{key} must be an array of lines, not {}",
+            kind_of(other)
+        )),
     }
 }
 
 fn anchored_change(value: &Value) -> Result<AnchoredChange, String> {
     let Value::Object(map) = value else {
-        return Err(format!("each change must be an object with start, end and content, not {}", kind_of(value)));
+        return Err(format!(
+            "each change must be an object with start, end and content, not {}",
+            kind_of(value)
+        ));
     };
     let start = get_lines(map.get("start").ok_or("start is missing")?, "start")?;
     if start.is_empty() || start.len() > 4 {
-        return Err(format!("start has {} lines; give 1-4 lines copied from the file", start.len()));
+        return Err(format!(
+            "start has {} lines; give 1-4 lines copied from the file",
+            start.len()
+        ));
     }
     let end = match map.get("end") {
         None | Some(Value::Null) => None,
         Some(v) => {
             let lines = get_lines(v, "end")?;
             if lines.len() > 4 {
-                return Err(format!("end has {} lines; give 1-4 lines copied from the file", lines.len()));
+                return Err(format!(
+                    "end has {} lines; give 1-4 lines copied from the file",
+                    lines.len()
+                ));
             }
             (!lines.is_empty()).then_some(lines)
         }
     };
     let content = match map.get("content") {
-        None => return Err("content is missing; give the lines that replace the region ([] deletes it)".into()),
+        None => {
+            return Err(
+                "content is missing; give the lines that replace the region ([] deletes it)".into(),
+            )
+        }
         Some(Value::Null) => Vec::new(),
         Some(v) => get_lines(v, "content")?,
     };
-    Ok(AnchoredChange { start, end, content })
+    Ok(AnchoredChange {
+        start,
+        end,
+        content,
+    })
 }
 
 fn replace_op(args: &serde_json::Map<String, Value>) -> Result<Op, String> {
-    Ok(Op::Replace { old: get_str(args, "old_string")?, new: get_str(args, "new_string")?, replace_all: get_bool(args, "replace_all")? })
+    Ok(Op::Replace {
+        old: get_str(args, "old_string")?,
+        new: get_str(args, "new_string")?,
+        replace_all: get_bool(args, "replace_all")?,
+    })
 }
 
 fn get_opt_str(args: &serde_json::Map<String, Value>, key: &str) -> Result<Option<String>, String> {
@@ -364,7 +459,11 @@ fn get_opt_str(args: &serde_json::Map<String, Value>, key: &str) -> Result<Optio
 
 fn get_int(value: &Value, key: &str) -> Result<i64, String> {
     match value {
-        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e15).map(|f| f as i64)),
+        Value::Number(n) => n.as_i64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() < 1e15)
+                .map(|f| f as i64)
+        }),
         Value::String(s) => s.trim().parse::<i64>().ok(),
         _ => None,
     }
@@ -423,10 +522,19 @@ fn gemini_replace_op(args: &serde_json::Map<String, Value>) -> Result<ProviderOp
         None | Some(Value::Null) => 1,
         Some(v) => match get_int(v, "expected_replacements")? {
             n if n >= 1 => n as usize,
-            n => return Err(format!("expected_replacements is {n}; it must be 1 or more")),
+            n => {
+                return Err(format!(
+                    "expected_replacements is {n}; it must be 1 or more"
+                ))
+            }
         },
     };
-    Ok(ProviderOp::Replace { old, new, expected, voice: Voice::Gemini })
+    Ok(ProviderOp::Replace {
+        old,
+        new,
+        expected,
+        voice: Voice::Gemini,
+    })
 }
 
 /// The hashline `read(path, start_line?, end_line?)` tool.
@@ -440,19 +548,30 @@ fn hash_read_op(args: &serde_json::Map<String, Value>) -> Result<ProviderOp, Str
             },
         }
     };
-    Ok(ProviderOp::HashRead { start: line("start_line")?, end: line("end_line")? })
+    Ok(ProviderOp::HashRead {
+        start: line("start_line")?,
+        end: line("end_line")?,
+    })
 }
 
 /// An `apply_patch_call` operation `{type, path, diff?}`.
 fn apply_patch_op(args: &serde_json::Map<String, Value>) -> (String, Result<ProviderOp, String>) {
-    let path = args.get("path").and_then(Value::as_str).unwrap_or_default().to_string();
+    let path = args
+        .get("path")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
     let diff = || get_str(args, "diff");
     let op = match args.get("type").and_then(Value::as_str) {
         Some("create_file") => diff().map(|diff| ProviderOp::PatchCreate { diff }),
         Some("update_file") => diff().map(|diff| ProviderOp::PatchUpdate { diff }),
         Some("delete_file") => Ok(ProviderOp::PatchDelete),
-        Some(other) => Err(format!("operation type {other:?} is not one of create_file, update_file, delete_file")),
-        None => Err("the operation has no type; it must be create_file, update_file or delete_file".into()),
+        Some(other) => Err(format!(
+            "operation type {other:?} is not one of create_file, update_file, delete_file"
+        )),
+        None => Err(
+            "the operation has no type; it must be create_file, update_file or delete_file".into(),
+        ),
     };
     (path, op)
 }
@@ -463,7 +582,13 @@ pub fn plan(calls: &[ToolCall]) -> Vec<Planned> {
     let mut out = Vec::new();
     for (call_index, call) in calls.iter().enumerate() {
         let tool = call.name.clone();
-        let whole = |path: String, op: Result<Op, String>| Planned { call_index, edit_index: None, tool: tool.clone(), path, op };
+        let whole = |path: String, op: Result<Op, String>| Planned {
+            call_index,
+            edit_index: None,
+            tool: tool.clone(),
+            path,
+            op,
+        };
         let args = match call.parsed_arguments() {
             Ok(args) => args,
             Err(why) => {
@@ -471,38 +596,79 @@ pub fn plan(calls: &[ToolCall]) -> Vec<Planned> {
                 continue;
             }
         };
-        let path = args.get("path").and_then(Value::as_str).unwrap_or_default().to_string();
+        let path = args
+            .get("path")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
         match tool.as_str() {
             // Gemini CLI's write_file names the file `file_path`.
             "write_file" if !args.contains_key("path") && args.contains_key("file_path") => {
-                let path = args.get("file_path").and_then(Value::as_str).unwrap_or_default().to_string();
-                out.push(whole(path, get_str(&args, "content").map(|content| Op::Provider(ProviderOp::WriteWhole { content }))))
+                let path = args
+                    .get("file_path")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                out.push(whole(
+                    path,
+                    get_str(&args, "content")
+                        .map(|content| Op::Provider(ProviderOp::WriteWhole { content })),
+                ))
             }
-            "write_file" => out.push(whole(path, get_str(&args, "content").map(|content| Op::Write { content }))),
+            "write_file" => out.push(whole(
+                path,
+                get_str(&args, "content").map(|content| Op::Write { content }),
+            )),
             "edit_file" | "modify_file" | "search_replace" => {
                 if let Some(edits) = args.get("edits") {
                     let Value::Array(edits) = edits else {
-                        out.push(whole(path, Err(format!("edits must be an array, not {}", kind_of(edits)))));
+                        out.push(whole(
+                            path,
+                            Err(format!("edits must be an array, not {}", kind_of(edits))),
+                        ));
                         continue;
                     };
                     if edits.is_empty() {
-                        out.push(whole(path, Err("edits is empty; list at least one edit".into())));
+                        out.push(whole(
+                            path,
+                            Err("edits is empty; list at least one edit".into()),
+                        ));
                         continue;
                     }
                     for (i, edit) in edits.iter().enumerate() {
                         let (path, op) = match edit {
                             Value::Object(e) => {
-                                let p = e.get("path").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| path.clone());
+                                let p = e
+                                    .get("path")
+                                    .and_then(Value::as_str)
+                                    .map(str::to_string)
+                                    .unwrap_or_else(|| path.clone());
                                 (p, replace_op(e))
                             }
-                            other => (path.clone(), Err(format!("each edit must be an object, not {}", kind_of(other)))),
+                            other => (
+                                path.clone(),
+                                Err(format!(
+                                    "each edit must be an object, not {}",
+                                    kind_of(other)
+                                )),
+                            ),
                         };
-                        out.push(Planned { call_index, edit_index: Some(i), tool: tool.clone(), path, op });
+                        out.push(Planned {
+                            call_index,
+                            edit_index: Some(i),
+                            tool: tool.clone(),
+                            path,
+                            op,
+                        });
                     }
                 } else if let Some(changes) = args.get("changes") {
                     let op = match changes {
-                        Value::Array(list) if list.is_empty() => Err("changes is empty; list at least one change".into()),
-                        Value::Array(list) => Ok(Op::Modify { changes: list.iter().map(anchored_change).collect() }),
+                        Value::Array(list) if list.is_empty() => {
+                            Err("changes is empty; list at least one change".into())
+                        }
+                        Value::Array(list) => Ok(Op::Modify {
+                            changes: list.iter().map(anchored_change).collect(),
+                        }),
                         other => Err(format!("changes must be an array, not {}", kind_of(other))),
                     };
                     out.push(whole(path, op));
@@ -515,19 +681,35 @@ pub fn plan(calls: &[ToolCall]) -> Vec<Planned> {
                     ));
                 }
             }
-            "str_replace_based_edit_tool" | "str_replace_editor" => out.push(whole(path, text_editor_op(&args).map(Op::Provider))),
+            "str_replace_based_edit_tool" | "str_replace_editor" => {
+                out.push(whole(path, text_editor_op(&args).map(Op::Provider)))
+            }
             "replace" | "write_file_gemini" => {
-                let path = args.get("file_path").and_then(Value::as_str).map(str::to_string).unwrap_or(path);
+                let path = args
+                    .get("file_path")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .unwrap_or(path);
                 out.push(whole(path, gemini_replace_op(&args).map(Op::Provider)))
             }
             "read" => out.push(whole(path, hash_read_op(&args).map(Op::Provider))),
-            "edit" => out.push(whole(path, Ok(Op::Provider(ProviderOp::HashEdit { call: Value::Object(args.clone()) })))),
+            "edit" => out.push(whole(
+                path,
+                Ok(Op::Provider(ProviderOp::HashEdit {
+                    call: Value::Object(args.clone()),
+                })),
+            )),
             "apply_patch" => {
                 let (path, op) = apply_patch_op(&args);
                 out.push(whole(path, op.map(Op::Provider)))
             }
             "" => out.push(whole(path, Err("it has no tool name".into()))),
-            other => out.push(whole(path, Err(format!("{other} is not an edit tool; use write_file or edit_file")))),
+            other => out.push(whole(
+                path,
+                Err(format!(
+                    "{other} is not an edit tool; use write_file or edit_file"
+                )),
+            )),
         }
     }
     out

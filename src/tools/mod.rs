@@ -35,12 +35,14 @@ mod status;
 pub mod strict;
 
 pub use apply::{
-    apply_tool_calls, tool_call_paths, tool_view_paths, CallResult, Matching, NewlinePolicy, ToolApplyResult, ToolChangeResult, ToolOptions,
-    HISTORY_DEPTH,
+    apply_tool_calls, tool_call_paths, tool_view_paths, CallResult, Matching, NewlinePolicy,
+    ToolApplyResult, ToolChangeResult, ToolOptions, HISTORY_DEPTH,
 };
 pub use calls::{AnchoredChange, CallKind, ToolCall};
 pub use provider::numbered;
-pub use schema::{tool_defs, tool_schemas, tool_schemas_for, tool_schemas_json, DiffMode, SchemaApi, ToolDef};
+pub use schema::{
+    tool_defs, tool_schemas, tool_schemas_for, tool_schemas_json, DiffMode, SchemaApi, ToolDef,
+};
 pub use status::{file_status, retry_context, retry_context_with, Local, RetryInput};
 
 const COMMON_RULES: &str = "\

@@ -61,7 +61,13 @@ pub fn apply_v4a_update(path: &str, body: &str, diff: &str) -> Result<String, Pa
     // The Responses API sends an update's sections without the envelope and
     // header; they are what follows `*** Update File:` in a V4A patch.
     let patch = format!("*** Begin Patch\n*** Update File: {path}\n{sections}\n*** End Patch\n");
-    let blocks = parse_edits(&patch, &ParseOptions { formats: vec![Format::ApplyPatch], ..ParseOptions::default() });
+    let blocks = parse_edits(
+        &patch,
+        &ParseOptions {
+            formats: vec![Format::ApplyPatch],
+            ..ParseOptions::default()
+        },
+    );
     if blocks.len() != 1 || sections.trim().is_empty() {
         return Err(PatchRefusal {
             kind: ErrorKind::Malformed,
@@ -70,15 +76,25 @@ pub fn apply_v4a_update(path: &str, body: &str, diff: &str) -> Result<String, Pa
         });
     }
     let mut host = MemoryHost::with_files([(path, body)]);
-    let options = ApplyOptions { stage: false, ..ApplyOptions::default() };
+    let options = ApplyOptions {
+        stage: false,
+        ..ApplyOptions::default()
+    };
     let result = crate::patch::apply_patch_edits(&blocks, &mut host, &options);
     match result.results.first() {
         Some(r) if r.status == Status::Applied => Ok(host.text(path).unwrap_or_default()),
         Some(r) => Err(PatchRefusal {
             kind: r.error_kind.unwrap_or(ErrorKind::Malformed),
-            reason: r.reason.clone().unwrap_or_else(|| "the update did not apply.".into()),
+            reason: r
+                .reason
+                .clone()
+                .unwrap_or_else(|| "the update did not apply.".into()),
             line: r.estimated_line,
         }),
-        None => Err(PatchRefusal { kind: ErrorKind::Malformed, reason: "the update did not apply.".into(), line: None }),
+        None => Err(PatchRefusal {
+            kind: ErrorKind::Malformed,
+            reason: "the update did not apply.".into(),
+            line: None,
+        }),
     }
 }

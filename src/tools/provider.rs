@@ -43,7 +43,10 @@ pub(super) fn around(body: &str, center: usize, radius: usize) -> String {
     }
     // A snippet shows lines to read or copy; a huge line (minified code, data)
     // is cut with its length named, so one answer never carries megabytes.
-    let shown: Vec<std::borrow::Cow<str>> = lines[first - 1..last].iter().map(|l| crate::result::clip(l, SNIPPET_LINE_MAX)).collect();
+    let shown: Vec<std::borrow::Cow<str>> = lines[first - 1..last]
+        .iter()
+        .map(|l| crate::result::clip(l, SNIPPET_LINE_MAX))
+        .collect();
     numbered(&shown.iter().map(|l| l.as_ref()).collect::<Vec<_>>(), first)
 }
 
@@ -84,50 +87,87 @@ fn missing(voice: Voice, path: &str) -> Outcome {
 }
 
 fn unusable(state: &FileState) -> Option<Outcome> {
-    state.unusable.as_ref().map(|(kind, why)| super::apply::unusable(*kind, format!("{why}.")))
+    state
+        .unusable
+        .as_ref()
+        .map(|(kind, why)| super::apply::unusable(*kind, format!("{why}.")))
 }
 
 /// Runs one provider operation on `state` (a file of the reply).
-pub(super) fn run(state: &mut FileState, op: &ProviderOp, path: &str, options: &ToolOptions) -> Outcome {
+pub(super) fn run(
+    state: &mut FileState,
+    op: &ProviderOp,
+    path: &str,
+    options: &ToolOptions,
+) -> Outcome {
     match op {
         // A read changes nothing: its refusal does not hold back the reply's changes.
         ProviderOp::View { range } => view(state, *range, path, options).read_only(),
         ProviderOp::Create { content, voice } => create(state, content, *voice, path, options),
-        ProviderOp::Replace { old, new, expected, voice } => replace(state, old, new, *expected, *voice, path, options),
+        ProviderOp::Replace {
+            old,
+            new,
+            expected,
+            voice,
+        } => replace(state, old, new, *expected, *voice, path, options),
         ProviderOp::Insert { line, text } => insert(state, *line, text, path),
         ProviderOp::WriteWhole { content } => write_whole(state, content, path),
-        ProviderOp::HashRead { start, end } => hash_read(state, *start, *end, path, options).read_only(),
+        ProviderOp::HashRead { start, end } => {
+            hash_read(state, *start, *end, path, options).read_only()
+        }
         ProviderOp::HashEdit { call } => hash_edit(state, call, path, options),
         ProviderOp::PatchCreate { diff } => patch_create(state, diff, path),
         ProviderOp::PatchUpdate { diff } => patch_update(state, diff, path),
         ProviderOp::PatchDelete => patch_delete(state, path),
         // Handled by the caller, which holds the session's history.
-        ProviderOp::Undo => Outcome::fail(ErrorKind::Malformed, "undo_edit is handled with the history".into()),
+        ProviderOp::Undo => Outcome::fail(
+            ErrorKind::Malformed,
+            "undo_edit is handled with the history".into(),
+        ),
     }
 }
 
-fn view(state: &FileState, range: Option<(i64, i64)>, path: &str, options: &ToolOptions) -> Outcome {
+fn view(
+    state: &FileState,
+    range: Option<(i64, i64)>,
+    path: &str,
+    options: &ToolOptions,
+) -> Outcome {
     if let (None, Some(entries)) = (&state.body, options.listings.get(path)) {
-        let shown = if path == "." { "the project root".to_string() } else { path.to_string() };
+        let shown = if path == "." {
+            "the project root".to_string()
+        } else {
+            path.to_string()
+        };
         let mut out = format!("Here's the files and directories up to 2 levels deep in {shown}, excluding hidden items:\n");
         for entry in entries {
             out.push_str(entry);
             out.push('\n');
         }
-        return Outcome::ok(None, None).read_only().say(clip(out, options.max_characters));
+        return Outcome::ok(None, None)
+            .read_only()
+            .say(clip(out, options.max_characters));
     }
     if let Some(o) = unusable(state) {
         return o;
     }
     let Some(body) = state.body.as_deref() else {
-        return Outcome::fail(ErrorKind::FileNotFound, format!("The path {path} does not exist. Please provide a valid path."));
+        return Outcome::fail(
+            ErrorKind::FileNotFound,
+            format!("The path {path} does not exist. Please provide a valid path."),
+        );
     };
     let lines: Vec<&str> = body.split_terminator('\n').collect();
     let n = lines.len() as i64;
     let (first, last) = match range {
         None => (1, n),
         Some((start, end)) => {
-            let bad = |why: String| Outcome::fail(ErrorKind::LineOutOfRange, format!("Invalid `view_range`: [{start}, {end}]. {why}"));
+            let bad = |why: String| {
+                Outcome::fail(
+                    ErrorKind::LineOutOfRange,
+                    format!("Invalid `view_range`: [{start}, {end}]. {why}"),
+                )
+            };
             if start < 1 || start > n.max(1) {
                 return bad(format!("Its first element `{start}` should be within the range of lines of the file: [1, {n}]."));
             }
@@ -141,9 +181,15 @@ fn view(state: &FileState, range: Option<(i64, i64)>, path: &str, options: &Tool
             (start, end)
         }
     };
-    let shown = if n == 0 { String::new() } else { numbered(&lines[(first - 1) as usize..last as usize], first as usize) };
+    let shown = if n == 0 {
+        String::new()
+    } else {
+        numbered(&lines[(first - 1) as usize..last as usize], first as usize)
+    };
     let text = format!("Here's the content of {path} with line numbers:\n{shown}");
-    Outcome::ok(Some(first as u32), None).read_only().say(clip(text, options.max_characters))
+    Outcome::ok(Some(first as u32), None)
+        .read_only()
+        .say(clip(text, options.max_characters))
 }
 
 /// `write_file` semantics on the state: `content` is the whole file.
@@ -157,7 +203,13 @@ fn set_whole(state: &mut FileState, content: &str) {
     state.touched = true;
 }
 
-fn create(state: &mut FileState, content: &str, voice: Voice, path: &str, options: &ToolOptions) -> Outcome {
+fn create(
+    state: &mut FileState,
+    content: &str,
+    voice: Voice,
+    path: &str,
+    options: &ToolOptions,
+) -> Outcome {
     if let Some(o) = unusable(state) {
         return o;
     }
@@ -184,29 +236,55 @@ fn write_whole(state: &mut FileState, content: &str, path: &str) -> Outcome {
     }
     let existed = state.body.is_some();
     set_whole(state, content);
-    let said = if existed { format!("Successfully overwrote file: {path}.") } else { format!("Successfully created and wrote to new file: {path}.") };
+    let said = if existed {
+        format!("Successfully overwrote file: {path}.")
+    } else {
+        format!("Successfully created and wrote to new file: {path}.")
+    };
     Outcome::ok(Some(1), None).say(said)
 }
 
 /// The lines of `body` nearest to `wanted`, numbered, as a block to copy.
 pub(super) fn current_lines(body: &str, wanted: &str) -> (String, Vec<NearLine>) {
-    let probe = wanted.split('\n').find(|l| !l.trim().is_empty()).unwrap_or(wanted);
+    let probe = wanted
+        .split('\n')
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or(wanted);
     let near: Vec<NearLine> = matching::nearest_lines(body, probe, 3)
         .into_iter()
-        .map(|(line, text, similarity)| NearLine { line, text, similarity })
+        .map(|(line, text, similarity)| NearLine {
+            line,
+            text,
+            similarity,
+        })
         .collect();
-    let Some(best) = near.first() else { return (String::new(), near) };
+    let Some(best) = near.first() else {
+        return (String::new(), near);
+    };
     let span = wanted.split('\n').count().max(1);
     let block = around(body, best.line as usize + span / 2, span / 2 + 2);
     (block, near)
 }
 
 pub(super) fn candidates(body: &str, lines: &[u32]) -> String {
-    lines.iter().take(5).map(|&l| around(body, l as usize, 1)).collect::<Vec<_>>().join("   ...\n")
+    lines
+        .iter()
+        .take(5)
+        .map(|&l| around(body, l as usize, 1))
+        .collect::<Vec<_>>()
+        .join("   ...\n")
 }
 
 #[allow(clippy::too_many_arguments)]
-fn replace(state: &mut FileState, old: &str, new: &str, expected: usize, voice: Voice, path: &str, options: &ToolOptions) -> Outcome {
+fn replace(
+    state: &mut FileState,
+    old: &str,
+    new: &str,
+    expected: usize,
+    voice: Voice,
+    path: &str,
+    options: &ToolOptions,
+) -> Outcome {
     if let Some(o) = unusable(state) {
         return o;
     }
@@ -228,7 +306,9 @@ fn replace(state: &mut FileState, old: &str, new: &str, expected: usize, voice: 
             ),
         };
     }
-    let Some(body) = state.body.clone() else { return missing(voice, path) };
+    let Some(body) = state.body.clone() else {
+        return missing(voice, path);
+    };
     if old == new {
         let why = match voice {
             Voice::Gemini => format!("No changes to apply. The old_string and new_string are identical in {path}; put the change in new_string."),
@@ -334,7 +414,9 @@ fn insert(state: &mut FileState, line: i64, text: &str, path: &str) -> Outcome {
     if let Some(o) = unusable(state) {
         return o;
     }
-    let Some(body) = state.body.clone() else { return missing(Voice::Anthropic, path) };
+    let Some(body) = state.body.clone() else {
+        return missing(Voice::Anthropic, path);
+    };
     let mut lines: Vec<String> = body.split_terminator('\n').map(str::to_string).collect();
     let n = lines.len() as i64;
     if line < 0 || line > n {
@@ -362,16 +444,31 @@ fn insert(state: &mut FileState, line: i64, text: &str, path: &str) -> Outcome {
     Outcome::ok(Some(at as u32 + 1), None).say(said)
 }
 
-fn hash_read(state: &FileState, start: Option<usize>, end: Option<usize>, path: &str, options: &ToolOptions) -> Outcome {
+fn hash_read(
+    state: &FileState,
+    start: Option<usize>,
+    end: Option<usize>,
+    path: &str,
+    options: &ToolOptions,
+) -> Outcome {
     if let Some(o) = unusable(state) {
         return o;
     }
-    let Some(body) = state.body.as_deref() else { return missing(Voice::Hashline, path) };
+    let Some(body) = state.body.as_deref() else {
+        return missing(Voice::Hashline, path);
+    };
     let view = hashline::format_hashlines(body, start.unwrap_or(1), end, hashline::DEFAULT_WIDTH);
-    Outcome::ok(Some(start.unwrap_or(1) as u32), None).read_only().say(clip(format!("{path}\n{view}"), options.max_characters))
+    Outcome::ok(Some(start.unwrap_or(1) as u32), None)
+        .read_only()
+        .say(clip(format!("{path}\n{view}"), options.max_characters))
 }
 
-fn hash_edit(state: &mut FileState, call: &serde_json::Value, path: &str, _options: &ToolOptions) -> Outcome {
+fn hash_edit(
+    state: &mut FileState,
+    call: &serde_json::Value,
+    path: &str,
+    _options: &ToolOptions,
+) -> Outcome {
     if let Some(o) = unusable(state) {
         return o;
     }
@@ -386,7 +483,9 @@ fn hash_edit(state: &mut FileState, call: &serde_json::Value, path: &str, _optio
             "rename is not done through this tool loop; make the edits here and move the file with applyHashlineEdit, or write the new file and delete the old one.".into(),
         );
     }
-    let Some(body) = state.body.clone() else { return missing(Voice::Hashline, path) };
+    let Some(body) = state.body.clone() else {
+        return missing(Voice::Hashline, path);
+    };
     if parsed.delete {
         state.body = None;
         state.touched = true;
@@ -397,7 +496,10 @@ fn hash_edit(state: &mut FileState, call: &serde_json::Value, path: &str, _optio
             let line = edited.first_changed.map(|l| l as u32);
             state.set_edited_body(edited.body);
             state.touched = true;
-            Outcome::ok(line, None).say(format!("Edited {path}: {} operation(s) applied.\n{}", edited.operations, edited.view))
+            Outcome::ok(line, None).say(format!(
+                "Edited {path}: {} operation(s) applied.\n{}",
+                edited.operations, edited.view
+            ))
         }
         Err(refusal) => {
             let kind = refusal.error_kind.unwrap_or(ErrorKind::Malformed);
@@ -425,7 +527,13 @@ fn without_nulls(call: &serde_json::Value) -> serde_json::Value {
 
 fn patch_create(state: &mut FileState, diff: &str, path: &str) -> Outcome {
     match super::patch_call::added_file_content(diff) {
-        Ok(content) => create(state, &content, Voice::ApplyPatch, path, &ToolOptions::default()),
+        Ok(content) => create(
+            state,
+            &content,
+            Voice::ApplyPatch,
+            path,
+            &ToolOptions::default(),
+        ),
         Err(why) => Outcome::fail(ErrorKind::Malformed, why),
     }
 }
@@ -434,11 +542,18 @@ fn patch_update(state: &mut FileState, diff: &str, path: &str) -> Outcome {
     if let Some(o) = unusable(state) {
         return o;
     }
-    let Some(body) = state.body.clone() else { return missing(Voice::ApplyPatch, path) };
+    let Some(body) = state.body.clone() else {
+        return missing(Voice::ApplyPatch, path);
+    };
     match super::patch_call::apply_v4a_update(path, &body, &state.normalise(diff)) {
         Ok(next) => {
             if next == body {
-                return Outcome::fail(ErrorKind::NoOp, format!("The update to {path} changes nothing; its + and - lines are the same."));
+                return Outcome::fail(
+                    ErrorKind::NoOp,
+                    format!(
+                        "The update to {path} changes nothing; its + and - lines are the same."
+                    ),
+                );
             }
             state.set_edited_body(next);
             state.touched = true;
@@ -447,10 +562,18 @@ fn patch_update(state: &mut FileState, diff: &str, path: &str) -> Outcome {
         Err(refusal) => {
             // The patch pipeline names the operation as a patch would; the model sent an update_file.
             let header = format!("`*** Update File: {path}`: ");
-            let reason = refusal.reason.strip_prefix(&header).unwrap_or(&refusal.reason).to_string();
+            let reason = refusal
+                .reason
+                .strip_prefix(&header)
+                .unwrap_or(&refusal.reason)
+                .to_string();
             // The current lines near the first old line, or near the section's `@@` line, that the file has something like.
             let mut outcome = Outcome::fail(refusal.kind, reason).at(refusal.line);
-            let wanted = diff.lines().filter_map(|l| l.strip_prefix("@@ ").or_else(|| l.strip_prefix('-')).or_else(|| l.strip_prefix(' ')));
+            let wanted = diff.lines().filter_map(|l| {
+                l.strip_prefix("@@ ")
+                    .or_else(|| l.strip_prefix('-'))
+                    .or_else(|| l.strip_prefix(' '))
+            });
             for line in wanted {
                 outcome = outcome.copy_from(&body, line);
                 if outcome.retry.is_some() {
@@ -471,7 +594,10 @@ fn patch_delete(state: &mut FileState, path: &str) -> Outcome {
         }
     }
     if state.body.is_none() && state.original.is_none() {
-        return Outcome::fail(ErrorKind::FileNotFound, format!("{path} does not exist, so there is nothing to delete."));
+        return Outcome::fail(
+            ErrorKind::FileNotFound,
+            format!("{path} does not exist, so there is nothing to delete."),
+        );
     }
     state.body = None;
     state.touched = true;

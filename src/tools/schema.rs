@@ -38,7 +38,9 @@ impl DiffMode {
             "search_replace" | "search-replace" => Some(DiffMode::SearchReplace),
             "anchored" => Some(DiffMode::Anchored),
             "off" => Some(DiffMode::Off),
-            "text_editor" | "text_editor_20250728" | "str_replace_based_edit_tool" => Some(DiffMode::TextEditor),
+            "text_editor" | "text_editor_20250728" | "str_replace_based_edit_tool" => {
+                Some(DiffMode::TextEditor)
+            }
             "text_editor_20250124" | "str_replace_editor" => Some(DiffMode::TextEditor20250124),
             "gemini_cli" | "gemini-cli" => Some(DiffMode::GeminiCli),
             "hashline" => Some(DiffMode::Hashline),
@@ -480,7 +482,11 @@ fn def_texts(mode: DiffMode) -> Vec<&'static str> {
 /// turn the schema into itself.
 pub fn tool_schemas_for(mode: DiffMode, api: SchemaApi) -> Result<String, String> {
     let text = provider_or_wrapped(mode, api)?;
-    Ok(if api == SchemaApi::OpenaiResponses { super::strict::strict_tools(&text) } else { text })
+    Ok(if api == SchemaApi::OpenaiResponses {
+        super::strict::strict_tools(&text)
+    } else {
+        text
+    })
 }
 
 fn provider_or_wrapped(mode: DiffMode, api: SchemaApi) -> Result<String, String> {
@@ -510,9 +516,16 @@ fn wrap_text(text: &str, api: SchemaApi) -> String {
         SchemaApi::Plain => body.to_string(),
         // `parametersJsonSchema` takes JSON Schema as it is; `parameters` wants
         // the SDK's own `Schema` type (its `type` an enum, `'OBJECT'`).
-        SchemaApi::Gemini => without_additional_properties(body).replacen("\"parameters\":", "\"parametersJsonSchema\":", 1),
+        SchemaApi::Gemini => without_additional_properties(body).replacen(
+            "\"parameters\":",
+            "\"parametersJsonSchema\":",
+            1,
+        ),
         SchemaApi::Openai => format!("{{\"type\": \"function\", \"function\": {body}}}"),
-        SchemaApi::OpenaiResponses => format!("{{\"type\": \"function\", {}", body.strip_prefix('{').unwrap_or(body).trim_start()),
+        SchemaApi::OpenaiResponses => format!(
+            "{{\"type\": \"function\", {}",
+            body.strip_prefix('{').unwrap_or(body).trim_start()
+        ),
         // Descriptions never contain the key text, so the one occurrence is the top-level key.
         SchemaApi::Anthropic => body.replacen("\"parameters\":", "\"input_schema\":", 1),
     }
@@ -534,7 +547,10 @@ fn without_additional_properties(text: &str) -> String {
 }
 
 fn wrapped_json(mode: DiffMode, api: SchemaApi) -> String {
-    let items: Vec<String> = def_texts(mode).into_iter().map(|t| wrap_text(t, api)).collect();
+    let items: Vec<String> = def_texts(mode)
+        .into_iter()
+        .map(|t| wrap_text(t, api))
+        .collect();
     format!("[{}]", items.join(",\n"))
 }
 

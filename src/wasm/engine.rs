@@ -10,15 +10,32 @@ use crate::engine::{self, ApplyOptions};
 use crate::result::EditResult;
 
 /// A reply (string) or parsed blocks (array), as `applyEdits` accepts.
-fn read_input(input: JsValue, options: &ApplyOptions) -> Result<(Vec<EditBlock>, Option<String>), JsError> {
+fn read_input(
+    input: JsValue,
+    options: &ApplyOptions,
+) -> Result<(Vec<EditBlock>, Option<String>), JsError> {
     if let Some(reply) = input.as_string() {
-        let blocks = crate::parser::parse_edits(&reply, &crate::parser::ParseOptions { formats: options.formats.clone(), ..Default::default() });
+        let blocks = crate::parser::parse_edits(
+            &reply,
+            &crate::parser::ParseOptions {
+                formats: options.formats.clone(),
+                ..Default::default()
+            },
+        );
         return Ok((blocks, Some(reply)));
     }
     if js_sys::Array::is_array(&input) {
-        return Ok((from_js(input, "edit blocks (expected EditBlock objects with format and filePath)")?, None));
+        return Ok((
+            from_js(
+                input,
+                "edit blocks (expected EditBlock objects with format and filePath)",
+            )?,
+            None,
+        ));
     }
-    Err(JsError::new("editblocks: applyEdits needs a reply (string) or an array of EditBlock objects"))
+    Err(JsError::new(
+        "editblocks: applyEdits needs a reply (string) or an array of EditBlock objects",
+    ))
 }
 
 /// Everything one `applyEdits` call needs, kept on the Rust side between the
@@ -36,7 +53,11 @@ impl ApplyPlan {
     pub fn new(input: JsValue, options: JsValue) -> Result<ApplyPlan, JsError> {
         let options: ApplyOptions = from_js_or_default(options, "apply options")?;
         let (blocks, reply) = read_input(input, &options)?;
-        Ok(ApplyPlan { blocks, reply, options })
+        Ok(ApplyPlan {
+            blocks,
+            reply,
+            options,
+        })
     }
 
     /// The normalised, confined paths to read (refused paths are never listed).
@@ -48,7 +69,10 @@ impl ApplyPlan {
     /// moves a file).
     #[wasm_bindgen(js_name = needsDelete)]
     pub fn needs_delete(&self) -> bool {
-        self.blocks.iter().filter_map(|b| b.patch.as_ref()).any(|p| p.operation == crate::patch::Operation::Delete || p.move_to.is_some())
+        self.blocks
+            .iter()
+            .filter_map(|b| b.patch.as_ref())
+            .any(|p| p.operation == crate::patch::Operation::Delete || p.move_to.is_some())
     }
 
     /// Runs the core over the snapshot the driver read; returns
@@ -80,7 +104,11 @@ struct ContentResult {
 /// Applies one block to a file's content; `{ content, result }`. On failure
 /// the content comes back unchanged.
 #[wasm_bindgen(js_name = applyToContent)]
-pub fn apply_to_content(block: JsValue, content: &str, options: JsValue) -> Result<JsValue, JsError> {
+pub fn apply_to_content(
+    block: JsValue,
+    content: &str,
+    options: JsValue,
+) -> Result<JsValue, JsError> {
     let block: EditBlock = from_js(block, "edit block")?;
     let options: ApplyOptions = from_js_or_default(options, "options")?;
     let (content, result) = engine::apply_to_content(&block, content, &options);

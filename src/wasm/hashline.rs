@@ -13,7 +13,9 @@ fn check_width(width: usize) -> Result<usize, JsError> {
     if (1..=MAX_WIDTH).contains(&width) {
         Ok(width)
     } else {
-        Err(JsError::new(&format!("editblocks: width must be an integer from 1 to {MAX_WIDTH}, got {width}")))
+        Err(JsError::new(&format!(
+            "editblocks: width must be an integer from 1 to {MAX_WIDTH}, got {width}"
+        )))
     }
 }
 
@@ -36,7 +38,9 @@ fn line_number(value: Option<f64>, what: &str) -> Result<Option<usize>, JsError>
     match value {
         None => Ok(None),
         Some(v) if v.is_finite() && v.fract() == 0.0 && v >= 0.0 => Ok(Some(v as usize)),
-        Some(_) => Err(JsError::new(&format!("editblocks: {what} must be a whole, non-negative line number (1-based)"))),
+        Some(_) => Err(JsError::new(&format!(
+            "editblocks: {what} must be a whole, non-negative line number (1-based)"
+        ))),
     }
 }
 
@@ -46,7 +50,8 @@ pub fn hashline_format(content: &str, options: JsValue) -> Result<String, JsErro
     let options: FormatOptions = from_js_or_default(options, "formatHashlines options")?;
     let start = line_number(options.start_line, "startLine")?.unwrap_or(1);
     let end = line_number(options.end_line, "endLine")?;
-    let width = check_width(line_number(options.width, "width")?.unwrap_or(hashline::DEFAULT_WIDTH))?;
+    let width =
+        check_width(line_number(options.width, "width")?.unwrap_or(hashline::DEFAULT_WIDTH))?;
     Ok(hashline::format_hashlines(content, start, end, width))
 }
 
@@ -78,4 +83,3 @@ pub fn hashline_apply(call: JsValue, files: JsValue, options: JsValue) -> Result
 pub fn hashline_system_prompt(options: JsValue) -> Result<String, JsError> {
     Ok(hashline::system_prompt_with(&read_options(options)?))
 }
-

@@ -29,16 +29,24 @@ fn start() {
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&format!("editblocks: could not convert a result to JavaScript: {e}")))
+        .map_err(|e| {
+            JsError::new(&format!(
+                "editblocks: could not convert a result to JavaScript: {e}"
+            ))
+        })
 }
 
 /// Converts a JS value to a core type; `what` names the argument in the error.
 pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("editblocks: invalid {what}: {e}")))
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| JsError::new(&format!("editblocks: invalid {what}: {e}")))
 }
 
 /// `undefined` and `null` become the default; anything else is converted.
-pub(crate) fn from_js_or_default<T: DeserializeOwned + Default>(value: JsValue, what: &str) -> Result<T, JsError> {
+pub(crate) fn from_js_or_default<T: DeserializeOwned + Default>(
+    value: JsValue,
+    what: &str,
+) -> Result<T, JsError> {
     if value.is_undefined() || value.is_null() {
         Ok(T::default())
     } else {
@@ -57,7 +65,9 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, 
     if files.is_undefined() || files.is_null() {
         return Ok(host);
     }
-    let object: &Object = files.dyn_ref().ok_or_else(|| JsError::new("editblocks: the file snapshot must be an object"))?;
+    let object: &Object = files
+        .dyn_ref()
+        .ok_or_else(|| JsError::new("editblocks: the file snapshot must be an object"))?;
     let mut read = std::collections::BTreeSet::new();
     for entry in Object::entries(object).iter() {
         let pair: js_sys::Array = entry.into();
@@ -69,12 +79,19 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, 
         } else if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
             host.files.insert(path, bytes.to_vec());
         } else if value.is_object() {
-            let message = Reflect::get(&value, &JsValue::from_str("error")).ok().and_then(|v| v.as_string());
-            let kind = Reflect::get(&value, &JsValue::from_str("kind")).ok().and_then(|v| v.as_string());
+            let message = Reflect::get(&value, &JsValue::from_str("error"))
+                .ok()
+                .and_then(|v| v.as_string());
+            let kind = Reflect::get(&value, &JsValue::from_str("kind"))
+                .ok()
+                .and_then(|v| v.as_string());
             if kind.as_deref() == Some("path-escape") {
                 host.escapes.insert(path.clone());
             }
-            host.unreadable.insert(path, message.unwrap_or_else(|| "the host could not read this file".into()));
+            host.unreadable.insert(
+                path,
+                message.unwrap_or_else(|| "the host could not read this file".into()),
+            );
         }
     }
     host.snapshot_of = Some(read);
@@ -100,12 +117,23 @@ pub(crate) struct WriteOp {
 
 /// Packs the operations a snapshot host recorded, in order, with `result`.
 #[cfg(feature = "full")]
-pub(crate) fn host_changes<R: Serialize>(host: &crate::host::MemoryHost, result: R) -> Result<JsValue, JsError> {
+pub(crate) fn host_changes<R: Serialize>(
+    host: &crate::host::MemoryHost,
+    result: R,
+) -> Result<JsValue, JsError> {
     use crate::host::HostOp;
-    let mut changes = HostChanges { result, writes: Vec::new(), deletes: Vec::new(), stage: Vec::new() };
+    let mut changes = HostChanges {
+        result,
+        writes: Vec::new(),
+        deletes: Vec::new(),
+        stage: Vec::new(),
+    };
     for op in &host.ops {
         match op {
-            HostOp::Write { path, content } => changes.writes.push(WriteOp { path: path.clone(), content: content.clone() }),
+            HostOp::Write { path, content } => changes.writes.push(WriteOp {
+                path: path.clone(),
+                content: content.clone(),
+            }),
             HostOp::Delete { path } => changes.deletes.push(path.clone()),
             HostOp::Stage { paths } => changes.stage.extend(paths.iter().cloned()),
         }
@@ -113,8 +141,13 @@ pub(crate) fn host_changes<R: Serialize>(host: &crate::host::MemoryHost, result:
     // As JSON text, parsed by the engine: one string crossing instead of an
     // object built call by call (a reply touching 1,000 files builds ~30,000
     // values). The objects are the same: `to_js` is JSON-compatible too.
-    let json = serde_json::to_string(&changes).map_err(|e| JsError::new(&format!("editblocks: could not convert a result to JavaScript: {e}")))?;
-    js_sys::JSON::parse(&json).map_err(|_| JsError::new("editblocks: could not convert a result to JavaScript"))
+    let json = serde_json::to_string(&changes).map_err(|e| {
+        JsError::new(&format!(
+            "editblocks: could not convert a result to JavaScript: {e}"
+        ))
+    })?;
+    js_sys::JSON::parse(&json)
+        .map_err(|_| JsError::new("editblocks: could not convert a result to JavaScript"))
 }
 
 /// Shell commands suggested in backticks (`git rm`, `git mv`, `mkdir -p`, `rm -rf`).

@@ -18,9 +18,21 @@ pub const SPAN_STRIDE: usize = 16;
 /// `formats` as a bit mask: 1 edit-repl, 2 anchored, 4 search-replace; 0 all.
 /// `known`: the caller's known files, one per line.
 fn options(mask: u32, known: &str) -> ParseOptions {
-    let formats = Format::ALL.into_iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, f)| f).collect();
-    let known_files = known.split('\n').filter(|l| !l.is_empty()).map(String::from).collect();
-    ParseOptions { formats, known_files }
+    let formats = Format::ALL
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| mask & (1 << i) != 0)
+        .map(|(_, f)| f)
+        .collect();
+    let known_files = known
+        .split('\n')
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect();
+    ParseOptions {
+        formats,
+        known_files,
+    }
 }
 
 fn format_code(format: Format) -> u32 {
@@ -62,22 +74,44 @@ pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
     // `takePatchBlocks` returns.
     let mut patches = patches.into_iter().enumerate().peekable();
     let mut json_blocks = Vec::new();
-    let mut place_patches = |out: &mut Vec<u32>, next_index: usize, json_blocks: &mut Vec<crate::block::EditBlock>| {
-        while let Some((k, (_, block))) = patches.next_if(|(_, (index, _))| *index <= next_index) {
-            out.push(format_code(block.format));
-            out.push(k as u32);
-            // `js/parser.js` rebuilds oldLines / newLines from the hunks:
-            // they would double what crosses.
-            let mut block = block;
-            block.old_lines.clear();
-            block.new_lines.clear();
-            out.extend([0u32; SPAN_STRIDE - 2]);
-            json_blocks.push(block);
-        }
+    let mut place_patches =
+        |out: &mut Vec<u32>, next_index: usize, json_blocks: &mut Vec<crate::block::EditBlock>| {
+            while let Some((k, (_, block))) =
+                patches.next_if(|(_, (index, _))| *index <= next_index)
+            {
+                out.push(format_code(block.format));
+                out.push(k as u32);
+                // `js/parser.js` rebuilds oldLines / newLines from the hunks:
+                // they would double what crosses.
+                let mut block = block;
+                block.old_lines.clear();
+                block.new_lines.clear();
+                out.extend([0u32; SPAN_STRIDE - 2]);
+                json_blocks.push(block);
+            }
+        };
+    let mut cursor = Utf16Cursor {
+        bytes: text.as_bytes(),
+        byte: 0,
+        unit: 0,
     };
-    let mut cursor = Utf16Cursor { bytes: text.as_bytes(), byte: 0, unit: 0 };
     let mut last_path: Option<((usize, usize), (u32, u32))> = None;
-    for (n, BlockSpans { format, line_number, path, anchor, old, new, trailing_anchor, raw, assumed, line_hint }) in spans.into_iter().enumerate() {
+    for (
+        n,
+        BlockSpans {
+            format,
+            line_number,
+            path,
+            anchor,
+            old,
+            new,
+            trailing_anchor,
+            raw,
+            assumed,
+            line_hint,
+        },
+    ) in spans.into_iter().enumerate()
+    {
         place_patches(&mut out, n + json_blocks.len(), &mut json_blocks);
         out.push(format_code(format));
         out.push(line_number);
@@ -161,7 +195,10 @@ pub fn parse_edit_spans_input(len: usize, formats: u32, known: &str) -> Vec<u32>
 /// `'edit-repl'`, `'anchored'`, `'search-replace'`, `'apply-patch'`, `'unified-diff'` or `'none'`.
 #[wasm_bindgen(js_name = detectFormat)]
 pub fn detect_format(text: &str) -> String {
-    parser::detect_format(text).map(|f| f.as_str()).unwrap_or("none").to_string()
+    parser::detect_format(text)
+        .map(|f| f.as_str())
+        .unwrap_or("none")
+        .to_string()
 }
 
 /// The incremental parser in compact mode; `js/parser.js` wraps it as
@@ -185,7 +222,13 @@ pub struct RawEditStream {
 impl RawEditStream {
     #[wasm_bindgen(constructor)]
     pub fn new(formats: u32, known: &str) -> RawEditStream {
-        RawEditStream { inner: EditStream::compact(&options(formats, known)), input: Vec::new(), finished: Vec::new(), json: String::new(), slots: Box::new([0; 3]) }
+        RawEditStream {
+            inner: EditStream::compact(&options(formats, known)),
+            input: Vec::new(),
+            finished: Vec::new(),
+            json: String::new(),
+            slots: Box::new([0; 3]),
+        }
     }
 
     /// Makes this stream's input buffer hold at least `capacity` bytes;
@@ -268,7 +311,11 @@ impl RawEditStream {
     pub fn pending(&self) -> Result<String, JsError> {
         match self.inner.pending() {
             None => Ok(String::new()),
-            Some(p) => serde_json::to_string(&p).map_err(|e| JsError::new(&format!("editblocks: could not encode the pending block: {e}"))),
+            Some(p) => serde_json::to_string(&p).map_err(|e| {
+                JsError::new(&format!(
+                    "editblocks: could not encode the pending block: {e}"
+                ))
+            }),
         }
     }
 }

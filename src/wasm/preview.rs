@@ -43,7 +43,10 @@ impl RawBlockPreview {
 
     /// A preview without the file, for drawing the block incrementally only.
     pub fn unlocated(path: &str) -> RawBlockPreview {
-        RawBlockPreview { inner: BlockPreview::unlocated(path), pending_events: Vec::new() }
+        RawBlockPreview {
+            inner: BlockPreview::unlocated(path),
+            pending_events: Vec::new(),
+        }
     }
 
     /// A block whose path was refused (`reason` from [`preview_path`]).

@@ -20,7 +20,8 @@ use crate::render::{ResultView, SummaryInput, SummaryOptions, SummaryView};
 pub fn diff_block_packed(old_utf8: &[u8], new_utf8: &[u8]) -> Vec<u32> {
     use crate::diff::LineKind;
     let (old_text, new_text) = (utf8_text(old_utf8), utf8_text(new_utf8));
-    let diff = crate::diff::diff_block_ref(&old_text, &new_text, &crate::diff::DiffLimits::default());
+    let diff =
+        crate::diff::diff_block_ref(&old_text, &new_text, &crate::diff::DiffLimits::default());
     let mut out = Vec::with_capacity(diff.lines.len() * 4 + 1);
     for line in &diff.lines {
         out.push(match line.kind {
@@ -35,8 +36,15 @@ pub fn diff_block_packed(old_utf8: &[u8], new_utf8: &[u8]) -> Vec<u32> {
             Some(spans) => {
                 out.push(u32::try_from(spans.len() + 1).unwrap_or(u32::MAX));
                 for span in spans {
-                    let units = if span.text.is_ascii() { span.text.len() } else { span.text.chars().map(char::len_utf16).sum() };
-                    out.push((u32::try_from(units).unwrap_or(u32::MAX >> 1) << 1) | u32::from(span.changed));
+                    let units = if span.text.is_ascii() {
+                        span.text.len()
+                    } else {
+                        span.text.chars().map(char::len_utf16).sum()
+                    };
+                    out.push(
+                        (u32::try_from(units).unwrap_or(u32::MAX >> 1) << 1)
+                            | u32::from(span.changed),
+                    );
                 }
             }
         }
@@ -55,11 +63,19 @@ fn utf8_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 /// `renderEditBlock`: `results` is an array of results (or undefined);
 /// `index` picks the result by block index.
 #[wasm_bindgen(js_name = renderEditBlockHtml)]
-pub fn render_edit_block_html(block: JsValue, results: JsValue, index: Option<u32>) -> Result<String, JsError> {
+pub fn render_edit_block_html(
+    block: JsValue,
+    results: JsValue,
+    index: Option<u32>,
+) -> Result<String, JsError> {
     let block: EditBlock = from_js(block, "edit block (renderEditBlock's first argument)")?;
-    let results: Vec<ResultView> = from_js_or_default(results, "results (renderEditBlock's second argument)")?;
+    let results: Vec<ResultView> =
+        from_js_or_default(results, "results (renderEditBlock's second argument)")?;
     let index = index.map(|i| i as usize);
-    Ok(crate::render::render_edit_block(&block, crate::render::find_result(&block, &results, index)))
+    Ok(crate::render::render_edit_block(
+        &block,
+        crate::render::find_result(&block, &results, index),
+    ))
 }
 
 /// `renderInProgressEditBlock`.
@@ -70,16 +86,32 @@ pub fn render_in_progress_html(file_path: &str, partial_lines: Vec<String>) -> S
 
 /// `renderInProgressEditBlock(pending)`: the sections of `EditStream.pending()`.
 #[wasm_bindgen(js_name = renderPendingHtml)]
-pub fn render_pending_html(file_path: &str, sections: JsValue, partial_line: Option<String>) -> Result<String, JsError> {
-    let sections: Vec<crate::render::PendingSection> =
-        from_js(sections, "pending.sections (an array of { section, lines } as EditStream.pending() returns)")?;
-    Ok(crate::render::render_pending_sections(file_path, &sections, partial_line.as_deref()))
+pub fn render_pending_html(
+    file_path: &str,
+    sections: JsValue,
+    partial_line: Option<String>,
+) -> Result<String, JsError> {
+    let sections: Vec<crate::render::PendingSection> = from_js(
+        sections,
+        "pending.sections (an array of { section, lines } as EditStream.pending() returns)",
+    )?;
+    Ok(crate::render::render_pending_sections(
+        file_path,
+        &sections,
+        partial_line.as_deref(),
+    ))
 }
 
 /// `renderEditsSummary`: `summary` is an array of results or an apply result.
 #[wasm_bindgen(js_name = renderSummaryHtml)]
 pub fn render_summary_html(summary: JsValue, options: JsValue) -> Result<String, JsError> {
-    let input: SummaryInput = from_js(summary, "results (renderEditsSummary takes an array of results or an apply result)")?;
+    let input: SummaryInput = from_js(
+        summary,
+        "results (renderEditsSummary takes an array of results or an apply result)",
+    )?;
     let options: SummaryOptions = from_js_or_default(options, "renderEditsSummary options")?;
-    Ok(crate::render::render_edits_summary(&SummaryView::from(input), &options))
+    Ok(crate::render::render_edits_summary(
+        &SummaryView::from(input),
+        &options,
+    ))
 }

@@ -13,16 +13,27 @@ fn diff_mode(value: &JsValue) -> Result<DiffMode, JsError> {
     if value.is_undefined() || value.is_null() {
         return Ok(DiffMode::default());
     }
-    let name = value.as_string().ok_or_else(|| JsError::new(&format!("editblocks: diffMode must be a string: {MODES}")))?;
-    DiffMode::from_name(&name).ok_or_else(|| JsError::new(&format!("editblocks: unknown diffMode {name:?}; use {MODES}")))
+    let name = value
+        .as_string()
+        .ok_or_else(|| JsError::new(&format!("editblocks: diffMode must be a string: {MODES}")))?;
+    DiffMode::from_name(&name).ok_or_else(|| {
+        JsError::new(&format!(
+            "editblocks: unknown diffMode {name:?}; use {MODES}"
+        ))
+    })
 }
 
 fn calls_from(value: JsValue) -> Result<Vec<ToolCall>, JsError> {
     if !js_sys::Array::is_array(&value) {
-        return Err(JsError::new("editblocks: tool calls must be an array of { name, arguments } objects"));
+        return Err(JsError::new(
+            "editblocks: tool calls must be an array of { name, arguments } objects",
+        ));
     }
     let raw: Vec<serde_json::Value> = from_js(value, "tool calls")?;
-    Ok(ToolCall::from_values(&raw).into_iter().map(|(_, call)| call).collect())
+    Ok(ToolCall::from_values(&raw)
+        .into_iter()
+        .map(|(_, call)| call)
+        .collect())
 }
 
 /// `toolSchemas(diffMode?, { api? })`: the tool definitions for a diff mode,
@@ -33,7 +44,10 @@ pub fn tools_schemas(mode: JsValue, options: JsValue) -> Result<String, JsError>
     let api = if options.is_undefined() || options.is_null() {
         SchemaApi::default()
     } else {
-        match js_sys::Reflect::get(&options, &JsValue::from_str("api")).ok().filter(|v| !v.is_undefined() && !v.is_null()) {
+        match js_sys::Reflect::get(&options, &JsValue::from_str("api"))
+            .ok()
+            .filter(|v| !v.is_undefined() && !v.is_null())
+        {
             None => SchemaApi::default(),
             Some(v) => {
                 let name = v.as_string().unwrap_or_default();
@@ -66,7 +80,11 @@ pub fn tools_call_paths(calls: JsValue, options: JsValue) -> Result<Vec<String>,
 /// Runs the calls over a snapshot of the files; returns
 /// `{ result, writes, deletes, stage }` for the JS host driver.
 #[wasm_bindgen(js_name = toolsApplySnapshot)]
-pub fn tools_apply_snapshot(calls: JsValue, files: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+pub fn tools_apply_snapshot(
+    calls: JsValue,
+    files: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsError> {
     let calls = calls_from(calls)?;
     let options: ToolOptions = from_js_or_default(options, "options")?;
     let mut host = snapshot_host(&files)?;
@@ -79,7 +97,9 @@ fn text_field(object: &JsValue, key: &str) -> Result<JsValue, JsError> {
     if value.is_undefined() || value.is_null() || value.is_string() {
         Ok(value)
     } else {
-        Err(JsError::new(&format!("editblocks: fileStatus: {key} must be a string, null or undefined")))
+        Err(JsError::new(&format!(
+            "editblocks: fileStatus: {key} must be a string, null or undefined"
+        )))
     }
 }
 
@@ -89,7 +109,9 @@ fn text_field(object: &JsValue, key: &str) -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = toolsFileStatus)]
 pub fn tools_file_status(state: JsValue) -> Result<String, JsError> {
     if !state.is_object() {
-        return Err(JsError::new("editblocks: fileStatus expects an object { context, local, output }"));
+        return Err(JsError::new(
+            "editblocks: fileStatus expects an object { context, local, output }",
+        ));
     }
     let context = text_field(&state, "context")?.as_string();
     let output = text_field(&state, "output")?.as_string();

@@ -77,7 +77,11 @@ pub fn check_events(events: &[StreamEvent]) -> (Vec<EditBlock>, Vec<Discard>) {
                 open = Some(Vec::new());
                 last_format = *format;
             }
-            StreamEvent::BlockUpdate { section, lines, format } => {
+            StreamEvent::BlockUpdate {
+                section,
+                lines,
+                format,
+            } => {
                 let sections = open.as_mut().expect("block-update outside a block");
                 if format.is_some() {
                     last_format = *format;
@@ -94,11 +98,22 @@ pub fn check_events(events: &[StreamEvent]) -> (Vec<EditBlock>, Vec<Discard>) {
                 check_sections(block, &sections);
                 blocks.push(block.clone());
             }
-            StreamEvent::BlockDiscarded { file_path, line_number, reason } => {
+            StreamEvent::BlockDiscarded {
+                file_path,
+                line_number,
+                reason,
+            } => {
                 if file_path.is_some() {
-                    assert!(open.take().is_some(), "a discard with a path ends an open block");
+                    assert!(
+                        open.take().is_some(),
+                        "a discard with a path ends an open block"
+                    );
                 }
-                discards.push(Discard { file_path: file_path.clone(), line_number: *line_number, reason: reason.clone() });
+                discards.push(Discard {
+                    file_path: file_path.clone(),
+                    line_number: *line_number,
+                    reason: reason.clone(),
+                });
             }
         }
     }
@@ -108,7 +123,12 @@ pub fn check_events(events: &[StreamEvent]) -> (Vec<EditBlock>, Vec<Discard>) {
 
 fn check_sections(block: &EditBlock, sections: &[(Section, Vec<String>)]) {
     let get = |names: &[Section]| -> String {
-        sections.iter().filter(|(s, _)| names.contains(s)).flat_map(|(_, l)| l.iter().cloned()).collect::<Vec<_>>().join("\n")
+        sections
+            .iter()
+            .filter(|(s, _)| names.contains(s))
+            .flat_map(|(_, l)| l.iter().cloned())
+            .collect::<Vec<_>>()
+            .join("\n")
     };
     match block.format {
         Format::SearchReplace => {
@@ -124,15 +144,29 @@ fn check_sections(block: &EditBlock, sections: &[(Section, Vec<String>)]) {
         Format::EditRepl => {
             let edit = get(&[Section::Edit]);
             let repl = get(&[Section::Repl]);
-            assert!(edit.starts_with(&block.anchor) && edit.ends_with(&block.old_lines), "edit section {edit:?} vs {block:?}");
-            assert!(repl.starts_with(&block.anchor) && repl.ends_with(&block.new_lines), "repl section {repl:?} vs {block:?}");
+            assert!(
+                edit.starts_with(&block.anchor) && edit.ends_with(&block.old_lines),
+                "edit section {edit:?} vs {block:?}"
+            );
+            assert!(
+                repl.starts_with(&block.anchor) && repl.ends_with(&block.new_lines),
+                "repl section {repl:?} vs {block:?}"
+            );
         }
         Format::ApplyPatch | Format::UnifiedDiff => {
             // The updates carry the body as written; every hunk line is among them, in order.
             let written = get(&[Section::Patch]);
             let mut rest = written.as_str();
-            for line in block.patch.iter().flat_map(|p| p.hunks.iter()).flat_map(|h| h.lines().map(String::from).collect::<Vec<_>>()).filter(|l| l.len() > 1) {
-                let at = rest.find(line.as_str()).unwrap_or_else(|| panic!("hunk line {line:?} not in the updates {written:?}"));
+            for line in block
+                .patch
+                .iter()
+                .flat_map(|p| p.hunks.iter())
+                .flat_map(|h| h.lines().map(String::from).collect::<Vec<_>>())
+                .filter(|l| l.len() > 1)
+            {
+                let at = rest
+                    .find(line.as_str())
+                    .unwrap_or_else(|| panic!("hunk line {line:?} not in the updates {written:?}"));
                 rest = &rest[at + line.len()..];
             }
         }

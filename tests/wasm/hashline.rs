@@ -27,6 +27,12 @@ fn stale_call_writes_nothing_and_fresh_call_applies() {
     let mut fresh = MemoryHost::with_files([("f.txt", read)]);
     let applied = apply_hashline_edit(&call, &mut fresh, &HashlineOptions::default());
     assert_eq!(applied.status, Status::Applied);
-    assert_eq!(fresh.ops, vec![HostOp::Write { path: "f.txt".into(), content: "a\nB\nc\n".into() }]);
+    assert_eq!(
+        fresh.ops,
+        vec![HostOp::Write {
+            path: "f.txt".into(),
+            content: "a\nB\nc\n".into()
+        }]
+    );
     assert!(format_hashlines(read, 2, Some(2), 3).starts_with("2#"));
 }

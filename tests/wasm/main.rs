@@ -4,8 +4,8 @@
 #![cfg(target_arch = "wasm32")]
 
 mod common;
-mod parser;
 mod engine;
-mod tools;
 mod hashline;
+mod parser;
 mod render;
+mod tools;

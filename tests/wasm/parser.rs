@@ -1,6 +1,9 @@
 //! Binding tests for the parser feature: the core compiled for wasm32 gives
 //! the same blocks whole, streamed, in compact mode and as spans.
-use editblocks::parser::{parse_edits, parse_spans, EditStream, ParseOptions, StreamEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
+use editblocks::parser::{
+    parse_edits, parse_spans, EditStream, ParseOptions, StreamEvent, RECORD_COMPLETE, RECORD_JSON,
+    RECORD_START, RECORD_UPDATE,
+};
 use wasm_bindgen_test::*;
 
 const REPLY: &str = "Voilà 🎉\n\nsrc/héllo.py\n```python\n<<<<<<< SEARCH\nold 日本\n=======\nnew 👋🏽\n>>>>>>> REPLACE\n```\nsrc/b.rs\r\n««« EDIT\r\nfn a() {}\r\n═══════ REPL\r\nfn a() {}\r\nfn b() {}\r\n»»» EDIT END\r\n";
@@ -56,12 +59,21 @@ fn spans_and_compact_records_point_at_the_same_text() {
                 i += 5;
             }
             RECORD_COMPLETE => {
-                completes.push((slice(records[i + 8], records[i + 9]), slice(records[i + 12], records[i + 13])));
+                completes.push((
+                    slice(records[i + 8], records[i + 9]),
+                    slice(records[i + 12], records[i + 13]),
+                ));
                 i += 16;
             }
             other => panic!("unknown record {other}"),
         }
     }
     assert_eq!(starts, ["src/héllo.py", "src/b.rs"]);
-    assert_eq!(completes, whole.iter().map(|b| (b.new_lines.clone(), b.raw_block.clone())).collect::<Vec<_>>());
+    assert_eq!(
+        completes,
+        whole
+            .iter()
+            .map(|b| (b.new_lines.clone(), b.raw_block.clone()))
+            .collect::<Vec<_>>()
+    );
 }
