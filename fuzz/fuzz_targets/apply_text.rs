@@ -3,7 +3,9 @@
 //! not apply leaves the content unchanged.
 #![no_main]
 
-use editblocks::engine::{apply_edits, apply_to_content, validate_edit, ApplyOptions, Matching, Mode, NewlinePolicy};
+use editblocks::engine::{
+    apply_edits, apply_to_content, validate_edit, ApplyOptions, Matching, Mode, NewlinePolicy,
+};
 use editblocks::host::MemoryHost;
 use editblocks::parser::{parse_edits, ParseOptions};
 use editblocks::Status;
@@ -18,22 +20,48 @@ fuzz_target!(|data: &[u8]| {
     let options = ApplyOptions {
         dry_run: flags & 1 != 0,
         stage: flags & 2 != 0,
-        mode: if flags & 4 != 0 { Mode::Atomic } else { Mode::Sequential },
-        matching: if flags & 8 != 0 { Matching::Tolerant } else { Matching::Exact },
-        trailing_newline: if flags & 16 != 0 { NewlinePolicy::Ensure } else { NewlinePolicy::Preserve },
+        mode: if flags & 4 != 0 {
+            Mode::Atomic
+        } else {
+            Mode::Sequential
+        },
+        matching: if flags & 8 != 0 {
+            Matching::Tolerant
+        } else {
+            Matching::Exact
+        },
+        trailing_newline: if flags & 16 != 0 {
+            NewlinePolicy::Ensure
+        } else {
+            NewlinePolicy::Preserve
+        },
         overwrite: flags & 32 != 0,
-        in_context: if flags & 64 != 0 { Some(vec!["a.txt".into()]) } else { None },
+        in_context: if flags & 64 != 0 {
+            Some(vec!["a.txt".into()])
+        } else {
+            None
+        },
         formats: Vec::new(),
         // The folder left out: the file a missing path resolves to.
-        known_files: if flags & 128 != 0 { Some(vec!["a.txt".into(), "src/b.txt".into()]) } else { None },
-        allow_folders: if flags & 64 != 0 { vec![".git/info".into()] } else { Vec::new() },
+        known_files: if flags & 128 != 0 {
+            Some(vec!["a.txt".into(), "src/b.txt".into()])
+        } else {
+            None
+        },
+        allow_folders: if flags & 64 != 0 {
+            vec![".git/info".into()]
+        } else {
+            Vec::new()
+        },
     };
     let blocks = parse_edits(reply, &ParseOptions::default());
     // Every path the reply names holds one of the two files (so edits meet content).
     let mut host = MemoryHost::new();
     for (i, block) in blocks.iter().enumerate() {
         let content = if i % 2 == 0 { first } else { second };
-        host.files.entry(block.file_path.clone()).or_insert_with(|| content.as_bytes().to_vec());
+        host.files
+            .entry(block.file_path.clone())
+            .or_insert_with(|| content.as_bytes().to_vec());
     }
     host.files.insert("a.txt".into(), first.as_bytes().to_vec());
     let before = host.files.clone();

@@ -9,7 +9,10 @@ pub fn parts(data: &[u8], n: usize) -> (u8, Vec<String>) {
         Some((f, rest)) => (*f, rest),
         None => (0, &[][..]),
     };
-    let mut out: Vec<String> = rest.splitn(n, |b| *b == 0xff).map(|p| String::from_utf8_lossy(p).into_owned()).collect();
+    let mut out: Vec<String> = rest
+        .splitn(n, |b| *b == 0xff)
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
     out.resize(n, String::new());
     (flags, out)
 }

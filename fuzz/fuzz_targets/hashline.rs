@@ -3,7 +3,9 @@
 //! read view of any content renders.
 #![no_main]
 
-use editblocks::hashline::{apply_hashline_edit, format_hashlines, hashline_paths, HashlineOptions};
+use editblocks::hashline::{
+    apply_hashline_edit, format_hashlines, hashline_paths, HashlineOptions,
+};
 use editblocks::host::MemoryHost;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
@@ -14,7 +16,8 @@ mod common;
 fuzz_target!(|data: &[u8]| {
     let (flags, parts) = common::parts(data, 2);
     let (call_text, content) = (&parts[0], &parts[1]);
-    let call = serde_json::from_str::<Value>(call_text).unwrap_or_else(|_| Value::String(call_text.clone()));
+    let call = serde_json::from_str::<Value>(call_text)
+        .unwrap_or_else(|_| Value::String(call_text.clone()));
     let width = 1 + usize::from(flags >> 5) % 12;
     let options = HashlineOptions {
         width,
@@ -22,7 +25,11 @@ fuzz_target!(|data: &[u8]| {
         dry_run: flags & 2 != 0,
         overwrite: flags & 4 != 0,
         stage: flags & 8 != 0,
-        allow_folders: if flags & 16 != 0 { vec![".git/info".into()] } else { Vec::new() },
+        allow_folders: if flags & 16 != 0 {
+            vec![".git/info".into()]
+        } else {
+            Vec::new()
+        },
     };
     let mut host = MemoryHost::new();
     for path in hashline_paths(&call, &options) {
@@ -34,5 +41,14 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(host.files, before, "a refused or dry call changed files");
     }
     let start = usize::from(flags & 7);
-    let _ = format_hashlines(content, start, if flags & 16 != 0 { Some(start + 3) } else { None }, width);
+    let _ = format_hashlines(
+        content,
+        start,
+        if flags & 16 != 0 {
+            Some(start + 3)
+        } else {
+            None
+        },
+        width,
+    );
 });

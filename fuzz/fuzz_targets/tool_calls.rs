@@ -4,7 +4,9 @@
 #![no_main]
 
 use editblocks::host::MemoryHost;
-use editblocks::tools::{apply_tool_calls, retry_context, tool_call_paths, RetryInput, ToolCall, ToolOptions};
+use editblocks::tools::{
+    apply_tool_calls, retry_context, tool_call_paths, RetryInput, ToolCall, ToolOptions,
+};
 use editblocks::tools::{Matching, NewlinePolicy};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
@@ -19,14 +21,33 @@ fuzz_target!(|data: &[u8]| {
         Ok(Value::Array(items)) => items.iter().filter_map(ToolCall::from_value).collect(),
         Ok(one @ Value::Object(_)) => ToolCall::from_value(&one).into_iter().collect(),
         // Arguments as the text a model streamed, valid JSON or not.
-        _ => vec![ToolCall::new(if flags & 64 != 0 { "modify_file" } else { "edit_file" }, Value::String(calls_text.clone()))],
+        _ => vec![ToolCall::new(
+            if flags & 64 != 0 {
+                "modify_file"
+            } else {
+                "edit_file"
+            },
+            Value::String(calls_text.clone()),
+        )],
     };
     let options = ToolOptions {
         dry_run: flags & 1 != 0,
         stage: flags & 2 != 0,
-        matching: if flags & 8 != 0 { Matching::Tolerant } else { Matching::Exact },
-        trailing_newline: if flags & 16 != 0 { NewlinePolicy::Ensure } else { NewlinePolicy::Preserve },
-        allow_folders: if flags & 32 != 0 { vec![".git/info".into()] } else { Vec::new() },
+        matching: if flags & 8 != 0 {
+            Matching::Tolerant
+        } else {
+            Matching::Exact
+        },
+        trailing_newline: if flags & 16 != 0 {
+            NewlinePolicy::Ensure
+        } else {
+            NewlinePolicy::Preserve
+        },
+        allow_folders: if flags & 32 != 0 {
+            vec![".git/info".into()]
+        } else {
+            Vec::new()
+        },
         overwrite: flags & 4 != 0,
         ..ToolOptions::default()
     };
@@ -39,5 +60,9 @@ fuzz_target!(|data: &[u8]| {
     if !result.ok || options.dry_run {
         assert_eq!(host.files, before, "a failed or dry batch changed files");
     }
-    let _ = retry_context(&RetryInput { ok: result.ok, errors: result.errors.clone(), calls: calls.clone() });
+    let _ = retry_context(&RetryInput {
+        ok: result.ok,
+        errors: result.errors.clone(),
+        calls: calls.clone(),
+    });
 });
