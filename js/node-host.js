@@ -267,6 +267,34 @@ export function nodeHost(root, options = {}) {
       }
       return target.split('/');
     };
+    // The name at `at` looked at without following it; null when nothing is there.
+    const lstatOrNull = (at) => {
+      try {
+        return fs.lstatSync(at);
+      } catch (e) {
+        if (e.code !== 'ENOENT') throw e;
+        return null;
+      }
+    };
+    // Puts a symbolic link's target in front of what is left to walk; a link that
+    // vanished or stopped being one while we read it is looked at again.
+    const followLink = (at, part) => {
+      let parts;
+      try {
+        parts = follow(at);
+      } catch (e) {
+        if (e.code !== 'EINVAL' && e.code !== 'ENOENT') throw e;
+        again(part, e);
+        return;
+      }
+      todo = [...parts, ...todo];
+    };
+    // A folder on the way does not exist (and is not to be made).
+    const missingParent = (part) => {
+      const rest = [...names, part, ...todo];
+      intoMetadata(rest);
+      return { dir: null, fds, names, name: part, rel: rest.filter((t) => t && t !== '.').join('/'), stat: null, missingParent: true, close };
+    };
     try {
       fds.push(useProc ? fs.openSync(realRoot, O_DIR) : -1);
       while (todo.length) {
@@ -281,22 +309,9 @@ export function nodeHost(root, options = {}) {
         const at = path.join(dirOf(), part);
         if (todo.every((t) => t === '' || t === '.')) {
           // The last name: a file (or nothing yet), looked at without following it.
-          let stat = null;
-          try {
-            stat = fs.lstatSync(at);
-          } catch (e) {
-            if (e.code !== 'ENOENT') throw e;
-          }
+          const stat = lstatOrNull(at);
           if (stat && stat.isSymbolicLink()) {
-            let parts;
-            try {
-              parts = follow(at);
-            } catch (e) {
-              if (e.code !== 'EINVAL' && e.code !== 'ENOENT') throw e;
-              again(part, e);
-              continue;
-            }
-            todo = [...parts, ...todo];
+            followLink(at, part);
             continue;
           }
           intoMetadata([...names, part]);
@@ -320,8 +335,7 @@ export function nodeHost(root, options = {}) {
                 if (again.code !== 'ENOTDIR' && again.code !== 'ELOOP') throw again;
               }
             } else if (e.code === 'ENOENT') {
-              intoMetadata([...names, part, ...todo]);
-              return { dir: null, fds, names, name: part, rel: [...names, part, ...todo].filter((t) => t && t !== '.').join('/'), stat: null, missingParent: true, close };
+              return missingParent(part);
             } else if (e.code !== 'ENOTDIR' && e.code !== 'ELOOP') throw e;
           }
           if (fd === -1) {
@@ -340,29 +354,13 @@ export function nodeHost(root, options = {}) {
             continue;
           }
         } else {
-          let st = null;
-          try {
-            st = fs.lstatSync(at);
-          } catch (e) {
-            if (e.code !== 'ENOENT') throw e;
-          }
+          const st = lstatOrNull(at);
           if (st && st.isSymbolicLink()) {
-            let parts;
-            try {
-              parts = follow(at);
-            } catch (e) {
-              if (e.code !== 'EINVAL' && e.code !== 'ENOENT') throw e;
-              again(part, e);
-              continue;
-            }
-            todo = [...parts, ...todo];
+            followLink(at, part);
             continue;
           }
           if (!st) {
-            if (!create) {
-              intoMetadata([...names, part, ...todo]);
-              return { dir: null, fds, names, name: part, rel: [...names, part, ...todo].filter((t) => t && t !== '.').join('/'), stat: null, missingParent: true, close };
-            }
+            if (!create) return missingParent(part);
             checkFolder(p, names);
             try {
               fs.mkdirSync(at);
