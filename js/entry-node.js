@@ -9,17 +9,10 @@ import { initSync as rawInitSync } from 'editblocks-raw';
 import * as publicApi from './index.js';
 import { nodeHost } from './node-host.js';
 import { guardApi } from './guard.js';
+import { nodeLoaders } from './loading.js';
 
 // __dirname: this file only ever runs bundled as CommonJS.
-rawInitSync({ module: new WebAssembly.Module(fs.readFileSync(nodePath.join(__dirname, '..', 'web', 'editblocks_bg.wasm'))) });
-
-/** Nothing to do in Node: the module is ready on import. */
-function init() {
-  return Promise.resolve();
-}
-
-/** Nothing to do in Node: the module is ready on import. */
-function initSync() {}
+const { init, initSync } = nodeLoaders(rawInitSync, fs.readFileSync(nodePath.join(__dirname, '..', 'web', 'editblocks_bg.wasm')));
 
 /** The package's API: every function guarded (js/guard.js). */
 export const api = guardApi({ ...publicApi, nodeHost, init, initSync }, ['init', 'initSync']);

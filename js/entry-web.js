@@ -5,17 +5,9 @@
 import rawInit, { initSync as rawInitSync } from 'editblocks-raw';
 import * as publicApi from './index.js';
 import { guardApi } from './guard.js';
+import { webLoaders } from './loading.js';
 
-/** Loads the wasm module; resolves when the API is ready. */
-function init(moduleOrPath) {
-  return rawInit(moduleOrPath === undefined ? undefined : { module_or_path: moduleOrPath });
-}
-
-/** Loads the wasm module synchronously from its bytes or a compiled WebAssembly.Module. */
-function initSync(module) {
-  if (module == null) throw new TypeError('editblocks: initSync needs the bytes of editblocks_bg.wasm (or a WebAssembly.Module)');
-  return rawInitSync({ module });
-}
+const { init, initSync } = webLoaders(rawInit, rawInitSync, 'editblocks_bg.wasm');
 
 /** The package's API: every function guarded (js/guard.js). */
 export const api = guardApi({ ...publicApi, init, initSync }, ['init', 'initSync']);

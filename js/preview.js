@@ -14,6 +14,13 @@ const SECTION_CODE = new Map(SECTIONS.map((s, i) => [s, i]));
 const PREVIEWED = new Set(['edit-repl', 'anchored', 'search-replace']);
 let utf8 = null;
 
+// `editblocks/lite` binds no preview (it would link the apply engine in).
+function needPreview(what) {
+  if (raw.RawBlockPreview === undefined) {
+    throw new TypeError(`editblocks/lite has no live preview (${what}); import from 'editblocks' for it`);
+  }
+}
+
 /**
  * Checks `options.preview` of an EditStream: `{ files }` (an object or Map
  * from path to content) or `{ host }` (anything with readFile, sync or async).
@@ -25,6 +32,7 @@ export function previewDriver(spec) {
   if (files === undefined && host === undefined) throw new TypeError('editblocks: EditStream options.preview needs files (an object or Map from path to content) or host (with readFile)');
   if (files !== undefined && (files === null || typeof files !== 'object')) throw new TypeError('editblocks: EditStream options.preview.files must be an object or a Map from path to content');
   if (host !== undefined && (host === null || typeof host.readFile !== 'function')) throw new TypeError('editblocks: EditStream options.preview.host must have a readFile(path) method');
+  needPreview('EditStream options.preview');
   return new PreviewDriver(files, host);
 }
 
@@ -48,6 +56,7 @@ function asText(value) {
  * lines so far, once, and then only from what each feed adds.
  */
 export function drawingDriver(stream) {
+  needPreview('renderInProgressEditBlock(stream, { incremental: true })');
   const d = new PreviewDriver(null, null, false);
   const p = stream.pending();
   if (p !== null) {

@@ -6,6 +6,8 @@
 //   pkg/node/index.mjs   Node, import: a thin ESM face over index.cjs (one instance)
 //   pkg/web/index.js     browsers and bundlers: init() / initSync(bytes)
 //   pkg/web/editblocks_bg.wasm  the one wasm file: Node reads it too
+//   pkg/node/lite.{cjs,mjs}, pkg/web/lite.js, pkg/web/editblocks_lite_bg.wasm
+//                        editblocks/lite: parse and render only, its own smaller module
 //   pkg/bin/editblocks.mjs  the CLI
 //   pkg/types/, pkg/style.css, pkg/package.json, pkg/README.md
 //
@@ -25,28 +27,49 @@ const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: 'inherit'
 
 const log = (msg) => console.log(`[build] ${msg}`);
 
-log('cargo build --release --target wasm32-unknown-unknown');
-run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown']);
-const wasm = path.join(root, 'target', 'wasm32-unknown-unknown', 'release', 'editblocks.wasm');
-
 const buildDir = path.join(root, 'build');
 fs.rmSync(buildDir, { recursive: true, force: true });
-// One glue for every entry: wasm-bindgen's `web` target. Node instantiates it
-// synchronously from the same editblocks_bg.wasm (js/entry-node.js), so the
-// package ships the module once.
-const glueDir = path.join(buildDir, 'web');
-log('wasm-bindgen --target web');
-run(path.join(toolsBin, 'wasm-bindgen'), [wasm, '--target', 'web', '--out-dir', glueDir, '--out-name', 'editblocks']);
-if (!dev) {
-  const file = path.join(glueDir, 'editblocks_bg.wasm');
-  log('wasm-opt -Oz');
-  run(bin('wasm-opt'), [
-    '-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
-    '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals',
-    file, '-o', file,
-  ]);
+const WASM_OPT_FLAGS = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+  '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals'];
+
+/**
+ * Builds one wasm module and its glue: cargo, then wasm-bindgen's `web`
+ * target (Node instantiates the same file synchronously: js/loading.js),
+ * wasm-opt unless --dev, and patchGlue. Returns the glue folder and cargo's
+ * output (names kept, for the size report).
+ */
+function buildWasm({ label, cargoArgs = [], targetDir, env = {}, outName, glueDir }) {
+  log(`cargo build --release --target wasm32-unknown-unknown ${cargoArgs.join(' ')} (${label})`.replace(/ +\(/, ' ('));
+  run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown', ...cargoArgs], {
+    env: { ...process.env, ...(targetDir ? { CARGO_TARGET_DIR: targetDir } : {}), ...env },
+  });
+  const cargoWasm = path.join(targetDir ?? path.join(root, 'target'), 'wasm32-unknown-unknown', 'release', 'editblocks.wasm');
+  log(`wasm-bindgen --target web (${label})`);
+  run(path.join(toolsBin, 'wasm-bindgen'), [cargoWasm, '--target', 'web', '--out-dir', glueDir, '--out-name', outName]);
+  if (!dev) {
+    const file = path.join(glueDir, `${outName}_bg.wasm`);
+    log(`wasm-opt -Oz (${label})`);
+    run(bin('wasm-opt'), ['-Oz', ...WASM_OPT_FLAGS, file, '-o', file]);
+  }
+  patchGlue(path.join(glueDir, `${outName}.js`));
+  return cargoWasm;
 }
-patchGlue(path.join(glueDir, 'editblocks.js'));
+
+// One glue per module: the full one, and the parse-and-render-only one of
+// `editblocks/lite` (cargo feature `full` off, every crate at opt-level "s":
+// src/wasm/mod.rs says what it binds).
+const glueDir = path.join(buildDir, 'web');
+const wasm = buildWasm({ label: 'full', outName: 'editblocks', glueDir });
+const liteGlueDir = path.join(buildDir, 'lite');
+const liteWasm = buildWasm({
+  label: 'lite',
+  cargoArgs: ['--no-default-features', '--config', 'profile.release.package.similar.opt-level="s"',
+    '--config', 'profile.release.package.unicode-segmentation.opt-level="s"'],
+  targetDir: path.join(root, 'target', 'lite'),
+  env: { CARGO_PROFILE_RELEASE_OPT_LEVEL: 's' },
+  outName: 'editblocks_lite',
+  glueDir: liteGlueDir,
+});
 
 /**
  * Adds to wasm-bindgen's glue what js/guard.js needs to replace a trapped
@@ -117,11 +140,11 @@ const pkg = path.join(root, 'pkg');
 fs.rmSync(pkg, { recursive: true, force: true });
 for (const dir of ['node', 'web', 'bin', 'types']) fs.mkdirSync(path.join(pkg, dir), { recursive: true });
 
-const esbuild = (entry, outfile, platform, format, extra = []) => {
+const esbuild = (entry, outfile, platform, format, extra = [], glue = path.join(glueDir, 'editblocks.js')) => {
   // Feature modules import the binding as 'editblocks-raw'; point it at the glue.
   run(bin('esbuild'), [
     entry, '--bundle', `--platform=${platform}`, `--format=${format}`, `--outfile=${outfile}`,
-    `--alias:editblocks-raw=${path.join(glueDir, 'editblocks.js')}`, '--target=es2020', '--log-level=warning',
+    `--alias:editblocks-raw=${glue}`, '--target=es2020', '--log-level=warning',
     '--log-override:import-is-undefined=error', '--log-override:commonjs-variable-in-esm=error', ...extra,
   ]);
 };
@@ -134,26 +157,49 @@ const face = (entry, names) =>
   `export const { ${names.join(', ')} } = api;\nexport default api;\n`;
 const namesOf = (api) => Object.keys(api).sort();
 
-log('bundling the Node entry (CommonJS) and its ESM face');
-fs.copyFileSync(path.join(glueDir, 'editblocks_bg.wasm'), path.join(pkg, 'web', 'editblocks_bg.wasm'));
-// CommonJS: module.exports is the api object itself.
-fs.writeFileSync(path.join(buildDir, 'node-face.cjs'), `module.exports = require(${JSON.stringify(path.join(root, 'js', 'entry-node.js'))}).api;\n`);
-// The glue's default init() path uses import.meta.url; Node never takes it (js/entry-node.js).
-esbuild(path.join(buildDir, 'node-face.cjs'), path.join(pkg, 'node', 'index.cjs'), 'node', 'cjs', ['--log-override:empty-import-meta=silent']);
-const nodeNames = namesOf(createRequire(import.meta.url)(path.join(pkg, 'node', 'index.cjs')));
-fs.writeFileSync(
-  path.join(pkg, 'node', 'index.mjs'),
-  `// ESM face of index.cjs, so import and require share one wasm instance.\n` +
-    `import api from './index.cjs';\n` +
-    `export const { ${nodeNames.join(', ')} } = api;\nexport default api;\n`,
-);
+/**
+ * Bundles one package entry from the same js/ modules: Node CommonJS
+ * (node/<name>.cjs) with its ESM face (node/<name>.mjs, one instance for
+ * import and require), and the browser ESM (web/<name>.js).
+ */
+async function bundleEntry({ label, name, nodeEntry, webEntry, glue, wasmName, extra = [] }) {
+  log(`bundling the ${label} Node entry (CommonJS) and its ESM face`);
+  fs.copyFileSync(path.join(path.dirname(glue), wasmName), path.join(pkg, 'web', wasmName));
+  // CommonJS: module.exports is the api object itself.
+  const nodeFace = path.join(buildDir, `${name}-node-face.cjs`);
+  fs.writeFileSync(nodeFace, `module.exports = require(${JSON.stringify(path.join(root, 'js', nodeEntry))}).api;\n`);
+  // The glue's default init() path uses import.meta.url; Node never takes it (js/loading.js).
+  esbuild(nodeFace, path.join(pkg, 'node', `${name}.cjs`), 'node', 'cjs', ['--log-override:empty-import-meta=silent', ...extra], glue);
+  const nodeNames = namesOf(createRequire(import.meta.url)(path.join(pkg, 'node', `${name}.cjs`)));
+  fs.writeFileSync(
+    path.join(pkg, 'node', `${name}.mjs`),
+    `// ESM face of ${name}.cjs, so import and require share one wasm instance.\n` +
+      `import api from './${name}.cjs';\n` +
+      `export const { ${nodeNames.join(', ')} } = api;\nexport default api;\n`,
+  );
+  log(`bundling the ${label} browser entry (ESM)`);
+  const webCore = path.join(buildDir, `${name}-web-core.mjs`);
+  esbuild(path.join('js', webEntry), webCore, 'neutral', 'esm', extra, glue);
+  const webNames = namesOf((await import(pathToFileURL(webCore).href)).api);
+  const webFace = path.join(buildDir, `${name}-web-face.js`);
+  fs.writeFileSync(webFace, face(webEntry, webNames));
+  esbuild(webFace, path.join(pkg, 'web', `${name}.js`), 'neutral', 'esm', extra, glue);
+}
 
-log('bundling the browser entry (ESM)');
-const webCore = path.join(buildDir, 'web-core.mjs');
-esbuild('js/entry-web.js', webCore, 'neutral', 'esm');
-const webNames = namesOf((await import(pathToFileURL(webCore).href)).api);
-fs.writeFileSync(path.join(buildDir, 'web-face.js'), face('entry-web.js', webNames));
-esbuild(path.join(buildDir, 'web-face.js'), path.join(pkg, 'web', 'index.js'), 'neutral', 'esm');
+await bundleEntry({
+  label: 'full', name: 'index', nodeEntry: 'entry-node.js', webEntry: 'entry-web.js',
+  glue: path.join(glueDir, 'editblocks.js'), wasmName: 'editblocks_bg.wasm',
+});
+// editblocks/lite: the modules it shares with the full entry also reach for
+// bindings only the full module has (js/preview.js checks before it uses them,
+// js/common.js's systemPrompt is not in the lite API), so those imports are
+// allowed to be undefined here; tests/js/lite.test.mjs runs every lite
+// function against the full entry.
+await bundleEntry({
+  label: 'lite', name: 'lite', nodeEntry: 'entry-node-lite.js', webEntry: 'entry-web-lite.js',
+  glue: path.join(liteGlueDir, 'editblocks_lite.js'), wasmName: 'editblocks_lite_bg.wasm',
+  extra: ['--log-override:import-is-undefined=silent'],
+});
 
 if (fs.existsSync(path.join(root, 'js', 'cli.js'))) {
   log('bundling the CLI');
@@ -190,35 +236,23 @@ log('deriving the web and CommonJS types');
   }
   // Resolvers that ignore "exports" (TypeScript's node10) find web/index.js and look beside it.
   fs.writeFileSync(path.join(pkg, 'web', 'index.d.ts'), "export * from '../types/web.js';\n");
+  fs.writeFileSync(path.join(pkg, 'web', 'lite.d.ts'), "export * from '../types/lite.js';\n");
 }
 // pkg-template/README.md is the package's README (for users); README.md stays for contributors.
 fs.copyFileSync(path.join(root, 'LICENSE'), path.join(pkg, 'LICENSE'));
 
 const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
-const webWasm = path.join(pkg, 'web', 'editblocks_bg.wasm');
-const raw = fs.statSync(webWasm).size;
-const gzipped = gz(webWasm);
-fs.writeFileSync(path.join(buildDir, 'size.json'), JSON.stringify({ wasmBytes: raw, wasmGzipBytes: gzipped }, null, 2));
-log(`editblocks_bg.wasm: ${(raw / 1024).toFixed(1)} KiB, gzipped ${(gzipped / 1024).toFixed(1)} KiB${dev ? ' (dev build: no wasm-opt)' : ''}`);
-// What the bytes are (cargo's output, names kept): `node scripts/wasm-size.mjs --top 30` for more.
-const { report: sizeReport } = await import('./wasm-size.mjs');
-for (const line of sizeReport(fs.readFileSync(wasm), 10)) log(`wasm bytes, before wasm-bindgen and wasm-opt: ${line}`);
-
-// --lite-size: also builds the parse-and-render-only module (cargo feature `full` off, every crate
-// at opt-level "s") and prints its size, to measure what a render-only entry would cost. Not shipped.
-if (process.argv.includes('--lite-size')) {
-  log('cargo build --no-default-features (parse and render only), into target/lite');
-  run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown', '--no-default-features'], {
-    env: { ...process.env, CARGO_TARGET_DIR: path.join(root, 'target', 'lite'), CARGO_PROFILE_RELEASE_OPT_LEVEL: 's' },
-  });
-  const liteRaw = path.join(root, 'target', 'lite', 'wasm32-unknown-unknown', 'release', 'editblocks.wasm');
-  const liteOut = path.join(buildDir, 'lite');
-  run(path.join(toolsBin, 'wasm-bindgen'), [liteRaw, '--target', 'web', '--out-dir', liteOut, '--out-name', 'editblocks']);
-  const liteWasm = path.join(liteOut, 'editblocks_bg.wasm');
-  if (!dev) {
-    run(bin('wasm-opt'), ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
-      '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals', liteWasm, '-o', liteWasm]);
-  }
-  log(`parse-and-render-only wasm: ${(fs.statSync(liteWasm).size / 1024).toFixed(1)} KiB, gzipped ${(gz(liteWasm) / 1024).toFixed(1)} KiB${dev ? ' (dev build: no wasm-opt)' : ''}`);
-  for (const line of sizeReport(fs.readFileSync(liteRaw), 10)) log(`parse-and-render-only bytes: ${line}`);
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const sizes = {};
+for (const [key, file] of [['full', 'editblocks_bg.wasm'], ['lite', 'editblocks_lite_bg.wasm']]) {
+  const bytes = path.join(pkg, 'web', file);
+  sizes[key] = { file, wasmBytes: fs.statSync(bytes).size, wasmGzipBytes: gz(bytes) };
 }
+fs.writeFileSync(path.join(buildDir, 'size.json'), JSON.stringify({ ...sizes.full, lite: sizes.lite }, null, 2));
+// What the bytes are (cargo's output, names kept): `node scripts/wasm-size.mjs [file] --top 30` for more.
+const { report: sizeReport } = await import('./wasm-size.mjs');
+for (const line of sizeReport(fs.readFileSync(wasm), 10)) log(`full wasm bytes, before wasm-bindgen and wasm-opt: ${line}`);
+for (const line of sizeReport(fs.readFileSync(liteWasm), 10)) log(`lite wasm bytes, before wasm-bindgen and wasm-opt: ${line}`);
+const note = dev ? ' (dev build: no wasm-opt)' : '';
+log(`editblocks (full) ${sizes.full.file}: ${kib(sizes.full.wasmBytes)}, gzipped ${kib(sizes.full.wasmGzipBytes)}${note}`);
+log(`editblocks/lite ${sizes.lite.file}: ${kib(sizes.lite.wasmBytes)}, gzipped ${kib(sizes.lite.wasmGzipBytes)}${note}`);

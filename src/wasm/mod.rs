@@ -13,6 +13,7 @@ mod engine;
 #[cfg(feature = "full")]
 mod hashline;
 mod parser;
+#[cfg(feature = "preview")]
 mod preview;
 mod render;
 #[cfg(feature = "full")]
