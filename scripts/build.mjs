@@ -35,8 +35,8 @@ const WASM_OPT_FLAGS = ['--enable-bulk-memory', '--enable-nontrapping-float-to-i
 /**
  * Builds one wasm module and its glue: cargo, then wasm-bindgen's `web`
  * target (Node instantiates the same file synchronously: js/loading.js),
- * wasm-opt unless --dev, and patchGlue. Returns the glue folder and cargo's
- * output (names kept, for the size report).
+ * wasm-opt unless --dev, and patchGlue. Returns wasm-bindgen's output before
+ * wasm-opt (names kept, for the size report).
  */
 function buildWasm({ label, cargoArgs = [], targetDir, env = {}, outName, glueDir }) {
   log(`cargo build --release --target wasm32-unknown-unknown ${cargoArgs.join(' ')} (${label})`.replace(/ +\(/, ' ('));
@@ -46,13 +46,17 @@ function buildWasm({ label, cargoArgs = [], targetDir, env = {}, outName, glueDi
   const cargoWasm = path.join(targetDir ?? path.join(root, 'target'), 'wasm32-unknown-unknown', 'release', 'editblocks.wasm');
   log(`wasm-bindgen --target web (${label})`);
   run(path.join(toolsBin, 'wasm-bindgen'), [cargoWasm, '--target', 'web', '--out-dir', glueDir, '--out-name', outName]);
+  // wasm-bindgen's output still has the function names (wasm-opt drops them) and no
+  // longer has the binding's describe functions: the size report reads this copy.
+  const named = path.join(buildDir, `${outName}.named.wasm`);
+  fs.copyFileSync(path.join(glueDir, `${outName}_bg.wasm`), named);
   if (!dev) {
     const file = path.join(glueDir, `${outName}_bg.wasm`);
     log(`wasm-opt -Oz (${label})`);
     run(bin('wasm-opt'), ['-Oz', ...WASM_OPT_FLAGS, file, '-o', file]);
   }
   patchGlue(path.join(glueDir, `${outName}.js`));
-  return cargoWasm;
+  return named;
 }
 
 // One glue per module: the full one, and the parse-and-render-only one of
@@ -249,10 +253,10 @@ for (const [key, file] of [['full', 'editblocks_bg.wasm'], ['lite', 'editblocks_
   sizes[key] = { file, wasmBytes: fs.statSync(bytes).size, wasmGzipBytes: gz(bytes) };
 }
 fs.writeFileSync(path.join(buildDir, 'size.json'), JSON.stringify({ ...sizes.full, lite: sizes.lite }, null, 2));
-// What the bytes are (cargo's output, names kept): `node scripts/wasm-size.mjs [file] --top 30` for more.
+// What the bytes are (before wasm-opt, names kept): `node scripts/wasm-size.mjs build/<name>.named.wasm --top 30` for more.
 const { report: sizeReport } = await import('./wasm-size.mjs');
-for (const line of sizeReport(fs.readFileSync(wasm), 10)) log(`full wasm bytes, before wasm-bindgen and wasm-opt: ${line}`);
-for (const line of sizeReport(fs.readFileSync(liteWasm), 10)) log(`lite wasm bytes, before wasm-bindgen and wasm-opt: ${line}`);
+for (const line of sizeReport(fs.readFileSync(wasm), 10)) log(`full wasm bytes, before wasm-opt: ${line}`);
+for (const line of sizeReport(fs.readFileSync(liteWasm), 10)) log(`lite wasm bytes, before wasm-opt: ${line}`);
 const note = dev ? ' (dev build: no wasm-opt)' : '';
 log(`editblocks (full) ${sizes.full.file}: ${kib(sizes.full.wasmBytes)}, gzipped ${kib(sizes.full.wasmGzipBytes)}${note}`);
 log(`editblocks/lite ${sizes.lite.file}: ${kib(sizes.lite.wasmBytes)}, gzipped ${kib(sizes.lite.wasmGzipBytes)}${note}`);

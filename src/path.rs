@@ -56,7 +56,7 @@ pub fn confine(raw: &str, allow_folders: &[String]) -> Result<String, PathError>
             Err(_) => false,
         });
         if !allowed {
-            let folder = vcs_folder(name).unwrap_or("GIT").to_lowercase();
+            let folder = vcs_folder(name).unwrap_or("GIT").to_ascii_lowercase();
             return Err(PathError {
                 reason: format!(
                     "Path {raw:?} was refused: it is inside version-control metadata ({name:?} is the .{folder} folder), \
@@ -127,7 +127,7 @@ fn vcs_folder(component: &str) -> Option<&'static str> {
     // NTFS reads `name:stream` as a stream of `name`, and Windows drops
     // trailing dots and spaces.
     let name = component.split(':').next().unwrap_or(component);
-    let name = name.trim_end_matches(['.', ' ']).to_uppercase();
+    let name = upper_for_match(name.trim_end_matches(['.', ' ']));
     if let Some(bare) = name.strip_prefix('.') {
         return VCS_FOLDERS.iter().copied().find(|f| *f == bare);
     }
@@ -137,6 +137,33 @@ fn vcs_folder(component: &str) -> Option<&'static str> {
         return None;
     }
     VCS_FOLDERS.iter().copied().find(|f| *f == stem)
+}
+
+/// `name` upper-cased as far as matching the ASCII names of
+/// [`VCS_FOLDERS`] needs: every character whose full Unicode upper case is
+/// ASCII gets it (`ı` → `I`, `ſ` → `S`, `ß` → `SS`, the `ﬀ`…`ﬆ`
+/// ligatures), any other stays as it is, so the result holds an ASCII name
+/// exactly when `to_uppercase` would. `to_uppercase` itself links Unicode's
+/// case tables (12 KiB) into every module that checks a path
+/// (`editblocks/lite`); a test compares the two over every character.
+fn upper_for_match(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        match c {
+            _ if c.is_ascii() => out.push(c.to_ascii_uppercase()),
+            '\u{131}' => out.push('I'),
+            '\u{17F}' => out.push('S'),
+            '\u{DF}' => out.push_str("SS"),
+            '\u{FB00}' => out.push_str("FF"),
+            '\u{FB01}' => out.push_str("FI"),
+            '\u{FB02}' => out.push_str("FL"),
+            '\u{FB03}' => out.push_str("FFI"),
+            '\u{FB04}' => out.push_str("FFL"),
+            '\u{FB05}' | '\u{FB06}' => out.push_str("ST"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// An invisible character: Unicode format characters (Cf: zero-width spaces
@@ -154,6 +181,21 @@ pub fn is_invisible(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn upper_for_match_agrees_with_to_uppercase_on_every_character() {
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let full: String = c.to_uppercase().collect();
+            let ours = upper_for_match(c.encode_utf8(&mut [0; 4]));
+            if full.is_ascii() {
+                assert_eq!(ours, full, "U+{:04X}", c as u32);
+            } else {
+                // Not ASCII either way, and no `.` or `~` that would split a name differently.
+                assert!(!ours.is_ascii(), "U+{:04X}", c as u32);
+                assert!(!full.contains(['.', '~']), "U+{:04X}", c as u32);
+            }
+        }
+    }
 
     #[test]
     fn normalises_relative_paths() {

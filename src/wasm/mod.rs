@@ -2,7 +2,9 @@
 //! module, one file per feature, and converts types at the boundary. The
 //! core never sees a `JsValue`.
 
+#[cfg(feature = "preview")]
 use serde::de::DeserializeOwned;
+#[cfg(feature = "preview")]
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -15,6 +17,7 @@ mod hashline;
 mod parser;
 #[cfg(feature = "preview")]
 mod preview;
+mod read;
 mod render;
 #[cfg(feature = "full")]
 mod tools;
@@ -26,7 +29,7 @@ fn start() {
 
 /// Converts a core value to a plain JS object (maps as objects, `None` as
 /// `undefined` where the field is skipped).
-#[cfg_attr(not(feature = "full"), allow(dead_code))]
+#[cfg(feature = "preview")]
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
@@ -38,12 +41,15 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError
 }
 
 /// Converts a JS value to a core type; `what` names the argument in the error.
+/// (`editblocks/lite` reads its arguments without serde: `read`.)
+#[cfg(feature = "preview")]
 pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
     serde_wasm_bindgen::from_value(value)
         .map_err(|e| JsError::new(&format!("editblocks: invalid {what}: {e}")))
 }
 
 /// `undefined` and `null` become the default; anything else is converted.
+#[cfg(feature = "full")]
 pub(crate) fn from_js_or_default<T: DeserializeOwned + Default>(
     value: JsValue,
     what: &str,

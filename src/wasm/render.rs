@@ -3,9 +3,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{from_js, from_js_or_default};
-use crate::block::EditBlock;
-use crate::render::{ResultView, SummaryInput, SummaryOptions, SummaryView};
+use super::read;
+use crate::render::SummaryView;
 
 /// `diffBlock`, packed as numbers: JS already holds both texts, so only the
 /// structure crosses the boundary and `js/render.js` builds the objects from
@@ -68,9 +67,8 @@ pub fn render_edit_block_html(
     results: JsValue,
     index: Option<u32>,
 ) -> Result<String, JsError> {
-    let block: EditBlock = from_js(block, "edit block (renderEditBlock's first argument)")?;
-    let results: Vec<ResultView> =
-        from_js_or_default(results, "results (renderEditBlock's second argument)")?;
+    let block = read::edit_block(&block, "edit block (renderEditBlock's first argument)")?;
+    let results = read::results(&results, "results (renderEditBlock's second argument)")?;
     let index = index.map(|i| i as usize);
     Ok(crate::render::render_edit_block(
         &block,
@@ -91,8 +89,8 @@ pub fn render_pending_html(
     sections: JsValue,
     partial_line: Option<String>,
 ) -> Result<String, JsError> {
-    let sections: Vec<crate::render::PendingSection> = from_js(
-        sections,
+    let sections = read::pending_sections(
+        &sections,
         "pending.sections (an array of { section, lines } as EditStream.pending() returns)",
     )?;
     Ok(crate::render::render_pending_sections(
@@ -105,11 +103,11 @@ pub fn render_pending_html(
 /// `renderEditsSummary`: `summary` is an array of results or an apply result.
 #[wasm_bindgen(js_name = renderSummaryHtml)]
 pub fn render_summary_html(summary: JsValue, options: JsValue) -> Result<String, JsError> {
-    let input: SummaryInput = from_js(
-        summary,
+    let input = read::summary_input(
+        &summary,
         "results (renderEditsSummary takes an array of results or an apply result)",
     )?;
-    let options: SummaryOptions = from_js_or_default(options, "renderEditsSummary options")?;
+    let options = read::summary_options(&options, "renderEditsSummary options")?;
     Ok(crate::render::render_edits_summary(
         &SummaryView::from(input),
         &options,
