@@ -60,17 +60,17 @@ function buildWasm({ label, cargoArgs = [], targetDir, env = {}, outName, glueDi
 }
 
 // One glue per module: the full one, and the parse-and-render-only one of
-// `editblocks/lite` (cargo feature `full` off, every crate at opt-level "s":
+// `editblocks/lite` (cargo feature `full` off, every crate at opt-level "z":
 // src/wasm/mod.rs says what it binds).
 const glueDir = path.join(buildDir, 'web');
 const wasm = buildWasm({ label: 'full', outName: 'editblocks', glueDir });
 const liteGlueDir = path.join(buildDir, 'lite');
 const liteWasm = buildWasm({
   label: 'lite',
-  cargoArgs: ['--no-default-features', '--config', 'profile.release.package.similar.opt-level="s"',
-    '--config', 'profile.release.package.unicode-segmentation.opt-level="s"'],
+  cargoArgs: ['--no-default-features', '--config', 'profile.release.package."*".opt-level="z"',
+    '--config', 'profile.release.package.similar.opt-level="z"', '--config', 'profile.release.package.unicode-segmentation.opt-level="z"'],
   targetDir: path.join(root, 'target', 'lite'),
-  env: { CARGO_PROFILE_RELEASE_OPT_LEVEL: 's' },
+  env: { CARGO_PROFILE_RELEASE_OPT_LEVEL: 'z' },
   outName: 'editblocks_lite',
   glueDir: liteGlueDir,
 });

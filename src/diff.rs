@@ -36,7 +36,7 @@ use std::ops::Range;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use similar::{capture_diff_slices_deadline, Algorithm, DiffOp, Instant};
+use similar::{DiffOp, Instant};
 use unicode_segmentation::UnicodeSegmentation;
 
 /// What a line of a diff is.
@@ -264,7 +264,7 @@ pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> Bl
     let old_ids: Vec<u32> = old_lines.iter().map(|&l| intern(l)).collect();
     let new_ids: Vec<u32> = new_lines.iter().map(|&l| intern(l)).collect();
 
-    let ops = capture_diff_slices_deadline(Algorithm::Myers, &old_ids, &new_ids, line_deadline);
+    let ops = myers_ops(&old_ids, &new_ids, line_deadline);
     let mut complete = !line_deadline.is_some_and(|d| Instant::now() > d);
 
     let mut out = Vec::with_capacity(old_lines.len().max(new_lines.len()) + 8);
@@ -580,6 +580,22 @@ pub fn changed_spans(old: &str, new: &str, deadline: Option<Instant>) -> Option<
     })
 }
 
+/// What `similar::capture_diff_slices_deadline(Algorithm::Myers, …)` gives
+/// (the same hooks: compacted, replaces paired), calling Myers directly: the
+/// algorithm chosen at run time would link Patience and LCS in too, which
+/// nothing here uses (7 KiB of the `editblocks/lite` module).
+fn myers_ops<T: Eq + std::hash::Hash + Ord>(
+    old: &[T],
+    new: &[T],
+    deadline: Option<Instant>,
+) -> Vec<DiffOp> {
+    use similar::algorithms::{myers, Capture, Compact, Replace};
+    let mut d = Compact::new(Replace::new(Capture::new()), old, new);
+    // `Capture` never fails: its error type is `Infallible`.
+    let _ = myers::diff_deadline(&mut d, old, 0..old.len(), new, 0..new.len(), deadline);
+    d.into_inner().into_inner().into_ops()
+}
+
 /// [`changed_spans`], borrowing the text.
 pub fn changed_spans_ref<'a>(
     old: &'a str,
@@ -588,7 +604,7 @@ pub fn changed_spans_ref<'a>(
 ) -> Option<PairSpansRef<'a>> {
     let a = Tokens::new(old);
     let b = Tokens::new(new);
-    let ops = capture_diff_slices_deadline(Algorithm::Myers, &a.all(), &b.all(), deadline);
+    let ops = myers_ops(&a.all(), &b.all(), deadline);
     if deadline.is_some_and(|d| Instant::now() > d) {
         return None;
     }
