@@ -105,6 +105,29 @@ self.onmessage = ({ data }) => {
   sh(esbuild, ['page.js', '--bundle', '--format=esm', '--platform=browser', '--target=es2022', `--outdir=${dist}`, '--log-level=error'], app);
   sh(esbuild, ['worker.js', '--bundle', '--format=iife', '--platform=browser', '--target=es2020', `--outfile=${path.join(dist, 'worker.js')}`, '--log-level=error'], app);
   fs.copyFileSync(path.join(app, 'node_modules/editblocks/web/editblocks_bg.wasm'), path.join(dist, 'editblocks_bg.wasm'));
+  // editblocks/lite: init() with no argument fetches editblocks_lite_bg.wasm next to the bundle.
+  fs.writeFileSync(path.join(app, 'lite-page.js'), `
+import 'editblocks/style.css';
+import lite, { init, parseEdits, renderEditBlock, renderEditsSummary, renderInProgressEditBlock, diffBlock, EditStream } from 'editblocks/lite';
+const REPLY = ${JSON.stringify(REPLY)};
+const message = (f) => { try { f(); return 'no error'; } catch (e) { return e.message; } };
+const beforeInit = { parseEdits: message(() => parseEdits(REPLY)), renderEditBlock: message(() => renderEditBlock({})) };
+await init();
+const blocks = parseEdits(REPLY);
+const stream = new EditStream();
+const events = [];
+for (let i = 0; i < REPLY.length; i += 7) events.push(...stream.feed(REPLY.slice(i, i + 7)).map((e) => e.type));
+events.push(...stream.finish().map((e) => e.type));
+document.getElementById('out').innerHTML =
+  blocks.map((b) => renderEditBlock(b, [{ filePath: b.filePath, status: 'applied', estimatedLine: 1 }])).join('') +
+  renderEditsSummary([{ filePath: 'src/hello.js', status: 'applied' }]) + renderInProgressEditBlock('src/next.js', ['««« EDIT', 'x']);
+const added = diffBlock(blocks[0].oldLines, blocks[0].newLines).find((l) => l.kind === 'added');
+window.__lite = { beforeInit, names: Object.keys(lite).sort(), blocks: blocks.length, events, changed: added.spans.filter((s) => s.changed).map((s) => s.text) };
+`);
+  sh(esbuild, ['lite-page.js', '--bundle', '--format=esm', '--platform=browser', '--target=es2022', `--outdir=${dist}`, '--log-level=error'], app);
+  fs.copyFileSync(path.join(app, 'node_modules/editblocks/web/editblocks_lite_bg.wasm'), path.join(dist, 'editblocks_lite_bg.wasm'));
+  fs.writeFileSync(path.join(dist, 'lite.html'),
+    '<!doctype html><meta charset="utf-8"><link rel="stylesheet" href="lite-page.css"><div id="out"></div><script type="module" src="lite-page.js"></script>\n');
   fs.writeFileSync(path.join(dist, 'index.html'),
     '<!doctype html><meta charset="utf-8"><link rel="stylesheet" href="page.css"><div id="out"></div><script type="module" src="page.js"></script>\n');
   ({ server, url: base } = await serve({ dir: dist }));
@@ -158,6 +181,31 @@ test('a bundled page loads the package with init() and renders; a bundled worker
   const border = await page.$eval('.eb-block', (el) => getComputedStyle(el).borderTopStyle);
   assert.equal(border, 'solid');
   assert.ok(await page.$('.eb-summary[data-applied="1"]'));
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});
+
+test('a bundled page of editblocks/lite loads its own smaller module with init() and renders like the full entry', async () => {
+  const page = await browser.context.newPage();
+  const seen = watch(page);
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  await page.goto(`${base}/lite.html`);
+  await page.waitForFunction(() => window.__lite, null, { timeout: 20000 });
+  const lite = await page.evaluate(() => window.__lite);
+  const notLoaded = (name) => `editblocks: call init() (or initSync(bytes)) before using ${name}; the wasm module is not loaded yet`;
+  assert.deepEqual(lite.beforeInit, { parseEdits: notLoaded('parseEdits'), renderEditBlock: notLoaded('renderEditBlock') });
+  assert.deepEqual(lite.names, ['EditStream', 'detectFormat', 'detectShellSuggestions', 'diffBlock', 'init', 'initSync', 'parseEdits', 'renderEditBlock', 'renderEditsSummary', 'renderInProgressEditBlock']);
+  assert.equal(lite.blocks, 1);
+  assert.deepEqual(lite.events, ['block-start', 'block-update', 'block-update', 'block-update', 'block-update', 'block-complete']);
+  assert.deepEqual(lite.changed, ['hello 👋🏽']);
+  assert.ok(fetched.includes('/editblocks_lite_bg.wasm'), `fetched ${fetched.join(', ')}`);
+  assert.ok(!fetched.includes('/editblocks_bg.wasm'), 'the full module is not fetched');
+  // The same stylesheet applies to what lite renders.
+  assert.equal(await page.$eval('.eb-block', (el) => getComputedStyle(el).borderTopStyle), 'solid');
+  assert.ok(await page.$('.eb-block.eb-status-applied'));
+  assert.ok(await page.$('.eb-summary[data-applied="1"]'));
+  assert.ok(await page.$('.eb-block-pending'));
   assert.deepEqual(seen.errors, []);
   await page.close();
 });

@@ -32,11 +32,12 @@ before(() => {
 test('the tarball holds exactly the files the package needs', () => {
   const listing = sh('tar', ['-tzf', tarball], scratch).split('\n').filter(Boolean).sort();
   for (const needed of ['package/package.json', 'package/node/index.cjs', 'package/node/index.mjs', 'package/web/index.js',
-    'package/web/editblocks_bg.wasm', 'package/types/index.d.ts']) {
+    'package/web/editblocks_bg.wasm', 'package/types/index.d.ts', 'package/node/lite.cjs', 'package/node/lite.mjs',
+    'package/web/lite.js', 'package/web/editblocks_lite_bg.wasm', 'package/types/lite.d.ts', 'package/types/lite.d.cts']) {
     assert.ok(listing.includes(needed), `${needed} missing from ${listing.join(', ')}`);
   }
-  // The module ships once: Node reads the browser entry's copy.
-  assert.deepEqual(listing.filter((f) => f.endsWith('.wasm')), ['package/web/editblocks_bg.wasm']);
+  // Each module ships once (the full one and editblocks/lite's): Node reads the browser entry's copy.
+  assert.deepEqual(listing.filter((f) => f.endsWith('.wasm')), ['package/web/editblocks_bg.wasm', 'package/web/editblocks_lite_bg.wasm']);
   assert.ok(!listing.some((f) => f.includes('.rs') || f.includes('target/')), 'no sources in the tarball');
 });
 
@@ -83,6 +84,32 @@ test('import and require in one Node process share one instance of the one wasm 
     ].join('\n'),
   });
   assert.equal(sh('node', ['main.js'], dir).trim(), '[true,"search-replace"]');
+});
+
+const LITE_REPLY = 'a.py\\n<<<<<<< SEARCH\\nx\\n=======\\ny\\n>>>>>>> REPLACE\\n';
+
+test('a Node ESM project imports editblocks/lite with no init, and it gives what editblocks gives', () => {
+  const dir = consumer('lite-esm-consumer', { type: 'module' }, {
+    'main.js': [
+      "import { parseEdits, renderEditBlock, detectFormat } from 'editblocks/lite';",
+      "import * as full from 'editblocks';",
+      "import * as lite from 'editblocks/lite';",
+      `const blocks = parseEdits('${LITE_REPLY}');`,
+      `console.log(JSON.stringify([blocks.length, detectFormat('${LITE_REPLY}'), renderEditBlock(blocks[0]) === full.renderEditBlock(full.parseEdits('${LITE_REPLY}')[0]), 'applyEdits' in lite, typeof lite.EditStream]));`,
+    ].join('\n'),
+  });
+  assert.equal(sh('node', ['main.js'], dir).trim(), '[1,"search-replace",true,false,"function"]');
+});
+
+test('a Node CommonJS project requires editblocks/lite with no init; import and require share its instance', () => {
+  const dir = consumer('lite-cjs-consumer', {}, {
+    'main.js': [
+      "const lite = require('editblocks/lite');",
+      `const html = lite.renderEditBlock(lite.parseEdits('${LITE_REPLY}')[0]);`,
+      "import('editblocks/lite').then((esm) => console.log(JSON.stringify([esm.parseEdits === lite.parseEdits, /eb-block/.test(html), Object.keys(lite).length])));",
+    ].join('\n'),
+  });
+  assert.equal(sh('node', ['main.js'], dir).trim(), '[true,true,10]');
 });
 
 test('the CLI runs from node_modules/.bin against a real git repository', () => {

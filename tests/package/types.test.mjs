@@ -52,7 +52,7 @@ test('@arethetypeswrong/cli finds no problem with "." and only the honest ESM-on
   // attw exits before a piped stdout drains past 64 KiB: let it write to a file.
   const report = path.join(scratch, 'attw.json');
   try {
-    execFileSync('sh', ['-c', `"$0" "$1" --format json --exclude-entrypoints ./style.css ./editblocks_bg.wasm > "$2"`, bin('attw'), tarball, report], { cwd: scratch });
+    execFileSync('sh', ['-c', `"$0" "$1" --format json --exclude-entrypoints ./style.css ./editblocks_bg.wasm ./editblocks_lite_bg.wasm > "$2"`, bin('attw'), tarball, report], { cwd: scratch });
   } catch {
     // attw exits 1 when it finds problems; the report says which.
   }
@@ -60,6 +60,7 @@ test('@arethetypeswrong/cli finds no problem with "." and only the honest ESM-on
   const { analysis, problems } = JSON.parse(out);
   assert.ok(analysis.entrypoints['.'], 'the root entry was analysed');
   assert.ok(analysis.entrypoints['./web'], 'editblocks/web was analysed');
+  assert.ok(analysis.entrypoints['./lite'], 'editblocks/lite was analysed');
   const list = Object.values(problems || {}).flat().map((p) => `${p.kind} ${p.entrypoint ?? ''} ${p.resolutionKind ?? ''}`.trim());
   // editblocks/web is the browser build: ESM only, by design (Node code uses "editblocks").
   const unexpected = list.filter((p) => p !== 'CJSResolvesToESM ./web node16-cjs');
@@ -106,6 +107,27 @@ test('editblocks/web types have no nodeHost; renderInProgressEditBlock(path) and
     ].join('\n'),
   });
   assert.equal(tsc(dir), '');
+});
+
+test('editblocks/lite types hold parsing and rendering only, under node16 (ESM and CommonJS) and bundler resolution', () => {
+  const code = [
+    "import { parseEdits, renderEditBlock, renderInProgressEditBlock, diffBlock, EditStream, init, type EditBlock, type DiffLine } from 'editblocks/lite';",
+    "import * as lite from 'editblocks/lite';",
+    "const blocks: EditBlock[] = parseEdits('a.txt\\n<<<<<<< SEARCH\\na\\n=======\\nb\\n>>>>>>> REPLACE\\n');",
+    'const lines: DiffLine[] = diffBlock(blocks[0].oldLines, blocks[0].newLines);',
+    'const stream = new EditStream();',
+    "const html: string = renderEditBlock(blocks[0]) + renderInProgressEditBlock(stream) + renderInProgressEditBlock('a.txt', ['x']);",
+    '// @ts-expect-error editblocks/lite does not apply edits',
+    'lite.applyEditsSync(blocks, { readFile: () => null, writeFile: () => {} });',
+    'void init().then(() => console.log(html, lines.length));',
+    '',
+  ].join('\n');
+  const esm = project('lite-types-esm', { type: 'module' }, { module: 'node16', moduleResolution: 'node16' }, { 'main.ts': code });
+  assert.equal(tsc(esm), '');
+  const cjs = project('lite-types-cjs', {}, { module: 'node16', moduleResolution: 'node16' }, { 'main.ts': code.replace("import * as lite from 'editblocks/lite';", "import lite = require('editblocks/lite');") });
+  assert.equal(tsc(cjs), '');
+  const bundler = project('lite-types-bundler', { type: 'module' }, { module: 'esnext', moduleResolution: 'bundler' }, { 'main.ts': code });
+  assert.equal(tsc(bundler), '');
 });
 
 /** The ```js / ```ts blocks of a Markdown file, with the line each starts on. */
