@@ -241,6 +241,9 @@ log('deriving the web and CommonJS types');
   // Resolvers that ignore "exports" (TypeScript's node10) find web/index.js and look beside it.
   fs.writeFileSync(path.join(pkg, 'web', 'index.d.ts'), "export * from '../types/web.js';\n");
   fs.writeFileSync(path.join(pkg, 'web', 'lite.d.ts'), "export * from '../types/lite.js';\n");
+  // …and for editblocks/lite (a CommonJS entry there: node/lite.cjs) look in lite/.
+  fs.mkdirSync(path.join(pkg, 'lite'), { recursive: true });
+  fs.writeFileSync(path.join(pkg, 'lite', 'index.d.ts'), "export * from '../types/lite.cjs';\n");
 }
 // pkg-template/README.md is the package's README (for users); README.md stays for contributors.
 fs.copyFileSync(path.join(root, 'LICENSE'), path.join(pkg, 'LICENSE'));

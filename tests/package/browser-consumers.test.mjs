@@ -197,7 +197,10 @@ test('a bundled page of editblocks/lite loads its own smaller module with init()
   assert.deepEqual(lite.beforeInit, { parseEdits: notLoaded('parseEdits'), renderEditBlock: notLoaded('renderEditBlock') });
   assert.deepEqual(lite.names, ['EditStream', 'detectFormat', 'detectShellSuggestions', 'diffBlock', 'init', 'initSync', 'parseEdits', 'renderEditBlock', 'renderEditsSummary', 'renderInProgressEditBlock']);
   assert.equal(lite.blocks, 1);
-  assert.deepEqual(lite.events, ['block-start', 'block-update', 'block-update', 'block-update', 'block-update', 'block-complete']);
+  // One block streamed in 7-character chunks: it opens, grows line by line, and completes.
+  assert.equal(lite.events[0], 'block-start');
+  assert.equal(lite.events.at(-1), 'block-complete');
+  assert.ok(lite.events.length >= 4 && lite.events.slice(1, -1).every((t) => t === 'block-update'), lite.events.join(', '));
   assert.deepEqual(lite.changed, ['hello 👋🏽']);
   assert.ok(fetched.includes('/editblocks_lite_bg.wasm'), `fetched ${fetched.join(', ')}`);
   assert.ok(!fetched.includes('/editblocks_bg.wasm'), 'the full module is not fetched');
