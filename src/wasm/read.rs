@@ -61,10 +61,18 @@ impl<'a> Obj<'a> {
     }
 
     fn wrong(&self, field: &str, want: &str, got: &JsValue) -> JsError {
+        // A string is quoted (its first 40 characters): the value is what to fix.
+        let got = match got.as_string() {
+            Some(s) => {
+                let cut: String = s.chars().take(40).collect();
+                let more = if cut.len() < s.len() { "…" } else { "" };
+                format!("the string \"{cut}{more}\"")
+            }
+            None => kind(got).to_string(),
+        };
         JsError::new(&format!(
-            "editblocks: invalid {}: `{field}` must be {want}, got {}",
-            self.what,
-            kind(got)
+            "editblocks: invalid {}: `{field}` must be {want}, got {got}",
+            self.what
         ))
     }
 

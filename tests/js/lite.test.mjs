@@ -237,3 +237,18 @@ test('the lite wasm module is a separate, smaller file than the full one', () =>
   const fullBytes = fs.statSync(path.join(web, 'editblocks_bg.wasm')).size;
   assert.ok(liteBytes < fullBytes / 2, `lite ${liteBytes} bytes vs full ${fullBytes}`);
 });
+
+test('the renderers refuse a field of the wrong type by name, quoting a string value (both entries read arguments alike)', () => {
+  for (const eb of [full, lite]) {
+    assert.throws(() => eb.renderEditBlock({ format: 'nope', filePath: 'a' }), {
+      message: "editblocks: invalid edit block (renderEditBlock's first argument): `format` must be 'edit-repl', 'anchored', 'search-replace', 'apply-patch' or 'unified-diff', got the string \"nope\"",
+    });
+    assert.throws(() => eb.renderEditBlock({ format: 'search-replace', filePath: 'a', lineNumber: 'x'.repeat(50) }), {
+      message: `editblocks: invalid edit block (renderEditBlock's first argument): \`lineNumber\` must be a whole number from 0 to 4294967295, got the string "${'x'.repeat(40)}…"`,
+    });
+    assert.throws(() => eb.renderInProgressEditBlock({ filePath: 'a', sections: [{ section: 'old' }] }), /pending\.sections .*\[0\]: missing field `lines`/);
+    assert.throws(() => eb.renderEditsSummary({ results: [{ filePath: 'a', status: 'applied', blockIndex: 1.5 }] }), /`results`\[0\]: `blockIndex` must be a whole number from 0 to 4294967295, got a number/);
+    // A field set to null reads as absent, as a missing one does.
+    assert.match(eb.renderEditBlock({ format: 'search-replace', filePath: 'a', oldLines: 'x', newLines: null, lineHint: null }), /eb-block/);
+  }
+});
