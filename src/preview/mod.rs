@@ -48,7 +48,10 @@
 //! assert_eq!(session.file("a.py"), Some("x = 1\ny = 20\nz = 3\n"));
 //! ```
 
+mod json;
 mod render;
+mod tool_call;
+mod verdict;
 
 use std::collections::HashMap;
 
@@ -59,7 +62,9 @@ use crate::engine::{apply_to_content, validate_edit, ApplyOptions};
 use crate::parser::{Section, StreamEvent};
 use crate::text::{body_lines, is_binary, TextFile};
 
+pub use json::{JsonEvent, JsonReader, Seg};
 pub use render::PreviewHtml;
+pub use tool_call::ToolCallPreview;
 
 /// Where a streaming block stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -1,0 +1,716 @@
+//! The live preview of a tool call whose arguments are still streaming
+//! (`edit_file`, `str_replace_based_edit_tool`'s `str_replace`, Gemini's
+//! `replace`): fed the argument JSON in chunks as the API sends them
+//! (OpenAI's `function_call_arguments.delta`, Anthropic's
+//! `input_json_delta`), it reads the path and the old and new text as they
+//! arrive ([`super::json`]: no re-parse of the text so far), and locates
+//! the old text in the file while it is being written.
+//!
+//! The old text is matched as a piece of text, not whole lines (as the
+//! tools match it), one complete line at a time: the first line is found
+//! with one scan of the file, each later line only checks each candidate
+//! place. When the exact text stops occurring, the text with its
+//! whitespace removed is searched instead (the tolerant passes forgive
+//! whitespace), so a block is only called unmatched when neither occurs.
+//! Events and states depend on the lines of the old text, never on how the
+//! arguments were chunked.
+//!
+//! When an edit is complete (its object, or the whole argument, closed),
+//! its final state is what the tool applier says of it
+//! ([`super::verdict::tool_edit`]); a later edit of the same call
+//! (`edits: [...]`) is previewed against the file as the earlier ones left it.
+
+use std::collections::HashMap;
+
+use super::json::{last_key, JsonEvent, JsonReader, Seg};
+use super::verdict::{self, Verdict};
+use super::{PreviewEvent, PreviewState};
+
+/// The file of an edit, with what locating in it needs.
+struct FileText {
+    text: String,
+    /// Byte offset of each line's start.
+    starts: Vec<usize>,
+    /// The text without whitespace, and the byte offset in `text` of each
+    /// of its bytes (built when the exact text first stops matching).
+    skel: Option<(String, Vec<u32>)>,
+}
+
+impl FileText {
+    fn new(text: String) -> FileText {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        FileText {
+            text,
+            starts,
+            skel: None,
+        }
+    }
+
+    /// The 1-based line of a byte offset.
+    fn line_of(&self, offset: usize) -> u32 {
+        self.starts.partition_point(|&s| s <= offset) as u32
+    }
+
+    fn skel(&mut self) -> &(String, Vec<u32>) {
+        let text = &self.text;
+        self.skel.get_or_insert_with(|| {
+            let mut s = String::new();
+            let mut map = Vec::new();
+            for (i, c) in text.char_indices() {
+                if !c.is_whitespace() {
+                    s.push(c);
+                    map.extend(std::iter::repeat_n(i as u32, c.len_utf8()));
+                }
+            }
+            (s, map)
+        })
+    }
+}
+
+fn strip_ws(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Every start (overlapping ones too) of `piece` in `text`.
+fn occurrences(text: &str, piece: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    if piece.is_empty() {
+        return out;
+    }
+    let mut from = 0;
+    while let Some(i) = text.get(from..).and_then(|t| t.find(piece)) {
+        let at = from + i;
+        out.push(at);
+        let step = text
+            .get(at..)
+            .and_then(|t| t.chars().next())
+            .map_or(1, char::len_utf8);
+        from = at + step;
+    }
+    out
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Failure {
+    since: u32,
+    kind: String,
+    reason: String,
+    lines: Vec<u32>,
+}
+
+/// One `old`/`new` edit of the call.
+#[derive(Default)]
+struct Edit {
+    /// Index in `edits`, for a batched `edit_file`.
+    index: Option<usize>,
+    path: Option<String>,
+    /// The path was given in the edit itself (not inherited from the call).
+    own_path: bool,
+    old: String,
+    old_done: bool,
+    /// Whether an old text was given at all (`create` gives none).
+    has_old: bool,
+    new: String,
+    replace_all: bool,
+    expected: Option<String>,
+    create: bool,
+    /// The file (`None` inside: no such file); `None`: not given yet.
+    file: Option<Option<FileText>>,
+    /// Bytes of `old` located so far (whole lines, or all once complete).
+    consumed: usize,
+    /// Bytes of the whitespace-free old text located so far.
+    loose_len: usize,
+    lines_done: u32,
+    exact: Option<Vec<usize>>,
+    loose: Option<Vec<usize>>,
+    failure: Option<Failure>,
+    verdict: Option<Verdict>,
+    located_sent: bool,
+    unmatched_sent: bool,
+}
+
+/// The streaming preview of one tool call's edits.
+pub struct ToolCallPreview {
+    tool: String,
+    reader: JsonReader,
+    /// `path` / `file_path` of the call (batched edits may name their own).
+    top_path: Option<String>,
+    command: Option<String>,
+    edit: Edit,
+    /// Files as the earlier edits of this call left them, by normalised path.
+    files: HashMap<String, Option<String>>,
+    /// True: a path not in `files` has no file; false: ask with `wanted_file`.
+    complete_map: bool,
+    events: Vec<PreviewEvent>,
+    finished: bool,
+    edits_done: usize,
+}
+
+const OLD_KEYS: [&str; 3] = ["old_string", "old_str", "search"];
+const NEW_KEYS: [&str; 4] = ["new_string", "new_str", "replace", "file_text"];
+const PATH_KEYS: [&str; 2] = ["path", "file_path"];
+
+fn normalize(path: &str) -> Result<String, String> {
+    crate::path::normalize_path(path).map_err(|e| e.reason)
+}
+
+impl ToolCallPreview {
+    /// A preview of a call to `tool`; the files are asked for with
+    /// [`ToolCallPreview::wanted_file`] and given with [`ToolCallPreview::provide_file`].
+    pub fn new(tool: &str) -> ToolCallPreview {
+        ToolCallPreview {
+            tool: tool.to_string(),
+            reader: JsonReader::new(),
+            top_path: None,
+            command: None,
+            edit: Edit::default(),
+            files: HashMap::new(),
+            complete_map: false,
+            events: Vec::new(),
+            finished: false,
+            edits_done: 0,
+        }
+    }
+
+    /// A preview over these files (path, content); a path not named has no file.
+    pub fn with_files<P: AsRef<str>, C: Into<String>>(
+        tool: &str,
+        files: impl IntoIterator<Item = (P, C)>,
+    ) -> ToolCallPreview {
+        let mut p = ToolCallPreview::new(tool);
+        for (path, c) in files {
+            let key = normalize(path.as_ref()).unwrap_or_else(|_| path.as_ref().to_string());
+            p.files.insert(key, Some(c.into()));
+        }
+        p.complete_map = true;
+        p
+    }
+
+    /// The normalised path of a file the preview needs and was not given.
+    pub fn wanted_file(&self) -> Option<String> {
+        if self.complete_map || self.edit.file.is_some() {
+            return None;
+        }
+        let path = self.edit.path.as_deref()?;
+        let n = normalize(path).ok()?;
+        (!self.files.contains_key(&n)).then_some(n)
+    }
+
+    /// The content of a file asked for by [`ToolCallPreview::wanted_file`]
+    /// (`None`: no such file); returns the events it made true.
+    pub fn provide_file(&mut self, path: &str, content: Option<&str>) -> Vec<PreviewEvent> {
+        let key = normalize(path).unwrap_or_else(|_| path.to_string());
+        self.files
+            .entry(key)
+            .or_insert_with(|| content.map(String::from));
+        self.attach();
+        self.advance();
+        self.take_events()
+    }
+
+    /// A chunk of the arguments' JSON; returns the events it made true.
+    pub fn feed(&mut self, chunk: &str) -> Vec<PreviewEvent> {
+        if self.finished {
+            return Vec::new();
+        }
+        let events = self.reader.feed(chunk);
+        for e in events {
+            self.on_json(e);
+        }
+        if let Some(why) = self.reader.broken().map(String::from) {
+            self.malformed(format!("The arguments are not valid JSON: {why}."));
+        } else if self.reader.done() {
+            self.finish_edit();
+            self.finished = true;
+        } else {
+            self.advance();
+        }
+        self.take_events()
+    }
+
+    /// The arguments ended (the call's last delta came).
+    pub fn finish(&mut self) -> Vec<PreviewEvent> {
+        if !self.finished {
+            for e in self.reader.finish() {
+                self.on_json(e);
+            }
+            if let Some(why) = self.reader.broken().map(String::from) {
+                self.malformed(format!("The arguments are not valid JSON: {why}."));
+            } else if !self.reader.done() {
+                self.malformed(
+                    "The arguments ended before their JSON was complete; send the whole call again."
+                        .into(),
+                );
+            } else {
+                self.finish_edit();
+            }
+            self.finished = true;
+        }
+        self.take_events()
+    }
+
+    fn malformed(&mut self, reason: String) {
+        if self.edit.failure.is_none() && self.edit.verdict.is_none() {
+            self.fail(Failure {
+                since: 0,
+                kind: "malformed".into(),
+                reason,
+                lines: Vec::new(),
+            });
+        }
+        self.finished = true;
+    }
+
+    pub fn take_events(&mut self) -> Vec<PreviewEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// The path of the edit being previewed, as written.
+    pub fn file_path(&self) -> Option<&str> {
+        self.edit.path.as_deref()
+    }
+
+    /// Which edit of a batched call is being previewed (0-based).
+    pub fn edit_index(&self) -> Option<usize> {
+        self.edit.index
+    }
+
+    /// How many edits of the call are complete.
+    pub fn edits_done(&self) -> usize {
+        self.edits_done
+    }
+
+    fn on_json(&mut self, e: JsonEvent) {
+        match e {
+            JsonEvent::Open { path, array: false } if is_edit_item(&path) => {
+                // A new edit of `edits`: the one before is complete.
+                if self.edit.index.is_some() || self.edit.has_old || self.edit.create {
+                    self.finish_edit();
+                }
+                let index = match path.last() {
+                    Some(Seg::Index(i)) => Some(*i),
+                    _ => None,
+                };
+                self.edit = Edit {
+                    index,
+                    path: self.top_path.clone(),
+                    ..Edit::default()
+                };
+            }
+            JsonEvent::Close { path } if is_edit_item(&path) => self.finish_edit(),
+            JsonEvent::Text { path, text } => {
+                let Some(key) = edit_key(&path) else { return };
+                if OLD_KEYS.contains(&key) {
+                    if !self.edit.old_done {
+                        self.edit.has_old = true;
+                        self.edit.old.push_str(&text);
+                    }
+                } else if NEW_KEYS.contains(&key) {
+                    self.edit.new.push_str(&text);
+                    if key == "file_text" {
+                        self.edit.create = true;
+                    }
+                } else if PATH_KEYS.contains(&key) || key == "command" {
+                    // Short values: gathered until the string ends.
+                    if key != "command" && path.len() == 3 && !self.edit.own_path {
+                        // An edit's own path, not the call's.
+                        self.edit.own_path = true;
+                        self.edit.path = None;
+                    }
+                    let slot = if key == "command" {
+                        self.command.get_or_insert_with(String::new)
+                    } else {
+                        self.edit.path.get_or_insert_with(String::new)
+                    };
+                    if slot.len() < 4096 {
+                        slot.push_str(&text);
+                    }
+                }
+            }
+            JsonEvent::StringEnd { path } => {
+                let Some(key) = edit_key(&path) else { return };
+                if OLD_KEYS.contains(&key) {
+                    self.edit.has_old = true;
+                    self.edit.old_done = true;
+                } else if key == "file_text" {
+                    self.edit.create = true;
+                } else if PATH_KEYS.contains(&key) {
+                    let p = self.edit.path.clone().unwrap_or_default();
+                    if path.len() == 1 {
+                        self.top_path = Some(p);
+                    }
+                    self.attach();
+                }
+                self.advance();
+            }
+            JsonEvent::Scalar { path, text } => match edit_key(&path) {
+                Some("replace_all") => self.edit.replace_all = text == "true",
+                Some("expected_replacements") => self.edit.expected = Some(text),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+
+    /// Gives the open edit its file once its path is known and the file at hand.
+    fn attach(&mut self) {
+        if self.edit.file.is_some() {
+            return;
+        }
+        let Some(path) = self.edit.path.clone() else {
+            return;
+        };
+        let key = match normalize(&path) {
+            Ok(k) => k,
+            Err(reason) => {
+                self.edit.file = Some(None);
+                self.fail(Failure {
+                    since: 0,
+                    kind: "path-escape".into(),
+                    reason,
+                    lines: Vec::new(),
+                });
+                return;
+            }
+        };
+        let content = match self.files.get(&key) {
+            Some(c) => c.clone(),
+            None if self.complete_map => None,
+            None => return, // asked for with wanted_file
+        };
+        self.edit.file = Some(content.map(FileText::new));
+    }
+
+    /// Locates the complete lines of the old text not located yet.
+    fn advance(&mut self) {
+        if self.edit.failure.is_some() || self.edit.verdict.is_some() {
+            return;
+        }
+        let Some(file) = self.edit.file.as_ref() else {
+            return;
+        };
+        if self.edit.create {
+            return;
+        }
+        if file.is_none() {
+            if self.edit.has_old && !(self.edit.old_done && self.edit.old.is_empty()) {
+                let path = self.edit.path.clone().unwrap_or_default();
+                self.fail(Failure {
+                    since: 0,
+                    kind: "file-not-found".into(),
+                    reason: format!(
+                        "File not found: {path}. Check the path against the files you were shown."
+                    ),
+                    lines: Vec::new(),
+                });
+            }
+            return;
+        }
+        loop {
+            let rest = self.edit.old.get(self.edit.consumed..).unwrap_or("");
+            let piece_len = match rest.find('\n') {
+                Some(nl) => nl + 1,
+                None if self.edit.old_done && !rest.is_empty() => rest.len(),
+                None => break,
+            };
+            let end = self.edit.consumed + piece_len;
+            self.narrow(end);
+            if self.edit.failure.is_some() {
+                break;
+            }
+        }
+    }
+
+    /// Narrows the candidates to the old text up to byte `end` (the next line).
+    fn narrow(&mut self, end: usize) {
+        let e = &mut self.edit;
+        let Some(Some(file)) = e.file.as_mut() else {
+            return;
+        };
+        let piece = e.old.get(e.consumed..end).unwrap_or("").to_string();
+        let done = e.consumed;
+        e.exact = Some(match e.exact.take() {
+            None => occurrences(&file.text, &piece),
+            Some(mut c) => {
+                c.retain(|&s| {
+                    file.text
+                        .get(s + done..)
+                        .is_some_and(|t| t.starts_with(piece.as_str()))
+                });
+                c
+            }
+        });
+        e.consumed = end;
+        e.lines_done += 1;
+        let exact_empty = e.exact.as_ref().is_none_or(Vec::is_empty);
+        if exact_empty {
+            // The whitespace-free text: from scratch the first time, then line by line.
+            let (skel, _) = file.skel();
+            match e.loose.take() {
+                None => {
+                    let whole = strip_ws(e.old.get(..end).unwrap_or(""));
+                    e.loose_len = whole.len();
+                    e.loose = (!whole.is_empty()).then(|| occurrences(skel, &whole));
+                }
+                Some(mut c) => {
+                    let add = strip_ws(&piece);
+                    let at = e.loose_len;
+                    c.retain(|&s| {
+                        skel.get(s + at..)
+                            .is_some_and(|t| t.starts_with(add.as_str()))
+                    });
+                    e.loose_len += add.len();
+                    e.loose = Some(c);
+                }
+            }
+        }
+        let found = self.candidates();
+        let since = self.edit.lines_done;
+        match found.as_slice() {
+            [] if !exact_empty || self.edit.loose.is_some() => {
+                let path = self.edit.path.clone().unwrap_or_default();
+                self.fail(Failure {
+                    since,
+                    kind: "old-mismatch".into(),
+                    reason: format!(
+                        "The old text does not occur in {path} from its line {since} on (not even with its whitespace ignored). Copy it from the file as it is now."
+                    ),
+                    lines: Vec::new(),
+                });
+            }
+            [line] if !self.edit.located_sent => {
+                self.edit.located_sent = true;
+                let path = self.edit.path.clone().unwrap_or_default();
+                self.events.push(PreviewEvent::BlockLocated {
+                    file_path: path,
+                    line: *line,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// The 1-based file lines of the candidate places (exact, else whitespace-free).
+    fn candidates(&self) -> Vec<u32> {
+        let Some(Some(file)) = self.edit.file.as_ref() else {
+            return Vec::new();
+        };
+        match (&self.edit.exact, &self.edit.loose) {
+            (Some(c), _) if !c.is_empty() => c.iter().map(|&s| file.line_of(s)).collect(),
+            (_, Some(c)) => {
+                let map = file.skel.as_ref().map(|(_, m)| m.as_slice()).unwrap_or(&[]);
+                c.iter()
+                    .map(|&s| file.line_of(map.get(s).copied().unwrap_or(0) as usize))
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn fail(&mut self, f: Failure) {
+        if !self.edit.unmatched_sent {
+            self.edit.unmatched_sent = true;
+            self.events.push(PreviewEvent::BlockUnmatched {
+                file_path: self.edit.path.clone().unwrap_or_default(),
+                error_kind: f.kind.clone(),
+                reason: f.reason.clone(),
+                since: f.since,
+                lines: f.lines.clone(),
+            });
+        }
+        self.edit.failure = Some(f);
+    }
+
+    /// The open edit is complete: the applier decides its final state.
+    fn finish_edit(&mut self) {
+        if self.edit.verdict.is_some() || !(self.edit.has_old || self.edit.create) {
+            return;
+        }
+        self.edit.old_done = true;
+        self.attach();
+        if self.edit.file.is_none() && !self.complete_map {
+            // The host never answered: judge against no file only if asked by path.
+            self.edit.file = Some(None);
+        }
+        self.advance();
+        let path = self.edit.path.clone().unwrap_or_default();
+        if self
+            .edit
+            .failure
+            .as_ref()
+            .is_some_and(|f| f.kind == "path-escape")
+        {
+            self.edits_done += 1;
+            return;
+        }
+        let key = normalize(&path).unwrap_or_else(|_| path.clone());
+        let content = self.files.get(&key).cloned().flatten();
+        let v = verdict::tool_edit(
+            &self.tool_name(),
+            self.arguments(),
+            &path,
+            content.as_deref(),
+        );
+        if v.applied {
+            if !self.edit.located_sent && !self.edit.create {
+                self.edit.located_sent = true;
+                if let Some(line) = v.line {
+                    self.events.push(PreviewEvent::BlockLocated {
+                        file_path: path.clone(),
+                        line,
+                    });
+                }
+            }
+            self.files.insert(key, v.after.clone());
+        } else {
+            let lines = if v.kind == "ambiguous" {
+                self.candidates()
+            } else {
+                Vec::new()
+            };
+            let since = self.edit.failure.as_ref().map_or(0, |f| f.since);
+            let f = Failure {
+                since,
+                kind: v.kind.clone(),
+                reason: v.reason.clone(),
+                lines,
+            };
+            self.fail(f);
+        }
+        self.edit.verdict = Some(v);
+        self.edits_done += 1;
+    }
+
+    fn tool_name(&self) -> String {
+        match self.tool.as_str() {
+            "str_replace_based_edit_tool"
+            | "str_replace_editor"
+            | "replace"
+            | "edit_file"
+            | "modify_file"
+            | "search_replace" => self.tool.clone(),
+            _ => "edit_file".to_string(),
+        }
+    }
+
+    /// The edit as the applier takes it, in the tool's own spelling.
+    fn arguments(&self) -> serde_json::Value {
+        let e = &self.edit;
+        let path = e.path.clone().unwrap_or_default();
+        match self.tool.as_str() {
+            "str_replace_based_edit_tool" | "str_replace_editor" => {
+                if e.create || self.command.as_deref() == Some("create") {
+                    serde_json::json!({ "command": "create", "path": path, "file_text": e.new })
+                } else {
+                    serde_json::json!({ "command": "str_replace", "path": path, "old_str": e.old, "new_str": e.new })
+                }
+            }
+            "replace" => {
+                let mut v = serde_json::json!({ "file_path": path, "old_string": e.old, "new_string": e.new });
+                if let Some(n) = e.expected.as_deref().and_then(|n| n.parse::<u64>().ok()) {
+                    v["expected_replacements"] = n.into();
+                }
+                v
+            }
+            _ => {
+                serde_json::json!({ "path": path, "old_string": e.old, "new_string": e.new, "replace_all": e.replace_all })
+            }
+        }
+    }
+
+    /// Where the open (or last) edit stands.
+    pub fn state(&self) -> PreviewState {
+        let e = &self.edit;
+        if let Some(v) = e.verdict.as_ref().filter(|v| v.applied) {
+            if e.create || (e.old.is_empty() && e.file.as_ref().is_some_and(Option::is_none)) {
+                return PreviewState::Create;
+            }
+            let line = match self.candidates().as_slice() {
+                [one] => *one,
+                _ => v.line.unwrap_or(1),
+            };
+            return PreviewState::Located { line };
+        }
+        if let Some(f) = &e.failure {
+            if f.kind == "ambiguous" {
+                return PreviewState::Ambiguous {
+                    lines: f.lines.clone(),
+                    reason: f.reason.clone(),
+                };
+            }
+            return PreviewState::NoMatch {
+                since: f.since,
+                error_kind: f.kind.clone(),
+                reason: f.reason.clone(),
+            };
+        }
+        if e.create {
+            return PreviewState::Create;
+        }
+        if e.exact.is_none() {
+            return PreviewState::Waiting;
+        }
+        match self.candidates().as_slice() {
+            [one] => PreviewState::Located { line: *one },
+            many => PreviewState::Searching {
+                count: many.len() as u32,
+                lines: many.iter().take(10).copied().collect(),
+            },
+        }
+    }
+
+    /// The file as it would look with the new text written so far, when the
+    /// old text is located at one place (or every place, with `replace_all`),
+    /// or the file is created. Costs one copy of the file.
+    pub fn content_after(&self) -> Option<String> {
+        let e = &self.edit;
+        if let Some(v) = &e.verdict {
+            return v.after.clone();
+        }
+        if e.failure.is_some() {
+            return None;
+        }
+        if e.create {
+            return Some(e.new.clone());
+        }
+        let Some(Some(file)) = e.file.as_ref() else {
+            return None;
+        };
+        let starts = e.exact.as_ref().filter(|c| !c.is_empty())?;
+        if starts.len() > 1 && !e.replace_all {
+            return None;
+        }
+        if !e.old_done {
+            return Some(file.text.clone());
+        }
+        let len = e.old.len();
+        let mut out = String::with_capacity(file.text.len() + e.new.len());
+        let mut copied = 0;
+        for &s in starts {
+            if s < copied {
+                continue; // overlapping places: the first one wins
+            }
+            out.push_str(file.text.get(copied..s)?);
+            out.push_str(&e.new);
+            copied = s + len;
+        }
+        out.push_str(file.text.get(copied..)?);
+        Some(out)
+    }
+}
+
+/// `edits[i]`: an edit of a batched `edit_file`.
+fn is_edit_item(path: &[Seg]) -> bool {
+    matches!(path, [Seg::Key(k), Seg::Index(_)] if k == "edits")
+}
+
+/// The argument key a string at `path` is, for the open edit: a top-level
+/// key, or a key of an `edits` item.
+fn edit_key(path: &[Seg]) -> Option<&str> {
+    match path {
+        [Seg::Key(_)] => Some(last_key(path)),
+        [Seg::Key(e), Seg::Index(_), Seg::Key(_)] if e == "edits" => Some(last_key(path)),
+        _ => None,
+    }
+}

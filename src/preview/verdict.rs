@@ -1,0 +1,128 @@
+//! The preview's only calls into the appliers and the line matcher: when a
+//! function here is renamed or moved (issue 10's one pipeline), only this
+//! file changes.
+//!
+//! While a block streams the preview narrows its own candidates with the
+//! passes of [`crate::locate`]; once an operation or an edit is complete,
+//! its final state is what the applier itself says of it (a dry run in
+//! memory), so a preview never disagrees with the apply that follows.
+
+use crate::block::EditBlock;
+use crate::engine::{ApplyOptions, Mode};
+use crate::host::MemoryHost;
+use crate::locate::{Located, Pass, Prefer, PATCH_PASSES};
+use crate::result::Status;
+use crate::tools::{apply_tool_calls, ToolCall, ToolOptions};
+
+/// The passes a patch section is located with, in order.
+pub(super) fn patch_passes() -> &'static [Pass] {
+    &PATCH_PASSES
+}
+
+/// Whether a file line equals a patch line under `pass`.
+pub(super) fn same(pass: Pass, file_line: &str, line: &str) -> bool {
+    pass.normalize(file_line) == pass.normalize(line)
+}
+
+/// Every 0-based start at or after `from` where the single line `line` occurs under `pass`.
+pub(super) fn starts_of(file: &[String], line: &str, pass: Pass, from: usize) -> Vec<usize> {
+    crate::locate::find_all(file, &[line], pass, from)
+}
+
+/// Where a `@@` line of an `apply-patch` section is, at or after `from`.
+pub(super) fn locate_anchor(file: &[String], anchor: &str, from: usize) -> Located {
+    crate::locate::locate(file, &[anchor], &PATCH_PASSES, from, Prefer::Nothing)
+}
+
+/// What the applier says of one complete change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Verdict {
+    pub applied: bool,
+    pub kind: String,
+    pub reason: String,
+    /// 1-based line where the change was found or aimed.
+    pub line: Option<u32>,
+    /// The file after the change (`None`: deleted, or not applied).
+    pub after: Option<String>,
+}
+
+fn host_with(path: &str, content: Option<&str>) -> MemoryHost {
+    let mut host = MemoryHost::new();
+    if let Some(c) = content {
+        host.files.insert(path.to_string(), c.as_bytes().to_vec());
+    }
+    host
+}
+
+/// A patch operation (one block of `apply-patch` or `unified-diff`) applied
+/// in memory to `content` (its file, `None`: no such file).
+pub(super) fn patch_block(block: &EditBlock, path: &str, content: Option<&str>) -> Verdict {
+    let mut host = host_with(path, content);
+    let opts = ApplyOptions {
+        mode: Mode::Atomic,
+        ..ApplyOptions::default()
+    };
+    let mut b = block.clone();
+    b.file_path = path.to_string();
+    let r = crate::patch::apply_patch_edits(std::slice::from_ref(&b), &mut host, &opts);
+    let Some(first) = r.results.first() else {
+        return Verdict {
+            applied: false,
+            kind: "malformed".into(),
+            reason: "The patch operation gave no result.".into(),
+            line: None,
+            after: None,
+        };
+    };
+    let applied = matches!(first.status, Status::Applied);
+    Verdict {
+        applied,
+        kind: first
+            .error_kind
+            .as_ref()
+            .map(|k| k.as_str().to_string())
+            .unwrap_or_default(),
+        reason: first.reason.clone().unwrap_or_default(),
+        line: first.estimated_line,
+        after: if applied { host.text(path) } else { None },
+    }
+}
+
+/// One `old`/`new` edit of a tool call applied in memory (the call as
+/// `tool` names it, arguments in its own spelling).
+pub(super) fn tool_edit(
+    tool: &str,
+    args: serde_json::Value,
+    path: &str,
+    content: Option<&str>,
+) -> Verdict {
+    let mut host = host_with(path, content);
+    let call = ToolCall::new(tool, args);
+    let r = apply_tool_calls(
+        std::slice::from_ref(&call),
+        &mut host,
+        &ToolOptions::default(),
+    );
+    let Some(first) = r.results.first() else {
+        return Verdict {
+            applied: false,
+            kind: "malformed".into(),
+            reason: "The tool call gave no result.".into(),
+            line: None,
+            after: None,
+        };
+    };
+    let e = &first.edit;
+    let applied = r.ok && matches!(e.status, Status::Applied);
+    Verdict {
+        applied,
+        kind: e
+            .error_kind
+            .as_ref()
+            .map(|k| k.as_str().to_string())
+            .unwrap_or_default(),
+        reason: e.reason.clone().unwrap_or_default(),
+        line: e.estimated_line,
+        after: if applied { host.text(path) } else { None },
+    }
+}
