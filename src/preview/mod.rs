@@ -49,6 +49,7 @@
 //! ```
 
 mod json;
+mod patch;
 mod render;
 mod tool_call;
 mod verdict;
@@ -63,6 +64,7 @@ use crate::parser::{Section, StreamEvent};
 use crate::text::{body_lines, is_binary, TextFile};
 
 pub use json::{JsonEvent, JsonReader, Seg};
+pub use patch::PatchPreview;
 pub use render::PreviewHtml;
 pub use tool_call::ToolCallPreview;
 
@@ -93,6 +95,8 @@ pub enum PreviewState {
     },
     /// The block creates a file (its old text is empty).
     Create,
+    /// The patch operation deletes the file.
+    Delete,
     /// Not located: the preview was made without the file
     /// ([`BlockPreview::unlocated`]), to draw the block incrementally only.
     Unlocated,
@@ -108,6 +112,7 @@ impl PreviewState {
             PreviewState::Ambiguous { .. } => "ambiguous",
             PreviewState::NoMatch { .. } => "no-match",
             PreviewState::Create => "create",
+            PreviewState::Delete => "delete",
             PreviewState::Unlocated => "unlocated",
         }
     }
@@ -846,6 +851,14 @@ pub struct PreviewSession {
     files: HashMap<String, Option<String>>,
     open: Option<BlockPreview>,
     last: Option<BlockPreview>,
+    /// Patch operations (`apply-patch`, `unified-diff`) started and not yet
+    /// complete, oldest first: an `apply-patch` envelope completes all its
+    /// operations at `*** End Patch`; the last one receives the lines.
+    patches: std::collections::VecDeque<PatchPreview>,
+    /// The last patch operation that completed (or was discarded).
+    patch_done: Option<PatchPreview>,
+    /// Whether [`PreviewSession::patch_preview`] shows `patch_done`.
+    show_done: bool,
 }
 
 impl PreviewSession {
@@ -861,6 +874,9 @@ impl PreviewSession {
             files,
             open: None,
             last: None,
+            patches: std::collections::VecDeque::new(),
+            patch_done: None,
+            show_done: false,
         }
     }
 
@@ -872,6 +888,24 @@ impl PreviewSession {
     /// The preview of the open block, or of the last one when none is open.
     pub fn preview(&self) -> Option<&BlockPreview> {
         self.open.as_ref().or(self.last.as_ref())
+    }
+
+    /// The preview of the open patch operation, or of the last one when
+    /// the last block was a patch operation.
+    pub fn patch_preview(&self) -> Option<&PatchPreview> {
+        if self.show_done {
+            self.patch_done.as_ref()
+        } else {
+            self.patches.back()
+        }
+    }
+
+    /// Where the open block (or the last one) stands, whatever its format.
+    pub fn state(&self) -> Option<PreviewState> {
+        if let Some(p) = self.patch_preview() {
+            return Some(p.state());
+        }
+        self.preview().map(BlockPreview::state)
     }
 
     /// The preview of the open block (mutable, e.g. to render).
@@ -888,6 +922,34 @@ impl PreviewSession {
             StreamEvent::BlockStart {
                 file_path, format, ..
             } => {
+                if let Some(f) = format.filter(|f| PATCHES.contains(f)) {
+                    self.open = None;
+                    self.last = None;
+                    self.show_done = false;
+                    let mut p = match crate::path::normalize_path(file_path) {
+                        Ok(normal) => {
+                            // An earlier operation of the same patch on this file, as streamed.
+                            let earlier = self
+                                .patches
+                                .iter()
+                                .rev()
+                                .find(|q| normalize(q.file_path()) == normal)
+                                .map(PatchPreview::content_after);
+                            let content = match earlier {
+                                Some(Some(c)) => Some(c),
+                                _ => self.files.get(&normal).cloned().flatten(),
+                            };
+                            PatchPreview::new(file_path, f, content.as_deref())
+                        }
+                        Err(e) => PatchPreview::refused(file_path, f, e.reason),
+                    };
+                    let events = p.take_events();
+                    self.patches.push_back(p);
+                    return events;
+                }
+                self.patches.clear();
+                self.patch_done = None;
+                self.show_done = false;
                 // Only the text formats are previewed; other blocks stream on without one.
                 if format.is_some_and(|f| !PREVIEWED.contains(&f)) {
                     self.open = None;
@@ -904,6 +966,17 @@ impl PreviewSession {
                 self.open = Some(p);
                 Vec::new()
             }
+            StreamEvent::BlockUpdate {
+                section: Section::Patch,
+                lines,
+                ..
+            } if !self.patches.is_empty() => match self.patches.back_mut() {
+                Some(p) => {
+                    p.push(lines);
+                    p.take_events()
+                }
+                None => Vec::new(),
+            },
             StreamEvent::BlockUpdate { section, lines, .. } => match self.open.as_mut() {
                 Some(p) => {
                     p.push(*section, lines);
@@ -911,6 +984,35 @@ impl PreviewSession {
                 }
                 None => Vec::new(),
             },
+            StreamEvent::BlockComplete { block, .. }
+                if PATCHES.contains(&block.format) && !self.patches.is_empty() =>
+            {
+                let Some(mut p) = self.patches.pop_front() else {
+                    return Vec::new();
+                };
+                p.complete(block);
+                if let Some((true, after)) = p.verdict_after() {
+                    let path = normalize(&block.file_path);
+                    match block.patch.as_ref().and_then(|op| op.move_to.as_deref()) {
+                        Some(to) if normalize(to) != path => {
+                            self.files.insert(path, None);
+                            self.files.insert(normalize(to), after);
+                        }
+                        _ => {
+                            self.files.insert(path, after);
+                        }
+                    }
+                }
+                let events = p.take_events();
+                self.patch_done = Some(p);
+                self.show_done = true;
+                events
+            }
+            StreamEvent::BlockDiscarded { .. } if !self.patches.is_empty() => {
+                self.patch_done = self.patches.pop_front();
+                self.show_done = true;
+                Vec::new()
+            }
             StreamEvent::BlockComplete { block, .. } => {
                 let Some(mut p) = self.open.take() else {
                     return Vec::new();
@@ -943,6 +1045,8 @@ pub(crate) fn template_block() -> Option<EditBlock> {
 
 /// The formats a preview locates.
 const PREVIEWED: [Format; 3] = [Format::EditRepl, Format::Anchored, Format::SearchReplace];
+/// The patch formats, previewed by [`PatchPreview`].
+const PATCHES: [Format; 2] = [Format::ApplyPatch, Format::UnifiedDiff];
 
 fn normalize(path: &str) -> String {
     crate::path::normalize_path(path).unwrap_or_else(|_| path.to_string())

@@ -205,6 +205,7 @@ fn header(p: &BlockPreview) -> String {
             format!("no match since line {since} of the old text")
         }
         PreviewState::Create => "new file".to_string(),
+        PreviewState::Delete => "file deleted".to_string(),
         PreviewState::Unlocated => String::new(),
     };
     let attrs = Attrs::new()

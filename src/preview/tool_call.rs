@@ -60,7 +60,7 @@ impl FileText {
             for (i, c) in text.char_indices() {
                 if !c.is_whitespace() {
                     s.push(c);
-                    map.extend(std::iter::repeat_n(i as u32, c.len_utf8()));
+                    map.extend(std::iter::repeat(i as u32).take(c.len_utf8()));
                 }
             }
             (s, map)
@@ -443,7 +443,7 @@ impl ToolCallPreview {
         });
         e.consumed = end;
         e.lines_done += 1;
-        let exact_empty = e.exact.as_ref().is_none_or(Vec::is_empty);
+        let exact_empty = e.exact.as_ref().map_or(true, Vec::is_empty);
         if exact_empty {
             // The whitespace-free text: from scratch the first time, then line by line.
             let (skel, _) = file.skel();

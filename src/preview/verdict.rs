@@ -42,22 +42,25 @@ pub(super) struct Verdict {
     pub reason: String,
     /// 1-based line where the change was found or aimed.
     pub line: Option<u32>,
-    /// The file after the change (`None`: deleted, or not applied).
+    /// The file after the change (`None`: deleted, or not applied); the
+    /// destination's when the change moves the file.
     pub after: Option<String>,
 }
 
-fn host_with(path: &str, content: Option<&str>) -> MemoryHost {
+/// A host holding the one file (under its normalised path, as the appliers read it).
+fn host_with(path: &str, content: Option<&str>) -> (MemoryHost, String) {
+    let key = crate::path::normalize_path(path).unwrap_or_else(|_| path.to_string());
     let mut host = MemoryHost::new();
     if let Some(c) = content {
-        host.files.insert(path.to_string(), c.as_bytes().to_vec());
+        host.files.insert(key.clone(), c.as_bytes().to_vec());
     }
-    host
+    (host, key)
 }
 
 /// A patch operation (one block of `apply-patch` or `unified-diff`) applied
 /// in memory to `content` (its file, `None`: no such file).
 pub(super) fn patch_block(block: &EditBlock, path: &str, content: Option<&str>) -> Verdict {
-    let mut host = host_with(path, content);
+    let (mut host, key) = host_with(path, content);
     let opts = ApplyOptions {
         mode: Mode::Atomic,
         ..ApplyOptions::default()
@@ -84,7 +87,13 @@ pub(super) fn patch_block(block: &EditBlock, path: &str, content: Option<&str>) 
             .unwrap_or_default(),
         reason: first.reason.clone().unwrap_or_default(),
         line: first.estimated_line,
-        after: if applied { host.text(path) } else { None },
+        after: if applied {
+            let to = b.patch.as_ref().and_then(|p| p.move_to.as_deref());
+            let to = to.and_then(|t| crate::path::normalize_path(t).ok());
+            host.text(to.as_deref().unwrap_or(&key))
+        } else {
+            None
+        },
     }
 }
 
@@ -96,7 +105,7 @@ pub(super) fn tool_edit(
     path: &str,
     content: Option<&str>,
 ) -> Verdict {
-    let mut host = host_with(path, content);
+    let (mut host, key) = host_with(path, content);
     let call = ToolCall::new(tool, args);
     let r = apply_tool_calls(
         std::slice::from_ref(&call),
@@ -123,6 +132,6 @@ pub(super) fn tool_edit(
             .unwrap_or_default(),
         reason: e.reason.clone().unwrap_or_default(),
         line: e.estimated_line,
-        after: if applied { host.text(path) } else { None },
+        after: if applied { host.text(&key) } else { None },
     }
 }

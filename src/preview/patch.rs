@@ -1,0 +1,786 @@
+//! The live preview of a patch operation while it streams: one file
+//! operation of an `apply-patch` envelope (`*** Update File:` …) or one
+//! file of a unified diff, fed the body lines as the parser reports them
+//! (`section: patch`: lines with their ` `, `-`, `+` or `@@` prefix).
+//!
+//! The open section (hunk) is located as the applier locates it
+//! ([`crate::locate`]'s passes, through [`super::verdict`]): after the end
+//! of the section before it, after each `@@ context` line of an
+//! `apply-patch` section, with the unified diff's stated line and the
+//! `*** End of File` marker breaking ties when the section ends. Its first
+//! old line is found with one scan per pass; every later old line only
+//! checks each candidate's next file line, so an update costs the new lines
+//! times the candidates. The decisive pass is the first one with any
+//! candidate, as in the applier; `searching` lists its candidates.
+//!
+//! An `apply-patch` body loses its blank lines in the parser's updates
+//! (the grammar reads a blank line as a context line only once a body line
+//! follows), so while streaming, blank file lines may be skipped between
+//! two old lines of an `apply-patch` section. Once the operation is
+//! complete its final state is the applier's own verdict on the whole
+//! operation ([`super::verdict::patch_block`]).
+//!
+//! The operation is read from the body: a diff whose first hunk is
+//! `-0,0` on a missing file, or an `apply-patch` body of `+` lines for a
+//! missing file, creates it (`create`); a hunk `+0,0` deletes it
+//! (`delete`); a `*** Delete File:` has no body and shows as `delete` once
+//! complete. [`PatchPreview::set_operation`] tells it outright.
+
+use super::verdict::{self, Verdict};
+use super::{PreviewEvent, PreviewState};
+use crate::block::{EditBlock, Format};
+use crate::locate::{Located, Pass};
+use crate::patch::Operation;
+use crate::text::{body_lines, is_binary, TextFile};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Failure {
+    since: u32,
+    kind: String,
+    reason: String,
+    lines: Vec<u32>,
+}
+
+/// A place a section may start: its first file line and the next file line to compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cand {
+    start: usize,
+    next: usize,
+}
+
+/// The open section (hunk).
+#[derive(Debug, Default)]
+struct Open {
+    anchors: u32,
+    /// Where the section may start (after the previous one and its `@@` lines).
+    from: usize,
+    /// The body lines as written (with their prefix).
+    body: Vec<String>,
+    old_count: u32,
+    /// Candidates per pass (in the applier's pass order); empty until the first old line.
+    cands: Vec<(Pass, Vec<Cand>)>,
+    /// unified: the `@@ -os,oc +ns,nc @@` numbers.
+    numbers: Option<(u32, u32, u32, u32)>,
+    end_of_file: bool,
+    /// The `@@` line just before `from` (the applier's scope rule).
+    scoped: bool,
+}
+
+/// A located section: where it starts and its body.
+#[derive(Debug, Clone)]
+struct Placed {
+    start: usize,
+    pass: Pass,
+    body: Vec<String>,
+}
+
+/// The streaming preview of one patch operation against its file.
+pub struct PatchPreview {
+    path: String,
+    format: Format,
+    content: Option<String>,
+    lines: Vec<String>,
+    binary: bool,
+    operation: Option<Operation>,
+    placed: Vec<Placed>,
+    /// Where the next section may start.
+    cursor: usize,
+    /// unified: actual minus stated start of the last hunk.
+    offset: isize,
+    open: Option<Open>,
+    /// Sections begun so far (the open one included).
+    sections: u32,
+    failure: Option<Failure>,
+    verdict: Option<Verdict>,
+    located_sent: bool,
+    unmatched_sent: bool,
+    events: Vec<PreviewEvent>,
+    /// Lines received (for telling an added file from an update).
+    received: usize,
+    /// The state and file as streamed, just before the operation completed.
+    streamed: Option<(PreviewState, Option<String>)>,
+}
+
+/// `@@ -3,4 +3,5 @@ tail` as (old start, old count, new start, new count).
+fn hunk_numbers(t: &str) -> Option<(u32, u32, u32, u32)> {
+    let rest = t.strip_prefix("@@")?.trim_start();
+    let end = rest.find("@@")?;
+    let mut parts = rest.get(..end)?.split_whitespace();
+    let old = parts.next()?.strip_prefix('-')?;
+    let new = parts.next()?.strip_prefix('+')?;
+    let range = |s: &str| -> Option<(u32, u32)> {
+        match s.split_once(',') {
+            Some((a, b)) => Some((a.parse().ok()?, b.parse().ok()?)),
+            None => Some((s.parse().ok()?, 1)),
+        }
+    };
+    let (os, oc) = range(old)?;
+    let (ns, nc) = range(new)?;
+    Some((os, oc, ns, nc))
+}
+
+impl PatchPreview {
+    /// A preview of an operation of `format` (`apply-patch` or
+    /// `unified-diff`) on `path`, whose file holds `content` (`None`: no such file).
+    pub fn new(path: &str, format: Format, content: Option<&str>) -> PatchPreview {
+        let binary = content.is_some_and(|c| is_binary(c.as_bytes()));
+        let lines = match content {
+            Some(c) if !binary => body_lines(&TextFile::from_text(c).body)
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            _ => Vec::new(),
+        };
+        PatchPreview {
+            path: path.to_string(),
+            format,
+            content: content.map(String::from),
+            lines,
+            binary,
+            operation: None,
+            placed: Vec::new(),
+            cursor: 0,
+            offset: 0,
+            open: None,
+            sections: 0,
+            failure: None,
+            verdict: None,
+            located_sent: false,
+            unmatched_sent: false,
+            events: Vec::new(),
+            received: 0,
+            streamed: None,
+        }
+    }
+
+    /// A preview of a path that was refused (it leaves the root): unmatched at once.
+    pub fn refused(path: &str, format: Format, reason: String) -> PatchPreview {
+        let mut p = PatchPreview::new(path, format, None);
+        p.fail(Failure {
+            since: 0,
+            kind: "path-escape".into(),
+            reason,
+            lines: Vec::new(),
+        });
+        p
+    }
+
+    pub fn file_path(&self) -> &str {
+        &self.path
+    }
+
+    /// The operation, when the caller knows it from the header.
+    pub fn set_operation(&mut self, op: Operation) {
+        self.operation = Some(op);
+        if op == Operation::Add && self.content.is_some() {
+            self.fail(Failure {
+                since: 0,
+                kind: "file-exists".into(),
+                reason: format!("{} already exists, so a patch adding it is refused. To change it, update it with context lines; to replace it whole, apply with overwrite.", self.path),
+                lines: Vec::new(),
+            });
+        }
+    }
+
+    /// The 1-based number of the open (or last) section; 0 before the first.
+    pub fn section(&self) -> u32 {
+        self.sections
+    }
+
+    pub fn take_events(&mut self) -> Vec<PreviewEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    fn fail(&mut self, f: Failure) {
+        if self.failure.is_some() {
+            return;
+        }
+        if !self.unmatched_sent {
+            self.unmatched_sent = true;
+            self.events.push(PreviewEvent::BlockUnmatched {
+                file_path: self.path.clone(),
+                error_kind: f.kind.clone(),
+                reason: f.reason.clone(),
+                since: f.since,
+                lines: f.lines.clone(),
+            });
+        }
+        self.failure = Some(f);
+    }
+
+    fn which(&self) -> String {
+        let unit = if self.format == Format::UnifiedDiff {
+            "hunk"
+        } else {
+            "section"
+        };
+        format!(
+            "The patch of {}, {unit} {}",
+            self.path,
+            self.sections.max(1)
+        )
+    }
+
+    /// Body lines of the operation (a `block-update` of section `patch`).
+    pub fn push<S: AsRef<str>>(&mut self, lines: &[S]) {
+        for line in lines {
+            self.received += 1;
+            if self.failure.is_some() || self.verdict.is_some() {
+                continue;
+            }
+            self.line(line.as_ref());
+        }
+    }
+
+    fn line(&mut self, line: &str) {
+        if self.operation.is_none() {
+            self.infer(line);
+        }
+        match self.operation {
+            Some(Operation::Add) => {
+                if self.content.is_some() {
+                    self.set_operation(Operation::Add);
+                    return;
+                }
+                if self.format == Format::UnifiedDiff && line.starts_with("@@") {
+                    self.sections += 1;
+                    return;
+                }
+                let o = self.open.get_or_insert_with(Open::default);
+                o.body.push(line.to_string());
+                return;
+            }
+            Some(Operation::Delete) | Some(Operation::Update) | None => {}
+        }
+        if self.content.is_none() || self.binary {
+            let (kind, reason) = if self.binary {
+                (
+                    "binary",
+                    format!(
+                        "Cannot edit binary file: {} has a NUL byte in its first 8 KiB.",
+                        self.path
+                    ),
+                )
+            } else {
+                ("file-not-found", format!("{}: {} does not exist. Check the path against the files you were shown; to create it, add the file instead.", self.which(), self.path))
+            };
+            self.fail(Failure {
+                since: 0,
+                kind: kind.into(),
+                reason,
+                lines: Vec::new(),
+            });
+            return;
+        }
+        if let Some(rest) = line.strip_prefix("@@") {
+            let numbers = hunk_numbers(line);
+            let starts_new = match self.open.as_ref() {
+                None => true,
+                Some(o) => {
+                    self.format == Format::UnifiedDiff || !o.body.is_empty() || o.end_of_file
+                }
+            };
+            if starts_new {
+                self.close_section();
+                if self.failure.is_some() {
+                    return;
+                }
+                self.sections += 1;
+                self.open = Some(Open {
+                    from: self.cursor,
+                    numbers,
+                    ..Open::default()
+                });
+            }
+            if self.format == Format::ApplyPatch {
+                let a = rest.strip_prefix(' ').unwrap_or(rest);
+                if !a.trim().is_empty() {
+                    self.anchor(a);
+                }
+            }
+            return;
+        }
+        if line.trim() == "*** End of File" && self.format == Format::ApplyPatch {
+            if let Some(o) = self.open.as_mut() {
+                o.end_of_file = true;
+            }
+            return;
+        }
+        if self.open.is_none() {
+            // Body lines with no `@@` before them: one section.
+            self.sections += 1;
+            self.open = Some(Open {
+                from: self.cursor,
+                ..Open::default()
+            });
+        }
+        let Some(o) = self.open.as_mut() else { return };
+        o.body.push(line.to_string());
+        if !line.starts_with('+') {
+            o.old_count += 1;
+            let text = line.get(1..).unwrap_or("");
+            self.narrow(text);
+        }
+    }
+
+    /// Reads the operation from the first body line, when the caller did not say.
+    fn infer(&mut self, line: &str) {
+        let op = match self.format {
+            Format::UnifiedDiff => match hunk_numbers(line) {
+                Some((0, 0, _, _)) if self.content.is_none() => Operation::Add,
+                Some((_, _, 0, 0)) => Operation::Delete,
+                _ => Operation::Update,
+            },
+            _ if line.starts_with('+') && self.content.is_none() && self.received == 1 => {
+                Operation::Add
+            }
+            _ => Operation::Update,
+        };
+        self.operation = Some(op);
+    }
+
+    /// An `@@ context` line of an `apply-patch` section narrows where it may start.
+    fn anchor(&mut self, anchor: &str) {
+        let Some(from) = self.open.as_ref().map(|o| o.from) else {
+            return;
+        };
+        match verdict::locate_anchor(&self.lines, anchor, from) {
+            Located::Unique { start, .. } => {
+                if let Some(o) = self.open.as_mut() {
+                    o.from = start + 1;
+                    o.anchors += 1;
+                    o.scoped = true;
+                }
+            }
+            Located::Ambiguous { starts, .. } => {
+                if let Some(o) = self.open.as_mut() {
+                    o.from = starts.first().map_or(from, |s| s + 1);
+                    o.anchors += 1;
+                    o.scoped = true;
+                }
+            }
+            Located::NotFound => {
+                let after = if from > 0 {
+                    format!(" after line {from}")
+                } else {
+                    String::new()
+                };
+                let reason = format!(
+                    "{}: the `@@ {anchor}` line was not found in {}{after}. Write after `@@` a line copied exactly from the file, or leave it out.",
+                    self.which(),
+                    self.path
+                );
+                self.fail(Failure {
+                    since: 0,
+                    kind: "anchor-not-found".into(),
+                    reason,
+                    lines: Vec::new(),
+                });
+            }
+        }
+    }
+
+    /// The next old line of the open section narrows its candidates.
+    fn narrow(&mut self, text: &str) {
+        let gaps = self.format == Format::ApplyPatch;
+        let lines = &self.lines;
+        let Some(o) = self.open.as_mut() else { return };
+        if o.old_count == 1 {
+            o.cands = verdict::patch_passes()
+                .iter()
+                .map(|&pass| {
+                    let c = verdict::starts_of(lines, text, pass, o.from)
+                        .into_iter()
+                        .map(|s| Cand {
+                            start: s,
+                            next: s + 1,
+                        })
+                        .collect();
+                    (pass, c)
+                })
+                .collect();
+        } else {
+            for (pass, cands) in &mut o.cands {
+                let pass = *pass;
+                cands.retain_mut(|c| {
+                    let mut at = c.next;
+                    if gaps {
+                        // Blank file lines the stream may have dropped.
+                        while lines
+                            .get(at)
+                            .is_some_and(|l| l.trim().is_empty() && !verdict::same(pass, l, text))
+                        {
+                            at += 1;
+                        }
+                    }
+                    if lines.get(at).is_some_and(|l| verdict::same(pass, l, text)) {
+                        c.next = at + 1;
+                        true
+                    } else {
+                        false
+                    }
+                });
+            }
+        }
+        let since = o.old_count;
+        let from = o.from;
+        let outcome: Option<Option<usize>> =
+            o.cands
+                .iter()
+                .find(|(_, c)| !c.is_empty())
+                .map(|(_, c)| match c.as_slice() {
+                    [one] => Some(one.start),
+                    _ => None,
+                });
+        match outcome {
+            None => {
+                let reason = format!(
+                    "{}: its old lines do not occur in {}{} from its old line {since} on (`{}`). Copy the context and `-` lines from the file as it is now.",
+                    self.which(),
+                    self.path,
+                    if from > 0 { format!(" after line {from}") } else { String::new() },
+                    text.chars().take(80).collect::<String>()
+                );
+                self.fail(Failure {
+                    since,
+                    kind: "old-mismatch".into(),
+                    reason,
+                    lines: Vec::new(),
+                });
+            }
+            Some(Some(start)) if !self.located_sent => {
+                self.located_sent = true;
+                self.events.push(PreviewEvent::BlockLocated {
+                    file_path: self.path.clone(),
+                    line: (start + 1) as u32,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// The open section ended: pick its place as the applier would.
+    fn close_section(&mut self) {
+        let Some(o) = self.open.take() else { return };
+        if self.failure.is_some() {
+            return;
+        }
+        let which = self.which();
+        let len = self.lines.len();
+        if o.old_count == 0 {
+            let at = if o.anchors > 0 {
+                o.from
+            } else if let (Format::UnifiedDiff, Some((os, ..))) = (self.format, o.numbers) {
+                let at = ((os as isize) + self.offset).max(0) as usize;
+                if at > len || at < self.cursor {
+                    self.fail(Failure {
+                        since: 0,
+                        kind: "line-out-of-range".into(),
+                        reason: format!("{which}: the hunk has no context lines and its line number {os} is outside {} ({len} lines) or before the previous hunk. Add context lines copied from the file.", self.path),
+                        lines: Vec::new(),
+                    });
+                    return;
+                }
+                at
+            } else if self.format == Format::UnifiedDiff && !o.body.is_empty() {
+                self.fail(Failure {
+                    since: 0,
+                    kind: "malformed".into(),
+                    reason: format!("{which}: the hunk has no context lines and no line numbers, so where it goes is not known. Add context lines copied from the file."),
+                    lines: Vec::new(),
+                });
+                return;
+            } else {
+                len.max(self.cursor)
+            };
+            if let (Format::UnifiedDiff, Some((os, ..))) = (self.format, o.numbers) {
+                self.offset = at as isize - os as isize;
+            }
+            self.cursor = at;
+            self.placed.push(Placed {
+                start: at,
+                pass: Pass::Exact,
+                body: o.body,
+            });
+            return;
+        }
+        let Some((pass, cands)) = o.cands.iter().find(|(_, c)| !c.is_empty()) else {
+            return;
+        };
+        let chosen = match cands.as_slice() {
+            [one] => Some(*one),
+            many => {
+                let pick: Vec<Cand> = if o.end_of_file {
+                    many.iter().copied().filter(|c| c.next == len).collect()
+                } else if o.scoped {
+                    let end = scope_end(&self.lines, o.from);
+                    many.iter().copied().filter(|c| c.start < end).collect()
+                } else if let Some((os, ..)) = o.numbers.filter(|n| n.0 > 0) {
+                    let want = ((os as isize - 1) + self.offset).max(0) as usize;
+                    many.iter().copied().filter(|c| c.start == want).collect()
+                } else {
+                    Vec::new()
+                };
+                match pick.as_slice() {
+                    [one] => Some(*one),
+                    _ => None,
+                }
+            }
+        };
+        let Some(c) = chosen else {
+            let lines: Vec<u32> = cands.iter().map(|c| (c.start + 1) as u32).collect();
+            let reason = format!(
+                "{which}: its lines occur {} times in {} (lines {}). Add more context lines so it matches one place only.",
+                lines.len(),
+                self.path,
+                lines
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            self.fail(Failure {
+                since: 0,
+                kind: "ambiguous".into(),
+                reason,
+                lines,
+            });
+            return;
+        };
+        if !self.located_sent {
+            self.located_sent = true;
+            self.events.push(PreviewEvent::BlockLocated {
+                file_path: self.path.clone(),
+                line: (c.start + 1) as u32,
+            });
+        }
+        if let Some((os, ..)) = o.numbers {
+            self.offset = c.start as isize - (os as isize - 1);
+        }
+        self.cursor = c.next;
+        self.placed.push(Placed {
+            start: c.start,
+            pass: *pass,
+            body: o.body,
+        });
+    }
+
+    /// The operation is complete (`block` as the parser completed it): its
+    /// final state is the applier's verdict.
+    pub fn complete(&mut self, block: &EditBlock) {
+        if let Some(op) = block.patch.as_ref().map(|p| p.operation) {
+            self.operation = Some(op);
+        }
+        if self.verdict.is_some() {
+            return;
+        }
+        if self
+            .failure
+            .as_ref()
+            .is_some_and(|f| f.kind == "path-escape")
+        {
+            return;
+        }
+        self.streamed = Some((self.state(), self.content_after()));
+        // The last section ends here: its place (or ambiguity) as streamed.
+        if self.operation != Some(Operation::Add) {
+            self.close_section();
+        }
+        let v = verdict::patch_block(block, &self.path, self.content.as_deref());
+        if v.applied {
+            self.failure = None;
+            if !self.located_sent && self.operation == Some(Operation::Update) && v.line.is_some() {
+                self.located_sent = true;
+                self.events.push(PreviewEvent::BlockLocated {
+                    file_path: self.path.clone(),
+                    line: v.line.unwrap_or(1),
+                });
+            }
+        } else {
+            let since = self.failure.as_ref().map_or(0, |f| f.since);
+            let lines = self
+                .failure
+                .as_ref()
+                .map(|f| f.lines.clone())
+                .unwrap_or_default();
+            self.failure = None;
+            self.fail(Failure {
+                since,
+                kind: v.kind.clone(),
+                reason: v.reason.clone(),
+                lines,
+            });
+            if let Some(f) = self.failure.as_mut() {
+                f.kind = v.kind.clone();
+                f.reason = v.reason.clone();
+            }
+        }
+        self.verdict = Some(v);
+    }
+
+    /// The state and the file as the streamed lines left them, just before
+    /// the operation completed (what a UI showed last).
+    pub fn streamed(&self) -> Option<&(PreviewState, Option<String>)> {
+        self.streamed.as_ref()
+    }
+
+    /// The file after the complete operation (`None`: deleted or refused);
+    /// meaningful after [`PatchPreview::complete`].
+    pub fn verdict_after(&self) -> Option<(bool, Option<String>)> {
+        self.verdict.as_ref().map(|v| (v.applied, v.after.clone()))
+    }
+
+    /// Where the open section stands (or the operation, once complete).
+    pub fn state(&self) -> PreviewState {
+        if let Some(f) = &self.failure {
+            if f.kind == "ambiguous" {
+                return PreviewState::Ambiguous {
+                    lines: f.lines.clone(),
+                    reason: f.reason.clone(),
+                };
+            }
+            return PreviewState::NoMatch {
+                since: f.since,
+                error_kind: f.kind.clone(),
+                reason: f.reason.clone(),
+            };
+        }
+        match self.operation {
+            Some(Operation::Add) => return PreviewState::Create,
+            Some(Operation::Delete) if self.verdict.is_some() || self.received == 0 => {
+                return if self.verdict.is_some() {
+                    PreviewState::Delete
+                } else {
+                    PreviewState::Waiting
+                }
+            }
+            None => return PreviewState::Waiting,
+            _ => {}
+        }
+        if let Some(v) = &self.verdict {
+            if self.operation == Some(Operation::Delete) {
+                return PreviewState::Delete;
+            }
+            return PreviewState::Located {
+                line: v.line.unwrap_or(1),
+            };
+        }
+        let Some(o) = &self.open else {
+            return match self.placed.last() {
+                Some(p) => PreviewState::Located {
+                    line: (p.start + 1) as u32,
+                },
+                None => PreviewState::Waiting,
+            };
+        };
+        if o.old_count == 0 {
+            return PreviewState::Waiting;
+        }
+        let c = o
+            .cands
+            .iter()
+            .find(|(_, c)| !c.is_empty())
+            .map(|(_, c)| c.as_slice())
+            .unwrap_or(&[]);
+        match c {
+            [one] => PreviewState::Located {
+                line: (one.start + 1) as u32,
+            },
+            many => PreviewState::Searching {
+                count: many.len() as u32,
+                lines: many.iter().take(10).map(|c| (c.start + 1) as u32).collect(),
+            },
+        }
+    }
+
+    /// The file as it would look with the sections so far applied and the
+    /// new lines of the open one written so far; `None` while the open
+    /// section is not located at one place, or when the operation fails
+    /// or deletes the file. Costs one pass over the file.
+    pub fn content_after(&self) -> Option<String> {
+        if let Some(v) = &self.verdict {
+            return v.after.clone();
+        }
+        if self.failure.is_some() {
+            return None;
+        }
+        match self.operation {
+            Some(Operation::Add) => {
+                let body = self.open.as_ref().map(|o| o.body.as_slice()).unwrap_or(&[]);
+                let mut out = String::new();
+                for l in body {
+                    out.push_str(l.get(1..).unwrap_or(""));
+                    out.push('\n');
+                }
+                return Some(out);
+            }
+            Some(Operation::Delete) => return None,
+            _ => {}
+        }
+        let content = self.content.as_deref()?;
+        let mut placed: Vec<Placed> = self.placed.clone();
+        if let Some(o) = &self.open {
+            if o.old_count > 0 {
+                let c = o.cands.iter().find(|(_, c)| !c.is_empty())?;
+                let [one] = c.1.as_slice() else {
+                    return None;
+                };
+                placed.push(Placed {
+                    start: one.start,
+                    pass: c.0,
+                    body: o.body.clone(),
+                });
+            }
+        }
+        let lines = &self.lines;
+        let gaps = self.format == Format::ApplyPatch;
+        let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+        let mut copied = 0usize;
+        for p in &placed {
+            let start = p.start.max(copied).min(lines.len());
+            out.extend(lines[copied.min(start)..start].iter().map(String::as_str));
+            let mut at = start;
+            for l in &p.body {
+                let text = l.get(1..).unwrap_or("");
+                if l.starts_with('+') {
+                    out.push(text);
+                    continue;
+                }
+                if gaps {
+                    while lines
+                        .get(at)
+                        .is_some_and(|f| f.trim().is_empty() && !verdict::same(p.pass, f, text))
+                    {
+                        out.push(&lines[at]);
+                        at += 1;
+                    }
+                }
+                if !l.starts_with('-') {
+                    out.push(lines.get(at).map_or(text, String::as_str));
+                }
+                at += 1;
+            }
+            copied = at.min(lines.len());
+        }
+        out.extend(lines[copied.min(lines.len())..].iter().map(String::as_str));
+        let text = TextFile::from_text(content);
+        let final_newline = !out.is_empty() && (content.ends_with('\n') || content.is_empty());
+        Some(text.encode_lines(&out, final_newline))
+    }
+}
+
+/// The end of the block an `@@` line just before `from` opens: the first
+/// later non-blank line indented no deeper than it (or the end of the file).
+fn scope_end(lines: &[String], from: usize) -> usize {
+    let Some(anchor) = from.checked_sub(1).and_then(|i| lines.get(i)) else {
+        return lines.len();
+    };
+    let depth = |l: &str| l.len() - l.trim_start().len();
+    let d = depth(anchor);
+    lines
+        .iter()
+        .enumerate()
+        .skip(from)
+        .find(|(_, l)| !l.trim().is_empty() && depth(l) <= d)
+        .map_or(lines.len(), |(i, _)| i)
+}

@@ -1,0 +1,201 @@
+//! The live preview of `apply-patch` and `unified-diff` operations against
+//! its fixtures (`tests/fixtures/preview_patch/<case>/`: `reply.md`, the
+//! files under `files/`, `expected.json`): the state after every line of
+//! the reply, the preview events, each operation's final state and the
+//! files as the session leaves them. Fed in any chunking, the events, final
+//! states and files are the same; and the file the preview composed from
+//! the streamed lines just before an operation completes is the file the
+//! patch applier makes of the complete operation.
+//! `UPDATE_FIXTURES=1 cargo test --test preview_patch` writes `expected.json` for review.
+
+mod parser_support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use editblocks::parser::{EditStream, ParseOptions, StreamEvent};
+use editblocks::preview::{PreviewSession, PreviewState};
+use parser_support::{random_chunks, Rng};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Expected {
+    /// The open operation's state after each line of the reply (repeats left out).
+    states: Vec<String>,
+    events: Vec<serde_json::Value>,
+    /// Each operation's final state.
+    finals: Vec<String>,
+    /// Every file of the session at the end (`null`: none).
+    files: BTreeMap<String, Option<String>>,
+}
+
+/// A state in a few words, for fixtures a person can read.
+fn brief(s: &PreviewState) -> String {
+    match s {
+        PreviewState::Waiting => "waiting".into(),
+        PreviewState::Searching { count, lines } => format!("searching {count} at {lines:?}"),
+        PreviewState::Located { line } => format!("located {line}"),
+        PreviewState::Ambiguous { lines, .. } => format!("ambiguous {lines:?}"),
+        PreviewState::NoMatch {
+            since, error_kind, ..
+        } => format!("no-match since {since} ({error_kind})"),
+        PreviewState::Create => "create".into(),
+        PreviewState::Delete => "delete".into(),
+        PreviewState::Unlocated => "unlocated".into(),
+    }
+}
+
+struct Run {
+    states: Vec<String>,
+    events: Vec<serde_json::Value>,
+    finals: Vec<String>,
+    files: BTreeMap<String, Option<String>>,
+    /// (what the preview composed before completion, what the applier made)
+    composed: Vec<(String, Option<String>, Option<String>)>,
+}
+
+fn run(files: &[(String, String)], chunks: &[&str]) -> Run {
+    let mut session = PreviewSession::new(files.iter().cloned());
+    let mut stream = EditStream::new(&ParseOptions::default());
+    let mut out = Run {
+        states: Vec::new(),
+        events: Vec::new(),
+        finals: Vec::new(),
+        files: BTreeMap::new(),
+        composed: Vec::new(),
+    };
+    let mut paths: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
+    let mut handle = |session: &mut PreviewSession, e: StreamEvent, out: &mut Run| {
+        if let StreamEvent::BlockStart { file_path, .. } = &e {
+            paths.push(file_path.clone());
+        }
+        if let StreamEvent::BlockComplete { block, .. } = &e {
+            if let Some(to) = block.patch.as_ref().and_then(|p| p.move_to.clone()) {
+                paths.push(to);
+            }
+        }
+        for pe in session.on_event(&e) {
+            out.events.push(serde_json::to_value(&pe).unwrap());
+        }
+        if matches!(
+            e,
+            StreamEvent::BlockComplete { .. } | StreamEvent::BlockDiscarded { .. }
+        ) {
+            if let Some(p) = session.patch_preview() {
+                let state = p.state();
+                out.finals
+                    .push(format!("{}: {}", p.file_path(), brief(&state)));
+                if let (
+                    Some((PreviewState::Located { .. }, composed)),
+                    PreviewState::Located { .. },
+                ) = (p.streamed(), &state)
+                {
+                    out.composed.push((
+                        p.file_path().to_string(),
+                        composed.clone(),
+                        p.content_after(),
+                    ));
+                }
+            }
+        }
+    };
+    for chunk in chunks {
+        for e in stream.feed(chunk) {
+            handle(&mut session, e, &mut out);
+        }
+        if let Some(p) = session.patch_preview() {
+            let s = format!("{}: {}", p.file_path(), brief(&p.state()));
+            if out.states.last() != Some(&s) {
+                out.states.push(s);
+            }
+        }
+    }
+    for e in stream.finish() {
+        handle(&mut session, e, &mut out);
+    }
+    for p in paths {
+        let key = editblocks::path::normalize_path(&p).unwrap_or(p);
+        let v = session.file(&key).map(String::from);
+        out.files.insert(key, v);
+    }
+    out
+}
+
+fn read_files(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            read_files(&p, base, out);
+        } else {
+            let rel = p
+                .strip_prefix(base)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((rel, std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+}
+
+#[test]
+fn patch_fixtures_give_their_states_in_any_chunking() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/preview_patch");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("tests/fixtures/preview_patch")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 10, "fixture folder looks incomplete");
+    let update = std::env::var_os("UPDATE_FIXTURES").is_some();
+    for case in cases {
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let reply = std::fs::read_to_string(case.join("reply.md"))
+            .unwrap_or_else(|_| panic!("{name}: reply.md"));
+        let mut files = Vec::new();
+        read_files(&case.join("files"), &case.join("files"), &mut files);
+        // Line by line: the state sequence the fixture records.
+        let lines: Vec<&str> = reply.split_inclusive('\n').collect();
+        let by_line = run(&files, &lines);
+        for (path, composed, applied) in &by_line.composed {
+            assert_eq!(
+                composed, applied,
+                "{name}: {path}: the streamed preview differs from what the applier made"
+            );
+        }
+        let actual = Expected {
+            states: by_line.states.clone(),
+            events: by_line.events.clone(),
+            finals: by_line.finals.clone(),
+            files: by_line.files.clone(),
+        };
+        let path = case.join("expected.json");
+        if update {
+            std::fs::write(&path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
+            continue;
+        }
+        let expected: Expected = serde_json::from_str(
+            &std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{name}: expected.json")),
+        )
+        .unwrap();
+        assert_eq!(actual, expected, "{name}: line by line");
+        let chars: Vec<&str> = reply.split_inclusive(|_| true).collect();
+        let mut chunkings = vec![vec![reply.as_str()], chars];
+        let mut rng = Rng(0x9a7c_4e11 ^ reply.len() as u64);
+        for _ in 0..30 {
+            chunkings.push(random_chunks(&reply, &mut rng, 9));
+        }
+        for chunks in chunkings {
+            let r = run(&files, &chunks);
+            assert_eq!(
+                (&r.events, &r.finals, &r.files),
+                (&expected.events, &expected.finals, &expected.files),
+                "{name}: chunks {chunks:?}"
+            );
+        }
+    }
+}
