@@ -1,0 +1,285 @@
+//! The live preview of tool calls whose arguments stream
+//! (`ToolCallPreview`), against its fixtures
+//! (`tests/fixtures/preview_tools/<case>/`: `tool.txt`, `arguments.json`
+//! as the model streamed it, the files under `files/`, `expected.json`):
+//! the state after each line of decoded text, the events, the final state
+//! and the file. Fed in any chunking (escapes and surrogate pairs split
+//! anywhere), the events, final state and file are the same; the file the
+//! preview composed from the streamed text equals what the tool applier
+//! makes of the complete call; no input panics.
+//! `UPDATE_FIXTURES=1 cargo test --test preview_tools` writes `expected.json` for review.
+
+mod parser_support;
+
+use std::path::{Path, PathBuf};
+
+use editblocks::preview::{PreviewState, ToolCallPreview};
+use parser_support::{random_chunks, Rng};
+use proptest::prelude::*;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Expected {
+    /// The state after each piece of the arguments ending in an escaped
+    /// newline (`\n`), repeats left out.
+    states: Vec<String>,
+    events: Vec<serde_json::Value>,
+    #[serde(rename = "final")]
+    last: String,
+    content: Option<String>,
+}
+
+fn brief(s: &PreviewState) -> String {
+    match s {
+        PreviewState::Waiting => "waiting".into(),
+        PreviewState::Searching { count, lines } => format!("searching {count} at {lines:?}"),
+        PreviewState::Located { line } => format!("located {line}"),
+        PreviewState::Ambiguous { lines, .. } => format!("ambiguous {lines:?}"),
+        PreviewState::NoMatch {
+            since, error_kind, ..
+        } => format!("no-match since {since} ({error_kind})"),
+        PreviewState::Create => "create".into(),
+        PreviewState::Delete => "delete".into(),
+        PreviewState::Unlocated => "unlocated".into(),
+    }
+}
+
+struct Run {
+    states: Vec<String>,
+    events: Vec<serde_json::Value>,
+    last: PreviewState,
+    content: Option<String>,
+    /// The state and file just before the last chunk.
+    before_last: (PreviewState, Option<String>),
+}
+
+fn run(tool: &str, files: &[(String, String)], chunks: &[&str]) -> Run {
+    let mut p = ToolCallPreview::with_files(tool, files.iter().cloned());
+    let mut states: Vec<String> = Vec::new();
+    let mut events = Vec::new();
+    let mut before_last = (PreviewState::Waiting, None);
+    for (i, c) in chunks.iter().enumerate() {
+        if i + 1 == chunks.len() {
+            before_last = (p.state(), p.content_after());
+        }
+        events.extend(p.feed(c));
+        let s = brief(&p.state());
+        if states.last() != Some(&s) {
+            states.push(s);
+        }
+    }
+    events.extend(p.finish());
+    Run {
+        states,
+        events: events
+            .iter()
+            .map(|e| serde_json::to_value(e).unwrap())
+            .collect(),
+        last: p.state(),
+        content: p.content_after(),
+        before_last,
+    }
+}
+
+/// The arguments cut after every escaped newline.
+fn by_line(args: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = args;
+    while let Some(i) = rest.find("\\n") {
+        out.push(&rest[..i + 2]);
+        rest = &rest[i + 2..];
+    }
+    if !rest.is_empty() {
+        out.push(rest);
+    }
+    out
+}
+
+fn read_files(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            read_files(&p, base, out);
+        } else {
+            let rel = p
+                .strip_prefix(base)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((rel, std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+}
+
+#[test]
+fn tool_fixtures_give_their_states_in_any_chunking() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/preview_tools");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("tests/fixtures/preview_tools")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 12, "fixture folder looks incomplete");
+    let update = std::env::var_os("UPDATE_FIXTURES").is_some();
+    for case in cases {
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let tool = std::fs::read_to_string(case.join("tool.txt"))
+            .unwrap_or_else(|_| panic!("{name}: tool.txt"));
+        let tool = tool.trim();
+        let args = std::fs::read_to_string(case.join("arguments.json"))
+            .unwrap_or_else(|_| panic!("{name}: arguments.json"));
+        let mut files = Vec::new();
+        read_files(&case.join("files"), &case.join("files"), &mut files);
+        let lines = by_line(&args);
+        let r = run(tool, &files, &lines);
+        let actual = Expected {
+            states: r.states.clone(),
+            events: r.events.clone(),
+            last: brief(&r.last),
+            content: r.content.clone(),
+        };
+        let path = case.join("expected.json");
+        if update {
+            std::fs::write(&path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
+            continue;
+        }
+        let expected: Expected = serde_json::from_str(
+            &std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{name}: expected.json")),
+        )
+        .unwrap();
+        assert_eq!(actual, expected, "{name}: line by line");
+        let chars: Vec<&str> = args.split_inclusive(|_| true).collect();
+        let mut chunkings = vec![vec![args.as_str()], chars];
+        let mut rng = Rng(0x7001_ca11 ^ args.len() as u64);
+        for _ in 0..40 {
+            chunkings.push(random_chunks(&args, &mut rng, 7));
+        }
+        for chunks in chunkings {
+            let c = run(tool, &files, &chunks);
+            assert_eq!(
+                (&c.events, brief(&c.last), &c.content),
+                (&expected.events, expected.last.clone(), &expected.content),
+                "{name}: chunks {chunks:?}"
+            );
+        }
+    }
+}
+
+/// A file of lines from a small set (old text often occurs at several
+/// places), and an edit whose old text is a run of its lines, sometimes changed.
+fn edit_case() -> impl Strategy<Value = (String, String, String, bool, Vec<usize>)> {
+    let words = ["a", "b", "}", "", "  x = 1", "fn f() {", "c é", "😀 d"];
+    (
+        prop::collection::vec(0..words.len(), 1..30),
+        0usize..30,
+        1usize..5,
+        0usize..4,
+        prop::bool::ANY,
+        prop::collection::vec(1usize..12, 1..60),
+    )
+        .prop_map(move |(idx, at, n, change, all, cuts)| {
+            let lines: Vec<&str> = idx.iter().map(|&i| words[i]).collect();
+            let file = lines.join("\n") + "\n";
+            let at = at % lines.len();
+            let n = n.min(lines.len() - at);
+            let mut old: Vec<String> = lines[at..at + n].iter().map(|s| s.to_string()).collect();
+            if change == 1 {
+                old[n / 2].push('!');
+            }
+            let old = old.join("\n") + if change == 2 { "" } else { "\n" };
+            (
+                file,
+                old,
+                "new \"text\"\n\u{1F600}\n".to_string(),
+                all,
+                cuts,
+            )
+        })
+}
+
+/// Cuts `text` at the given lengths (at char boundaries).
+fn cut<'a>(text: &'a str, cuts: &[usize]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    let mut i = 0;
+    while !rest.is_empty() {
+        let mut k = cuts[i % cuts.len()].min(rest.len());
+        while !rest.is_char_boundary(k) {
+            k += 1;
+        }
+        out.push(&rest[..k]);
+        rest = &rest[k..];
+        i += 1;
+    }
+    out
+}
+
+/// `s` as a JSON string with every non-ASCII character and some ASCII ones
+/// escaped as `\uXXXX` (surrogate pairs for astral characters), so that
+/// chunk cuts land inside escapes.
+fn escaped(s: &str) -> String {
+    let mut out = String::from("\"");
+    for (i, c) in s.chars().enumerate() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if !c.is_ascii() || i % 5 == 0 => {
+                let mut buf = [0u16; 2];
+                for u in c.encode_utf16(&mut buf) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn any_chunking_gives_the_same_preview((file, old, new, all, cuts) in edit_case()) {
+        let args = format!(
+            "{{\"path\": \"f.txt\", \"old_string\": {}, \"new_string\": {}, \"replace_all\": {all}}}",
+            escaped(&old),
+            escaped(&new)
+        );
+        let files = vec![("f.txt".to_string(), file.clone())];
+        let whole = run("edit_file", &files, &[&args]);
+        let chunked = run("edit_file", &files, &cut(&args, &cuts));
+        prop_assert_eq!(&chunked.events, &whole.events);
+        prop_assert_eq!(&chunked.last, &whole.last);
+        prop_assert_eq!(&chunked.content, &whole.content);
+        let lines = run("edit_file", &files, &by_line(&args));
+        prop_assert_eq!(&lines.events, &whole.events);
+        // What the preview composed before the call closed is what the applier made.
+        if let ((PreviewState::Located { .. }, Some(before)), PreviewState::Located { .. }) =
+            (&chunked.before_last, &chunked.last)
+        {
+            prop_assert_eq!(Some(before), chunked.content.as_ref());
+        }
+        // Events at most one of each, and a located edit is never unmatched at the end.
+        let located = whole.events.iter().filter(|e| e["type"] == "block-located").count();
+        let unmatched = whole.events.iter().filter(|e| e["type"] == "block-unmatched").count();
+        prop_assert!(located <= 1 && unmatched <= 1);
+        if unmatched == 1 {
+            prop_assert!(!matches!(whole.last, PreviewState::Located { .. }), "{:?}", whole.events);
+        }
+    }
+
+    #[test]
+    fn hostile_arguments_do_not_panic(s in "\\PC{0,200}", cuts in prop::collection::vec(1usize..9, 1..20)) {
+        let files = vec![("f.txt".to_string(), "a\nb\n".to_string())];
+        let _ = run("edit_file", &files, &cut(&s, &cuts));
+        let json_ish = format!("{{\"path\":\"f.txt\",\"old_string\":\"{s}");
+        let _ = run("edit_file", &files, &cut(&json_ish, &cuts));
+    }
+}
