@@ -5,7 +5,7 @@ export * from './apply.js';
 export * from './tools.js';
 export * from './hashline.js';
 export * from './render.js';
-export { applyPreviewDelta, EditPreview } from './preview.js';
+export { applyPreviewDelta, EditPreview, ToolCallPreview } from './preview.js';
 export * from './common.js';
 export { HostFailureError } from './host-driver.js';
 export { vscodeHost } from './vscode-host.js';

@@ -12,6 +12,8 @@ const SECTION_CODE = new Map(SECTIONS.map((s, i) => [s, i]));
 // The formats the preview locates (their sections are in SECTIONS); a block of
 // another format streams on without a preview.
 const PREVIEWED = new Set(['edit-repl', 'anchored', 'search-replace']);
+// Patch operations: previewed section by section (RawPatchPreview).
+const PATCHES = new Set(['apply-patch', 'unified-diff']);
 let utf8 = null;
 
 // `editblocks/lite` binds no preview (it would link the apply engine in).
@@ -77,6 +79,9 @@ class PreviewDriver {
     this.last = null; // the last block's preview, kept after it ends
     this.queued = []; // events made true by an async read, returned by the next feed
     this.cached = null; // state() until the next line arrives
+    // Patch operations started and not complete, oldest first: an apply-patch
+    // envelope completes all of its operations at `*** End Patch`.
+    this.patches = [];
   }
 
   // Routes the parser's events; returns them with the preview events inserted.
@@ -107,6 +112,14 @@ class PreviewDriver {
       case 'block-update': {
         const b = this.block;
         if (b === null || b.unsupported) return null;
+        if (b.patch) {
+          if (e.section !== 'patch') return null;
+          if (b.raw === null) {
+            b.buffered.push(e.lines);
+            return null;
+          }
+          return b.raw.push(e.lines.join('\n'), e.lines.length) > 0 ? this.drain() : null;
+        }
         const code = SECTION_CODE.get(e.section);
         if (code === undefined) {
           // A section this preview does not know: stop previewing the block rather than misread it.
@@ -120,6 +133,7 @@ class PreviewDriver {
         return b.raw.push(code, e.lines.join('\n'), e.lines.length) > 0 ? this.drain() : null;
       }
       case 'block-complete': {
+        if (this.patches.length > 0 && PATCHES.has(e.block?.format)) return this.completePatch(e);
         const b = this.block;
         if (b === null) return null;
         if (b.unsupported) {
@@ -145,6 +159,12 @@ class PreviewDriver {
         return out;
       }
       case 'block-discarded':
+        if (this.patches.length > 0) {
+          const p = this.patches.shift();
+          if (p.raw !== null && this.locate) e.preview = p.raw.state();
+          this.retire(p);
+          return null;
+        }
         if (this.block !== null && this.block.unsupported) {
           this.block = null;
           this.last = null;
@@ -162,6 +182,10 @@ class PreviewDriver {
     this.end();
     const b = { raw: null, path: null, filePath: e.filePath, lineNumber: e.lineNumber, buffered: [], completed: null, unsupported: false };
     this.block = b;
+    if (this.locate && PATCHES.has(e.format)) {
+      this.openPatch(b, e);
+      return;
+    }
     if (e.format !== undefined && !PREVIEWED.has(e.format)) {
       this.unsupported(b);
       return;
@@ -199,6 +223,113 @@ class PreviewDriver {
       return;
     }
     b.raw = new raw.RawBlockPreview(e.filePath, asText(content));
+  }
+
+  // The content of a file as this reply left it so far, or a promise of it.
+  read(checked, filePath) {
+    if (this.changed.has(checked)) return this.changed.get(checked);
+    if (this.files.has(checked)) return this.files.get(checked);
+    if (this.files.has(filePath)) return this.files.get(filePath);
+    if (this.host) {
+      try {
+        return this.host.readFile(checked);
+      } catch {
+        return undefined;
+      }
+    }
+    return undefined;
+  }
+
+  // A patch operation: previewed section by section against its file.
+  openPatch(b, e) {
+    b.patch = true;
+    b.format = e.format;
+    this.patches.push(b);
+    const checked = raw.previewPath(e.filePath);
+    if (typeof checked !== 'string') {
+      b.raw = raw.RawPatchPreview.refused(e.filePath, e.format, checked.reason);
+      return;
+    }
+    b.path = checked;
+    // An earlier operation of the same patch on this file, as streamed so far.
+    for (let i = this.patches.length - 2; i >= 0; i--) {
+      const q = this.patches[i];
+      if (q.path === checked && q.raw !== null) {
+        const after = q.raw.contentAfter();
+        if (after !== undefined) {
+          b.raw = new raw.RawPatchPreview(e.filePath, e.format, after);
+          return;
+        }
+        break;
+      }
+    }
+    const content = this.read(checked, e.filePath);
+    if (content !== null && typeof content === 'object' && typeof content.then === 'function') {
+      content.then(
+        (value) => this.readyPatch(b, asText(value)),
+        () => this.readyPatch(b, undefined),
+      );
+      return;
+    }
+    b.raw = new raw.RawPatchPreview(e.filePath, e.format, asText(content));
+  }
+
+  readyPatch(b, content) {
+    this.cached = null;
+    if (b.retired) return;
+    const r = new raw.RawPatchPreview(b.filePath, b.format, content);
+    for (const lines of b.buffered) r.push(lines.join('\n'), lines.length);
+    b.buffered = [];
+    b.raw = r;
+    if (b.completed !== null) this.finishPatch(b, b.completed);
+    for (const e of r.events()) this.queued.push(this.decorate(b, e));
+    if (b.completed !== null) this.retire(b);
+  }
+
+  completePatch(e) {
+    const b = this.patches.shift();
+    if (b.raw === null) {
+      b.completed = e;
+      return null;
+    }
+    this.finishPatch(b, e);
+    const out = this.drainOf(b);
+    if (this.block === b) this.block = null;
+    this.retire(b);
+    return out;
+  }
+
+  finishPatch(b, e) {
+    b.raw.complete(e.block);
+    const state = b.raw.state();
+    e.preview = state;
+    if (b.path !== null && (state.state === 'located' || state.state === 'create' || state.state === 'delete')) {
+      const after = b.raw.contentAfter();
+      const to = e.block.patch?.moveTo;
+      const dest = typeof to === 'string' ? raw.previewPath(to) : null;
+      if (typeof dest === 'string' && dest !== b.path) {
+        this.changed.set(b.path, undefined);
+        this.changed.set(dest, after);
+      } else this.changed.set(b.path, after);
+    }
+  }
+
+  drainOf(b) {
+    if (b.raw === null) return null;
+    const events = b.raw.events();
+    return events.length === 0 ? null : events.map((e) => this.decorate(b, e));
+  }
+
+  // A patch operation is done: keep its state as the last one, free its memory.
+  retire(b) {
+    b.retired = true;
+    this.cached = null;
+    if (this.block === b) this.block = null;
+    if (b.raw !== null) {
+      this.last = { block: b, state: b.raw.state() };
+      b.raw.free();
+      b.raw = null;
+    }
   }
 
   // No preview for this block (a format the preview does not read).
@@ -242,6 +373,11 @@ class PreviewDriver {
   end() {
     const b = this.block;
     if (b === null) return;
+    if (b.patch) {
+      // Still pending until its block-complete (the patch's end).
+      this.block = null;
+      return;
+    }
     if (b.unsupported) {
       this.block = null;
       this.last = null;
@@ -277,7 +413,7 @@ class PreviewDriver {
 
   render(partial, incremental) {
     const b = this.block;
-    if (b === null || b.raw === null) return null;
+    if (b === null || b.raw === null || b.patch) return null;
     if (!incremental) return b.raw.renderFull(partial);
     const json = b.raw.renderDelta(partial);
     return json === '{}' ? {} : JSON.parse(json);
@@ -285,6 +421,7 @@ class PreviewDriver {
 
   free() {
     this.end();
+    for (const p of this.patches.splice(0)) this.retire(p);
   }
 }
 
@@ -441,6 +578,124 @@ export class EditPreview {
     if (!incremental) return r.renderFull(partialLine ?? undefined);
     const json = r.renderDelta(partialLine ?? undefined);
     return json === '{}' ? {} : JSON.parse(json);
+  }
+
+  /** Releases the wasm memory. */
+  free() {
+    if (this._raw !== null) this._raw.free();
+    this._raw = null;
+  }
+}
+
+/**
+ * The live preview of a tool call whose arguments stream (edit_file,
+ * str_replace_based_edit_tool's str_replace, Gemini's replace): feed the
+ * argument JSON as the API delivers it (OpenAI `function_call_arguments.delta`,
+ * Anthropic `input_json_delta`'s `partial_json`). The JSON is read
+ * incrementally in the core (never parsed again from the start); the old
+ * text is located in the file as its lines arrive. Any chunking gives the
+ * same events, final state and content.
+ *
+ *   const p = new ToolCallPreview({ name: 'edit_file', files: { 'a.py': text } });
+ *   for await (const delta of deltas) for (const e of p.feed(delta)) … // block-located / block-unmatched
+ *   p.preview();        // { state, filePath, edit?, … } as EditStream.preview()
+ *   p.previewContent(); // the file with the new text so far, or null
+ *   p.finish();         // the call's arguments ended
+ */
+export class ToolCallPreview {
+  constructor(options) {
+    if (options === null || typeof options !== 'object') throw new TypeError("editblocks: new ToolCallPreview({ name, files | host }) takes an options object");
+    const { name, files, host } = options;
+    if (typeof name !== 'string' || name === '') throw new TypeError("editblocks: new ToolCallPreview({ name }) needs the tool's name as a string (e.g. 'edit_file')");
+    if (files === undefined && host === undefined) throw new TypeError('editblocks: new ToolCallPreview needs files (an object or Map from path to content) or host (with readFile)');
+    if (files !== undefined && (files === null || typeof files !== 'object')) throw new TypeError('editblocks: ToolCallPreview options.files must be an object or a Map from path to content');
+    if (host !== undefined && (host === null || typeof host.readFile !== 'function')) throw new TypeError('editblocks: ToolCallPreview options.host must have a readFile(path) method');
+    this._files = files instanceof Map ? files : files ? new Map(Object.entries(files)) : new Map();
+    this._host = host ?? null;
+    this._raw = new raw.RawToolCallPreview(name);
+    this._held = ''; // a high surrogate closing the last chunk, until the next one
+    this._asked = null; // the path an async read is under way for
+    this._queued = [];
+    this._finished = false;
+  }
+
+  _live(where) {
+    if (this._raw === null) throw new Error(`editblocks: ToolCallPreview.${where}() called after free()`);
+    return this._raw;
+  }
+
+  // Gives the core the files it asks for (sync reads at once, async ones later).
+  _supply() {
+    const r = this._raw;
+    for (;;) {
+      const wanted = r.wantedFile();
+      if (wanted === undefined || wanted === this._asked) return;
+      let content;
+      if (this._files.has(wanted)) content = this._files.get(wanted);
+      else if (this._host !== null) {
+        try {
+          content = this._host.readFile(wanted);
+        } catch {
+          content = undefined;
+        }
+      }
+      if (content !== null && typeof content === 'object' && typeof content.then === 'function') {
+        this._asked = wanted;
+        const done = (value) => {
+          if (this._raw === null) return;
+          this._asked = null;
+          this._collect(this._raw.provideFile(wanted, asText(value)));
+          this._supply();
+        };
+        content.then(done, () => done(undefined));
+        return;
+      }
+      this._collect(r.provideFile(wanted, asText(content)));
+    }
+  }
+
+  _collect(n) {
+    if (n > 0) for (const e of this._raw.events()) this._queued.push(e);
+  }
+
+  /** A chunk of the arguments' JSON; returns the events it made true. */
+  feed(chunk) {
+    const r = this._live('feed');
+    if (typeof chunk !== 'string') throw new TypeError('editblocks: ToolCallPreview.feed(chunk) takes the next piece of the arguments as a string');
+    let text = this._held + chunk;
+    this._held = '';
+    const last = text.charCodeAt(text.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      // Half of a surrogate pair: its other half comes with the next chunk.
+      this._held = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    if (text !== '') this._collect(r.feed(text));
+    this._supply();
+    return this._queued.splice(0);
+  }
+
+  /** The arguments ended; returns the events that made true. */
+  finish() {
+    const r = this._live('finish');
+    if (!this._finished) {
+      if (this._held !== '') this._collect(r.feed(this._held));
+      this._held = '';
+      this._supply();
+      this._collect(r.finish());
+      this._finished = true;
+    }
+    return this._queued.splice(0);
+  }
+
+  /** Where the edit being written (or the last one) stands: `{ state, filePath?, edit?, … }`. */
+  preview() {
+    return this._live('preview').state();
+  }
+
+  /** The file as it would look with the new text so far, or null while not located. */
+  previewContent() {
+    return this._live('previewContent').contentAfter() ?? null;
   }
 
   /** Releases the wasm memory. */

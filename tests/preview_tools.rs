@@ -54,7 +54,17 @@ struct Run {
 }
 
 fn run(tool: &str, files: &[(String, String)], chunks: &[&str]) -> Run {
-    let mut p = ToolCallPreview::with_files(tool, files.iter().cloned());
+    run_with(tool, files, chunks, false)
+}
+
+/// `lazy`: the files are given only when asked for, after each chunk (as
+/// the JavaScript wrapper gives them from a host).
+fn run_with(tool: &str, files: &[(String, String)], chunks: &[&str], lazy: bool) -> Run {
+    let mut p = if lazy {
+        ToolCallPreview::new(tool)
+    } else {
+        ToolCallPreview::with_files(tool, files.iter().cloned())
+    };
     let mut states: Vec<String> = Vec::new();
     let mut events = Vec::new();
     let mut before_last = (PreviewState::Waiting, None);
@@ -63,6 +73,13 @@ fn run(tool: &str, files: &[(String, String)], chunks: &[&str]) -> Run {
             before_last = (p.state(), p.content_after());
         }
         events.extend(p.feed(c));
+        while let (true, Some(want)) = (lazy, p.wanted_file()) {
+            let content = files
+                .iter()
+                .find(|(f, _)| *f == want)
+                .map(|(_, c)| c.as_str());
+            events.extend(p.provide_file(&want, content));
+        }
         let s = brief(&p.state());
         if states.last() != Some(&s) {
             states.push(s);
@@ -159,12 +176,13 @@ fn tool_fixtures_give_their_states_in_any_chunking() {
         for _ in 0..40 {
             chunkings.push(random_chunks(&args, &mut rng, 7));
         }
-        for chunks in chunkings {
-            let c = run(tool, &files, &chunks);
+        for (k, chunks) in chunkings.iter().enumerate() {
+            let c = run_with(tool, &files, chunks, k % 2 == 1);
             assert_eq!(
                 (&c.events, brief(&c.last), &c.content),
                 (&expected.events, expected.last.clone(), &expected.content),
-                "{name}: chunks {chunks:?}"
+                "{name}: chunks {chunks:?} (files given when asked: {})",
+                k % 2 == 1
             );
         }
     }
@@ -260,6 +278,9 @@ proptest! {
         prop_assert_eq!(&chunked.content, &whole.content);
         let lines = run("edit_file", &files, &by_line(&args));
         prop_assert_eq!(&lines.events, &whole.events);
+        let lazy = run_with("edit_file", &files, &cut(&args, &cuts), true);
+        prop_assert_eq!(&lazy.events, &whole.events);
+        prop_assert_eq!(&lazy.content, &whole.content);
         // What the preview composed before the call closed is what the applier made.
         if let ((PreviewState::Located { .. }, Some(before)), PreviewState::Located { .. }) =
             (&chunked.before_last, &chunked.last)

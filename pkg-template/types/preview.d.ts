@@ -15,11 +15,17 @@ export type PreviewState =
   | { state: 'no-match'; since: number; errorKind: string; reason: string }
   /** The block creates a file. */
   | { state: 'create' }
+  /** The patch operation deletes the file. */
+  | { state: 'delete' }
   /** Drawn, not located: the incremental render of a stream made without options.preview (seen in its HTML; preview() is null). */
   | { state: 'unlocated' };
 
-/** What `EditStream.preview()` returns: the open block's (or the last block's) state. */
-export type BlockPreviewState = PreviewState & { filePath: string; lineNumber: number };
+/**
+ * What `EditStream.preview()` returns: the open block's (or the last block's) state. For a patch
+ * operation (`apply-patch`, `unified-diff`) the state is the open section's, and `section` is its
+ * 1-based number; once the operation completes, its final state is the patch applier's verdict.
+ */
+export type BlockPreviewState = PreviewState & { filePath: string; lineNumber: number; section?: number };
 
 /** Events a stream with `options.preview` adds, right after the update that made them true (at most one of each per block). */
 export type PreviewEvent =
@@ -100,5 +106,40 @@ export class EditPreview {
   content(): string | null;
   render(partialLine?: string): string;
   render(partialLine: string | undefined, options: { incremental: true }): PreviewHtmlDelta;
+  free(): void;
+}
+
+/** Options of `new ToolCallPreview(…)`. */
+export interface ToolCallPreviewOptions extends PreviewOptions {
+  /** The tool's name: 'edit_file', 'str_replace_based_edit_tool', 'str_replace_editor', 'replace', … */
+  name: string;
+}
+
+/** A tool-call preview's state: the edit being written (or the last one). */
+export type ToolCallPreviewState = PreviewState & {
+  /** The edit's path, once read from the arguments. */
+  filePath?: string;
+  /** Index of the edit in a batched `edits` list. */
+  edit?: number;
+};
+
+/** A tool-call preview's events: as a stream's, without the reply line. */
+export type ToolCallPreviewEvent =
+  | { type: 'block-located'; filePath: string; line: number }
+  | { type: 'block-unmatched'; filePath: string; errorKind: string; reason: string; since: number; lines?: number[] };
+
+/**
+ * The live preview of a tool call whose arguments stream (OpenAI `function_call_arguments.delta`,
+ * Anthropic `input_json_delta`): feed the argument JSON in chunks of any size.
+ */
+export class ToolCallPreview {
+  constructor(options: ToolCallPreviewOptions);
+  /** A chunk of the arguments' JSON; returns the events it made true. */
+  feed(chunk: string): ToolCallPreviewEvent[];
+  /** The arguments ended. */
+  finish(): ToolCallPreviewEvent[];
+  preview(): ToolCallPreviewState;
+  /** The file with the new text so far, or null while not located. */
+  previewContent(): string | null;
   free(): void;
 }

@@ -107,6 +107,8 @@ struct Edit {
     path: Option<String>,
     /// The path was given in the edit itself (not inherited from the call).
     own_path: bool,
+    /// The path's string is complete.
+    path_done: bool,
     old: String,
     old_done: bool,
     /// Whether an old text was given at all (`create` gives none).
@@ -145,6 +147,17 @@ pub struct ToolCallPreview {
     events: Vec<PreviewEvent>,
     finished: bool,
     edits_done: usize,
+    /// What the reader reported and the preview has not worked through
+    /// (it waits while a file is asked for).
+    backlog: std::collections::VecDeque<Item>,
+    /// The reader is done (complete or broken).
+    input_closed: bool,
+}
+
+enum Item {
+    Json(JsonEvent),
+    Broken(String),
+    Done,
 }
 
 const OLD_KEYS: [&str; 3] = ["old_string", "old_str", "search"];
@@ -170,6 +183,8 @@ impl ToolCallPreview {
             events: Vec::new(),
             finished: false,
             edits_done: 0,
+            backlog: std::collections::VecDeque::new(),
+            input_closed: false,
         }
     }
 
@@ -189,7 +204,7 @@ impl ToolCallPreview {
 
     /// The normalised path of a file the preview needs and was not given.
     pub fn wanted_file(&self) -> Option<String> {
-        if self.complete_map || self.edit.file.is_some() {
+        if self.complete_map || self.edit.file.is_some() || !self.edit.path_done {
             return None;
         }
         let path = self.edit.path.as_deref()?;
@@ -205,52 +220,82 @@ impl ToolCallPreview {
             .entry(key)
             .or_insert_with(|| content.map(String::from));
         self.attach();
-        self.advance();
+        self.pump();
         self.take_events()
     }
 
     /// A chunk of the arguments' JSON; returns the events it made true.
     pub fn feed(&mut self, chunk: &str) -> Vec<PreviewEvent> {
-        if self.finished {
-            return Vec::new();
+        if self.input_closed {
+            return self.take_events();
         }
         let events = self.reader.feed(chunk);
-        for e in events {
-            self.on_json(e);
-        }
+        self.backlog.extend(events.into_iter().map(Item::Json));
         if let Some(why) = self.reader.broken().map(String::from) {
-            self.malformed(format!("The arguments are not valid JSON: {why}."));
+            self.backlog.push_back(Item::Broken(format!(
+                "The arguments are not valid JSON: {why}."
+            )));
+            self.input_closed = true;
         } else if self.reader.done() {
-            self.finish_edit();
-            self.finished = true;
-        } else {
-            self.advance();
+            self.backlog.push_back(Item::Done);
+            self.input_closed = true;
+        }
+        self.pump();
+        self.take_events()
+    }
+
+    /// The arguments ended (the call's last delta came). A file still not
+    /// given is taken as missing.
+    pub fn finish(&mut self) -> Vec<PreviewEvent> {
+        if !self.input_closed {
+            let events = self.reader.finish();
+            self.backlog.extend(events.into_iter().map(Item::Json));
+            let item = if let Some(why) = self.reader.broken() {
+                Item::Broken(format!("The arguments are not valid JSON: {why}."))
+            } else if self.reader.done() {
+                Item::Done
+            } else {
+                Item::Broken(
+                    "The arguments ended before their JSON was complete; send the whole call again."
+                        .into(),
+                )
+            };
+            self.backlog.push_back(item);
+            self.input_closed = true;
+        }
+        self.pump();
+        while let Some(path) = self.wanted_file() {
+            self.files.insert(path, None);
+            self.attach();
+            self.pump();
         }
         self.take_events()
     }
 
-    /// The arguments ended (the call's last delta came).
-    pub fn finish(&mut self) -> Vec<PreviewEvent> {
-        if !self.finished {
-            for e in self.reader.finish() {
-                self.on_json(e);
+    /// Works through what the reader reported, in order, as far as the
+    /// files at hand allow: while the open edit's file is asked for, the
+    /// rest waits, so results never depend on when a file arrives.
+    fn pump(&mut self) {
+        while self.wanted_file().is_none() {
+            let Some(item) = self.backlog.pop_front() else {
+                break;
+            };
+            match item {
+                Item::Json(e) => self.on_json(e),
+                Item::Broken(reason) => self.malformed(reason),
+                Item::Done => {
+                    self.finish_edit();
+                    self.finished = true;
+                }
             }
-            if let Some(why) = self.reader.broken().map(String::from) {
-                self.malformed(format!("The arguments are not valid JSON: {why}."));
-            } else if !self.reader.done() {
-                self.malformed(
-                    "The arguments ended before their JSON was complete; send the whole call again."
-                        .into(),
-                );
-            } else {
-                self.finish_edit();
-            }
-            self.finished = true;
         }
-        self.take_events()
+        if self.wanted_file().is_none() {
+            self.advance();
+        }
     }
 
     fn malformed(&mut self, reason: String) {
+        self.advance();
         if self.edit.failure.is_none() && self.edit.verdict.is_none() {
             self.fail(Failure {
                 since: 0,
@@ -294,6 +339,7 @@ impl ToolCallPreview {
                 };
                 self.edit = Edit {
                     index,
+                    path_done: self.top_path.is_some(),
                     path: self.top_path.clone(),
                     ..Edit::default()
                 };
@@ -317,6 +363,8 @@ impl ToolCallPreview {
                         // An edit's own path, not the call's.
                         self.edit.own_path = true;
                         self.edit.path = None;
+                        self.edit.path_done = false;
+                        self.edit.file = None;
                     }
                     let slot = if key == "command" {
                         self.command.get_or_insert_with(String::new)
@@ -340,6 +388,7 @@ impl ToolCallPreview {
                     if path.len() == 1 {
                         self.top_path = Some(p);
                     }
+                    self.edit.path_done = true;
                     self.attach();
                 }
                 self.advance();

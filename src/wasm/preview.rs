@@ -6,9 +6,9 @@
 use wasm_bindgen::prelude::*;
 
 use super::{from_js, to_js};
-use crate::block::EditBlock;
+use crate::block::{EditBlock, Format};
 use crate::parser::Section;
-use crate::preview::BlockPreview;
+use crate::preview::{BlockPreview, PatchPreview, PreviewEvent, ToolCallPreview};
 
 /// Section numbers as `js/parser.js` numbers them (the order of `Section`).
 const SECTIONS: [Section; 8] = [
@@ -25,7 +25,7 @@ const SECTIONS: [Section; 8] = [
 #[wasm_bindgen]
 pub struct RawBlockPreview {
     inner: BlockPreview,
-    pending_events: Vec<crate::preview::PreviewEvent>,
+    pending_events: Vec<PreviewEvent>,
 }
 
 #[wasm_bindgen]
@@ -135,5 +135,157 @@ pub fn preview_path(path: &str) -> JsValue {
             );
             o.into()
         }
+    }
+}
+
+/// Binding for [`PatchPreview`]: one per streaming patch operation
+/// (`apply-patch`, `unified-diff`), driven by `js/preview.js`.
+#[wasm_bindgen]
+pub struct RawPatchPreview {
+    inner: PatchPreview,
+    pending_events: Vec<PreviewEvent>,
+}
+
+fn patch_format(format: &str) -> Format {
+    if format == "unified-diff" {
+        Format::UnifiedDiff
+    } else {
+        Format::ApplyPatch
+    }
+}
+
+#[wasm_bindgen]
+impl RawPatchPreview {
+    /// A preview of an operation of `format` on `path` whose file holds
+    /// `content` (`undefined`: no such file; the path is checked by the
+    /// caller through [`preview_path`]).
+    #[wasm_bindgen(constructor)]
+    pub fn new(path: &str, format: &str, content: Option<String>) -> RawPatchPreview {
+        RawPatchPreview {
+            inner: PatchPreview::new(path, patch_format(format), content.as_deref()),
+            pending_events: Vec::new(),
+        }
+    }
+
+    /// An operation whose path was refused (`reason` from [`preview_path`]).
+    pub fn refused(path: &str, format: &str, reason: String) -> RawPatchPreview {
+        let mut inner = PatchPreview::refused(path, patch_format(format), reason);
+        let pending_events = inner.take_events();
+        RawPatchPreview {
+            inner,
+            pending_events,
+        }
+    }
+
+    /// `count` body lines joined by `'\n'`; returns how many events wait.
+    pub fn push(&mut self, lines: &str, count: u32) -> u32 {
+        if count > 0 {
+            let lines: Vec<&str> = lines.split('\n').collect();
+            self.inner.push(&lines);
+        }
+        self.waiting()
+    }
+
+    /// The operation completed (`block` as `block-complete` carries it).
+    pub fn complete(&mut self, block: JsValue) -> Result<u32, JsError> {
+        let block: EditBlock = from_js(block, "edit block")?;
+        self.inner.complete(&block);
+        Ok(self.waiting())
+    }
+
+    pub fn events(&mut self) -> Result<JsValue, JsError> {
+        to_js(&std::mem::take(&mut self.pending_events))
+    }
+
+    /// The state, with `section`: the 1-based number of the open section.
+    pub fn state(&self) -> Result<JsValue, JsError> {
+        let v = to_js(&self.inner.state())?;
+        let _ = js_sys::Reflect::set(
+            &v,
+            &JsValue::from_str("section"),
+            &JsValue::from(self.inner.section()),
+        );
+        Ok(v)
+    }
+
+    #[wasm_bindgen(js_name = contentAfter)]
+    pub fn content_after(&self) -> Option<String> {
+        self.inner.content_after()
+    }
+}
+
+impl RawPatchPreview {
+    fn waiting(&mut self) -> u32 {
+        let events = self.inner.take_events();
+        self.pending_events.extend(events);
+        self.pending_events.len() as u32
+    }
+}
+
+/// Binding for [`ToolCallPreview`]: one per streaming tool call, fed the
+/// argument JSON as it arrives (`js/preview.js`'s `ToolCallPreview`).
+#[wasm_bindgen]
+pub struct RawToolCallPreview {
+    inner: ToolCallPreview,
+    pending_events: Vec<PreviewEvent>,
+}
+
+#[wasm_bindgen]
+impl RawToolCallPreview {
+    #[wasm_bindgen(constructor)]
+    pub fn new(tool: &str) -> RawToolCallPreview {
+        RawToolCallPreview {
+            inner: ToolCallPreview::new(tool),
+            pending_events: Vec::new(),
+        }
+    }
+
+    /// A chunk of the arguments; returns how many events wait.
+    pub fn feed(&mut self, chunk: &str) -> u32 {
+        let events = self.inner.feed(chunk);
+        self.pending_events.extend(events);
+        self.pending_events.len() as u32
+    }
+
+    /// The arguments ended.
+    pub fn finish(&mut self) -> u32 {
+        let events = self.inner.finish();
+        self.pending_events.extend(events);
+        self.pending_events.len() as u32
+    }
+
+    /// The normalised path of a file to read and give with `provideFile`.
+    #[wasm_bindgen(js_name = wantedFile)]
+    pub fn wanted_file(&self) -> Option<String> {
+        self.inner.wanted_file()
+    }
+
+    /// The file asked for (`undefined`: no such file).
+    #[wasm_bindgen(js_name = provideFile)]
+    pub fn provide_file(&mut self, path: &str, content: Option<String>) -> u32 {
+        let events = self.inner.provide_file(path, content.as_deref());
+        self.pending_events.extend(events);
+        self.pending_events.len() as u32
+    }
+
+    pub fn events(&mut self) -> Result<JsValue, JsError> {
+        to_js(&std::mem::take(&mut self.pending_events))
+    }
+
+    /// The state, with `filePath` and `edit` (index in `edits`) when known.
+    pub fn state(&self) -> Result<JsValue, JsError> {
+        let v = to_js(&self.inner.state())?;
+        if let Some(p) = self.inner.file_path() {
+            let _ = js_sys::Reflect::set(&v, &JsValue::from_str("filePath"), &JsValue::from_str(p));
+        }
+        if let Some(i) = self.inner.edit_index() {
+            let _ = js_sys::Reflect::set(&v, &JsValue::from_str("edit"), &JsValue::from(i as u32));
+        }
+        Ok(v)
+    }
+
+    #[wasm_bindgen(js_name = contentAfter)]
+    pub fn content_after(&self) -> Option<String> {
+        self.inner.content_after()
     }
 }

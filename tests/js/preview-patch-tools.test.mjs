@@ -1,0 +1,204 @@
+// The live preview of patch operations (apply-patch, unified-diff) and of
+// streamed tool-call arguments (ToolCallPreview), through the package, against
+// the same fixtures as the Rust tests (tests/fixtures/preview_patch,
+// tests/fixtures/preview_tools): the events, final states and files in any
+// chunking, with a sync and an async host.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EditStream, ToolCallPreview } from '../../pkg/node/index.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function readFiles(dir, base = dir, out = {}) {
+  if (!fs.existsSync(dir)) return out;
+  for (const name of fs.readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (fs.statSync(p).isDirectory()) readFiles(p, base, out);
+    else out[path.relative(base, p).split(path.sep).join('/')] = fs.readFileSync(p, 'utf8');
+  }
+  return out;
+}
+
+// The fixtures' few-word states (tests/preview_patch.rs and tests/preview_tools.rs write them so).
+function brief(s) {
+  switch (s.state) {
+    case 'searching':
+      return `searching ${s.count} at [${s.lines.join(', ')}]`;
+    case 'located':
+      return `located ${s.line}`;
+    case 'ambiguous':
+      return `ambiguous [${s.lines.join(', ')}]`;
+    case 'no-match':
+      return `no-match since ${s.since} (${s.errorKind})`;
+    default:
+      return s.state;
+  }
+}
+
+// Random cut lengths from a seed, reproducible.
+function* cuts(seed, max) {
+  let x = seed >>> 0 || 1;
+  for (;;) {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    yield 1 + (x % max);
+  }
+}
+
+function chunked(text, seed, max) {
+  const out = [];
+  const gen = cuts(seed, max);
+  for (let i = 0; i < text.length; ) {
+    const n = gen.next().value;
+    out.push(text.slice(i, i + n));
+    i += n;
+  }
+  return out;
+}
+
+async function runPatch(files, chunks, asyncHost) {
+  const host = {
+    readFile: (p) => {
+      const v = Object.hasOwn(files, p) ? files[p] : null;
+      return asyncHost ? Promise.resolve(v) : v;
+    },
+  };
+  const stream = new EditStream({ preview: { host } });
+  const events = [];
+  const finals = [];
+  const take = (evs) => {
+    for (const e of evs) {
+      if (e.type === 'block-located' || e.type === 'block-unmatched') {
+        const { lineNumber, ...rest } = e;
+        assert.equal(typeof lineNumber, 'number');
+        events.push(rest);
+      }
+      if ((e.type === 'block-complete' || e.type === 'block-discarded') && e.preview) finals.push(`${e.block?.filePath ?? e.filePath}: ${brief(e.preview)}`);
+    }
+  };
+  for (const c of chunks) {
+    take(stream.feed(c));
+    if (asyncHost) await new Promise((r) => setImmediate(r));
+  }
+  take(stream.finish());
+  return { events, finals };
+}
+
+test('patch previews: fixtures give their events and final states in any chunking', async () => {
+  const dir = path.join(root, 'tests', 'fixtures', 'preview_patch');
+  const cases = fs.readdirSync(dir).sort();
+  assert.ok(cases.length >= 10, 'fixture folder looks incomplete');
+  for (const name of cases) {
+    const reply = fs.readFileSync(path.join(dir, name, 'reply.md'), 'utf8');
+    const files = readFiles(path.join(dir, name, 'files'));
+    const expected = JSON.parse(fs.readFileSync(path.join(dir, name, 'expected.json'), 'utf8'));
+    const fin = expected.finals.map((f) => f.replace(/^\.\.\/outside\.py/, '../outside.py'));
+    for (const [label, chunks] of [
+      ['whole', [reply]],
+      ['chars', [...reply]],
+      ['random', chunked(reply, name.length * 7919, 9)],
+    ]) {
+      const r = await runPatch(files, chunks, false);
+      assert.deepEqual(r.events, expected.events, `${name} (${label}): events`);
+      assert.deepEqual(r.finals, fin, `${name} (${label}): final states`);
+    }
+    const a = await runPatch(files, chunked(reply, 17, 13), true);
+    assert.deepEqual(a.events, expected.events, `${name} (async host): events`);
+  }
+});
+
+test('patch previews: preview() names the open section while an update streams', () => {
+  const file = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+  const stream = new EditStream({ preview: { files: { 'n.txt': file } } });
+  stream.feed('*** Begin Patch\n*** Update File: n.txt\n@@\n line 3\n-line 4\n+four\n');
+  assert.deepEqual(stream.preview(), { filePath: 'n.txt', lineNumber: 2, state: 'located', line: 3, section: 1 });
+  assert.equal(stream.previewContent(), file.replace('line 4\n', 'four\n'));
+  stream.feed('@@\n line 20\n');
+  assert.equal(stream.preview().section, 2);
+  assert.equal(stream.preview().line, 20);
+  const evs = stream.feed('-line 99\n');
+  const unmatched = evs.filter((e) => e.type === 'block-unmatched');
+  assert.equal(unmatched.length, 1);
+  assert.equal(unmatched[0].since, 2);
+  assert.match(unmatched[0].reason, /section 2/);
+  const done = stream.feed('*** End Patch\n');
+  const complete = done.find((e) => e.type === 'block-complete');
+  assert.equal(complete.preview.state, 'no-match');
+  stream.finish();
+});
+
+function runTool(tool, files, chunks, asyncHost) {
+  const opts = asyncHost ? { name: tool, host: { readFile: async (p) => (Object.hasOwn(files, p) ? files[p] : null) } } : { name: tool, files };
+  const p = new ToolCallPreview(opts);
+  const events = [];
+  for (const c of chunks) events.push(...p.feed(c));
+  events.push(...p.finish());
+  const out = { events, last: brief(p.preview()), content: p.previewContent() };
+  p.free();
+  return out;
+}
+
+test('ToolCallPreview: fixtures give their events, final state and file in any chunking', () => {
+  const dir = path.join(root, 'tests', 'fixtures', 'preview_tools');
+  const cases = fs.readdirSync(dir).sort();
+  assert.ok(cases.length >= 12, 'fixture folder looks incomplete');
+  for (const name of cases) {
+    const tool = fs.readFileSync(path.join(dir, name, 'tool.txt'), 'utf8').trim();
+    const args = fs.readFileSync(path.join(dir, name, 'arguments.json'), 'utf8');
+    const files = readFiles(path.join(dir, name, 'files'));
+    const expected = JSON.parse(fs.readFileSync(path.join(dir, name, 'expected.json'), 'utf8'));
+    // JS strings are UTF-16: cutting between the halves of a surrogate pair must not matter either.
+    const units = args.split('');
+    for (const [label, chunks] of [
+      ['whole', [args]],
+      ['code units', units],
+      ['random', chunked(args, name.length * 104729, 7)],
+      ['random large', chunked(args, name.length * 31, 40)],
+    ]) {
+      const r = runTool(tool, files, chunks, false);
+      assert.deepEqual(r.events, expected.events, `${name} (${label}): events`);
+      assert.equal(r.last, expected.final, `${name} (${label}): final state`);
+      assert.equal(r.content, expected.content, `${name} (${label}): content`);
+    }
+  }
+});
+
+test('ToolCallPreview: an async host answers later; the events come with a later feed or finish', async () => {
+  const file = 'a\nb\nc\n';
+  const p = new ToolCallPreview({ name: 'edit_file', host: { readFile: async () => file } });
+  assert.deepEqual(p.feed('{"path":"f.txt","old_string":"b\\n'), []);
+  assert.equal(p.preview().state, 'waiting');
+  await new Promise((r) => setImmediate(r));
+  const evs = p.feed('","new_string":"B\\n"}');
+  assert.deepEqual(evs, [{ type: 'block-located', filePath: 'f.txt', line: 2 }]);
+  assert.equal(p.previewContent(), 'a\nB\nc\n');
+  assert.deepEqual(p.preview(), { state: 'located', line: 2, filePath: 'f.txt' });
+  p.free();
+  assert.throws(() => p.feed('x'), /after free/);
+});
+
+test('ToolCallPreview: refuses bad options and survives hostile input', () => {
+  assert.throws(() => new ToolCallPreview(), TypeError);
+  assert.throws(() => new ToolCallPreview({ name: 'edit_file' }), /files .* or host/);
+  assert.throws(() => new ToolCallPreview({ name: 3, files: {} }), /name/);
+  const p = new ToolCallPreview({ name: 'edit_file', files: { 'f.txt': 'x\n' } });
+  assert.throws(() => p.feed(5), TypeError);
+  for (const junk of ['\ud800', '{"path":"f.txt","old_string":"\\ud83d', '\\u12', ']]]', '{"a":' + '['.repeat(5000), '"\u0000"']) p.feed(junk);
+  p.finish();
+  assert.equal(p.preview().state, 'no-match');
+  p.free();
+  const big = new ToolCallPreview({ name: 'str_replace_based_edit_tool', files: { 'f.txt': 'x\n'.repeat(1000) } });
+  big.feed('{"command":"str_replace","path":"f.txt","old_str":"');
+  for (let i = 0; i < 2000; i++) big.feed('x\\n');
+  big.feed('","new_str":"y"}');
+  // The file has 1,000 lines of `x`: the old text stops matching at its line 1,001.
+  assert.equal(big.preview().state, 'no-match');
+  assert.equal(big.preview().since, 1001);
+  big.free();
+});
