@@ -111,6 +111,7 @@ const SAMPLES = {
   nodeHost: () => [process.cwd(), { git: false }],
   EditStream: () => [{ formats: ['edit-repl'] }],
   EditPreview: () => ['a.txt', 'old\n'],
+  ToolCallPreview: () => [{ name: 'edit_file', files: { 'a.txt': 'old\n' } }],
 };
 const POSITIONS = 4;
 // nodeHost(root) with a string is a real folder: only non-strings are tried at position 0.
