@@ -14,7 +14,14 @@
 //     the block and integrated over every chunk (timing all of them takes minutes);
 //   - the parts alone at the end of the block: pending() vs pendingDelta(),
 //     and renderInProgressEditBlock(pending) vs the incremental render.
-import { EditStream, applyToContent, renderInProgressEditBlock } from '../pkg/node/index.mjs';
+//   - the same edit as an apply-patch section (1,500 old lines as context
+//     and `-` lines, 1,500 `+` lines) streamed through EditStream({ preview }),
+//     and as the arguments of an edit_file call (old_string / new_string, as
+//     JSON) streamed through ToolCallPreview: per chunk, feed + preview();
+//     the re-run for those parses the text so far again (the patch closed
+//     with `*** End Patch`, the arguments' JSON closed by hand) and applies
+//     it with applyToContent, timed at 40 points as above.
+import { EditStream, ToolCallPreview, applyToContent, parseEdits, renderInProgressEditBlock } from '../pkg/node/index.mjs';
 
 const FILE_LINES = 10_000;
 const OLD = 1_500;
@@ -150,3 +157,152 @@ console.log(`  re-run (feed + pending() + applyToContent of the block so far, pe
 console.log(`    total ${(b.total / 1000).toFixed(1)} s; per chunk ${us(b.first.ms)} near the start, ${us(b.last.ms)} at the end`);
 console.log(`  speed-up over the whole run: ${(b.total / a.total).toFixed(0)}x (target ≥ 100x); per-chunk at the end ${us(endMean)} (target < 50 µs)`);
 console.log(`  at the end of the block, per call (median of 200): pending() ${us(c.pending)} vs pendingDelta() ${us(c.delta)}; renderInProgressEditBlock(pending) ${us(c.full)} vs incremental ${us(c.inc)} (${us(c.draw)} without options.preview: drawn, not located)`);
+
+// ---- apply-patch section and tool-call arguments --------------------------
+
+// The same change as one apply-patch section: every third old line is
+// removed and added back changed, the others are context.
+const patchBody = [];
+for (let i = 0; i < OLD; i++) {
+  if (i % 3 === 0) {
+    patchBody.push(`-${oldLines[i]}`);
+    patchBody.push(`+${newLines[i]}`);
+  } else patchBody.push(` ${oldLines[i]}`);
+}
+// Padded with added lines to the same 3,000 body lines as the text block.
+while (patchBody.length < blockLines) patchBody.push(`+    extra_${patchBody.length} = 0`);
+const patchHead = 'Here is the patch.\n\n*** Begin Patch\n*** Update File: src/big.py\n@@\n';
+const patchReply = `${patchHead}${patchBody.join('\n')}\n*** End Patch\n`;
+const patchChunks = [];
+for (let i = 0; i < patchReply.length; i += CHUNK) patchChunks.push(patchReply.slice(i, i + CHUNK));
+
+const toolArgs = JSON.stringify({ path: 'src/big.py', old_string: oldLines.join('\n') + '\n', new_string: newLines.join('\n') + '\n' });
+const toolChunks = [];
+for (let i = 0; i < toolArgs.length; i += CHUNK) toolChunks.push(toolArgs.slice(i, i + CHUNK));
+
+function timed(list, make, step) {
+  const per = new Float64Array(list.length);
+  const state = make();
+  const start = performance.now();
+  for (let i = 0; i < list.length; i++) {
+    const t = performance.now();
+    step(state, list[i]);
+    per[i] = performance.now() - t;
+  }
+  return { total: performance.now() - start, per, state };
+}
+
+function patchOurs() {
+  let located = null;
+  const r = timed(
+    patchChunks,
+    () => new EditStream({ preview: { files: { 'src/big.py': file } } }),
+    (stream, c) => {
+      for (const e of stream.feed(c)) {
+        if (e.type === 'block-located') located = e.line;
+        if (e.type === 'block-complete') r0.final = e.preview;
+      }
+      stream.preview();
+    },
+  );
+  r.state.finish();
+  r.located = located;
+  return r;
+}
+const r0 = { final: null };
+
+function toolOurs() {
+  let located = null;
+  const r = timed(
+    toolChunks,
+    () => new ToolCallPreview({ name: 'edit_file', files: { 'src/big.py': file } }),
+    (p, c) => {
+      for (const e of p.feed(c)) if (e.type === 'block-located') located = e.line;
+      p.preview();
+    },
+  );
+  r.state.finish();
+  r.final = r.state.preview();
+  r.state.free();
+  r.located = located;
+  return r;
+}
+
+// The re-run, sampled at 40 points (8 consecutive chunks each) and integrated.
+function sampledRerun(list, work) {
+  const points = 40;
+  const marks = new Set();
+  for (let k = 0; k < points; k++) marks.add(Math.floor(((k + 0.5) * list.length) / points));
+  let text = '';
+  const samples = [];
+  for (let i = 0; i < list.length; i++) {
+    if (marks.has(i)) {
+      let s = 0;
+      const n = Math.min(8, list.length - i);
+      for (let j = 0; j < n; j++) {
+        text += list[i + j];
+        const t = performance.now();
+        work(text);
+        s += performance.now() - t;
+      }
+      samples.push(s / n);
+      i += n - 1;
+    } else text += list[i];
+  }
+  const mean = samples.reduce((x, y) => x + y, 0) / samples.length;
+  return { total: mean * list.length, first: samples[0], last: samples[samples.length - 1] };
+}
+
+function patchRerun() {
+  return sampledRerun(patchChunks, (text) => {
+    // The complete lines so far, closed as a patch, parsed and applied again.
+    const upto = text.slice(0, text.lastIndexOf('\n') + 1);
+    const blocks = parseEdits(upto.endsWith('*** End Patch\n') ? upto : `${upto}*** End Patch\n`);
+    if (blocks.length > 0) applyToContent(blocks[0], file);
+  });
+}
+
+// What a UI without an incremental reader does: close the partial JSON and parse it all again.
+function closeJson(text) {
+  for (const tail of ['"}', '}', '""}', '']) {
+    try {
+      return JSON.parse(text + tail);
+    } catch {
+      // try the next way of closing it
+    }
+  }
+  return null;
+}
+
+function toolRerun() {
+  return sampledRerun(toolChunks, (text) => {
+    const args = closeJson(text.endsWith('\\') ? text.slice(0, -1) : text);
+    if (args === null || typeof args.old_string !== 'string' || args.old_string === '') return;
+    const block = { format: 'search-replace', filePath: 'src/big.py', anchor: '', oldLines: args.old_string.replace(/\n$/, ''), newLines: (args.new_string ?? '').replace(/\n$/, ''), trailingAnchor: '', rawBlock: '', lineNumber: 1 };
+    applyToContent(block, file);
+  });
+}
+
+patchOurs();
+const pRuns = [patchOurs(), patchOurs(), patchOurs()];
+const pa = pRuns.reduce((x, y) => (y.total < x.total ? y : x));
+const pb = patchRerun();
+const pBest = (at) => Math.min(...pRuns.map((r) => windowMean(r.per, at, win)));
+const pStart = pBest(Math.floor(patchChunks.length * 0.05));
+const pEnd = pBest(patchChunks.length - win - 8);
+console.log(`apply-patch section: the same 3,000 body lines (${OLD} context and \`-\` lines, ${blockLines - OLD} \`+\` lines), ${patchChunks.length.toLocaleString('en')} chunks of ${CHUNK} chars`);
+console.log(`  ours (feed + preview() per chunk): total ${pa.total.toFixed(1)} ms (best of 3); per chunk ${us(pStart)} near the start, ${us(pEnd)} at the end; located at line ${pa.located}, final state ${r0.final?.state}`);
+console.log(`  re-run (parse the patch so far + applyToContent, per chunk; sampled, integrated): total ${(pb.total / 1000).toFixed(1)} s; per chunk ${us(pb.first)} near the start, ${us(pb.last)} at the end`);
+console.log(`  speed-up over the whole run: ${(pb.total / pa.total).toFixed(0)}x`);
+
+toolOurs();
+const tRuns = [toolOurs(), toolOurs(), toolOurs()];
+const ta = tRuns.reduce((x, y) => (y.total < x.total ? y : x));
+const tb = toolRerun();
+const tBest = (at) => Math.min(...tRuns.map((r) => windowMean(r.per, at, win)));
+const tStart = tBest(Math.floor(toolChunks.length * 0.05));
+const tEnd = tBest(toolChunks.length - win - 8);
+console.log(`edit_file arguments: old_string ${OLD} lines, new_string ${NEW} lines as JSON (${toolArgs.length.toLocaleString('en')} chars), ${toolChunks.length.toLocaleString('en')} chunks of ${CHUNK} chars`);
+console.log(`  ours (ToolCallPreview.feed + preview() per chunk): total ${ta.total.toFixed(1)} ms (best of 3); per chunk ${us(tStart)} near the start, ${us(tEnd)} at the end; located at line ${ta.located}, final state ${ta.final.state}`);
+console.log(`  re-run (close and JSON.parse the arguments so far + applyToContent, per chunk; sampled, integrated): total ${(tb.total / 1000).toFixed(1)} s; per chunk ${us(tb.first)} near the start, ${us(tb.last)} at the end`);
+console.log(`  speed-up over the whole run: ${(tb.total / ta.total).toFixed(0)}x`);
