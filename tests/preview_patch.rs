@@ -199,3 +199,130 @@ fn patch_fixtures_give_their_states_in_any_chunking() {
         }
     }
 }
+
+/// A file of lines from a small set (so section lines often occur at
+/// several places, blank ones included), and a patch of one or two
+/// sections copied from it: context and removed lines, added lines between,
+/// sometimes a changed line (it then matches nowhere), as `apply-patch`
+/// (blank context lines sometimes written as empty lines, which the stream
+/// drops) or as a unified diff with the lines' numbers.
+fn patch_case() -> impl proptest::strategy::Strategy<Value = (String, String, Vec<usize>)> {
+    use proptest::prelude::*;
+    let words = ["a", "b", "}", "", "  x = 1", "fn f() {", "c"];
+    (
+        prop::collection::vec(0..words.len(), 4..30),
+        prop::collection::vec(
+            (0usize..30, 1usize..5, prop::collection::vec(0u8..4, 5)),
+            1..3,
+        ),
+        prop::bool::ANY,
+        0u8..6,
+        prop::collection::vec(1usize..12, 1..40),
+    )
+        .prop_map(move |(idx, sections, unified, change, cuts)| {
+            let lines: Vec<&str> = idx.iter().map(|&i| words[i]).collect();
+            let file = lines.join("\n") + "\n";
+            let mut reply = String::from("The patch:\n\n");
+            if unified {
+                reply.push_str("--- a/f.txt\n+++ b/f.txt\n");
+            } else {
+                reply.push_str("*** Begin Patch\n*** Update File: f.txt\n");
+            }
+            let mut next = 0usize;
+            let mut shift: isize = 0;
+            for (k, (at, n, kinds)) in sections.iter().enumerate() {
+                let start = next + at % (lines.len().saturating_sub(next).max(1));
+                if start >= lines.len() {
+                    break;
+                }
+                let n = (*n).min(lines.len() - start);
+                let mut body = Vec::new();
+                let (mut old_n, mut new_n) = (0, 0);
+                for (j, line) in lines[start..start + n].iter().enumerate() {
+                    let mut text = line.to_string();
+                    if change == 1 && j == n / 2 && k == 0 {
+                        text.push('!');
+                    }
+                    match kinds[j % kinds.len()] {
+                        0 => {
+                            body.push(format!("-{text}"));
+                            old_n += 1;
+                        }
+                        1 => {
+                            body.push(format!("-{text}"));
+                            body.push(format!("+{text} changed"));
+                            old_n += 1;
+                            new_n += 1;
+                        }
+                        2 if !unified && text.is_empty() && j > 0 && j + 1 < n => {
+                            body.push(String::new());
+                            old_n += 1;
+                            new_n += 1;
+                        }
+                        _ => {
+                            body.push(format!(" {text}"));
+                            old_n += 1;
+                            new_n += 1;
+                        }
+                    }
+                }
+                if unified {
+                    let new_start = start as isize + 1 + shift;
+                    reply.push_str(&format!(
+                        "@@ -{},{old_n} +{new_start},{new_n} @@\n",
+                        start + 1
+                    ));
+                    shift += new_n as isize - old_n as isize;
+                } else {
+                    reply.push_str("@@\n");
+                }
+                for l in body {
+                    reply.push_str(&l);
+                    reply.push('\n');
+                }
+                next = start + n;
+            }
+            if !unified {
+                reply.push_str("*** End Patch\n");
+            }
+            (file, reply, cuts)
+        })
+}
+
+fn cut<'a>(text: &'a str, cuts: &[usize]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    let mut i = 0;
+    while !rest.is_empty() {
+        let mut k = cuts[i % cuts.len()].min(rest.len());
+        while !rest.is_char_boundary(k) {
+            k += 1;
+        }
+        out.push(&rest[..k]);
+        rest = &rest[k..];
+        i += 1;
+    }
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn patch_previews_do_not_depend_on_chunking((file, reply, cuts) in patch_case()) {
+        let files = vec![("f.txt".to_string(), file)];
+        let whole = run(&files, &[&reply]);
+        let lines: Vec<&str> = reply.split_inclusive('\n').collect();
+        for r in [run(&files, &cut(&reply, &cuts)), run(&files, &lines)] {
+            proptest::prop_assert_eq!(&r.events, &whole.events);
+            proptest::prop_assert_eq!(&r.finals, &whole.finals);
+            proptest::prop_assert_eq!(&r.files, &whole.files);
+            for (path, composed, applied) in &r.composed {
+                proptest::prop_assert_eq!(composed, applied, "{} in {}", path, reply);
+            }
+        }
+        let located = whole.events.iter().filter(|e| e["type"] == "block-located").count();
+        let unmatched = whole.events.iter().filter(|e| e["type"] == "block-unmatched").count();
+        proptest::prop_assert!(located <= 1 && unmatched <= 1, "{:?}", whole.events);
+    }
+}

@@ -121,6 +121,8 @@ struct Edit {
     file: Option<Option<FileText>>,
     /// Bytes of `old` located so far (whole lines, or all once complete).
     consumed: usize,
+    /// Bytes of `old` searched for a line end so far.
+    scanned: usize,
     /// Bytes of the whitespace-free old text located so far.
     loose_len: usize,
     lines_done: u32,
@@ -457,13 +459,20 @@ impl ToolCallPreview {
             return;
         }
         loop {
-            let rest = self.edit.old.get(self.edit.consumed..).unwrap_or("");
-            let piece_len = match rest.find('\n') {
-                Some(nl) => nl + 1,
-                None if self.edit.old_done && !rest.is_empty() => rest.len(),
-                None => break,
+            // Only text not looked at yet is searched for the next line end
+            // (a long line fed in small chunks is scanned once, not per chunk).
+            let from = self.edit.scanned.max(self.edit.consumed);
+            let rest = self.edit.old.get(from..).unwrap_or("");
+            let end = match rest.find('\n') {
+                Some(nl) => from + nl + 1,
+                None if self.edit.old_done && self.edit.consumed < self.edit.old.len() => {
+                    self.edit.old.len()
+                }
+                None => {
+                    self.edit.scanned = self.edit.old.len();
+                    break;
+                }
             };
-            let end = self.edit.consumed + piece_len;
             self.narrow(end);
             if self.edit.failure.is_some() {
                 break;
