@@ -30,7 +30,12 @@
 //!
 //! [`PreviewSession`] drives previews from a parser's events for a set of
 //! files, and lets a later block in the same file see the earlier ones (as
-//! sequential apply does).
+//! sequential apply does). Patch operations (`apply-patch`, `unified-diff`)
+//! are previewed section by section by [`PatchPreview`] (see its module),
+//! and tool calls whose arguments stream by [`ToolCallPreview`], which reads
+//! the argument JSON incrementally with [`JsonReader`]. Both end with the
+//! applier's own verdict on the complete operation or edit; their only calls
+//! into the appliers and the matcher are in `verdict.rs`.
 //!
 //! ```
 //! use editblocks::parser::{EditStream, ParseOptions};

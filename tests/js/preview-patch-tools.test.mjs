@@ -5,7 +5,9 @@
 // chunking, with a sync and an async host.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EditStream, ToolCallPreview } from '../../pkg/node/index.mjs';
@@ -201,4 +203,24 @@ test('ToolCallPreview: refuses bad options and survives hostile input', () => {
   assert.equal(big.preview().state, 'no-match');
   assert.equal(big.preview().since, 1001);
   big.free();
+});
+
+test('CLI --stop-on-unmatched stops at a patch section that cannot apply, before the patch ends', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-preview-patch-'));
+  const file = 'def area(w, h):\n    return w * h\n';
+  fs.writeFileSync(path.join(dir, 'a.py'), file);
+  const cli = path.join(root, 'pkg', 'bin', 'editblocks.mjs');
+  const child = spawn(process.execPath, [cli, 'apply', '--root', dir, '--no-stage', '--stop-on-unmatched', '--no-color', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = new Promise((resolve) => child.on('close', resolve));
+  child.stdin.on('error', () => {});
+  // No `*** End Patch`: the CLI must stop on the section's second line on its own.
+  child.stdin.write('*** Begin Patch\n*** Update File: a.py\n@@\n def area(w, h):\n-    return w + h\n');
+  const status = await code;
+  child.stdin.destroy();
+  assert.equal(status, 3, stderr);
+  assert.match(stderr, /a\.py/);
+  assert.match(stderr, /section 1/);
+  assert.equal(fs.readFileSync(path.join(dir, 'a.py'), 'utf8'), file, 'nothing written');
 });
