@@ -135,6 +135,19 @@ struct Edit {
 }
 
 /// The streaming preview of one tool call's edits.
+///
+/// ```
+/// use editblocks::preview::{PreviewEvent, PreviewState, ToolCallPreview};
+///
+/// let mut p = ToolCallPreview::with_files("edit_file", [("a.py", "x = 1\ny = 2\nz = 3\n")]);
+/// let mut events = Vec::new();
+/// for delta in [r#"{"path":"a.py","old_str"#, r#"ing":"y = 2\n"#, r#"","new_string":"y = \u00e9\n"}"#] {
+///     events.extend(p.feed(delta));
+/// }
+/// assert_eq!(events, [PreviewEvent::BlockLocated { file_path: "a.py".into(), line: 2 }]);
+/// assert_eq!(p.state(), PreviewState::Located { line: 2 });
+/// assert_eq!(p.content_after().as_deref(), Some("x = 1\ny = é\nz = 3\n"));
+/// ```
 pub struct ToolCallPreview {
     tool: String,
     reader: JsonReader,
