@@ -305,7 +305,7 @@ class PreviewDriver {
     e.preview = state;
     if (b.path !== null && (state.state === 'located' || state.state === 'create' || state.state === 'delete')) {
       const after = b.raw.contentAfter();
-      const to = e.block.patch?.moveTo;
+      const to = e.block.moveTo ?? e.block.patch?.moveTo;
       const dest = typeof to === 'string' ? raw.previewPath(to) : null;
       if (typeof dest === 'string' && dest !== b.path) {
         this.changed.set(b.path, undefined);
