@@ -82,6 +82,7 @@ class PreviewDriver {
     // Patch operations started and not complete, oldest first: an apply-patch
     // envelope completes all of its operations at `*** End Patch`.
     this.patches = [];
+    this.patchWait = null; // the last async read of a patch operation's file, while under way
   }
 
   // Routes the parser's events; returns them with the preview events inserted.
@@ -251,27 +252,43 @@ class PreviewDriver {
       return;
     }
     b.path = checked;
+    // Files are read in the order the operations start: while an earlier
+    // operation's file is still being read (an async host), this one waits,
+    // so it sees what the earlier ones did to the same file.
+    const run = () => this.loadPatch(b, e);
+    const wait = this.patchWait !== null ? this.patchWait.then(run) : run();
+    if (wait) {
+      this.patchWait = wait;
+      wait.then(() => {
+        if (this.patchWait === wait) this.patchWait = null;
+      });
+    }
+  }
+
+  // Reads an operation's file; a promise when the host is async.
+  loadPatch(b, e) {
+    if (b.retired) return null;
     // An earlier operation of the same patch on this file, as streamed so far.
-    for (let i = this.patches.length - 2; i >= 0; i--) {
+    for (let i = this.patches.indexOf(b) - 1; i >= 0; i--) {
       const q = this.patches[i];
-      if (q.path === checked && q.raw !== null) {
+      if (q.path === b.path && q.raw !== null) {
         const after = q.raw.contentAfter();
         if (after !== undefined) {
-          b.raw = new raw.RawPatchPreview(e.filePath, e.format, after);
-          return;
+          this.readyPatch(b, after);
+          return null;
         }
         break;
       }
     }
-    const content = this.read(checked, e.filePath);
+    const content = this.read(b.path, e.filePath);
     if (content !== null && typeof content === 'object' && typeof content.then === 'function') {
-      content.then(
+      return content.then(
         (value) => this.readyPatch(b, asText(value)),
         () => this.readyPatch(b, undefined),
       );
-      return;
     }
-    b.raw = new raw.RawPatchPreview(e.filePath, e.format, asText(content));
+    this.readyPatch(b, asText(content));
+    return null;
   }
 
   readyPatch(b, content) {
