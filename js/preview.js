@@ -644,9 +644,11 @@ export class ToolCallPreview {
   // Gives the core the files it asks for (sync reads at once, async ones later).
   _supply() {
     const r = this._raw;
+    let last;
     for (;;) {
       const wanted = r.wantedFile();
-      if (wanted === undefined || wanted === this._asked) return;
+      if (wanted === undefined || wanted === this._asked || wanted === last) return;
+      last = wanted;
       let content;
       if (this._files.has(wanted)) content = this._files.get(wanted);
       else if (this._host !== null) {

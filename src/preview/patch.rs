@@ -26,10 +26,9 @@
 //! (`delete`); a `*** Delete File:` has no body and shows as `delete` once
 //! complete. [`PatchPreview::set_operation`] tells it outright.
 
-use super::verdict::{self, Verdict};
+use super::verdict::{self, Located, Pass, Verdict};
 use super::{PreviewEvent, PreviewState};
 use crate::block::{EditBlock, Format};
-use crate::locate::{Located, Pass};
 use crate::patch::Operation;
 use crate::text::{body_lines, is_binary, TextFile};
 

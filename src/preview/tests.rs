@@ -200,3 +200,56 @@ fn unlocated_preview_draws_without_a_file() {
 fn the_template_block_exists() {
     assert!(template_block().is_some_and(|b| b.format == Format::SearchReplace));
 }
+
+#[test]
+fn patch_preview_states_for_binary_files_added_files_and_deletes() {
+    use crate::block::Format;
+    use crate::patch::Operation;
+    use crate::preview::PatchPreview;
+    let mut bin = PatchPreview::new("b.bin", Format::ApplyPatch, Some("a\0b\n"));
+    bin.push(&["@@", " a"]);
+    assert!(
+        matches!(bin.state(), PreviewState::NoMatch { ref error_kind, since: 0, .. } if error_kind == "binary")
+    );
+    assert_eq!(bin.take_events().len(), 1);
+    let mut add = PatchPreview::new("x.txt", Format::ApplyPatch, Some("old\n"));
+    add.set_operation(Operation::Add);
+    assert!(
+        matches!(add.state(), PreviewState::NoMatch { ref error_kind, .. } if error_kind == "file-exists")
+    );
+    let mut new = PatchPreview::new("n.txt", Format::ApplyPatch, None);
+    new.push(&["+hello", "+world"]);
+    assert_eq!(new.state(), PreviewState::Create);
+    assert_eq!(new.content_after().as_deref(), Some("hello\nworld\n"));
+    let mut del = PatchPreview::new("d.txt", Format::UnifiedDiff, Some("a\nb\n"));
+    del.push(&["@@ -1,2 +0,0 @@", "-a"]);
+    assert_eq!(del.state(), PreviewState::Located { line: 1 });
+    assert_eq!(del.content_after(), None, "a deleted file has no content");
+    // Hostile lines: headers without numbers, lone prefixes, odd Unicode.
+    let mut odd = PatchPreview::new("o.txt", Format::UnifiedDiff, Some("é\n\u{200B}\n"));
+    odd.push(&[
+        "@@ -x,y +z @@",
+        "-",
+        " \u{FFFF}",
+        "+",
+        "@@",
+        "@@ -99999999999,1 +1 @@",
+        " é",
+    ]);
+    let _ = (odd.state(), odd.content_after());
+}
+
+#[test]
+fn json_reader_caps_long_keys_and_scalars() {
+    use crate::preview::{JsonEvent, JsonReader};
+    let mut r = JsonReader::new();
+    let long_key = "k".repeat(10_000);
+    let events = r.feed(&format!(
+        "{{\"{long_key}\": 1{}, \"b\": \"x\"}}",
+        "0".repeat(1_000)
+    ));
+    assert!(r.done(), "{:?}", r.broken());
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, JsonEvent::Text { text, .. } if text == "x")));
+}

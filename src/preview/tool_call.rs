@@ -231,9 +231,12 @@ impl ToolCallPreview {
     /// (`None`: no such file); returns the events it made true.
     pub fn provide_file(&mut self, path: &str, content: Option<&str>) -> Vec<PreviewEvent> {
         let key = normalize(path).unwrap_or_else(|_| path.to_string());
-        self.files
-            .entry(key)
-            .or_insert_with(|| content.map(String::from));
+        // Under the path as asked too: whatever the caller passes back is the answer.
+        for k in [path.to_string(), key] {
+            self.files
+                .entry(k)
+                .or_insert_with(|| content.map(String::from));
+        }
         self.attach();
         self.pump();
         self.take_events()

@@ -10,7 +10,9 @@
 use crate::block::EditBlock;
 use crate::engine::{ApplyOptions, Mode};
 use crate::host::MemoryHost;
-use crate::locate::{Located, Pass, Prefer, PATCH_PASSES};
+/// The matcher's names the preview uses (re-exported here, so a rename changes this file only).
+pub(super) use crate::locate::{Located, Pass};
+use crate::locate::{Prefer, PATCH_PASSES};
 use crate::result::Status;
 use crate::tools::{apply_tool_calls, ToolCall, ToolOptions};
 
