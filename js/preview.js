@@ -430,7 +430,7 @@ class PreviewDriver {
 
   render(partial, incremental) {
     const b = this.block;
-    if (b === null || b.raw === null || b.patch) return null;
+    if (b === null || b.raw === null) return null;
     if (!incremental) return b.raw.renderFull(partial);
     const json = b.raw.renderDelta(partial);
     return json === '{}' ? {} : JSON.parse(json);

@@ -98,6 +98,8 @@ pub struct PatchPreview {
     received: usize,
     /// The state and file as streamed, just before the operation completed.
     streamed: Option<(PreviewState, Option<String>)>,
+    /// A hash of the HTML the last incremental render returned.
+    drawn: Option<u64>,
 }
 
 /// `@@ -3,4 +3,5 @@ tail` as (old start, old count, new start, new count).
@@ -149,6 +151,7 @@ impl PatchPreview {
             events: Vec::new(),
             received: 0,
             streamed: None,
+            drawn: None,
         }
     }
 
@@ -782,4 +785,120 @@ fn scope_end(lines: &[String], from: usize) -> usize {
         .skip(from)
         .find(|(_, l)| !l.trim().is_empty() && depth(l) <= d)
         .map_or(lines.len(), |(i, _)| i)
+}
+
+/// Lines of context shown above and below the open section.
+const CONTEXT: usize = 3;
+
+impl PatchPreview {
+    /// The open section drawn in place as HTML, with the layout of a text
+    /// block's preview (`.eb-preview`, `.eb-preview-header` with
+    /// `data-preview-state` and `data-section`, `.eb-preview-rows` …): real
+    /// file line numbers once located, three lines of context above and
+    /// below. Its cost is the open section's lines, not the operation's.
+    pub fn render_full(&self, partial: Option<&str>) -> String {
+        use crate::render::{push_line_text, Attrs};
+        let mut html = String::new();
+        let attrs = Attrs::new()
+            .add(
+                "class",
+                "eb-block eb-block-pending eb-status-pending eb-preview eb-preview-patch",
+            )
+            .add("data-file-path", &self.path)
+            .add("data-status", "pending")
+            .add("aria-busy", "true");
+        html.push_str(&format!("<div{}>", attrs.0));
+        html.push_str(&super::render::header_html(
+            &self.path,
+            &self.state(),
+            Some(self.sections),
+        ));
+        html.push_str("<div class=\"eb-diff\"><div class=\"eb-preview-above\">");
+        let (body, start, pass): (&[String], Option<usize>, Pass) = match &self.open {
+            Some(o) => {
+                let decisive = o.cands.iter().find(|(_, c)| !c.is_empty());
+                let start = match decisive.map(|(p, c)| (p, c.as_slice())) {
+                    Some((_, [one])) if self.failure.is_none() => Some(one.start),
+                    _ => None,
+                };
+                (&o.body, start, decisive.map_or(Pass::Exact, |(p, _)| *p))
+            }
+            None => (&[], None, Pass::Exact),
+        };
+        let lines = &self.lines;
+        if let Some(s) = start {
+            let from = s.saturating_sub(CONTEXT).min(lines.len());
+            for (i, l) in lines.iter().enumerate().take(s).skip(from) {
+                super::render::row(&mut html, None, "context", Some(i + 1), None, None, l);
+            }
+        }
+        html.push_str("</div><div class=\"eb-preview-rows\">");
+        let mut at = start;
+        let gaps = self.format == Format::ApplyPatch;
+        for (k, l) in body.iter().enumerate() {
+            let id = k.to_string();
+            let text = l.get(1..).unwrap_or("");
+            if l.starts_with('+') {
+                super::render::row(&mut html, Some(&id), "added", None, None, None, text);
+                continue;
+            }
+            if let (true, Some(a)) = (gaps, at.as_mut()) {
+                // Blank file lines the stream left out, shown as context.
+                while lines
+                    .get(*a)
+                    .is_some_and(|f| f.trim().is_empty() && !verdict::same(pass, f, text))
+                {
+                    super::render::row(&mut html, None, "context", Some(*a + 1), None, None, "");
+                    *a += 1;
+                }
+            }
+            let kind = if l.starts_with('-') {
+                "removed"
+            } else {
+                "context"
+            };
+            super::render::row(
+                &mut html,
+                Some(&id),
+                kind,
+                at.map(|a| a + 1),
+                None,
+                None,
+                text,
+            );
+            if let Some(a) = at.as_mut() {
+                *a += 1;
+            }
+        }
+        html.push_str("</div><div class=\"eb-preview-partial\">");
+        if let Some(t) = partial.filter(|t| !t.is_empty()) {
+            html.push_str("<div class=\"eb-line eb-line-partial\"><span class=\"eb-text\">");
+            push_line_text(&mut html, t);
+            html.push_str("</span></div>");
+        }
+        html.push_str("</div><div class=\"eb-preview-below\">");
+        if let Some(a) = at {
+            for (i, l) in lines.iter().enumerate().skip(a).take(CONTEXT) {
+                super::render::row(&mut html, None, "context", Some(i + 1), None, None, l);
+            }
+        }
+        html.push_str("</div></div></div>");
+        html
+    }
+
+    /// What changed since the last call: the whole preview as `reset` when
+    /// anything did (the open section is redrawn; its cost is the section's
+    /// lines), nothing otherwise.
+    pub fn render_delta(&mut self, partial: Option<&str>) -> super::PreviewHtml {
+        let html = self.render_full(partial);
+        let hash = crate::hashline::id::fnv1a64(html.as_bytes());
+        if self.drawn == Some(hash) {
+            return super::PreviewHtml::default();
+        }
+        self.drawn = Some(hash);
+        super::PreviewHtml {
+            reset: Some(html),
+            ..super::PreviewHtml::default()
+        }
+    }
 }

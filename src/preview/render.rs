@@ -182,12 +182,12 @@ pub(super) fn full(p: &BlockPreview, partial: Option<&str>) -> String {
 }
 
 fn header(p: &BlockPreview) -> String {
-    let state = p.state();
-    let line = match &state {
-        PreviewState::Located { line } => Some(*line),
-        _ => None,
-    };
-    let label = match &state {
+    header_html(&p.path, &p.state(), None)
+}
+
+/// What the header says of a state.
+fn label(state: &PreviewState) -> String {
+    match state {
         PreviewState::Waiting => "waiting for the old lines".to_string(),
         PreviewState::Searching { count, .. } => {
             format!("searching: the old lines so far occur at {count} places")
@@ -207,23 +207,36 @@ fn header(p: &BlockPreview) -> String {
         PreviewState::Create => "new file".to_string(),
         PreviewState::Delete => "file deleted".to_string(),
         PreviewState::Unlocated => String::new(),
+    }
+}
+
+/// The `.eb-preview-header` of a block (or of a patch's open `section`).
+pub(super) fn header_html(path: &str, state: &PreviewState, section: Option<u32>) -> String {
+    let line = match state {
+        PreviewState::Located { line } => Some(*line),
+        _ => None,
+    };
+    let label = match section {
+        Some(k) if k > 0 => format!("section {k}: {}", label(state)),
+        _ => label(state),
     };
     let attrs = Attrs::new()
         .add("class", "eb-header eb-preview-header")
         .add("data-preview-state", state.name())
-        .opt("data-line", line);
+        .opt("data-line", line)
+        .opt("data-section", section.filter(|k| *k > 0));
     let mut html = format!("<div{}>", attrs.0);
-    let path = Attrs::new()
+    let attrs = Attrs::new()
         .add("class", "eb-path")
         .add("data-action", "open-file")
-        .add("data-file-path", &p.path)
+        .add("data-file-path", path)
         .opt("data-line", line);
-    html.push_str(&format!("<span{}>", path.0));
-    push_line_text(&mut html, &p.path);
+    html.push_str(&format!("<span{}>", attrs.0));
+    push_line_text(&mut html, path);
     html.push_str("</span><span class=\"eb-preview-state\">");
     push_line_text(&mut html, &label);
     html.push_str("</span><span class=\"eb-badge eb-badge-pending\" data-status=\"pending\">Writing\u{2026}</span>");
-    match &state {
+    match state {
         PreviewState::NoMatch {
             error_kind, reason, ..
         } => reason_div(&mut html, "no-match", error_kind, reason),
@@ -259,7 +272,7 @@ fn join_lines(lines: &[u32]) -> String {
 }
 
 /// One row. `old`/`new`: file line numbers (1-based) when known.
-fn row(
+pub(super) fn row(
     html: &mut String,
     id: Option<&str>,
     kind: &str,

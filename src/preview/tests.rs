@@ -253,3 +253,26 @@ fn json_reader_caps_long_keys_and_scalars() {
         .iter()
         .any(|e| matches!(e, JsonEvent::Text { text, .. } if text == "x")));
 }
+
+#[test]
+fn patch_preview_draws_the_open_section_in_place() {
+    use crate::block::Format;
+    use crate::preview::PatchPreview;
+    let file: String = (1..=20).map(|i| format!("line {i}\n")).collect();
+    let mut p = PatchPreview::new("n.txt", Format::ApplyPatch, Some(&file));
+    p.push(&["@@", " line 9", "-line 10", "+<script>x</script>"]);
+    let html = p.render_full(Some("+par"));
+    assert!(html.contains("data-preview-state=\"located\""), "{html}");
+    assert!(html.contains("data-section=\"1\""), "{html}");
+    assert!(html.contains("section 1: located at line 9"), "{html}");
+    assert!(html.contains("eb-line eb-line-removed\" data-row=\"1\" data-old-line=\"10\""), "{html}");
+    assert!(html.contains("&lt;script&gt;x&lt;/script&gt;") && !html.contains("<script>"));
+    // Context: lines 6-8 above, 11-13 below.
+    assert!(html.contains("data-old-line=\"6\"") && !html.contains("data-old-line=\"5\""));
+    assert!(html.contains("data-old-line=\"13\"") && !html.contains("data-old-line=\"14\""));
+    let first = p.render_delta(None);
+    assert!(first.reset.is_some());
+    assert_eq!(p.render_delta(None), crate::preview::PreviewHtml::default());
+    p.push(&["+more"]);
+    assert!(p.render_delta(None).reset.is_some_and(|h| h.contains("more")));
+}

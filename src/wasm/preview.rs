@@ -212,6 +212,19 @@ impl RawPatchPreview {
     pub fn content_after(&self) -> Option<String> {
         self.inner.content_after()
     }
+
+    /// The open section drawn in place (HTML).
+    #[wasm_bindgen(js_name = renderFull)]
+    pub fn render_full(&self, partial: Option<String>) -> String {
+        self.inner.render_full(partial.as_deref())
+    }
+
+    /// As JSON: `{ reset }` when the drawing changed since the last call, `{}` otherwise.
+    #[wasm_bindgen(js_name = renderDelta)]
+    pub fn render_delta(&mut self, partial: Option<String>) -> String {
+        serde_json::to_string(&self.inner.render_delta(partial.as_deref()))
+            .unwrap_or_else(|_| "{}".into())
+    }
 }
 
 impl RawPatchPreview {

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EditStream, ToolCallPreview } from '../../pkg/node/index.mjs';
+import { EditStream, ToolCallPreview, renderInProgressEditBlock } from '../../pkg/node/index.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -223,4 +223,22 @@ test('CLI --stop-on-unmatched stops at a patch section that cannot apply, before
   assert.match(stderr, /a\.py/);
   assert.match(stderr, /section 1/);
   assert.equal(fs.readFileSync(path.join(dir, 'a.py'), 'utf8'), file, 'nothing written');
+});
+
+test('renderInProgressEditBlock draws the open patch section in place; the incremental form resets only when it changed', () => {
+  const file = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+  const stream = new EditStream({ preview: { files: { 'n.txt': file } } });
+  stream.feed('*** Begin Patch\n*** Update File: n.txt\n@@\n line 3\n-line 4\n+four\n+fi');
+  const html = renderInProgressEditBlock(stream);
+  assert.match(html, /data-preview-state="located"/);
+  assert.match(html, /data-section="1"/);
+  assert.match(html, /eb-line-removed" data-row="1" data-old-line="4"/);
+  assert.match(html, /eb-line-added" data-row="2"/);
+  assert.match(html, /eb-preview-partial"><div class="eb-line eb-line-partial"><span class="eb-text">\+fi</);
+  const first = renderInProgressEditBlock(stream, { incremental: true });
+  assert.equal(typeof first.reset, 'string');
+  assert.deepEqual(renderInProgressEditBlock(stream, { incremental: true }), {});
+  stream.feed('ve\n');
+  assert.match(renderInProgressEditBlock(stream, { incremental: true }).reset, /five/);
+  stream.finish();
 });
