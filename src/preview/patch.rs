@@ -98,8 +98,8 @@ pub struct PatchPreview {
     received: usize,
     /// The state and file as streamed, just before the operation completed.
     streamed: Option<(PreviewState, Option<String>)>,
-    /// A hash of the HTML the last incremental render returned.
-    drawn: Option<u64>,
+    /// What the last incremental render showed.
+    drawn: Option<Drawn>,
 }
 
 /// `@@ -3,4 +3,5 @@ tail` as (old start, old count, new start, new count).
@@ -790,31 +790,22 @@ fn scope_end(lines: &[String], from: usize) -> usize {
 /// Lines of context shown above and below the open section.
 const CONTEXT: usize = 3;
 
+/// What the last incremental render showed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Drawn {
+    layout: (u32, Option<usize>, Pass),
+    header: String,
+    rows: usize,
+    at: Option<usize>,
+    partial: String,
+    below: String,
+}
+
 impl PatchPreview {
-    /// The open section drawn in place as HTML, with the layout of a text
-    /// block's preview (`.eb-preview`, `.eb-preview-header` with
-    /// `data-preview-state` and `data-section`, `.eb-preview-rows` …): real
-    /// file line numbers once located, three lines of context above and
-    /// below. Its cost is the open section's lines, not the operation's.
-    pub fn render_full(&self, partial: Option<&str>) -> String {
-        use crate::render::{push_line_text, Attrs};
-        let mut html = String::new();
-        let attrs = Attrs::new()
-            .add(
-                "class",
-                "eb-block eb-block-pending eb-status-pending eb-preview eb-preview-patch",
-            )
-            .add("data-file-path", &self.path)
-            .add("data-status", "pending")
-            .add("aria-busy", "true");
-        html.push_str(&format!("<div{}>", attrs.0));
-        html.push_str(&super::render::header_html(
-            &self.path,
-            &self.state(),
-            Some(self.sections),
-        ));
-        html.push_str("<div class=\"eb-diff\"><div class=\"eb-preview-above\">");
-        let (body, start, pass): (&[String], Option<usize>, Pass) = match &self.open {
+    /// The open section's body, where it starts in the file (once located
+    /// at one place) and the pass that located it.
+    fn open_view(&self) -> (&[String], Option<usize>, Pass) {
+        match &self.open {
             Some(o) => {
                 let decisive = o.cands.iter().find(|(_, c)| !c.is_empty());
                 let start = match decisive.map(|(p, c)| (p, c.as_slice())) {
@@ -824,18 +815,31 @@ impl PatchPreview {
                 (&o.body, start, decisive.map_or(Pass::Exact, |(p, _)| *p))
             }
             None => (&[], None, Pass::Exact),
-        };
-        let lines = &self.lines;
-        if let Some(s) = start {
-            let from = s.saturating_sub(CONTEXT).min(lines.len());
-            for (i, l) in lines.iter().enumerate().take(s).skip(from) {
-                super::render::row(&mut html, None, "context", Some(i + 1), None, None, l);
-            }
         }
-        html.push_str("</div><div class=\"eb-preview-rows\">");
-        let mut at = start;
+    }
+
+    fn header_part(&self) -> String {
+        super::render::header_html(&self.path, &self.state(), Some(self.sections))
+    }
+
+    fn context_rows(&self, from: usize, to: usize) -> String {
+        let mut html = String::new();
+        let to = to.min(self.lines.len());
+        for (i, l) in self.lines.iter().enumerate().take(to).skip(from) {
+            super::render::row(&mut html, None, "context", Some(i + 1), None, None, l);
+        }
+        html
+    }
+
+    /// Rows of the body from line `k` on, the file position being `at`;
+    /// returns them and the file position after them.
+    fn body_rows(&self, k: usize, at: Option<usize>) -> (String, Option<usize>) {
+        let (body, _, pass) = self.open_view();
+        let lines = &self.lines;
         let gaps = self.format == Format::ApplyPatch;
-        for (k, l) in body.iter().enumerate() {
+        let mut html = String::new();
+        let mut at = at;
+        for (k, l) in body.iter().enumerate().skip(k) {
             let id = k.to_string();
             let text = l.get(1..).unwrap_or("");
             if l.starts_with('+') {
@@ -870,35 +874,113 @@ impl PatchPreview {
                 *a += 1;
             }
         }
-        html.push_str("</div><div class=\"eb-preview-partial\">");
+        (html, at)
+    }
+
+    fn partial_part(partial: Option<&str>) -> String {
+        let mut html = String::new();
         if let Some(t) = partial.filter(|t| !t.is_empty()) {
             html.push_str("<div class=\"eb-line eb-line-partial\"><span class=\"eb-text\">");
-            push_line_text(&mut html, t);
+            crate::render::push_line_text(&mut html, t);
             html.push_str("</span></div>");
         }
-        html.push_str("</div><div class=\"eb-preview-below\">");
-        if let Some(a) = at {
-            for (i, l) in lines.iter().enumerate().skip(a).take(CONTEXT) {
-                super::render::row(&mut html, None, "context", Some(i + 1), None, None, l);
-            }
-        }
-        html.push_str("</div></div></div>");
         html
     }
 
-    /// What changed since the last call: the whole preview as `reset` when
-    /// anything did (the open section is redrawn; its cost is the section's
-    /// lines), nothing otherwise.
+    fn below_part(&self, at: Option<usize>) -> String {
+        at.map_or(String::new(), |a| self.context_rows(a, a + CONTEXT))
+    }
+
+    /// The open section drawn in place as HTML, with the layout of a text
+    /// block's preview (`.eb-preview`, `.eb-preview-header` with
+    /// `data-preview-state` and `data-section`, `.eb-preview-rows` …): real
+    /// file line numbers once located, three lines of context above and
+    /// below. Its cost is the open section's lines, not the operation's.
+    pub fn render_full(&self, partial: Option<&str>) -> String {
+        self.draw(partial).0
+    }
+
+    fn draw(&self, partial: Option<&str>) -> (String, Drawn) {
+        use crate::render::Attrs;
+        let (body, start, pass) = self.open_view();
+        let rows_len = body.len();
+        let mut html = String::new();
+        let attrs = Attrs::new()
+            .add(
+                "class",
+                "eb-block eb-block-pending eb-status-pending eb-preview eb-preview-patch",
+            )
+            .add("data-file-path", &self.path)
+            .add("data-status", "pending")
+            .add("aria-busy", "true");
+        html.push_str(&format!("<div{}>", attrs.0));
+        let header = self.header_part();
+        html.push_str(&header);
+        html.push_str("<div class=\"eb-diff\"><div class=\"eb-preview-above\">");
+        if let Some(s) = start {
+            html.push_str(&self.context_rows(s.saturating_sub(CONTEXT), s));
+        }
+        html.push_str("</div><div class=\"eb-preview-rows\">");
+        let (rows, at) = self.body_rows(0, start);
+        html.push_str(&rows);
+        html.push_str("</div><div class=\"eb-preview-partial\">");
+        let partial = Self::partial_part(partial);
+        html.push_str(&partial);
+        html.push_str("</div><div class=\"eb-preview-below\">");
+        let below = self.below_part(at);
+        html.push_str(&below);
+        html.push_str("</div></div></div>");
+        let drawn = Drawn {
+            layout: (self.sections, start, pass),
+            header,
+            rows: rows_len,
+            at,
+            partial,
+            below,
+        };
+        (html, drawn)
+    }
+
+    /// What changed since the last call (see [`super::PreviewHtml`]): the
+    /// new header, the rows of the lines added, the line being typed, the
+    /// context below; the whole preview (`reset`) only when the layout
+    /// changes (a new section, located, a new place). So a call costs the
+    /// new lines, not the section or the operation.
     pub fn render_delta(&mut self, partial: Option<&str>) -> super::PreviewHtml {
-        let html = self.render_full(partial);
-        let hash = crate::hashline::id::fnv1a64(html.as_bytes());
-        if self.drawn == Some(hash) {
-            return super::PreviewHtml::default();
+        let (_, start, pass) = self.open_view();
+        let layout = (self.sections, start, pass);
+        let Some(last) = self.drawn.as_ref().filter(|d| d.layout == layout) else {
+            let (html, drawn) = self.draw(partial);
+            self.drawn = Some(drawn);
+            return super::PreviewHtml {
+                reset: Some(html),
+                ..super::PreviewHtml::default()
+            };
+        };
+        let mut out = super::PreviewHtml::default();
+        let header = self.header_part();
+        let (rows, at) = self.body_rows(last.rows, last.at);
+        let partial = Self::partial_part(partial);
+        let below = self.below_part(at);
+        let rows_len = self.open_view().0.len();
+        if header != last.header {
+            out.header = Some(header.clone());
         }
-        self.drawn = Some(hash);
-        super::PreviewHtml {
-            reset: Some(html),
-            ..super::PreviewHtml::default()
+        out.append = rows;
+        if partial != last.partial {
+            out.partial = Some(partial.clone());
         }
+        if below != last.below {
+            out.below = Some(below.clone());
+        }
+        self.drawn = Some(Drawn {
+            layout,
+            header,
+            rows: rows_len,
+            at,
+            partial,
+            below,
+        });
+        out
     }
 }

@@ -265,7 +265,10 @@ fn patch_preview_draws_the_open_section_in_place() {
     assert!(html.contains("data-preview-state=\"located\""), "{html}");
     assert!(html.contains("data-section=\"1\""), "{html}");
     assert!(html.contains("section 1: located at line 9"), "{html}");
-    assert!(html.contains("eb-line eb-line-removed\" data-row=\"1\" data-old-line=\"10\""), "{html}");
+    assert!(
+        html.contains("eb-line eb-line-removed\" data-row=\"1\" data-old-line=\"10\""),
+        "{html}"
+    );
     assert!(html.contains("&lt;script&gt;x&lt;/script&gt;") && !html.contains("<script>"));
     // Context: lines 6-8 above, 11-13 below.
     assert!(html.contains("data-old-line=\"6\"") && !html.contains("data-old-line=\"5\""));
@@ -273,6 +276,20 @@ fn patch_preview_draws_the_open_section_in_place() {
     let first = p.render_delta(None);
     assert!(first.reset.is_some());
     assert_eq!(p.render_delta(None), crate::preview::PreviewHtml::default());
-    p.push(&["+more"]);
-    assert!(p.render_delta(None).reset.is_some_and(|h| h.contains("more")));
+    // A new line: its row only, and the context below moved on.
+    p.push(&["+more", " line 11"]);
+    let d = p.render_delta(Some("x"));
+    assert!(d.reset.is_none(), "{d:?}");
+    assert!(
+        d.append.contains("more") && d.append.contains("data-old-line=\"11\""),
+        "{d:?}"
+    );
+    assert!(d.partial.is_some_and(|h| h.contains('x')));
+    assert!(d.below.is_some_and(|h| h.contains("data-old-line=\"14\"")));
+    // A new section: drawn again whole.
+    p.push(&["@@", " line 15"]);
+    assert!(p
+        .render_delta(None)
+        .reset
+        .is_some_and(|h| h.contains("data-section=\"2\"")));
 }

@@ -107,3 +107,46 @@ test('ToolCallPreview and patch previews in the browser give the fixtures’ res
   assert.deepEqual(seen.errors, []);
   await page.close();
 });
+
+test('applyPreviewDelta builds, chunk by chunk, the DOM the full render draws, for a patch section', async () => {
+  const page = await browser.context.newPage();
+  const seen = watch(page);
+  await page.goto(`${base}/www/?theme=light`);
+  await page.waitForSelector('body[data-phase="ready"]', { timeout: 20000 });
+  const result = await page.evaluate(async () => {
+    const eb = await import('/pkg/web/index.js');
+    await eb.init();
+    const file = Array.from({ length: 60 }, (_, i) => (i % 7 === 3 ? '' : `  value_${i} = compute(${i})`)).join('\n') + '\n';
+    const lines = file.split('\n');
+    const body = [];
+    for (let i = 20; i < 34; i++) body.push(i % 3 ? ` ${lines[i]}` : `-${lines[i]}\n+${lines[i].replace('compute', 'fast')}`);
+    const reply = `Change.\n\n*** Begin Patch\n*** Update File: src/x.py\n@@\n${body.join('\n')}\n@@\n ${lines[40]}\n-${lines[41]}\n+done\n*** End Patch\n`;
+    const stream = new eb.EditStream({ preview: { files: { 'src/x.py': file } } });
+    const live = document.createElement('div');
+    const fresh = document.createElement('div');
+    let mismatches = 0;
+    let checks = 0;
+    let resets = 0;
+    const end = reply.length - 16;
+    for (let i = 0; i < end; i += 3) {
+      stream.feed(reply.slice(i, Math.min(i + 3, end)));
+      const delta = eb.renderInProgressEditBlock(stream, { incremental: true });
+      if (delta === null) continue;
+      if (delta.reset !== undefined) resets++;
+      eb.applyPreviewDelta(live, delta);
+      fresh.innerHTML = eb.renderInProgressEditBlock(stream);
+      checks++;
+      if (live.innerHTML !== fresh.innerHTML) mismatches++;
+    }
+    const state = stream.preview();
+    stream.finish();
+    return { mismatches, checks, resets, state, removed: live.querySelectorAll('.eb-line-removed').length };
+  });
+  assert.ok(result.checks > 50, JSON.stringify(result));
+  assert.equal(result.mismatches, 0, JSON.stringify(result));
+  assert.ok(result.resets <= 6, `a full redraw only when the layout changes: ${result.resets}`);
+  assert.equal(result.state.state, 'located');
+  assert.equal(result.state.section, 2);
+  assert.deepEqual(seen.errors, []);
+  await page.close();
+});

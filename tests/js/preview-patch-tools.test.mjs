@@ -225,7 +225,7 @@ test('CLI --stop-on-unmatched stops at a patch section that cannot apply, before
   assert.equal(fs.readFileSync(path.join(dir, 'a.py'), 'utf8'), file, 'nothing written');
 });
 
-test('renderInProgressEditBlock draws the open patch section in place; the incremental form resets only when it changed', () => {
+test('renderInProgressEditBlock draws the open patch section in place; the incremental form sends what changed', () => {
   const file = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
   const stream = new EditStream({ preview: { files: { 'n.txt': file } } });
   stream.feed('*** Begin Patch\n*** Update File: n.txt\n@@\n line 3\n-line 4\n+four\n+fi');
@@ -239,6 +239,10 @@ test('renderInProgressEditBlock draws the open patch section in place; the incre
   assert.equal(typeof first.reset, 'string');
   assert.deepEqual(renderInProgressEditBlock(stream, { incremental: true }), {});
   stream.feed('ve\n');
-  assert.match(renderInProgressEditBlock(stream, { incremental: true }).reset, /five/);
+  const next = renderInProgressEditBlock(stream, { incremental: true });
+  assert.equal(next.reset, undefined, 'only what changed');
+  assert.match(next.append, /five/);
+  stream.feed('@@\n line 20\n');
+  assert.match(renderInProgressEditBlock(stream, { incremental: true }).reset, /data-section="2"/);
   stream.finish();
 });
