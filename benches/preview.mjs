@@ -17,7 +17,8 @@
 //   - the same edit as an apply-patch section (1,500 old lines as context
 //     and `-` lines, 1,500 `+` lines) streamed through EditStream({ preview }),
 //     and as the arguments of an edit_file call (old_string / new_string, as
-//     JSON) streamed through ToolCallPreview: per chunk, feed + preview();
+//     JSON) streamed through ToolCallPreview: per chunk, feed + preview()
+//     (and the incremental render, for the patch);
 //     the re-run for those parses the text so far again (the patch closed
 //     with `*** End Patch`, the arguments' JSON closed by hand) and applies
 //     it with applyToContent, timed at 40 points as above.
@@ -203,6 +204,7 @@ function patchOurs() {
         if (e.type === 'block-complete') r0.final = e.preview;
       }
       stream.preview();
+      renderInProgressEditBlock(stream, { incremental: true });
     },
   );
   r.state.finish();
@@ -291,7 +293,7 @@ const pBest = (at) => Math.min(...pRuns.map((r) => windowMean(r.per, at, win)));
 const pStart = pBest(Math.floor(patchChunks.length * 0.05));
 const pEnd = pBest(patchChunks.length - win - 8);
 console.log(`apply-patch section: the same 3,000 body lines (${OLD} context and \`-\` lines, ${blockLines - OLD} \`+\` lines), ${patchChunks.length.toLocaleString('en')} chunks of ${CHUNK} chars`);
-console.log(`  ours (feed + preview() per chunk): total ${pa.total.toFixed(1)} ms (best of 3); per chunk ${us(pStart)} near the start, ${us(pEnd)} at the end; located at line ${pa.located}, final state ${r0.final?.state}`);
+console.log(`  ours (feed + preview() + incremental render per chunk): total ${pa.total.toFixed(1)} ms (best of 3); per chunk ${us(pStart)} near the start, ${us(pEnd)} at the end; located at line ${pa.located}, final state ${r0.final?.state}`);
 console.log(`  re-run (parse the patch so far + applyToContent, per chunk; sampled, integrated): total ${(pb.total / 1000).toFixed(1)} s; per chunk ${us(pb.first)} near the start, ${us(pb.last)} at the end`);
 console.log(`  speed-up over the whole run: ${(pb.total / pa.total).toFixed(0)}x`);
 
