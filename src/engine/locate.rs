@@ -24,15 +24,9 @@ impl<'a> Parts<'a> {
     }
 }
 
-/// Splits a block section into lines: `""` is no lines; CRLF is read as LF.
-pub(crate) fn section_lines(text: &str) -> Vec<&str> {
-    if text.is_empty() {
-        return Vec::new();
-    }
-    text.split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect()
-}
+/// Splits a block section (lines joined by `\n`) into lines: `""` is no
+/// lines; line endings by the one line model ([`crate::text::split_joined`]).
+pub(crate) use crate::text::split_joined as section_lines;
 
 /// A failure to locate an edit, explained.
 #[derive(Debug, Clone, PartialEq)]

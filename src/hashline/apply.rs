@@ -500,7 +500,7 @@ pub fn edit_body(
                     sent: anchor.text(),
                     current: format!("{}#{current}", anchor.line),
                     text: crate::result::clip(
-                        text.strip_suffix('\r').unwrap_or(text),
+                        crate::text::strip_line_end(text),
                         crate::result::MAX_QUOTED_CHARS,
                     )
                     .into_owned(),

@@ -243,7 +243,7 @@ impl FileState {
     /// Text from the model as the body sees it: CRLF read as LF, whatever
     /// the file's convention (which is applied again when the file is written).
     pub(super) fn normalise(&self, text: &str) -> String {
-        text.replace("\r\n", "\n")
+        crate::text::to_lf(text).into_owned()
     }
 
     /// The file's text as it would be written now (`None`: it does not exist).
@@ -453,7 +453,11 @@ fn nearest_hint(near: &[NearLine]) -> String {
 /// (the first non-empty one that no file line equals, ignoring surrounding
 /// whitespace), and returns that line for ranking the nearest file lines.
 fn explain_missing(body: &str, lines: &[&str], what: &str) -> (String, String) {
-    let present = |l: &str| body.split_terminator('\n').any(|f| f.trim() == l.trim());
+    let present = |l: &str| {
+        crate::text::body_lines(body)
+            .into_iter()
+            .any(|f| f.trim() == l.trim())
+    };
     let non_empty = || {
         lines
             .iter()
@@ -1157,7 +1161,7 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
             })
             .collect();
     };
-    let lines: Vec<&str> = body.split_terminator('\n').collect();
+    let lines: Vec<&str> = crate::text::body_lines(&body);
     let normalised: Vec<Result<AnchoredChange, String>> = changes
         .iter()
         .map(|c| {
