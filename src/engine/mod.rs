@@ -32,7 +32,6 @@
 //! assert_eq!(host.text("src/math.py").unwrap(), "def multiply(a, b):\n    return a * b\n");
 //! ```
 
-mod lines;
 pub(crate) mod locate;
 mod resolve;
 mod rewrite;
@@ -48,7 +47,7 @@ use crate::path::{confine, normalize_path};
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
 use crate::text::{DecodeError, TextFile, TrailingNewline};
 
-use lines::{Line, Lines};
+use crate::locate::index::{Line, Lines};
 use locate::{explain_not_found, section_lines, LocateFailure, Parts};
 
 /// How failures affect the rest of a reply.
@@ -301,7 +300,8 @@ fn apply_tolerant(
     parts: &Parts<'_>,
     new: &[&str],
 ) -> Result<Located, Box<LocateFailure>> {
-    use crate::matching::{find_with, MatchPass, TolerantError};
+    use crate::locate::tolerant::{find_with, TolerantError};
+    use crate::locate::Pass as MatchPass;
     const LINE_PASSES: [MatchPass; 4] = [
         MatchPass::Exact,
         MatchPass::TrailingWhitespace,
@@ -342,7 +342,7 @@ fn apply_tolerant(
         }
     };
     // A line pass starts at a line start; anything else is not a whole-line match.
-    let start = crate::matching::line_of(&content, m.start) as usize - 1;
+    let start = crate::locate::tolerant::line_of(&content, m.start) as usize - 1;
     let starts_a_line =
         m.start == 0 || content.as_bytes().get(m.start.wrapping_sub(1)) == Some(&b'\n');
     if !starts_a_line || start + seq.len() > lines.len() {

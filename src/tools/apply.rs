@@ -9,7 +9,8 @@ use super::anchored::{self, AnchorError, Region};
 use super::calls::{plan, AnchoredChange, CallKind, Op, Planned, ProviderOp, ToolCall};
 use super::schema::SchemaApi;
 use crate::host::FileHost;
-use crate::matching::{self, MatchError, MatchPass};
+use crate::locate::tolerant::{self as matching, MatchError};
+use crate::locate::{Pass as MatchPass, TOLERANT_PASSES};
 use crate::path::confine;
 use crate::result::{Diagnostics, EditResult, ErrorKind, NearLine, Status};
 use crate::text::{DecodeError, Provenance, TextFile};
@@ -996,7 +997,7 @@ fn replace(
     let mut assumed = Vec::new();
     let found = match mode {
         Matching::Tolerant => {
-            match matching::search(body, &old, &new, &MatchPass::ALL, replace_all) {
+            match matching::search(body, &old, &new, &TOLERANT_PASSES, replace_all) {
                 // Text escaped as inside a string (`\n`, `\t`, `\'`, doubled
                 // backslashes): read unescaped, when that matches (uniquely,
                 // as every pass).
@@ -1007,7 +1008,7 @@ fn replace(
                         body,
                         &plain_old,
                         &plain_new,
-                        &MatchPass::ALL,
+                        &TOLERANT_PASSES,
                         replace_all,
                     ) {
                         Ok(found) => {

@@ -12,7 +12,8 @@
 use super::apply::{FileState, Outcome, ToolOptions};
 use super::calls::{ProviderOp, Voice};
 use crate::hashline;
-use crate::matching::{self, MatchError, MatchPass};
+use crate::locate::tolerant::{self as matching, MatchError};
+use crate::locate::{Pass as MatchPass, TOLERANT_PASSES};
 use crate::result::{Diagnostics, ErrorKind, NearLine};
 
 /// Longest text of the model's own quoted back in a message.
@@ -318,7 +319,7 @@ fn replace(
     }
     // Anthropic's tool is exact by definition; Gemini's replace follows the caller's matching.
     let passes: &[MatchPass] = match (voice, options.matching) {
-        (Voice::Gemini, super::apply::Matching::Tolerant) => &MatchPass::ALL,
+        (Voice::Gemini, super::apply::Matching::Tolerant) => &TOLERANT_PASSES,
         _ => &[MatchPass::Substring],
     };
     let found = matching::search(&body, &old, &new, passes, expected > 1);

@@ -7,14 +7,27 @@
 //! already found), none goes on to the next pass. So an edit is never put at
 //! the first of several places.
 //!
-//! The patch formats (`apply-patch`, `unified-diff`) locate their sections
-//! through this module; it is meant to become the one matcher of every edit
-//! style (issue 10).
+//! Every edit style locates its edits here; a style is a list of passes:
+//!
+//! | style | passes |
+//! |---|---|
+//! | text blocks (`edit-repl`, `anchored`, `search-replace`), exact | [`Pass::Exact`] through the file's [`index::Lines`] |
+//! | text blocks, tolerant | [`BLOCK_PASSES`] ([`tolerant::search`] for the repair) |
+//! | tool calls `edit_file`, hashline `replace_text` | [`TOLERANT_PASSES`] ([`tolerant`]: text that may cover parts of lines) |
+//! | tool calls `modify_file` anchors | [`ANCHOR_PASSES`] |
+//! | `apply-patch`, `unified-diff` | [`PATCH_PASSES`] |
+//!
+//! A miss is explained by [`explain`] (nearest lines, whitespace named, "the
+//! new text is already there").
 
 use std::borrow::Cow;
 
-/// A way of comparing a needle line with a file line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub mod explain;
+pub(crate) mod index;
+pub mod tolerant;
+
+/// A way of comparing a needle line with a file line, strictest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Pass {
     /// Byte for byte.
     Exact,
@@ -26,6 +39,12 @@ pub enum Pass {
     /// read as ASCII: curly quotes as `'` and `"`, dashes and minus signs as
     /// `-`, non-breaking and other Unicode spaces as a space, `…` as `...`.
     Punctuation,
+    /// As [`Pass::Whitespace`], but the first and last needle lines may be
+    /// cut-off beginnings (at least [`tolerant::MIN_PREFIX_CHARS`]
+    /// characters) of the file's lines ([`tolerant`] completes them).
+    BoundaryPrefix,
+    /// The needle text anywhere, even inside a line ([`tolerant`]).
+    Substring,
 }
 
 impl Pass {
@@ -36,6 +55,8 @@ impl Pass {
             Pass::TrailingWhitespace => "trailing-whitespace",
             Pass::Whitespace => "whitespace",
             Pass::Punctuation => "punctuation",
+            Pass::BoundaryPrefix => "boundary-prefix",
+            Pass::Substring => "substring",
         }
     }
 
@@ -44,7 +65,7 @@ impl Pass {
         match self {
             Pass::Exact => Cow::Borrowed(line),
             Pass::TrailingWhitespace => Cow::Borrowed(line.trim_end()),
-            Pass::Whitespace => Cow::Borrowed(line.trim()),
+            Pass::Whitespace | Pass::BoundaryPrefix | Pass::Substring => Cow::Borrowed(line.trim()),
             Pass::Punctuation => {
                 let t = line.trim();
                 if t.is_ascii() {
@@ -81,6 +102,27 @@ pub const PATCH_PASSES: [Pass; 4] = [
     Pass::TrailingWhitespace,
     Pass::Whitespace,
     Pass::Punctuation,
+];
+
+/// The passes of `modify_file` anchors, in order.
+pub const ANCHOR_PASSES: [Pass; 3] = [Pass::Exact, Pass::TrailingWhitespace, Pass::Whitespace];
+
+/// The tolerant passes of text blocks (whole lines), in order.
+pub const BLOCK_PASSES: [Pass; 4] = [
+    Pass::Exact,
+    Pass::TrailingWhitespace,
+    Pass::Whitespace,
+    Pass::BoundaryPrefix,
+];
+
+/// The passes of search/replace text that may cover parts of lines
+/// (`edit_file`, hashline `replace_text`), in order; see [`tolerant`].
+pub const TOLERANT_PASSES: [Pass; 5] = [
+    Pass::Exact,
+    Pass::TrailingWhitespace,
+    Pass::Whitespace,
+    Pass::BoundaryPrefix,
+    Pass::Substring,
 ];
 
 /// Which candidate wins when a pass finds several.
@@ -187,6 +229,34 @@ fn find_all_hashed<S: AsRef<str>>(
                     .zip(&needle[1..])
                     .all(|(a, b)| a.as_ref() == *b)
             {
+                found.push(i);
+            }
+        }
+        return found;
+    }
+    if pass == Pass::BoundaryPrefix {
+        for i in from..=last {
+            let window: Vec<&str> = file[i..i + n].iter().map(AsRef::as_ref).collect();
+            if tolerant::boundary_window(&window, needle) {
+                found.push(i);
+            }
+        }
+        return found;
+    }
+    if pass == Pass::Substring {
+        // The needle as text: its first line ends a file line, its last
+        // begins one, the lines between are equal.
+        for i in from..=last {
+            let hit = (0..n).all(|k| {
+                let (f, w) = (file[i + k].as_ref(), needle[k]);
+                match (k == 0, k + 1 == n) {
+                    (true, true) => f.contains(w),
+                    (true, false) => f.ends_with(w),
+                    (false, true) => f.starts_with(w),
+                    (false, false) => f == w,
+                }
+            });
+            if hit {
                 found.push(i);
             }
         }
