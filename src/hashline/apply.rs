@@ -756,17 +756,38 @@ fn text_splices(
             .partition_point(|&s| s <= offset)
             .saturating_sub(1)
     };
-    let matches: Vec<usize> = text.match_indices(old_text).map(|(i, _)| i).collect();
+    // The exact text anywhere, through the one locate module (its substring
+    // pass): occurrences that overlap cannot each be replaced, so they are
+    // as ambiguous as several with `all` unset.
+    let located = crate::locate::tolerant::search(
+        &text,
+        old_text,
+        new_text,
+        &[crate::locate::Pass::Substring],
+        all,
+    );
+    let matches: Vec<usize> = match &located {
+        Ok(found) => found.iter().map(|m| m.start).collect(),
+        Err(crate::locate::tolerant::MatchError::Ambiguous { .. }) => {
+            crate::locate::tolerant::literal_starts(&text, old_text)
+        }
+        Err(_) => Vec::new(),
+    };
     if matches.is_empty() {
         return Err((ErrorKind::AnchorNotFound, format!("edits[{op}].old_text was not found in {path}; it must match the file exactly, including indentation. Prefer LINE#ID anchors from the read output."), None));
     }
-    if matches.len() > 1 && !all {
+    if matches.len() > 1 && (!all || located.is_err()) {
         let mut at: Vec<String> = matches
             .iter()
             .map(|&m| (line_of(m) + 1).to_string())
             .collect();
         at.dedup();
-        return Err((ErrorKind::Ambiguous, format!("edits[{op}].old_text occurs {} times in {path} (lines {}); make it unique with more surrounding text, set \"all\": true to replace every occurrence, or use LINE#ID anchors.", matches.len(), at.join(", ")), Some(line_of(matches[0]) + 1)));
+        let fix = if all {
+            "its occurrences overlap, so they cannot each be replaced; make it longer so they are separate, or use LINE#ID anchors"
+        } else {
+            "make it unique with more surrounding text, set \"all\": true to replace every occurrence, or use LINE#ID anchors"
+        };
+        return Err((ErrorKind::Ambiguous, format!("edits[{op}].old_text occurs {} times in {path} (lines {}); {fix}.", matches.len(), at.join(", ")), Some(line_of(matches[0]) + 1)));
     }
     // Line spans [first, last] per match; a match ending with '\n' also takes the next line.
     let mut spans: Vec<(usize, usize, usize)> = Vec::new(); // (first, last, matches)

@@ -232,7 +232,7 @@ pub fn line_of(content: &str, offset: usize) -> u32 {
 }
 
 /// Byte offsets of every occurrence of `old`, overlapping ones included.
-fn literal_starts(content: &str, old: &str) -> Vec<usize> {
+pub(crate) fn literal_starts(content: &str, old: &str) -> Vec<usize> {
     let mut starts = Vec::new();
     let mut from = 0;
     while let Some(k) = content.get(from..).and_then(|rest| rest.find(old)) {
