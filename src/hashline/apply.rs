@@ -787,7 +787,15 @@ fn text_splices(
         } else {
             "make it unique with more surrounding text, set \"all\": true to replace every occurrence, or use LINE#ID anchors"
         };
-        return Err((ErrorKind::Ambiguous, format!("edits[{op}].old_text occurs {} times in {path} (lines {}); {fix}.", matches.len(), at.join(", ")), Some(line_of(matches[0]) + 1)));
+        return Err((
+            ErrorKind::Ambiguous,
+            format!(
+                "edits[{op}].old_text occurs {} times in {path} (lines {}); {fix}.",
+                matches.len(),
+                at.join(", ")
+            ),
+            Some(line_of(matches[0]) + 1),
+        ));
     }
     // Line spans [first, last] per match; a match ending with '\n' also takes the next line.
     let mut spans: Vec<(usize, usize, usize)> = Vec::new(); // (first, last, matches)

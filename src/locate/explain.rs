@@ -45,7 +45,8 @@ fn no_such_line(path: &str, expected: &str) -> String {
     }
 }
 
-/// Quotes a line for a message, shortened when long.
+/// Quotes a line for a message, shortened when long (the one quoting of
+/// lines in messages).
 pub(crate) fn quote(text: &str) -> String {
     if text.is_empty() {
         return "a blank line".to_string();
@@ -220,7 +221,7 @@ pub(crate) fn explain_not_found(path: &str, lines: &[String], parts: &Parts<'_>)
         }
     }
 
-    diagnostics.nearest = nearest_lines(lines, expected, target_index, 3);
+    diagnostics.nearest = nearest_lines(lines, expected, target_index, NEAR_COUNT);
     if estimated_line.is_none() {
         estimated_line = diagnostics
             .nearest
@@ -302,10 +303,21 @@ pub(crate) fn whitespace_difference(
 
 pub(crate) use super::tolerant::dice_bigrams as similarity;
 
-/// The `count` lines most like `expected` (at least 40% alike), best first;
-/// ties go to the line nearest `near`.
-pub(crate) fn nearest_lines(
-    lines: &[String],
+/// The one cut-off of "nearest lines": how alike (0 to 1) a file line must
+/// be to the line an edit expected to be shown.
+pub const NEAR_CUTOFF: f32 = 0.4;
+/// The one count of "nearest lines" shown.
+pub const NEAR_COUNT: usize = 3;
+
+/// The [`NEAR_COUNT`] lines of an LF body most like `wanted` (see [`nearest_lines`]).
+pub(crate) fn nearest_in_body(body: &str, wanted: &str) -> Vec<NearLine> {
+    nearest_lines(&crate::text::body_lines(body), wanted, None, NEAR_COUNT)
+}
+
+/// The `count` lines most like `expected` (at least [`NEAR_CUTOFF`] alike),
+/// best first; ties go to the line nearest `near`.
+pub(crate) fn nearest_lines<S: AsRef<str>>(
+    lines: &[S],
     expected: &str,
     near: Option<usize>,
     count: usize,
@@ -316,8 +328,8 @@ pub(crate) fn nearest_lines(
             .and_then(|i| {
                 lines.get(i).map(|l| NearLine {
                     line: (i + 1) as u32,
-                    text: clip(l, MAX_QUOTED_CHARS).into_owned(),
-                    similarity: similarity(expected, l),
+                    text: clip(l.as_ref(), MAX_QUOTED_CHARS).into_owned(),
+                    similarity: similarity(expected, l.as_ref()),
                 })
             })
             .into_iter()
@@ -326,6 +338,7 @@ pub(crate) fn nearest_lines(
     let expected_pairs = expected.chars().count().saturating_sub(1);
     let mut best: Vec<(f32, usize)> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
+        let line = line.as_ref();
         // Upper bound of the Dice coefficient from the lengths alone: skip hopeless lines cheaply.
         let pairs = line.len().saturating_sub(1);
         let bound = if pairs + expected_pairs == 0 {
@@ -334,15 +347,15 @@ pub(crate) fn nearest_lines(
             (2 * pairs.min(expected_pairs * 4)) as f32 / (pairs + expected_pairs) as f32
         };
         let floor = if best.len() == count {
-            best.last().map_or(0.4, |b| b.0)
+            best.last().map_or(NEAR_CUTOFF, |b| b.0)
         } else {
-            0.4
+            NEAR_CUTOFF
         };
         if bound < floor && line.chars().count() >= expected.chars().count() {
             continue;
         }
         let s = similarity(expected, line);
-        if s < 0.4 {
+        if s < NEAR_CUTOFF {
             continue;
         }
         best.push((s, i));
@@ -356,7 +369,7 @@ pub(crate) fn nearest_lines(
     best.into_iter()
         .map(|(s, i)| NearLine {
             line: (i + 1) as u32,
-            text: clip(&lines[i], MAX_QUOTED_CHARS).into_owned(),
+            text: clip(lines[i].as_ref(), MAX_QUOTED_CHARS).into_owned(),
             similarity: (s * 100.0).round() / 100.0,
         })
         .collect()

@@ -719,12 +719,6 @@ fn align_lines(old: &[&str], new: &[&str]) -> Vec<Option<usize>> {
 /// Lines (old plus new) up to which [`align_lines`] runs an exact diff.
 const EXACT_ALIGN_LINES: usize = 4000;
 
-/// How alike two lines are, 0.0 to 1.0, ignoring surrounding whitespace:
-/// [`dice_bigrams`] of the trimmed text.
-pub fn similarity(a: &str, b: &str) -> f32 {
-    dice_bigrams(a.trim(), b.trim())
-}
-
 /// The Dice coefficient of two texts' character pairs, 0.0 to 1.0: cheap
 /// enough to rank every line of a large file, and good at ranking
 /// near-identical lines. Texts shorter than two characters score 0 unless equal.
@@ -756,28 +750,6 @@ pub fn dice_bigrams(a: &str, b: &str) -> f32 {
         }
     }
     (2 * common) as f32 / (pa.len() + pb.len()) as f32
-}
-
-/// The file lines most like `wanted`, best first, at most `limit`, each
-/// with its 1-based line number and similarity (only those at least 0.5).
-pub fn nearest_lines(content: &str, wanted: &str, limit: usize) -> Vec<(u32, String, f32)> {
-    if wanted.trim().is_empty() {
-        return Vec::new();
-    }
-    let mut scored: Vec<(u32, String, f32)> = content
-        .split_terminator('\n')
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| (i as u32 + 1, l.to_string(), similarity(l, wanted)))
-        .filter(|(_, _, s)| *s >= 0.5)
-        .collect();
-    scored.sort_by(|a, b| {
-        b.2.partial_cmp(&a.2)
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then(a.0.cmp(&b.0))
-    });
-    scored.truncate(limit);
-    scored
 }
 
 #[cfg(test)]
@@ -1070,7 +1042,7 @@ mod tests {
 
     #[test]
     fn similarity_ranks() {
-        assert!(similarity("def handle_user(req):", "def handle_users(req):") > 0.8);
-        assert!(similarity("abc", "xyz") < 0.1);
+        assert!(dice_bigrams("def handle_user(req):", "def handle_users(req):") > 0.8);
+        assert!(dice_bigrams("abc", "xyz") < 0.1);
     }
 }

@@ -421,26 +421,10 @@ fn preview(text: &str) -> String {
     crate::block::preview(text, 50)
 }
 
-/// A line as quoted in a message: trimmed, and cut at 80 characters so a
-/// minified line cannot flood the reason.
-fn quote(line: &str) -> String {
-    const MAX: usize = 80;
-    let line = line.trim();
-    if line.is_empty() {
-        return "a blank line".into();
-    }
-    format!("`{}`", crate::result::clip(line, MAX))
-}
+use crate::locate::explain::{list_lines as lines_list, quote};
 
 fn nearest(body: &str, wanted: &str) -> Vec<NearLine> {
-    matching::nearest_lines(body, wanted, 3)
-        .into_iter()
-        .map(|(line, text, similarity)| NearLine {
-            line,
-            text: crate::result::clip(&text, crate::result::MAX_QUOTED_CHARS).into_owned(),
-            similarity,
-        })
-        .collect()
+    crate::locate::explain::nearest_in_body(body, wanted)
 }
 
 fn nearest_hint(near: &[NearLine]) -> String {
@@ -495,21 +479,6 @@ fn span(r: Region) -> String {
         format!("line {}", r.first + 1)
     } else {
         format!("lines {}-{}", r.first + 1, r.last + 1)
-    }
-}
-
-/// Line numbers for a message: the first 10, then how many more.
-fn lines_list(lines: &[u32]) -> String {
-    const MAX: usize = 10;
-    let shown = lines
-        .iter()
-        .take(MAX)
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
-    match lines.len().saturating_sub(MAX) {
-        0 => shown,
-        more => format!("{shown} and {more} more"),
     }
 }
 
@@ -1325,7 +1294,7 @@ mod tests {
             lines_list(&many),
             "1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 4990 more"
         );
-        assert_eq!(lines_list(&[42, 187]), "42, 187");
+        assert_eq!(lines_list(&[42, 187]), "42 and 187");
         let long = "x".repeat(500);
         assert_eq!(
             quote(&long),

@@ -251,14 +251,7 @@ pub(super) fn current_lines(body: &str, wanted: &str) -> (String, Vec<NearLine>)
         .split('\n')
         .find(|l| !l.trim().is_empty())
         .unwrap_or(wanted);
-    let near: Vec<NearLine> = matching::nearest_lines(body, probe, 3)
-        .into_iter()
-        .map(|(line, text, similarity)| NearLine {
-            line,
-            text,
-            similarity,
-        })
-        .collect();
+    let near: Vec<NearLine> = crate::locate::explain::nearest_in_body(body, probe);
     let Some(best) = near.first() else {
         return (String::new(), near);
     };
