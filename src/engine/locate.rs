@@ -2,6 +2,7 @@
 //! module ([`crate::locate`]) and its explainer, under the names the engine uses.
 
 pub(crate) use crate::locate::explain::{
-    ambiguous, explain_not_found, nearest_lines, quote, LocateFailure, Parts,
+    ambiguous, explain_not_found, explain_not_found_with_new, nearest_lines, quote, LocateFailure,
+    Parts,
 };
 pub(crate) use crate::text::split_joined as section_lines;

@@ -48,7 +48,7 @@ use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
 use crate::text::{DecodeError, TextFile, TrailingNewline};
 
 use crate::locate::index::{Line, Lines};
-use locate::{explain_not_found, section_lines, LocateFailure, Parts};
+use locate::{explain_not_found_with_new, section_lines, LocateFailure, Parts};
 
 /// How failures affect the rest of a reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -278,7 +278,12 @@ fn apply_block_to_doc(
             })
         }
         [] if matching == Matching::Tolerant => apply_tolerant(doc, path, &parts, &new),
-        [] => Err(Box::new(explain_not_found(path, &doc.texts(), &parts))),
+        [] => Err(Box::new(explain_not_found_with_new(
+            path,
+            &doc.texts(),
+            &parts,
+            &new,
+        ))),
         many => Err(Box::new(locate::ambiguous(
             path,
             &many.iter().map(|&i| (i + 1) as u32).collect::<Vec<_>>(),
@@ -321,7 +326,7 @@ fn apply_tolerant(
     new_seq.extend_from_slice(&parts.trailing);
     let new_text = new_seq.join("\n");
     let (a, o) = (parts.anchor.len(), parts.old.len());
-    let not_found = || Box::new(explain_not_found(path, &lines, parts));
+    let not_found = || Box::new(explain_not_found_with_new(path, &lines, parts, new));
     // A sequence that is literally in the file, but (the exact pass failed)
     // not as whole lines, is a partial-line edit: refuse it rather than let
     // the boundary-prefix pass read it as a cut-off line and drop the rest.

@@ -774,6 +774,17 @@ fn text_splices(
         Err(_) => Vec::new(),
     };
     if matches.is_empty() {
+        if let Some(line) = crate::locate::explain::already_applied_text(&text, old_text, new_text)
+        {
+            return Err((
+                ErrorKind::AnchorNotFound,
+                format!(
+                    "edits[{op}].old_text was not found in {path}. {}",
+                    crate::locate::explain::already_applied_reason(path, "old_text", line)
+                ),
+                Some(line),
+            ));
+        }
         return Err((ErrorKind::AnchorNotFound, format!("edits[{op}].old_text was not found in {path}; it must match the file exactly, including indentation. Prefer LINE#ID anchors from the read output."), None));
     }
     if matches.len() > 1 && (!all || located.is_err()) {

@@ -250,6 +250,76 @@ pub(crate) fn explain_not_found(path: &str, lines: &[String], parts: &Parts<'_>)
     }
 }
 
+/// Where the text an edit would leave (its `result`: context and new
+/// lines, as they stand after the edit) already occurs, 0-based, when it
+/// occurs at exactly one place: the edit looks applied already (a model
+/// re-sending an edit it made before). `None` when `result` has no non-blank
+/// line, or occurs nowhere, or at several places.
+pub(crate) fn already_applied<S: AsRef<str>>(lines: &[S], result: &[&str]) -> Option<usize> {
+    if result.iter().all(|l| l.trim().is_empty()) {
+        return None;
+    }
+    match super::locate(
+        lines,
+        result,
+        &super::ANCHOR_PASSES,
+        0,
+        super::Prefer::Nothing,
+    ) {
+        super::Located::Unique { start, .. } => Some(start),
+        _ => None,
+    }
+}
+
+/// The words for an edit whose new text is already there: `what` is the
+/// text that was not found ("the old lines", "old_string"), `line` the
+/// 1-based line where the new text stands.
+pub(crate) fn already_applied_reason(path: &str, what: &str, line: usize) -> String {
+    format!(
+        "The new text is already there: it stands at line {line} of {path}, and {what} is nowhere, so this edit looks applied already (sent twice?). Drop it; if a further change is meant, copy the current lines from the file."
+    )
+}
+
+/// For text edits (`old` and `new` as text that may cover parts of lines,
+/// LF): the 1-based line where `new` already stands at exactly one place
+/// (literally, else as whole lines up to whitespace), when `old` was not
+/// found. `None` for a blank `new` or one equal to `old`.
+pub(crate) fn already_applied_text(body: &str, old: &str, new: &str) -> Option<usize> {
+    if new.trim().is_empty() || old == new {
+        return None;
+    }
+    match super::tolerant::literal_starts(body, new).as_slice() {
+        [one] => return Some(super::tolerant::line_of(body, *one) as usize),
+        [] => {}
+        _ => return None,
+    }
+    let lines = crate::text::body_lines(body);
+    already_applied(&lines, &crate::text::split_lines(new)).map(|at| at + 1)
+}
+
+/// [`explain_not_found`], saying "the new text is already there" when the
+/// edit's result (anchor, `new`, trailing) stands in the file at one place.
+pub(crate) fn explain_not_found_with_new(
+    path: &str,
+    lines: &[String],
+    parts: &Parts<'_>,
+    new: &[&str],
+) -> LocateFailure {
+    let mut failure = explain_not_found(path, lines, parts);
+    if parts.old.as_slice() == new {
+        return failure;
+    }
+    let mut result = parts.anchor.clone();
+    result.extend_from_slice(new);
+    result.extend_from_slice(&parts.trailing);
+    if let Some(at) = already_applied(lines, &result) {
+        let line = at + parts.anchor.len() + 1;
+        failure.reason = already_applied_reason(path, "the old text", line);
+        failure.estimated_line = Some(line as u32);
+    }
+    failure
+}
+
 /// The line with every whitespace character removed.
 fn squeeze(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()

@@ -20,6 +20,7 @@ use crate::block::{preview, EditBlock, Format};
 use crate::engine::locate::{ambiguous, explain_not_found, quote, Parts};
 use crate::engine::{ApplyOptions, Mode};
 use crate::host::FileHost;
+use crate::locate::explain::{already_applied, already_applied_reason};
 use crate::locate::{line_hashes, locate, locate_hashed, Located, Pass, Prefer, PATCH_PASSES};
 use crate::path::normalize_path;
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
@@ -805,7 +806,16 @@ fn apply_hunks(
                         diagnostics: Some(f.diagnostics),
                     });
                 }
-                Located::NotFound => return Err(not_found(&which, path, lines, &needle, from)),
+                Located::NotFound => {
+                    return Err(not_found(
+                        &which,
+                        path,
+                        lines,
+                        &needle,
+                        &hunk.new_side(),
+                        from,
+                    ))
+                }
             }
         };
         if let (Format::UnifiedDiff, Some(os)) = (format, hunk.old_start) {
@@ -884,8 +894,16 @@ fn loosest_of(a: Pass, b: Pass) -> Pass {
 }
 
 /// Explains a section found nowhere after `from`: the nearest lines, and
-/// the current lines to copy.
-fn not_found(which: &str, path: &str, lines: &[Line], needle: &[&str], from: usize) -> Failure {
+/// the current lines to copy; or that its result (`after`: its context and
+/// added lines) is already there.
+fn not_found(
+    which: &str,
+    path: &str,
+    lines: &[Line],
+    needle: &[&str],
+    after: &[&str],
+    from: usize,
+) -> Failure {
     // Found, but before where it may start: the sections are out of order.
     if let Some(at) =
         start_of(&locate(lines, needle, &PATCH_PASSES, 0, Prefer::Nothing)).filter(|s| *s < from)
@@ -900,6 +918,19 @@ fn not_found(which: &str, path: &str, lines: &[Line], needle: &[&str], from: usi
             line: Some((at + 1) as u32),
             diagnostics: None,
         };
+    }
+    if after != needle {
+        if let Some(at) = already_applied(lines, after) {
+            return Failure {
+                kind: ErrorKind::OldMismatch,
+                reason: format!(
+                    "{which}: {}",
+                    already_applied_reason(path, "its old side", at + 1)
+                ),
+                line: Some((at + 1) as u32),
+                diagnostics: None,
+            };
+        }
     }
     let f = explain_not_found(
         path,

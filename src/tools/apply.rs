@@ -1048,7 +1048,7 @@ fn replace(
         }
         Err(MatchError::NotFound) => {
             let (wanted, hint) =
-                explain_missing(body, &old.split('\n').collect::<Vec<_>>(), "old_string");
+                explain_missing(body, &crate::text::split_joined(&old), "old_string");
             let near = nearest(body, &wanted);
             let tried = match mode {
                 Matching::Tolerant => {
@@ -1056,10 +1056,16 @@ fn replace(
                 }
                 Matching::Exact => "matching is exact",
             };
-            let reason = format!(
-                "old_string was not found ({tried}).{hint}{} Copy old_string from the file as it is before this edit (earlier edits in the reply included), not as it will be.",
-                nearest_hint(&near)
-            );
+            let reason = match crate::locate::explain::already_applied_text(body, &old, &new) {
+                Some(line) => format!(
+                    "old_string was not found ({tried}). {}",
+                    crate::locate::explain::already_applied_reason("the file", "old_string", line)
+                ),
+                None => format!(
+                    "old_string was not found ({tried}).{hint}{} Copy old_string from the file as it is before this edit (earlier edits in the reply included), not as it will be.",
+                    nearest_hint(&near)
+                ),
+            };
             let line = near.first().map(|n| n.line);
             Outcome::fail(ErrorKind::AnchorNotFound, reason)
                 .at(line)
@@ -1205,15 +1211,20 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
                         let anchor_lines: Vec<&str> = anchor.iter().map(String::as_str).collect();
                         let (wanted, hint) = explain_missing(&body, &anchor_lines, "the anchor");
                         let near = nearest(&body, &wanted);
-                        Outcome::fail(
-                            ErrorKind::AnchorNotFound,
-                            format!(
+                        let content: Vec<&str> = change.content.iter().map(String::as_str).collect();
+                        let done = (e.part == "start" && content.as_slice() != anchor_lines.as_slice())
+                            .then(|| crate::locate::explain::already_applied(&lines, &content))
+                            .flatten();
+                        let reason = match done {
+                            Some(at) => crate::locate::explain::already_applied_reason("the file", "the start anchor", at + 1),
+                            None => format!(
                                 "{} anchor not found{after}: no consecutive lines match {} even ignoring whitespace.{hint}{} Anchors must be copied from the file as it is now, before this change.",
                                 e.part,
                                 quote(&anchor.join(" / ")),
                                 nearest_hint(&near)
                             ),
-                        )
+                        };
+                        Outcome::fail(ErrorKind::AnchorNotFound, reason)
                         .at(near.first().map(|n| n.line))
                         .with(Diagnostics {
                             failed_part: Some(e.part.into()),
