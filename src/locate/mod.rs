@@ -21,6 +21,8 @@
 //! new text is already there").
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 pub mod explain;
 pub(crate) mod index;
@@ -181,6 +183,89 @@ pub fn line_hashes<S: AsRef<str>>(file: &[S]) -> Vec<u64> {
     file.iter().map(|l| line_hash(l.as_ref())).collect()
 }
 
+/// A line index of one file snapshot: each line's hash, and (when built
+/// with positions) every line's position sorted by hash, so the exact pass
+/// looks a needle up by its rarest line instead of scanning the file: a
+/// search costs about the needle and its candidates, not the rest of the
+/// file, and uniqueness is still proved (every candidate is checked).
+/// Built once per snapshot; a snapshot that changes is indexed again (the
+/// engine's [`index::Lines`] is the incremental version for text blocks).
+#[derive(Debug, Clone, Default)]
+pub struct LineIndex {
+    hashes: Vec<u64>,
+    /// For each hash: its first line and how many lines have it (empty
+    /// without positions).
+    heads: HashMap<u64, (u32, u32), BuildHasherDefault<SeedHasher>>,
+    /// For each line, the next line with the same hash (`u32::MAX`: none).
+    next: Vec<u32>,
+}
+
+/// The hashes are already hashes: the map only folds them.
+#[derive(Default)]
+struct SeedHasher(u64);
+
+impl std::hash::Hasher for SeedHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+impl LineIndex {
+    /// Hashes only (for a file searched a few times).
+    pub fn hashes<S: AsRef<str>>(file: &[S]) -> LineIndex {
+        LineIndex {
+            hashes: line_hashes(file),
+            ..LineIndex::default()
+        }
+    }
+
+    /// Hashes and positions (for a file searched many times).
+    pub fn new<S: AsRef<str>>(file: &[S]) -> LineIndex {
+        let hashes = line_hashes(file);
+        let mut heads: HashMap<u64, (u32, u32), BuildHasherDefault<SeedHasher>> =
+            HashMap::with_capacity_and_hasher(hashes.len(), Default::default());
+        let mut next = vec![u32::MAX; hashes.len()];
+        for (i, &h) in hashes.iter().enumerate().rev() {
+            let head = heads.entry(h).or_insert((u32::MAX, 0));
+            next[i] = head.0;
+            *head = (i as u32, head.1 + 1);
+        }
+        LineIndex {
+            hashes,
+            heads,
+            next,
+        }
+    }
+
+    fn has_positions(&self) -> bool {
+        self.next.len() == self.hashes.len() && !self.heads.is_empty()
+    }
+
+    /// How many lines have `hash`, and the first of them.
+    fn head(&self, hash: u64) -> (u32, u32) {
+        self.heads.get(&hash).copied().unwrap_or((u32::MAX, 0))
+    }
+
+    /// The lines with `hash` from line `first` on (a chain), ascending.
+    fn chain(&self, first: u32) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors((first != u32::MAX).then_some(first), move |&p| {
+            self.next
+                .get(p as usize)
+                .copied()
+                .filter(|&q| q != u32::MAX)
+        })
+        .map(|p| p as usize)
+    }
+}
+
 /// Every 0-based start at or after `from` where `needle` occurs as
 /// consecutive whole lines under `pass`.
 pub fn find_all<S: AsRef<str>>(file: &[S], needle: &[&str], pass: Pass, from: usize) -> Vec<usize> {
@@ -189,7 +274,7 @@ pub fn find_all<S: AsRef<str>>(file: &[S], needle: &[&str], pass: Pass, from: us
 
 fn find_all_hashed<S: AsRef<str>>(
     file: &[S],
-    hashes: Option<&[u64]>,
+    index: Option<&LineIndex>,
     needle: &[&str],
     pass: Pass,
     from: usize,
@@ -200,7 +285,42 @@ fn find_all_hashed<S: AsRef<str>>(
         return found;
     }
     let last = file.len() - n;
-    if let (Pass::Exact, Some(hashes)) = (pass, hashes.filter(|h| h.len() == file.len())) {
+    let index = index.filter(|ix| ix.hashes.len() == file.len());
+    if let (Pass::Exact, Some(ix)) = (pass, index) {
+        if ix.has_positions() {
+            // Start from the needle's rarest line (a unique one ends the
+            // search for it); check every candidate.
+            let wanted: Vec<u64> = needle.iter().map(|l| line_hash(l)).collect();
+            let (mut k, mut best) = (0, (u32::MAX, u32::MAX));
+            for (j, &h) in wanted.iter().enumerate() {
+                let head = ix.head(h);
+                if head.1 < best.1 {
+                    (k, best) = (j, head);
+                }
+                if head.1 <= 1 {
+                    break;
+                }
+            }
+            for p in ix.chain(best.0) {
+                let Some(start) = p.checked_sub(k) else {
+                    continue;
+                };
+                if start < from {
+                    continue;
+                }
+                if start > last {
+                    break;
+                }
+                if (0..n).all(|j| {
+                    ix.hashes[start + j] == wanted[j] && file[start + j].as_ref() == needle[j]
+                }) {
+                    found.push(start);
+                }
+            }
+            return found;
+        }
+    }
+    if let (Pass::Exact, Some(hashes)) = (pass, index.map(|ix| ix.hashes.as_slice())) {
         let want = line_hash(needle[0]);
         for i in from..=last {
             if hashes[i] == want
@@ -283,18 +403,18 @@ pub fn locate<S: AsRef<str>>(
     locate_hashed(file, None, needle, passes, from, prefer)
 }
 
-/// As [`locate`], with the file's [`line_hashes`] (computed once for many
-/// searches in one file); the same answers, faster.
+/// As [`locate`], with the file's [`LineIndex`] (built once for many
+/// searches in one file snapshot); the same answers, faster.
 pub fn locate_hashed<S: AsRef<str>>(
     file: &[S],
-    hashes: Option<&[u64]>,
+    index: Option<&LineIndex>,
     needle: &[&str],
     passes: &[Pass],
     from: usize,
     prefer: Prefer,
 ) -> Located {
     for &pass in passes {
-        let starts = find_all_hashed(file, hashes, needle, pass, from);
+        let starts = find_all_hashed(file, index, needle, pass, from);
         match starts.as_slice() {
             [] => continue,
             [one] => {
@@ -396,7 +516,8 @@ mod tests {
             "a long line of more than eight bytes",
             "b",
         ];
-        let hashes = line_hashes(&file);
+        let hashed = LineIndex::hashes(&file);
+        let indexed = LineIndex::new(&file);
         let needles: [&[&str]; 7] = [
             &["b", "c"],
             &["b"],
@@ -414,19 +535,21 @@ mod tests {
                     Prefer::Line(3),
                     Prefer::Before(5),
                 ] {
-                    assert_eq!(
-                        locate_hashed(&file, Some(&hashes), needle, &PATCH_PASSES, from, prefer),
-                        locate(&file, needle, &PATCH_PASSES, from, prefer),
-                        "{needle:?} from {from}"
-                    );
+                    for ix in [&hashed, &indexed] {
+                        assert_eq!(
+                            locate_hashed(&file, Some(ix), needle, &PATCH_PASSES, from, prefer),
+                            locate(&file, needle, &PATCH_PASSES, from, prefer),
+                            "{needle:?} from {from}"
+                        );
+                    }
                 }
             }
         }
-        // Hashes of another length than the file are not used.
+        // An index of another file is not used.
         assert_eq!(
             locate_hashed(
                 &file,
-                Some(&hashes[..2]),
+                Some(&LineIndex::new(&file[..2])),
                 &["x"],
                 &PATCH_PASSES,
                 0,

@@ -21,7 +21,7 @@ use crate::engine::locate::{ambiguous, explain_not_found, quote, Parts};
 use crate::engine::{ApplyOptions, Mode};
 use crate::host::FileHost;
 use crate::locate::explain::{already_applied, already_applied_reason};
-use crate::locate::{line_hashes, locate, locate_hashed, Located, Pass, Prefer, PATCH_PASSES};
+use crate::locate::{locate, locate_hashed, LineIndex, Located, Pass, Prefer, PATCH_PASSES};
 use crate::path::normalize_path;
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
 use crate::text::{body_lines, DecodeError, TextFile};
@@ -654,8 +654,16 @@ fn apply_hunks(
     let mut final_newline = doc.final_newline;
     let total = hunks.len();
     // Hashed once for every section's search (a single short section need not).
-    let hashes = (hunks.len() > 1 || lines.len() > 64).then(|| line_hashes(lines));
-    let hashes = hashes.as_deref();
+    // One index per snapshot for every section's search: positions by hash
+    // when there are enough sections for lookups to beat scans.
+    let index = if hunks.len() >= INDEX_MIN_SECTIONS {
+        Some(LineIndex::new(lines))
+    } else if hunks.len() > 1 || lines.len() > 64 {
+        Some(LineIndex::hashes(lines))
+    } else {
+        None
+    };
+    let hashes = index.as_ref();
     for (k, hunk) in hunks.iter().enumerate() {
         let which = if total > 1 {
             format!("{name}, section {} of {total}", k + 1)
@@ -883,6 +891,10 @@ fn apply_hunks(
         },
     ))
 }
+
+/// Sections of one operation from which the file's [`LineIndex`] holds
+/// positions (each lookup then costs its candidates, not a scan).
+const INDEX_MIN_SECTIONS: usize = 8;
 
 fn loosest_of(a: Pass, b: Pass) -> Pass {
     let rank = |p: Pass| PATCH_PASSES.iter().position(|x| *x == p).unwrap_or(0);
