@@ -358,7 +358,7 @@ fn apply_tolerant(
     let repaired: Vec<String> = if new.is_empty() {
         Vec::new()
     } else {
-        let all: Vec<&str> = m.replacement.split('\n').collect();
+        let all: Vec<&str> = section_lines(&m.replacement);
         if all.len() == new_seq.len() {
             all[a..a + new.len()]
                 .iter()

@@ -830,16 +830,10 @@ fn text_splices(
         let end = line_starts.get(last + 1).copied().unwrap_or(text.len());
         let segment = text.get(start..end).unwrap_or_default();
         let replaced = segment.replacen(old_text, new_text, n);
-        let new_lines: Vec<String> = if replaced.is_empty() {
-            Vec::new()
-        } else {
-            replaced
-                .strip_suffix('\n')
-                .unwrap_or(&replaced)
-                .split('\n')
-                .map(str::to_string)
-                .collect()
-        };
+        let new_lines: Vec<String> = crate::text::split_lines(&replaced)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         out.push(Splice {
             op,
             start: first,

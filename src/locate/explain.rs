@@ -325,10 +325,7 @@ fn squeeze(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-fn leading_ws(s: &str) -> &str {
-    let end = s.len() - s.trim_start().len();
-    &s[..end]
-}
+use super::tolerant::leading_ws;
 
 /// Names a difference between `expected` (from the edit) and `actual` (line
 /// `line_no` of the file) when it is whitespace only.

@@ -298,37 +298,32 @@ fn literal_match(
     }
 }
 
-/// The content split into lines (without their `\n`), with byte offsets.
+/// The content split into lines by the one line model, with byte offsets.
 struct Lines<'a> {
     text: &'a str,
     lines: Vec<&'a str>,
     starts: Vec<usize>,
+    ends: Vec<usize>,
 }
 
 impl<'a> Lines<'a> {
     fn new(text: &'a str) -> Lines<'a> {
-        let mut lines = Vec::new();
-        let mut starts = Vec::new();
-        let mut at = 0;
-        // A final newline does not start another line.
-        for line in text.split_terminator('\n') {
-            starts.push(at);
-            lines.push(line);
-            at += line.len() + 1;
-        }
+        let split = crate::text::LineText::without_bom(text);
         Lines {
             text,
-            lines,
-            starts,
+            lines: split.lines(),
+            starts: split.spans.iter().map(|s| s.start).collect(),
+            ends: split.spans.iter().map(|s| s.end).collect(),
         }
     }
 
-    /// Byte offset just past line `i` (before its `\n`).
+    /// Byte offset just past line `i`'s text (before its ending).
     fn end_of(&self, i: usize) -> usize {
-        self.starts[i] + self.lines[i].len()
+        self.ends[i]
     }
 }
 
+/// A line's indentation.
 pub(crate) fn leading_ws(s: &str) -> &str {
     &s[..s.len() - s.trim_start().len()]
 }

@@ -1027,9 +1027,9 @@ fn replace(
             }
         }
         Err(MatchError::CutShort { line }) => {
-            let file_line = body
-                .split('\n')
-                .nth(line.saturating_sub(1) as usize)
+            let file_line = crate::text::body_lines(body)
+                .get(line.saturating_sub(1) as usize)
+                .copied()
                 .unwrap_or_default();
             let reason = format!(
                 "old_string cuts line {line} short (the file's line is {}), and new_string does not show where the rest of that line goes, so applying it would lose text. Copy the whole line into old_string and write it out in full in new_string.",
