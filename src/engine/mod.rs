@@ -306,13 +306,7 @@ fn apply_tolerant(
     new: &[&str],
 ) -> Result<Located, Box<LocateFailure>> {
     use crate::locate::tolerant::{find_with, TolerantError};
-    use crate::locate::Pass as MatchPass;
-    const LINE_PASSES: [MatchPass; 4] = [
-        MatchPass::Exact,
-        MatchPass::TrailingWhitespace,
-        MatchPass::Whitespace,
-        MatchPass::BoundaryPrefix,
-    ];
+    use crate::locate::BLOCK_PASSES as LINE_PASSES;
     let seq = parts.sequence();
     // Every line, the last included, ends in '\n', and so does the sequence:
     // the passes then compare exactly `seq.len()` whole lines, blank ones too.
