@@ -339,6 +339,68 @@ impl<'a> LineText<'a> {
     }
 }
 
+/// One line of a text shared by many lines (a range of it), so reading a
+/// file's lines costs one allocation, not one per line, and copying a list
+/// of lines costs reference counts.
+#[derive(Clone)]
+pub struct SharedLine {
+    text: std::rc::Rc<str>,
+    start: usize,
+    end: usize,
+}
+
+impl SharedLine {
+    /// A line of its own.
+    pub fn new(s: &str) -> SharedLine {
+        SharedLine {
+            text: std::rc::Rc::from(s),
+            start: 0,
+            end: s.len(),
+        }
+    }
+
+    /// The lines of an LF body by the one rule ([`split_lines`]), each a
+    /// range of the one shared body.
+    pub fn split_body(body: String) -> Vec<SharedLine> {
+        let text: std::rc::Rc<str> = std::rc::Rc::from(body);
+        let split = LineText::without_bom(&text);
+        split
+            .spans
+            .iter()
+            .map(|s| SharedLine {
+                text: text.clone(),
+                start: s.start,
+                end: s.end,
+            })
+            .collect()
+    }
+}
+
+impl std::ops::Deref for SharedLine {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.text.get(self.start..self.end).unwrap_or("")
+    }
+}
+
+impl AsRef<str> for SharedLine {
+    fn as_ref(&self) -> &str {
+        self
+    }
+}
+
+impl PartialEq for SharedLine {
+    fn eq(&self, other: &SharedLine) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for SharedLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
 /// The lines of a text by the one rule (no BOM handling): `"a\nb\n"` and
 /// `"a\nb"` are two lines, `""` is none, `"\n"` is one empty line, and
 /// `"a\r\n"` is the line `a`.

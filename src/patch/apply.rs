@@ -13,7 +13,6 @@
 //! first of several places.
 
 use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
 
 use super::{Hunk, Operation, PatchOp};
 use crate::block::{preview, EditBlock, Format};
@@ -24,7 +23,7 @@ use crate::locate::explain::{already_applied, already_applied_reason};
 use crate::locate::{locate, locate_hashed, LineIndex, Located, Pass, Prefer, PATCH_PASSES};
 use crate::path::normalize_path;
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
-use crate::text::{body_lines, DecodeError, TextFile};
+use crate::text::{DecodeError, SharedLine as Line, TextFile};
 
 /// A file as it stands in the transaction.
 #[derive(Clone)]
@@ -37,61 +36,10 @@ struct Doc {
     final_newline: bool,
 }
 
-/// One line of a document: a range of a shared text (the file as read, or
-/// an added line), so reading a file costs one allocation, not one per line.
-#[derive(Clone)]
-struct Line {
-    text: Rc<str>,
-    start: usize,
-    end: usize,
-}
-
-impl Line {
-    fn new(s: &str) -> Line {
-        Line {
-            text: Rc::from(s),
-            start: 0,
-            end: s.len(),
-        }
-    }
-}
-
-impl std::ops::Deref for Line {
-    type Target = str;
-    fn deref(&self) -> &str {
-        self.text.get(self.start..self.end).unwrap_or("")
-    }
-}
-
-impl AsRef<str> for Line {
-    fn as_ref(&self) -> &str {
-        self
-    }
-}
-
-impl PartialEq for Line {
-    fn eq(&self, other: &Line) -> bool {
-        **self == **other
-    }
-}
-
 impl Doc {
     fn from_text(mut file: TextFile) -> Doc {
         let final_newline = file.body.is_empty() || file.body.ends_with('\n');
-        let body: Rc<str> = Rc::from(std::mem::take(&mut file.body));
-        // The lines of `body_lines`, as ranges of the one shared text.
-        let base = body.as_ptr() as usize;
-        let lines = body_lines(&body)
-            .into_iter()
-            .map(|l| {
-                let start = l.as_ptr() as usize - base;
-                Line {
-                    text: body.clone(),
-                    start,
-                    end: start + l.len(),
-                }
-            })
-            .collect();
+        let lines = Line::split_body(std::mem::take(&mut file.body));
         Doc {
             file,
             lines,
