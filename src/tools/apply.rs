@@ -427,6 +427,17 @@ fn nearest(body: &str, wanted: &str) -> Vec<NearLine> {
     crate::locate::explain::nearest_in_body(body, wanted)
 }
 
+/// " Only whitespace differs: …" when the nearest line differs from the
+/// wanted one in whitespace only (the one explainer's naming).
+fn whitespace_note(near: &[NearLine], wanted: &str) -> String {
+    near.first()
+        .and_then(|n| {
+            crate::locate::explain::whitespace_difference(wanted, &n.text, n.line as usize)
+        })
+        .map(|w| format!(" Only whitespace differs: {w}."))
+        .unwrap_or_default()
+}
+
 fn nearest_hint(near: &[NearLine]) -> String {
     match near.first() {
         Some(n) => format!(" The closest line is {}: {}.", n.line, quote(&n.text)),
@@ -1062,8 +1073,9 @@ fn replace(
                     crate::locate::explain::already_applied_reason("the file", "old_string", line)
                 ),
                 None => format!(
-                    "old_string was not found ({tried}).{hint}{} Copy old_string from the file as it is before this edit (earlier edits in the reply included), not as it will be.",
-                    nearest_hint(&near)
+                    "old_string was not found ({tried}).{hint}{}{} Copy old_string from the file as it is before this edit (earlier edits in the reply included), not as it will be.",
+                    nearest_hint(&near),
+                    whitespace_note(&near, &wanted)
                 ),
             };
             let line = near.first().map(|n| n.line);
