@@ -33,7 +33,7 @@ pub fn numbered(lines: &[&str], first_number: usize) -> String {
 
 /// Lines `center - radius ..= center + radius` (1-based, clamped), numbered.
 pub(super) fn around(body: &str, center: usize, radius: usize) -> String {
-    let lines: Vec<&str> = body.split_terminator('\n').collect();
+    let lines: Vec<&str> = crate::text::body_lines(body);
     if lines.is_empty() {
         return String::new();
     }
@@ -158,7 +158,7 @@ fn view(
             format!("The path {path} does not exist. Please provide a valid path."),
         );
     };
-    let lines: Vec<&str> = body.split_terminator('\n').collect();
+    let lines: Vec<&str> = crate::text::body_lines(body);
     let n = lines.len() as i64;
     let (first, last) = match range {
         None => (1, n),
@@ -411,7 +411,10 @@ fn insert(state: &mut FileState, line: i64, text: &str, path: &str) -> Outcome {
     let Some(body) = state.body.clone() else {
         return missing(Voice::Anthropic, path);
     };
-    let mut lines: Vec<String> = body.split_terminator('\n').map(str::to_string).collect();
+    let mut lines: Vec<String> = crate::text::body_lines(&body)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
     let n = lines.len() as i64;
     if line < 0 || line > n {
         return Outcome::fail(
