@@ -127,18 +127,10 @@ pub fn diff_block(old: &str, new: &str) -> Vec<DiffLine> {
     diff_block_with(old, new, &DiffLimits::default()).lines
 }
 
-/// Splits a text into lines: `'\n'` separates lines, a final `'\n'` ends the
-/// last one rather than starting an empty one, and a `'\r'` before it is part
-/// of the line ending. The empty text has no lines.
-pub fn split_lines(text: &str) -> Vec<&str> {
-    if text.is_empty() {
-        return Vec::new();
-    }
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    body.split('\n')
-        .map(|line| line.strip_suffix('\r').unwrap_or(line))
-        .collect()
-}
+/// Splits a text into lines by the one line model ([`crate::text::split_lines`]):
+/// a final `'\n'` ends the last line, the CRs before a `'\n'` are part of the
+/// line ending, and the empty text has no lines.
+pub use crate::text::split_lines;
 
 /// [`diff_block`] with explicit limits, reporting whether a limit was hit.
 pub fn diff_block_with(old: &str, new: &str, limits: &DiffLimits) -> BlockDiff {

@@ -22,7 +22,6 @@ pub mod engine;
 pub mod hashline;
 pub mod host;
 pub mod locate;
-pub mod matching;
 pub mod parser;
 pub mod patch;
 pub mod path;

@@ -534,7 +534,7 @@ pub fn render_in_progress_edit_block(file_path: &str, partial_lines: &[String]) 
     let mut section = Section::Old;
     let count = partial_lines.len();
     for (index, line) in partial_lines.iter().enumerate() {
-        let line = line.strip_suffix('\r').unwrap_or(line);
+        let line = crate::text::strip_line_end(line);
         // The line being typed may be a marker cut short ("═══════ R"):
         // leave it out until it is complete rather than flash it as content.
         if index + 1 == count && is_partial_marker(line) {
@@ -590,7 +590,7 @@ pub fn render_pending_sections(
     let mut parts = PendingParts::default();
     let mut last: Option<&str> = None;
     for s in sections {
-        let lines = s.lines.iter().map(|l| l.strip_suffix('\r').unwrap_or(l));
+        let lines = s.lines.iter().map(|l| crate::text::strip_line_end(l));
         match s.section.as_str() {
             "anchor" => {
                 parts.anchored = true;

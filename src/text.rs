@@ -38,6 +38,9 @@ pub struct TextFile {
     /// For a file with mixed endings only: where each line ended in the body
     /// as read, and how, so that lines an edit keeps are written back with their own.
     mixed: Option<Box<MixedEndings>>,
+    /// CRs that end the file after its last line (the line model's tail),
+    /// written back after the body.
+    tail_crs: u32,
 }
 
 /// The line endings of a mixed-ending file as read.
@@ -45,8 +48,9 @@ pub struct TextFile {
 struct MixedEndings {
     /// Byte offset in the LF body of each line's `\n`, ascending.
     newlines: Vec<usize>,
-    /// `crlf[i]` for every line that had an ending (an unterminated last line has none).
-    crlf: Vec<bool>,
+    /// How many CRs stood before the LF of every line that had an ending
+    /// (an unterminated last line has none): 0 for LF, 1 for CRLF.
+    crs: Vec<u32>,
 }
 
 /// Where the bytes of an edited LF body came from: runs copied from the
@@ -157,14 +161,287 @@ impl Provenance {
     }
 }
 
-/// The lines of an LF body: `"a\nb\n"` and `"a\nb"` are two lines, `""` is
-/// none, `"\n"` is one empty line.
-pub fn body_lines(body: &str) -> Vec<&str> {
-    if body.is_empty() {
-        return Vec::new();
+// ---------------------------------------------------------------------------
+// The line model: the one place text is split into lines.
+//
+// THE RULE FOR CR. A line ends at a LF, and every CR right before that LF
+// belongs to its ending: `\n`, `\r\n` and `\r\r\n` all end a line, and the
+// line's text never ends in a CR that came before its LF. The CRs at the very
+// end of the text (no LF after them) are not text either: they are kept
+// apart as the text's tail. A CR anywhere else (inside a line) is text.
+// This is the reply parser's rule (`src/parser/mod.rs`, "Lines"), applied
+// to files too: a file's own endings and tail are remembered, so reading a
+// file this way and writing it back gives the same bytes.
+//
+// `""` is no lines everywhere. A final LF ends the last line; it does not
+// start another: `"a\n"` is one line, `"\n"` one empty line.
+// ---------------------------------------------------------------------------
+
+/// How many bytes at the end of `line` are its line ending under the one rule
+/// above: the final LF and every CR right before it; 0 when `line` does not
+/// end in a LF. The parser and the JS layer use this (or the rule it states)
+/// instead of a rule of their own.
+///
+/// ```
+/// use editblocks::text::line_end_len;
+/// assert_eq!(line_end_len(b"a\r\r\n"), 3);
+/// assert_eq!(line_end_len(b"a\n"), 1);
+/// assert_eq!(line_end_len(b"a\r"), 0);
+/// ```
+pub fn line_end_len(line: &[u8]) -> usize {
+    match line.split_last() {
+        Some((b'\n', rest)) => 1 + rest.iter().rev().take_while(|&&b| b == b'\r').count(),
+        _ => 0,
     }
-    let trimmed = body.strip_suffix('\n').unwrap_or(body);
-    trimmed.split('\n').collect()
+}
+
+/// The text of a line given without its LF (as split off by a caller, or as
+/// a reply's line): the CRs that stood before the LF are dropped.
+pub fn strip_line_end(line: &str) -> &str {
+    let line = line.strip_suffix('\n').unwrap_or(line);
+    line.trim_end_matches('\r')
+}
+
+/// One line of a [`LineText`]: its text is `start..end`, its ending
+/// `end..end + ending` (empty for an unterminated last line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineSpan {
+    pub start: usize,
+    pub end: usize,
+    pub ending: usize,
+}
+
+/// Text split into lines by the one rule, remembering each line's ending,
+/// the BOM and whether the last line is terminated; [`LineText::join`] gives
+/// the text back byte for byte.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineText<'a> {
+    /// The text after the BOM.
+    pub text: &'a str,
+    pub bom: bool,
+    pub spans: Vec<LineSpan>,
+    /// How many CRs end the text after its last line (no LF after them).
+    pub tail: usize,
+}
+
+impl<'a> LineText<'a> {
+    /// Splits `text`, reading a leading U+FEFF as a BOM.
+    pub fn parse(text: &'a str) -> LineText<'a> {
+        match text.strip_prefix('\u{feff}') {
+            Some(rest) => LineText::split(rest, true),
+            None => LineText::split(text, false),
+        }
+    }
+
+    /// Splits `text` without looking for a BOM (text that is not a file's
+    /// start: a section, a tool argument, an LF body).
+    pub fn without_bom(text: &'a str) -> LineText<'a> {
+        LineText::split(text, false)
+    }
+
+    fn split(text: &'a str, bom: bool) -> LineText<'a> {
+        let full = text.as_bytes();
+        let tail = full.iter().rev().take_while(|&&b| b == b'\r').count();
+        let bytes = &full[..full.len() - tail];
+        let mut spans = Vec::new();
+        let mut start = 0;
+        while start < bytes.len() {
+            match bytes[start..].iter().position(|&b| b == b'\n') {
+                Some(k) => {
+                    let lf = start + k;
+                    let crs = bytes[start..lf]
+                        .iter()
+                        .rev()
+                        .take_while(|&&b| b == b'\r')
+                        .count();
+                    spans.push(LineSpan {
+                        start,
+                        end: lf - crs,
+                        ending: crs + 1,
+                    });
+                    start = lf + 1;
+                }
+                None => {
+                    spans.push(LineSpan {
+                        start,
+                        end: bytes.len(),
+                        ending: 0,
+                    });
+                    start = bytes.len();
+                }
+            }
+        }
+        LineText {
+            text,
+            bom,
+            spans,
+            tail,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Line `i`'s text, without its ending.
+    pub fn line(&self, i: usize) -> &'a str {
+        let s = self.spans[i];
+        // Spans end before an ASCII CR/LF or at the end: always char boundaries.
+        self.text.get(s.start..s.end).unwrap_or("")
+    }
+
+    /// Line `i`'s ending (`""`, `"\n"`, `"\r\n"`, `"\r\r\n"`, ...).
+    pub fn ending(&self, i: usize) -> &'a str {
+        let s = self.spans[i];
+        self.text.get(s.end..s.end + s.ending).unwrap_or("")
+    }
+
+    /// Every line's text.
+    pub fn lines(&self) -> Vec<&'a str> {
+        (0..self.spans.len()).map(|i| self.line(i)).collect()
+    }
+
+    /// True when the last line is terminated (or there is no line).
+    pub fn final_newline(&self) -> bool {
+        self.spans.last().map_or(true, |s| s.ending > 0)
+    }
+
+    /// The text back, byte for byte: BOM, lines and their own endings.
+    pub fn join(&self) -> String {
+        let mut out = String::with_capacity(self.text.len() + 3);
+        if self.bom {
+            out.push('\u{feff}');
+        }
+        for i in 0..self.spans.len() {
+            out.push_str(self.line(i));
+            out.push_str(self.ending(i));
+        }
+        for _ in 0..self.tail {
+            out.push('\r');
+        }
+        out
+    }
+
+    /// The text with every line ending read as LF (BOM and tail left out).
+    pub fn to_lf(&self) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        for (i, s) in self.spans.iter().enumerate() {
+            out.push_str(self.line(i));
+            if s.ending > 0 {
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+/// One line of a text shared by many lines (a range of it), so reading a
+/// file's lines costs one allocation, not one per line, and copying a list
+/// of lines costs reference counts.
+#[derive(Clone)]
+pub struct SharedLine {
+    text: std::rc::Rc<str>,
+    start: usize,
+    end: usize,
+}
+
+impl SharedLine {
+    /// A line of its own.
+    pub fn new(s: &str) -> SharedLine {
+        SharedLine {
+            text: std::rc::Rc::from(s),
+            start: 0,
+            end: s.len(),
+        }
+    }
+
+    /// The lines of an LF body by the one rule ([`split_lines`]), each a
+    /// range of the one shared body.
+    pub fn split_body(body: String) -> Vec<SharedLine> {
+        let text: std::rc::Rc<str> = std::rc::Rc::from(body);
+        let split = LineText::without_bom(&text);
+        split
+            .spans
+            .iter()
+            .map(|s| SharedLine {
+                text: text.clone(),
+                start: s.start,
+                end: s.end,
+            })
+            .collect()
+    }
+}
+
+impl std::ops::Deref for SharedLine {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.text.get(self.start..self.end).unwrap_or("")
+    }
+}
+
+impl AsRef<str> for SharedLine {
+    fn as_ref(&self) -> &str {
+        self
+    }
+}
+
+impl PartialEq for SharedLine {
+    fn eq(&self, other: &SharedLine) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for SharedLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+/// The lines of a text by the one rule (no BOM handling): `"a\nb\n"` and
+/// `"a\nb"` are two lines, `""` is none, `"\n"` is one empty line, and
+/// `"a\r\n"` is the line `a`.
+pub fn split_lines(text: &str) -> Vec<&str> {
+    LineText::without_bom(text).lines()
+}
+
+/// Lines that were joined by `\n` with no final newline (a parsed block's
+/// section, a replacement text): the inverse of `lines.join("\n")` for any
+/// non-empty list, so `"a\n"` is `a` and an empty line, and `""` is no lines.
+/// Each line's CRs before its LF are dropped by the one rule.
+pub fn split_joined(text: &str) -> Vec<&str> {
+    let t = LineText::without_bom(text);
+    let mut lines = t.lines();
+    if !t.is_empty() && t.final_newline() {
+        lines.push("");
+    }
+    lines
+}
+
+/// Text with every line ending read as LF by the one rule (`\r\n` and
+/// `\r\r\n` become `\n`, CRs ending the text are dropped; other CRs stay).
+pub fn to_lf(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.as_bytes().contains(&b'\r') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(LineText::without_bom(text).to_lf())
+}
+
+/// The lines of an LF body: `"a\nb\n"` and `"a\nb"` are two lines, `""` is
+/// none, `"\n"` is one empty line. ([`split_lines`]; kept under this name.)
+pub fn body_lines(body: &str) -> Vec<&str> {
+    split_lines(body)
+}
+
+/// A line ending of `crs` CRs and a LF.
+fn push_ending(out: &mut String, crs: u32) {
+    for _ in 0..crs {
+        out.push('\r');
+    }
+    out.push('\n');
 }
 
 /// True when `bytes` has a NUL in its first 8 KiB.
@@ -189,6 +466,9 @@ impl TextFile {
             Some(rest) => (true, rest),
             None => (false, text),
         };
+        let kept = text.trim_end_matches('\r');
+        let tail_crs = (text.len() - kept.len()) as u32;
+        let text = kept;
         // No CR at all (one memchr-style scan): no line endings to count.
         let crlfs = if text.as_bytes().contains(&b'\r') {
             text.matches("\r\n").count()
@@ -202,46 +482,45 @@ impl TextFile {
                 bom,
                 crlf: false,
                 mixed: None,
+                tail_crs,
             };
         }
         let newlines = text.matches('\n').count();
-        if crlfs == newlines {
+        if crlfs == newlines && !text.contains("\r\r\n") {
             return TextFile {
                 body: text.replace("\r\n", "\n"),
                 bom,
                 crlf: true,
                 mixed: None,
+                tail_crs,
             };
         }
-        // Mixed: read every CRLF as LF and remember each line's own ending.
+        // Mixed (or an ending of several CRs): read every ending as LF by the
+        // one rule and remember each line's own ending.
+        let split = LineText::without_bom(text);
         let mut body = String::with_capacity(text.len());
         let mut offsets = Vec::with_capacity(newlines);
         let mut endings = Vec::with_capacity(newlines);
-        for piece in text.split_inclusive('\n') {
-            let (line, ending) = match piece.strip_suffix("\r\n") {
-                Some(line) => (line, Some(true)),
-                None => match piece.strip_suffix('\n') {
-                    Some(line) => (line, Some(false)),
-                    None => (piece, None),
-                },
-            };
-            body.push_str(line);
-            if let Some(crlf) = ending {
+        for (i, span) in split.spans.iter().enumerate() {
+            body.push_str(split.line(i));
+            if span.ending > 0 {
                 offsets.push(body.len());
                 body.push('\n');
-                endings.push(crlf);
+                endings.push((span.ending - 1) as u32);
             }
         }
+        let with_cr = endings.iter().filter(|&&n| n > 0).count();
         // Ties go to LF, the convention of a new file.
-        let crlf = crlfs > newlines - crlfs;
+        let crlf = with_cr > endings.len() - with_cr;
         TextFile {
             body,
             bom,
             crlf,
             mixed: Some(Box::new(MixedEndings {
                 newlines: offsets,
-                crlf: endings,
+                crs: endings,
             })),
+            tail_crs,
         }
     }
 
@@ -252,6 +531,18 @@ impl TextFile {
             bom: false,
             crlf: false,
             mixed: None,
+            tail_crs: 0,
+        }
+    }
+
+    /// Writes the file's tail of CRs back (not when an edit emptied a file
+    /// that had lines).
+    fn push_tail(&self, out: &mut String, empty: bool) {
+        if empty && !self.body.is_empty() {
+            return;
+        }
+        for _ in 0..self.tail_crs {
+            out.push('\r');
         }
     }
 
@@ -340,17 +631,14 @@ impl TextFile {
                         .next()
                         .flatten()
                         .and_then(|o| mixed.newlines.binary_search(&o).ok())
-                        .and_then(|i| mixed.crlf.get(i).copied());
-                    out.push_str(if own.unwrap_or(self.crlf) {
-                        "\r\n"
-                    } else {
-                        "\n"
-                    });
+                        .and_then(|i| mixed.crs.get(i).copied());
+                    push_ending(&mut out, own.unwrap_or(u32::from(self.crlf)));
                 }
             }
             _ if self.crlf => out.push_str(&body.replace('\n', "\r\n")),
             _ => out.push_str(body),
         }
+        self.push_tail(&mut out, body.is_empty());
         out
     }
 
@@ -379,20 +667,21 @@ impl TextFile {
             out.push('\u{feff}');
         }
         let mut lines = lines.peekable();
+        let empty = lines.peek().is_none();
         while let Some((line, origin)) = lines.next() {
             out.push_str(line);
             if lines.peek().is_some() || final_newline {
                 let own = match (&self.mixed, origin) {
-                    (Some(mixed), Some(o)) => mixed.crlf.get(o).copied(),
+                    (Some(mixed), Some(o)) => mixed.crs.get(o).copied(),
                     _ => None,
                 };
-                out.push_str(match own {
-                    Some(true) => "\r\n",
-                    Some(false) => "\n",
-                    None => majority,
-                });
+                match own {
+                    Some(crs) => push_ending(&mut out, crs),
+                    None => out.push_str(majority),
+                }
             }
         }
+        self.push_tail(&mut out, empty);
         out
     }
 }

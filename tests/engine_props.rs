@@ -75,11 +75,26 @@ fn block() -> impl Strategy<Value = EditBlock> {
 }
 
 /// Counts where the block's lines occur in the file, read the way DESIGN.md
-/// says: a BOM is not content, every CRLF of the file (mixed endings too) is
-/// read as LF, a lone CR is content, and a block's CRLF is read as LF.
+/// and the one line model (`text.rs`) say: a BOM is not content, every LF
+/// with the CRs right before it (mixed endings too) is read as LF, the CRs
+/// ending the file are not content, any other CR is, and a block's CRLF is
+/// read as LF.
 fn count_occurrences(content: &str, b: &EditBlock) -> usize {
     let body = content.strip_prefix('\u{feff}').unwrap_or(content);
-    let body = body.replace("\r\n", "\n");
+    let body = body.trim_end_matches('\r');
+    let mut lf = String::new();
+    for (i, piece) in body.split('\n').enumerate() {
+        if i > 0 {
+            lf.push('\n');
+        }
+        let is_last = i == body.split('\n').count() - 1;
+        lf.push_str(if is_last {
+            piece
+        } else {
+            piece.trim_end_matches('\r')
+        });
+    }
+    let body = lf;
     let trimmed = body.strip_suffix('\n').unwrap_or(&body);
     let lines: Vec<&str> = if body.is_empty() {
         vec![]

@@ -475,7 +475,7 @@ fn retry_context_block() {
     let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
     let input: RetryInput = serde_json::from_value(serde_json::to_value(&result).unwrap()).unwrap();
     let block = retry_context(&input);
-    let expected_error = "- call 1 (edit_file), a.py: old_string is not unique (lines 1, 2); include more surrounding lines so it matches one place only, or set replace_all to change every occurrence.\n";
+    let expected_error = "- call 1 (edit_file), a.py: old_string is not unique (lines 1 and 2); include more surrounding lines so it matches one place only, or set replace_all to change every occurrence.\n";
     assert!(block.starts_with("@retry_context\n"), "{block}");
     assert!(block.ends_with("@end retry_context\n"), "{block}");
     assert!(block.contains(expected_error), "{block}");
@@ -550,10 +550,10 @@ mod no_panic {
 
         #[test]
         fn matching_never_panics(content in "[ \ta-c{}\n\u{e9}\u{3000}]{0,60}", old in "[ \ta-c{}\n\u{e9}]{0,12}", new in "[ \tx{}\n]{0,12}") {
-            if let Ok(m) = editblocks::matching::find_unique(&content, &old, &new) {
+            if let Ok(m) = editblocks::locate::tolerant::find_unique(&content, &old, &new) {
                 prop_assert!(content.is_char_boundary(m.start) && content.is_char_boundary(m.end) && m.start <= m.end);
             }
-            if let Ok(all) = editblocks::matching::find_all(&content, &old, &new) {
+            if let Ok(all) = editblocks::locate::tolerant::find_all(&content, &old, &new) {
                 prop_assert!(all.windows(2).all(|w| w[0].end <= w[1].start));
             }
         }
@@ -648,7 +648,7 @@ fn anchor_messages_say_what_is_wrong() {
     );
     assert_eq!(
         run(json!([{ "start": [""], "content": ["# x"] }])),
-        "call 1 (modify_file), change 1, m.py: start anchor not unique (lines 2, 5): a blank line matches more than one place; use a more distinctive line, such as a function signature, or add lines to the anchor (up to 4)."
+        "call 1 (modify_file), change 1, m.py: start anchor not unique (lines 2 and 5): a blank line matches more than one place; use a more distinctive line, such as a function signature, or add lines to the anchor (up to 4)."
     );
 }
 

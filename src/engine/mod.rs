@@ -32,7 +32,6 @@
 //! assert_eq!(host.text("src/math.py").unwrap(), "def multiply(a, b):\n    return a * b\n");
 //! ```
 
-mod lines;
 pub(crate) mod locate;
 mod resolve;
 mod rewrite;
@@ -48,8 +47,8 @@ use crate::path::{confine, normalize_path};
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
 use crate::text::{DecodeError, TextFile, TrailingNewline};
 
-use lines::{Line, Lines};
-use locate::{explain_not_found, section_lines, LocateFailure, Parts};
+use crate::locate::index::{Line, Lines};
+use locate::{explain_not_found_with_new, section_lines, LocateFailure, Parts};
 
 /// How failures affect the rest of a reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -279,7 +278,12 @@ fn apply_block_to_doc(
             })
         }
         [] if matching == Matching::Tolerant => apply_tolerant(doc, path, &parts, &new),
-        [] => Err(Box::new(explain_not_found(path, &doc.texts(), &parts))),
+        [] => Err(Box::new(explain_not_found_with_new(
+            path,
+            &doc.texts(),
+            &parts,
+            &new,
+        ))),
         many => Err(Box::new(locate::ambiguous(
             path,
             &many.iter().map(|&i| (i + 1) as u32).collect::<Vec<_>>(),
@@ -301,13 +305,8 @@ fn apply_tolerant(
     parts: &Parts<'_>,
     new: &[&str],
 ) -> Result<Located, Box<LocateFailure>> {
-    use crate::matching::{find_with, MatchPass, TolerantError};
-    const LINE_PASSES: [MatchPass; 4] = [
-        MatchPass::Exact,
-        MatchPass::TrailingWhitespace,
-        MatchPass::Whitespace,
-        MatchPass::BoundaryPrefix,
-    ];
+    use crate::locate::tolerant::{find_with, TolerantError};
+    use crate::locate::BLOCK_PASSES as LINE_PASSES;
     let seq = parts.sequence();
     // Every line, the last included, ends in '\n', and so does the sequence:
     // the passes then compare exactly `seq.len()` whole lines, blank ones too.
@@ -321,7 +320,7 @@ fn apply_tolerant(
     new_seq.extend_from_slice(&parts.trailing);
     let new_text = new_seq.join("\n");
     let (a, o) = (parts.anchor.len(), parts.old.len());
-    let not_found = || Box::new(explain_not_found(path, &lines, parts));
+    let not_found = || Box::new(explain_not_found_with_new(path, &lines, parts, new));
     // A sequence that is literally in the file, but (the exact pass failed)
     // not as whole lines, is a partial-line edit: refuse it rather than let
     // the boundary-prefix pass read it as a cut-off line and drop the rest.
@@ -342,7 +341,7 @@ fn apply_tolerant(
         }
     };
     // A line pass starts at a line start; anything else is not a whole-line match.
-    let start = crate::matching::line_of(&content, m.start) as usize - 1;
+    let start = crate::locate::tolerant::line_of(&content, m.start) as usize - 1;
     let starts_a_line =
         m.start == 0 || content.as_bytes().get(m.start.wrapping_sub(1)) == Some(&b'\n');
     if !starts_a_line || start + seq.len() > lines.len() {
@@ -353,7 +352,7 @@ fn apply_tolerant(
     let repaired: Vec<String> = if new.is_empty() {
         Vec::new()
     } else {
-        let all: Vec<&str> = m.replacement.split('\n').collect();
+        let all: Vec<&str> = section_lines(&m.replacement);
         if all.len() == new_seq.len() {
             all[a..a + new.len()]
                 .iter()

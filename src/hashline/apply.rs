@@ -500,7 +500,7 @@ pub fn edit_body(
                     sent: anchor.text(),
                     current: format!("{}#{current}", anchor.line),
                     text: crate::result::clip(
-                        text.strip_suffix('\r').unwrap_or(text),
+                        crate::text::strip_line_end(text),
                         crate::result::MAX_QUOTED_CHARS,
                     )
                     .into_owned(),
@@ -756,17 +756,57 @@ fn text_splices(
             .partition_point(|&s| s <= offset)
             .saturating_sub(1)
     };
-    let matches: Vec<usize> = text.match_indices(old_text).map(|(i, _)| i).collect();
+    // The exact text anywhere, through the one locate module (its substring
+    // pass): occurrences that overlap cannot each be replaced, so they are
+    // as ambiguous as several with `all` unset.
+    let located = crate::locate::tolerant::search(
+        &text,
+        old_text,
+        new_text,
+        &[crate::locate::Pass::Substring],
+        all,
+    );
+    let matches: Vec<usize> = match &located {
+        Ok(found) => found.iter().map(|m| m.start).collect(),
+        Err(crate::locate::tolerant::MatchError::Ambiguous { .. }) => {
+            crate::locate::tolerant::literal_starts(&text, old_text)
+        }
+        Err(_) => Vec::new(),
+    };
     if matches.is_empty() {
+        if let Some(line) = crate::locate::explain::already_applied_text(&text, old_text, new_text)
+        {
+            return Err((
+                ErrorKind::AnchorNotFound,
+                format!(
+                    "edits[{op}].old_text was not found in {path}. {}",
+                    crate::locate::explain::already_applied_reason(path, "old_text", line)
+                ),
+                Some(line),
+            ));
+        }
         return Err((ErrorKind::AnchorNotFound, format!("edits[{op}].old_text was not found in {path}; it must match the file exactly, including indentation. Prefer LINE#ID anchors from the read output."), None));
     }
-    if matches.len() > 1 && !all {
+    if matches.len() > 1 && (!all || located.is_err()) {
         let mut at: Vec<String> = matches
             .iter()
             .map(|&m| (line_of(m) + 1).to_string())
             .collect();
         at.dedup();
-        return Err((ErrorKind::Ambiguous, format!("edits[{op}].old_text occurs {} times in {path} (lines {}); make it unique with more surrounding text, set \"all\": true to replace every occurrence, or use LINE#ID anchors.", matches.len(), at.join(", ")), Some(line_of(matches[0]) + 1)));
+        let fix = if all {
+            "its occurrences overlap, so they cannot each be replaced; make it longer so they are separate, or use LINE#ID anchors"
+        } else {
+            "make it unique with more surrounding text, set \"all\": true to replace every occurrence, or use LINE#ID anchors"
+        };
+        return Err((
+            ErrorKind::Ambiguous,
+            format!(
+                "edits[{op}].old_text occurs {} times in {path} (lines {}); {fix}.",
+                matches.len(),
+                at.join(", ")
+            ),
+            Some(line_of(matches[0]) + 1),
+        ));
     }
     // Line spans [first, last] per match; a match ending with '\n' also takes the next line.
     let mut spans: Vec<(usize, usize, usize)> = Vec::new(); // (first, last, matches)
@@ -790,16 +830,10 @@ fn text_splices(
         let end = line_starts.get(last + 1).copied().unwrap_or(text.len());
         let segment = text.get(start..end).unwrap_or_default();
         let replaced = segment.replacen(old_text, new_text, n);
-        let new_lines: Vec<String> = if replaced.is_empty() {
-            Vec::new()
-        } else {
-            replaced
-                .strip_suffix('\n')
-                .unwrap_or(&replaced)
-                .split('\n')
-                .map(str::to_string)
-                .collect()
-        };
+        let new_lines: Vec<String> = crate::text::split_lines(&replaced)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         out.push(Splice {
             op,
             start: first,

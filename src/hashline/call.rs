@@ -339,8 +339,8 @@ fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation
         }
     };
     Ok(Operation::ReplaceText {
-        old_text: old_text.replace("\r\n", "\n"),
-        new_text: new_text.replace("\r\n", "\n"),
+        old_text: crate::text::to_lf(&old_text).into_owned(),
+        new_text: crate::text::to_lf(&new_text).into_owned(),
         all,
     })
 }
@@ -373,16 +373,24 @@ fn check_no_view_prefix(
 /// An array of line strings; a string inside holding `\n` is several lines,
 /// and a bare string is read as its lines. A string's one final newline
 /// ends its last line rather than starting another (as in `modify_file`):
-/// `"a\n"` is the line `a`, and `"\n"` one blank line, like `""`.
+/// `"a\n"` is the line `a`, and `"\n"` one blank line. A bare `""` is no
+/// lines (the one line model's rule, as in `modify_file`); an array item
+/// `""` is one blank line.
 fn parse_lines(value: &Value, field: &str, at: Option<usize>) -> Result<Vec<String>, CallError> {
     let split = |s: &str| -> Vec<String> {
-        let s = s.strip_suffix('\n').unwrap_or(s);
-        s.split('\n')
-            .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
+        if s.is_empty() {
+            return vec![String::new()];
+        }
+        crate::text::split_lines(s)
+            .into_iter()
+            .map(str::to_string)
             .collect()
     };
     match value {
-        Value::String(s) => Ok(split(s)),
+        Value::String(s) => Ok(crate::text::split_lines(s)
+            .into_iter()
+            .map(str::to_string)
+            .collect()),
         Value::Array(items) => {
             let mut lines = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {

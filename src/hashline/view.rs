@@ -6,9 +6,9 @@ use crate::text::TextFile;
 
 pub use crate::text::body_lines;
 
-/// A line as the view shows it: a stray `\r` (mixed line endings) is not shown.
+/// A line as the view shows it: a stray `\r` ending the file's last line is not shown.
 fn shown(line: &str) -> &str {
-    line.strip_suffix('\r').unwrap_or(line)
+    crate::text::strip_line_end(line)
 }
 
 /// One line of the view: `N#ID|content`.

@@ -13,17 +13,17 @@
 //! first of several places.
 
 use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
 
 use super::{Hunk, Operation, PatchOp};
 use crate::block::{preview, EditBlock, Format};
 use crate::engine::locate::{ambiguous, explain_not_found, quote, Parts};
 use crate::engine::{ApplyOptions, Mode};
 use crate::host::FileHost;
-use crate::locate::{line_hashes, locate, locate_hashed, Located, Pass, Prefer, PATCH_PASSES};
+use crate::locate::explain::{already_applied, already_applied_reason};
+use crate::locate::{locate, locate_hashed, LineIndex, Located, Pass, Prefer, PATCH_PASSES};
 use crate::path::normalize_path;
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
-use crate::text::{body_lines, DecodeError, TextFile};
+use crate::text::{DecodeError, SharedLine as Line, TextFile};
 
 /// A file as it stands in the transaction.
 #[derive(Clone)]
@@ -36,61 +36,10 @@ struct Doc {
     final_newline: bool,
 }
 
-/// One line of a document: a range of a shared text (the file as read, or
-/// an added line), so reading a file costs one allocation, not one per line.
-#[derive(Clone)]
-struct Line {
-    text: Rc<str>,
-    start: usize,
-    end: usize,
-}
-
-impl Line {
-    fn new(s: &str) -> Line {
-        Line {
-            text: Rc::from(s),
-            start: 0,
-            end: s.len(),
-        }
-    }
-}
-
-impl std::ops::Deref for Line {
-    type Target = str;
-    fn deref(&self) -> &str {
-        self.text.get(self.start..self.end).unwrap_or("")
-    }
-}
-
-impl AsRef<str> for Line {
-    fn as_ref(&self) -> &str {
-        self
-    }
-}
-
-impl PartialEq for Line {
-    fn eq(&self, other: &Line) -> bool {
-        **self == **other
-    }
-}
-
 impl Doc {
     fn from_text(mut file: TextFile) -> Doc {
         let final_newline = file.body.is_empty() || file.body.ends_with('\n');
-        let body: Rc<str> = Rc::from(std::mem::take(&mut file.body));
-        // The lines of `body_lines`, as ranges of the one shared text.
-        let base = body.as_ptr() as usize;
-        let lines = body_lines(&body)
-            .into_iter()
-            .map(|l| {
-                let start = l.as_ptr() as usize - base;
-                Line {
-                    text: body.clone(),
-                    start,
-                    end: start + l.len(),
-                }
-            })
-            .collect();
+        let lines = Line::split_body(std::mem::take(&mut file.body));
         Doc {
             file,
             lines,
@@ -653,8 +602,16 @@ fn apply_hunks(
     let mut final_newline = doc.final_newline;
     let total = hunks.len();
     // Hashed once for every section's search (a single short section need not).
-    let hashes = (hunks.len() > 1 || lines.len() > 64).then(|| line_hashes(lines));
-    let hashes = hashes.as_deref();
+    // One index per snapshot for every section's search: positions by hash
+    // when there are enough sections for lookups to beat scans.
+    let index = if hunks.len() >= INDEX_MIN_SECTIONS {
+        Some(LineIndex::new(lines))
+    } else if hunks.len() > 1 || lines.len() > 64 {
+        Some(LineIndex::hashes(lines))
+    } else {
+        None
+    };
+    let hashes = index.as_ref();
     for (k, hunk) in hunks.iter().enumerate() {
         let which = if total > 1 {
             format!("{name}, section {} of {total}", k + 1)
@@ -805,7 +762,16 @@ fn apply_hunks(
                         diagnostics: Some(f.diagnostics),
                     });
                 }
-                Located::NotFound => return Err(not_found(&which, path, lines, &needle, from)),
+                Located::NotFound => {
+                    return Err(not_found(
+                        &which,
+                        path,
+                        lines,
+                        &needle,
+                        &hunk.new_side(),
+                        from,
+                    ))
+                }
             }
         };
         if let (Format::UnifiedDiff, Some(os)) = (format, hunk.old_start) {
@@ -874,6 +840,10 @@ fn apply_hunks(
     ))
 }
 
+/// Sections of one operation from which the file's [`LineIndex`] holds
+/// positions (each lookup then costs its candidates, not a scan).
+const INDEX_MIN_SECTIONS: usize = 8;
+
 fn loosest_of(a: Pass, b: Pass) -> Pass {
     let rank = |p: Pass| PATCH_PASSES.iter().position(|x| *x == p).unwrap_or(0);
     if rank(b) > rank(a) {
@@ -884,8 +854,16 @@ fn loosest_of(a: Pass, b: Pass) -> Pass {
 }
 
 /// Explains a section found nowhere after `from`: the nearest lines, and
-/// the current lines to copy.
-fn not_found(which: &str, path: &str, lines: &[Line], needle: &[&str], from: usize) -> Failure {
+/// the current lines to copy; or that its result (`after`: its context and
+/// added lines) is already there.
+fn not_found(
+    which: &str,
+    path: &str,
+    lines: &[Line],
+    needle: &[&str],
+    after: &[&str],
+    from: usize,
+) -> Failure {
     // Found, but before where it may start: the sections are out of order.
     if let Some(at) =
         start_of(&locate(lines, needle, &PATCH_PASSES, 0, Prefer::Nothing)).filter(|s| *s < from)
@@ -900,6 +878,19 @@ fn not_found(which: &str, path: &str, lines: &[Line], needle: &[&str], from: usi
             line: Some((at + 1) as u32),
             diagnostics: None,
         };
+    }
+    if after != needle {
+        if let Some(at) = already_applied(lines, after) {
+            return Failure {
+                kind: ErrorKind::OldMismatch,
+                reason: format!(
+                    "{which}: {}",
+                    already_applied_reason(path, "its old side", at + 1)
+                ),
+                line: Some((at + 1) as u32),
+                diagnostics: None,
+            };
+        }
     }
     let f = explain_not_found(
         path,

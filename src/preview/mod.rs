@@ -200,10 +200,8 @@ pub struct BlockPreview {
     cursor: render::Cursor,
 }
 
-/// FNV-1a, as the engine hashes lines: cheap, and good enough to skip unequal lines.
-fn line_hash(line: &str) -> u64 {
-    crate::hashline::id::fnv1a64(line.as_bytes())
-}
+/// Lines are hashed as the locate module hashes them.
+use crate::locate::line_hash;
 
 impl BlockPreview {
     /// A preview of a block to `path`, whose file holds `content` (`None`

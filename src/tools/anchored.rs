@@ -1,12 +1,13 @@
 //! Anchored changes (`modify_file`): `start` and optional `end` anchors of
 //! 1-4 lines locate a region of whole lines; `content` replaces it.
 //!
-//! Each anchor is matched as consecutive lines in three passes (exact,
-//! trailing whitespace ignored, all surrounding whitespace ignored); the
-//! first pass with any candidate decides, and it must have exactly one.
+//! Each anchor is located as consecutive lines by [`crate::locate::locate`]
+//! with [`ANCHOR_PASSES`] (exact, trailing whitespace ignored, all
+//! surrounding whitespace ignored); the first pass with any candidate
+//! decides, and it must have exactly one.
 
 use super::calls::AnchoredChange;
-use crate::matching::trim_trailing;
+use crate::locate::{locate as locate_lines, Located, Prefer, ANCHOR_PASSES};
 
 /// Why an anchor did not locate one place.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,33 +17,17 @@ pub enum AnchorError {
     NotUnique(Vec<u32>),
 }
 
-const ANCHOR_PASSES: [fn(&str, &str) -> bool; 3] = [
-    |f, a| f == a,
-    |f, a| trim_trailing(f) == trim_trailing(a),
-    |f, a| f.trim() == a.trim(),
-];
-
-/// Finds `anchor` (consecutive lines) in `lines` at or after line index `from`.
+/// Finds `anchor` (consecutive lines) in `lines` at or after line index
+/// `from`: [`crate::locate::locate`] with [`ANCHOR_PASSES`].
 pub fn find_anchor(lines: &[&str], anchor: &[String], from: usize) -> Result<usize, AnchorError> {
-    let n = anchor.len();
-    if n == 0 || lines.len() < n {
-        return Err(AnchorError::NotFound);
+    let needle: Vec<&str> = anchor.iter().map(String::as_str).collect();
+    match locate_lines(lines, &needle, &ANCHOR_PASSES, from, Prefer::Nothing) {
+        Located::Unique { start, .. } => Ok(start),
+        Located::Ambiguous { starts, .. } => Err(AnchorError::NotUnique(
+            starts.iter().map(|&i| i as u32 + 1).collect(),
+        )),
+        Located::NotFound => Err(AnchorError::NotFound),
     }
-    for same in ANCHOR_PASSES {
-        let hits: Vec<usize> = (from..=lines.len() - n)
-            .filter(|&i| lines[i..i + n].iter().zip(anchor).all(|(f, a)| same(f, a)))
-            .collect();
-        match hits.as_slice() {
-            [] => continue,
-            [one] => return Ok(*one),
-            many => {
-                return Err(AnchorError::NotUnique(
-                    many.iter().map(|&i| i as u32 + 1).collect(),
-                ))
-            }
-        }
-    }
-    Err(AnchorError::NotFound)
 }
 
 /// A located region: 0-based inclusive line indices.
@@ -145,7 +130,7 @@ mod tests {
     #[test]
     fn start_and_end_region() {
         let body = "def a():\n    pass\n\ndef b():\n    pass\n";
-        let lines: Vec<&str> = body.split_terminator('\n').collect();
+        let lines: Vec<&str> = crate::text::body_lines(body);
         let c = change(
             &["def a():"],
             Some(&["def b():"]),

@@ -9,7 +9,8 @@ use super::anchored::{self, AnchorError, Region};
 use super::calls::{plan, AnchoredChange, CallKind, Op, Planned, ProviderOp, ToolCall};
 use super::schema::SchemaApi;
 use crate::host::FileHost;
-use crate::matching::{self, MatchError, MatchPass};
+use crate::locate::tolerant::{self as matching, MatchError};
+use crate::locate::{Pass as MatchPass, TOLERANT_PASSES};
 use crate::path::confine;
 use crate::result::{Diagnostics, EditResult, ErrorKind, NearLine, Status};
 use crate::text::{DecodeError, Provenance, TextFile};
@@ -243,7 +244,7 @@ impl FileState {
     /// Text from the model as the body sees it: CRLF read as LF, whatever
     /// the file's convention (which is applied again when the file is written).
     pub(super) fn normalise(&self, text: &str) -> String {
-        text.replace("\r\n", "\n")
+        crate::text::to_lf(text).into_owned()
     }
 
     /// The file's text as it would be written now (`None`: it does not exist).
@@ -420,26 +421,21 @@ fn preview(text: &str) -> String {
     crate::block::preview(text, 50)
 }
 
-/// A line as quoted in a message: trimmed, and cut at 80 characters so a
-/// minified line cannot flood the reason.
-fn quote(line: &str) -> String {
-    const MAX: usize = 80;
-    let line = line.trim();
-    if line.is_empty() {
-        return "a blank line".into();
-    }
-    format!("`{}`", crate::result::clip(line, MAX))
-}
+use crate::locate::explain::{list_lines as lines_list, quote};
 
 fn nearest(body: &str, wanted: &str) -> Vec<NearLine> {
-    matching::nearest_lines(body, wanted, 3)
-        .into_iter()
-        .map(|(line, text, similarity)| NearLine {
-            line,
-            text: crate::result::clip(&text, crate::result::MAX_QUOTED_CHARS).into_owned(),
-            similarity,
+    crate::locate::explain::nearest_in_body(body, wanted)
+}
+
+/// " Only whitespace differs: …" when the nearest line differs from the
+/// wanted one in whitespace only (the one explainer's naming).
+fn whitespace_note(near: &[NearLine], wanted: &str) -> String {
+    near.first()
+        .and_then(|n| {
+            crate::locate::explain::whitespace_difference(wanted, &n.text, n.line as usize)
         })
-        .collect()
+        .map(|w| format!(" Only whitespace differs: {w}."))
+        .unwrap_or_default()
 }
 
 fn nearest_hint(near: &[NearLine]) -> String {
@@ -453,7 +449,11 @@ fn nearest_hint(near: &[NearLine]) -> String {
 /// (the first non-empty one that no file line equals, ignoring surrounding
 /// whitespace), and returns that line for ranking the nearest file lines.
 fn explain_missing(body: &str, lines: &[&str], what: &str) -> (String, String) {
-    let present = |l: &str| body.split_terminator('\n').any(|f| f.trim() == l.trim());
+    let present = |l: &str| {
+        crate::text::body_lines(body)
+            .into_iter()
+            .any(|f| f.trim() == l.trim())
+    };
     let non_empty = || {
         lines
             .iter()
@@ -490,21 +490,6 @@ fn span(r: Region) -> String {
         format!("line {}", r.first + 1)
     } else {
         format!("lines {}-{}", r.first + 1, r.last + 1)
-    }
-}
-
-/// Line numbers for a message: the first 10, then how many more.
-fn lines_list(lines: &[u32]) -> String {
-    const MAX: usize = 10;
-    let shown = lines
-        .iter()
-        .take(MAX)
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
-    match lines.len().saturating_sub(MAX) {
-        0 => shown,
-        more => format!("{shown} and {more} more"),
     }
 }
 
@@ -992,7 +977,7 @@ fn replace(
     let mut assumed = Vec::new();
     let found = match mode {
         Matching::Tolerant => {
-            match matching::search(body, &old, &new, &MatchPass::ALL, replace_all) {
+            match matching::search(body, &old, &new, &TOLERANT_PASSES, replace_all) {
                 // Text escaped as inside a string (`\n`, `\t`, `\'`, doubled
                 // backslashes): read unescaped, when that matches (uniquely,
                 // as every pass).
@@ -1003,7 +988,7 @@ fn replace(
                         body,
                         &plain_old,
                         &plain_new,
-                        &MatchPass::ALL,
+                        &TOLERANT_PASSES,
                         replace_all,
                     ) {
                         Ok(found) => {
@@ -1053,9 +1038,9 @@ fn replace(
             }
         }
         Err(MatchError::CutShort { line }) => {
-            let file_line = body
-                .split('\n')
-                .nth(line.saturating_sub(1) as usize)
+            let file_line = crate::text::body_lines(body)
+                .get(line.saturating_sub(1) as usize)
+                .copied()
                 .unwrap_or_default();
             let reason = format!(
                 "old_string cuts line {line} short (the file's line is {}), and new_string does not show where the rest of that line goes, so applying it would lose text. Copy the whole line into old_string and write it out in full in new_string.",
@@ -1074,7 +1059,7 @@ fn replace(
         }
         Err(MatchError::NotFound) => {
             let (wanted, hint) =
-                explain_missing(body, &old.split('\n').collect::<Vec<_>>(), "old_string");
+                explain_missing(body, &crate::text::split_joined(&old), "old_string");
             let near = nearest(body, &wanted);
             let tried = match mode {
                 Matching::Tolerant => {
@@ -1082,10 +1067,17 @@ fn replace(
                 }
                 Matching::Exact => "matching is exact",
             };
-            let reason = format!(
-                "old_string was not found ({tried}).{hint}{} Copy old_string from the file as it is before this edit (earlier edits in the reply included), not as it will be.",
-                nearest_hint(&near)
-            );
+            let reason = match crate::locate::explain::already_applied_text(body, &old, &new) {
+                Some(line) => format!(
+                    "old_string was not found ({tried}). {}",
+                    crate::locate::explain::already_applied_reason("the file", "old_string", line)
+                ),
+                None => format!(
+                    "old_string was not found ({tried}).{hint}{}{} Copy old_string from the file as it is before this edit (earlier edits in the reply included), not as it will be.",
+                    nearest_hint(&near),
+                    whitespace_note(&near, &wanted)
+                ),
+            };
             let line = near.first().map(|n| n.line);
             Outcome::fail(ErrorKind::AnchorNotFound, reason)
                 .at(line)
@@ -1157,7 +1149,7 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
             })
             .collect();
     };
-    let lines: Vec<&str> = body.split_terminator('\n').collect();
+    let lines: Vec<&str> = crate::text::body_lines(&body);
     let normalised: Vec<Result<AnchoredChange, String>> = changes
         .iter()
         .map(|c| {
@@ -1231,15 +1223,20 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
                         let anchor_lines: Vec<&str> = anchor.iter().map(String::as_str).collect();
                         let (wanted, hint) = explain_missing(&body, &anchor_lines, "the anchor");
                         let near = nearest(&body, &wanted);
-                        Outcome::fail(
-                            ErrorKind::AnchorNotFound,
-                            format!(
+                        let content: Vec<&str> = change.content.iter().map(String::as_str).collect();
+                        let done = (e.part == "start" && content.as_slice() != anchor_lines.as_slice())
+                            .then(|| crate::locate::explain::already_applied(&lines, &content))
+                            .flatten();
+                        let reason = match done {
+                            Some(at) => crate::locate::explain::already_applied_reason("the file", "the start anchor", at + 1),
+                            None => format!(
                                 "{} anchor not found{after}: no consecutive lines match {} even ignoring whitespace.{hint}{} Anchors must be copied from the file as it is now, before this change.",
                                 e.part,
                                 quote(&anchor.join(" / ")),
                                 nearest_hint(&near)
                             ),
-                        )
+                        };
+                        Outcome::fail(ErrorKind::AnchorNotFound, reason)
                         .at(near.first().map(|n| n.line))
                         .with(Diagnostics {
                             failed_part: Some(e.part.into()),
@@ -1320,7 +1317,7 @@ mod tests {
             lines_list(&many),
             "1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 4990 more"
         );
-        assert_eq!(lines_list(&[42, 187]), "42, 187");
+        assert_eq!(lines_list(&[42, 187]), "42 and 187");
         let long = "x".repeat(500);
         assert_eq!(
             quote(&long),

@@ -367,9 +367,9 @@ fn get_bool(args: &serde_json::Map<String, Value>, key: &str) -> Result<bool, St
 /// Lines given as an array of strings, or as one string (split on `\n`).
 fn get_lines(value: &Value, key: &str) -> Result<Vec<String>, String> {
     let split = |s: &str| -> Vec<String> {
-        let s = s.strip_suffix('\n').unwrap_or(s);
-        s.split('\n')
-            .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
+        crate::text::split_lines(s)
+            .into_iter()
+            .map(str::to_string)
             .collect()
     };
     match value {

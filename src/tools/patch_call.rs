@@ -18,7 +18,7 @@ pub struct PatchRefusal {
 /// lines without their leading `+` (a diff given as plain text, with no `+`
 /// on any line, is taken as the content itself).
 pub fn added_file_content(diff: &str) -> Result<String, String> {
-    let diff = diff.replace("\r\n", "\n");
+    let diff = crate::text::to_lf(diff).into_owned();
     let body = diff.strip_suffix('\n').unwrap_or(&diff);
     if body.is_empty() {
         return Ok(String::new());
@@ -56,7 +56,7 @@ pub fn apply_v4a_update(path: &str, body: &str, diff: &str) -> Result<String, Pa
     use crate::result::Status;
     use crate::Format;
 
-    let sections = diff.replace("\r\n", "\n");
+    let sections = crate::text::to_lf(diff).into_owned();
     let sections = sections.trim_end_matches('\n');
     // The Responses API sends an update's sections without the envelope and
     // header; they are what follows `*** Update File:` in a V4A patch.

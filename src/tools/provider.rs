@@ -12,7 +12,8 @@
 use super::apply::{FileState, Outcome, ToolOptions};
 use super::calls::{ProviderOp, Voice};
 use crate::hashline;
-use crate::matching::{self, MatchError, MatchPass};
+use crate::locate::tolerant::{self as matching, MatchError};
+use crate::locate::{Pass as MatchPass, TOLERANT_PASSES};
 use crate::result::{Diagnostics, ErrorKind, NearLine};
 
 /// Longest text of the model's own quoted back in a message.
@@ -32,7 +33,7 @@ pub fn numbered(lines: &[&str], first_number: usize) -> String {
 
 /// Lines `center - radius ..= center + radius` (1-based, clamped), numbered.
 pub(super) fn around(body: &str, center: usize, radius: usize) -> String {
-    let lines: Vec<&str> = body.split_terminator('\n').collect();
+    let lines: Vec<&str> = crate::text::body_lines(body);
     if lines.is_empty() {
         return String::new();
     }
@@ -157,7 +158,7 @@ fn view(
             format!("The path {path} does not exist. Please provide a valid path."),
         );
     };
-    let lines: Vec<&str> = body.split_terminator('\n').collect();
+    let lines: Vec<&str> = crate::text::body_lines(body);
     let n = lines.len() as i64;
     let (first, last) = match range {
         None => (1, n),
@@ -250,14 +251,7 @@ pub(super) fn current_lines(body: &str, wanted: &str) -> (String, Vec<NearLine>)
         .split('\n')
         .find(|l| !l.trim().is_empty())
         .unwrap_or(wanted);
-    let near: Vec<NearLine> = matching::nearest_lines(body, probe, 3)
-        .into_iter()
-        .map(|(line, text, similarity)| NearLine {
-            line,
-            text,
-            similarity,
-        })
-        .collect();
+    let near: Vec<NearLine> = crate::locate::explain::nearest_in_body(body, probe);
     let Some(best) = near.first() else {
         return (String::new(), near);
     };
@@ -318,7 +312,7 @@ fn replace(
     }
     // Anthropic's tool is exact by definition; Gemini's replace follows the caller's matching.
     let passes: &[MatchPass] = match (voice, options.matching) {
-        (Voice::Gemini, super::apply::Matching::Tolerant) => &MatchPass::ALL,
+        (Voice::Gemini, super::apply::Matching::Tolerant) => &TOLERANT_PASSES,
         _ => &[MatchPass::Substring],
     };
     let found = matching::search(&body, &old, &new, passes, expected > 1);
@@ -417,7 +411,10 @@ fn insert(state: &mut FileState, line: i64, text: &str, path: &str) -> Outcome {
     let Some(body) = state.body.clone() else {
         return missing(Voice::Anthropic, path);
     };
-    let mut lines: Vec<String> = body.split_terminator('\n').map(str::to_string).collect();
+    let mut lines: Vec<String> = crate::text::body_lines(&body)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
     let n = lines.len() as i64;
     if line < 0 || line > n {
         return Outcome::fail(

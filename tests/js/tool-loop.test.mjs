@@ -155,7 +155,7 @@ test('OpenAI Chat Completions: edit_file through the openai SDK, a refused edit,
     assert.equal(retry.role, 'tool');
     assert.equal(retry.tool_call_id, 'call_1');
     assert.match(retry.content, /old_string was not found/);
-    assert.match(retry.content, /Line 2 of old_string, `for item in item_list:`, is not in the file/);
+    assert.match(retry.content, /Line 2 of old_string, `    for item in item_list:`, is not in the file/);
     assert.match(retry.content, /The file's current lines there/);
     assert.ok(retry.content.includes('     6\t    for item in items:\n'), retry.content);
     const done = model.requests[2].body.messages[4];
@@ -220,7 +220,7 @@ test('OpenAI Responses: apply_patch_call (create_file, update_file) and function
     ]);
     assert.match(answers[0].output, /call 2 of this reply failed/);
     assert.match(answers[1].output, /old_string was not found/);
-    assert.match(answers[1].output, /`result \+= item\.cost`, is not in the file/);
+    assert.match(answers[1].output, /`        result \+= item\.cost`, is not in the file/);
     const done = model.requests[2].body.input;
     assert.deepEqual(done.map((a) => [a.type, a.call_id, a.status]), [
       ['apply_patch_call_output', 'call_p2', 'completed'],

@@ -132,7 +132,7 @@ test('a failed reply: nothing written, a retry context naming the call', async (
   assert.equal(result.ok, false);
   assert.deepEqual(host.writes, []);
   assert.deepEqual(result.results.map((r) => [r.status, r.errorKind]), [['skipped', 'atomic-aborted'], ['failed', 'ambiguous']]);
-  assert.equal(result.errors[0].startsWith('call 2 (edit_file), change 1, a.go: end anchor not unique (lines 2, 5)'), true, result.errors[0]);
+  assert.equal(result.errors[0].startsWith('call 2 (edit_file), change 1, a.go: end anchor not unique (lines 2 and 5)'), true, result.errors[0]);
   const block = retryContext(result);
   assert.match(block, /^@retry_context\n/);
   assert.match(block, /\n@end retry_context\n$/);

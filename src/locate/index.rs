@@ -37,10 +37,7 @@ impl Line {
     }
 }
 
-/// FNV-1a (the hashline ID's first step): cheap, and good enough to skip unequal lines.
-pub(crate) fn line_hash(line: &str) -> u64 {
-    crate::hashline::id::fnv1a64(line.as_bytes())
-}
+use super::line_hash;
 
 /// A Fenwick (binary indexed) tree of chunk lengths.
 #[derive(Debug, Clone, Default)]

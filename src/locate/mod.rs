@@ -7,14 +7,29 @@
 //! already found), none goes on to the next pass. So an edit is never put at
 //! the first of several places.
 //!
-//! The patch formats (`apply-patch`, `unified-diff`) locate their sections
-//! through this module; it is meant to become the one matcher of every edit
-//! style (issue 10).
+//! Every edit style locates its edits here; a style is a list of passes:
+//!
+//! | style | passes |
+//! |---|---|
+//! | text blocks (`edit-repl`, `anchored`, `search-replace`), exact | [`Pass::Exact`] through the file's [`index::Lines`] |
+//! | text blocks, tolerant | [`BLOCK_PASSES`] ([`tolerant::search`] for the repair) |
+//! | tool calls `edit_file`, hashline `replace_text` | [`TOLERANT_PASSES`] ([`tolerant`]: text that may cover parts of lines) |
+//! | tool calls `modify_file` anchors | [`ANCHOR_PASSES`] |
+//! | `apply-patch`, `unified-diff` | [`PATCH_PASSES`] |
+//!
+//! A miss is explained by [`explain`] (nearest lines, whitespace named, "the
+//! new text is already there").
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
-/// A way of comparing a needle line with a file line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub mod explain;
+pub(crate) mod index;
+pub mod tolerant;
+
+/// A way of comparing a needle line with a file line, strictest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Pass {
     /// Byte for byte.
     Exact,
@@ -26,6 +41,12 @@ pub enum Pass {
     /// read as ASCII: curly quotes as `'` and `"`, dashes and minus signs as
     /// `-`, non-breaking and other Unicode spaces as a space, `…` as `...`.
     Punctuation,
+    /// As [`Pass::Whitespace`], but the first and last needle lines may be
+    /// cut-off beginnings (at least [`tolerant::MIN_PREFIX_CHARS`]
+    /// characters) of the file's lines ([`tolerant`] completes them).
+    BoundaryPrefix,
+    /// The needle text anywhere, even inside a line ([`tolerant`]).
+    Substring,
 }
 
 impl Pass {
@@ -36,6 +57,8 @@ impl Pass {
             Pass::TrailingWhitespace => "trailing-whitespace",
             Pass::Whitespace => "whitespace",
             Pass::Punctuation => "punctuation",
+            Pass::BoundaryPrefix => "boundary-prefix",
+            Pass::Substring => "substring",
         }
     }
 
@@ -44,7 +67,7 @@ impl Pass {
         match self {
             Pass::Exact => Cow::Borrowed(line),
             Pass::TrailingWhitespace => Cow::Borrowed(line.trim_end()),
-            Pass::Whitespace => Cow::Borrowed(line.trim()),
+            Pass::Whitespace | Pass::BoundaryPrefix | Pass::Substring => Cow::Borrowed(line.trim()),
             Pass::Punctuation => {
                 let t = line.trim();
                 if t.is_ascii() {
@@ -81,6 +104,27 @@ pub const PATCH_PASSES: [Pass; 4] = [
     Pass::TrailingWhitespace,
     Pass::Whitespace,
     Pass::Punctuation,
+];
+
+/// The passes of `modify_file` anchors, in order.
+pub const ANCHOR_PASSES: [Pass; 3] = [Pass::Exact, Pass::TrailingWhitespace, Pass::Whitespace];
+
+/// The tolerant passes of text blocks (whole lines), in order.
+pub const BLOCK_PASSES: [Pass; 4] = [
+    Pass::Exact,
+    Pass::TrailingWhitespace,
+    Pass::Whitespace,
+    Pass::BoundaryPrefix,
+];
+
+/// The passes of search/replace text that may cover parts of lines
+/// (`edit_file`, hashline `replace_text`), in order; see [`tolerant`].
+pub const TOLERANT_PASSES: [Pass; 5] = [
+    Pass::Exact,
+    Pass::TrailingWhitespace,
+    Pass::Whitespace,
+    Pass::BoundaryPrefix,
+    Pass::Substring,
 ];
 
 /// Which candidate wins when a pass finds several.
@@ -139,6 +183,89 @@ pub fn line_hashes<S: AsRef<str>>(file: &[S]) -> Vec<u64> {
     file.iter().map(|l| line_hash(l.as_ref())).collect()
 }
 
+/// A line index of one file snapshot: each line's hash, and (when built
+/// with positions) every line's position sorted by hash, so the exact pass
+/// looks a needle up by its rarest line instead of scanning the file: a
+/// search costs about the needle and its candidates, not the rest of the
+/// file, and uniqueness is still proved (every candidate is checked).
+/// Built once per snapshot; a snapshot that changes is indexed again (the
+/// engine's [`index::Lines`] is the incremental version for text blocks).
+#[derive(Debug, Clone, Default)]
+pub struct LineIndex {
+    hashes: Vec<u64>,
+    /// For each hash: its first line and how many lines have it (empty
+    /// without positions).
+    heads: HashMap<u64, (u32, u32), BuildHasherDefault<SeedHasher>>,
+    /// For each line, the next line with the same hash (`u32::MAX`: none).
+    next: Vec<u32>,
+}
+
+/// The hashes are already hashes: the map only folds them.
+#[derive(Default)]
+struct SeedHasher(u64);
+
+impl std::hash::Hasher for SeedHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+impl LineIndex {
+    /// Hashes only (for a file searched a few times).
+    pub fn hashes<S: AsRef<str>>(file: &[S]) -> LineIndex {
+        LineIndex {
+            hashes: line_hashes(file),
+            ..LineIndex::default()
+        }
+    }
+
+    /// Hashes and positions (for a file searched many times).
+    pub fn new<S: AsRef<str>>(file: &[S]) -> LineIndex {
+        let hashes = line_hashes(file);
+        let mut heads: HashMap<u64, (u32, u32), BuildHasherDefault<SeedHasher>> =
+            HashMap::with_capacity_and_hasher(hashes.len(), Default::default());
+        let mut next = vec![u32::MAX; hashes.len()];
+        for (i, &h) in hashes.iter().enumerate().rev() {
+            let head = heads.entry(h).or_insert((u32::MAX, 0));
+            next[i] = head.0;
+            *head = (i as u32, head.1 + 1);
+        }
+        LineIndex {
+            hashes,
+            heads,
+            next,
+        }
+    }
+
+    fn has_positions(&self) -> bool {
+        self.next.len() == self.hashes.len() && !self.heads.is_empty()
+    }
+
+    /// How many lines have `hash`, and the first of them.
+    fn head(&self, hash: u64) -> (u32, u32) {
+        self.heads.get(&hash).copied().unwrap_or((u32::MAX, 0))
+    }
+
+    /// The lines with `hash` from line `first` on (a chain), ascending.
+    fn chain(&self, first: u32) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors((first != u32::MAX).then_some(first), move |&p| {
+            self.next
+                .get(p as usize)
+                .copied()
+                .filter(|&q| q != u32::MAX)
+        })
+        .map(|p| p as usize)
+    }
+}
+
 /// Every 0-based start at or after `from` where `needle` occurs as
 /// consecutive whole lines under `pass`.
 pub fn find_all<S: AsRef<str>>(file: &[S], needle: &[&str], pass: Pass, from: usize) -> Vec<usize> {
@@ -147,7 +274,7 @@ pub fn find_all<S: AsRef<str>>(file: &[S], needle: &[&str], pass: Pass, from: us
 
 fn find_all_hashed<S: AsRef<str>>(
     file: &[S],
-    hashes: Option<&[u64]>,
+    index: Option<&LineIndex>,
     needle: &[&str],
     pass: Pass,
     from: usize,
@@ -158,7 +285,42 @@ fn find_all_hashed<S: AsRef<str>>(
         return found;
     }
     let last = file.len() - n;
-    if let (Pass::Exact, Some(hashes)) = (pass, hashes.filter(|h| h.len() == file.len())) {
+    let index = index.filter(|ix| ix.hashes.len() == file.len());
+    if let (Pass::Exact, Some(ix)) = (pass, index) {
+        if ix.has_positions() {
+            // Start from the needle's rarest line (a unique one ends the
+            // search for it); check every candidate.
+            let wanted: Vec<u64> = needle.iter().map(|l| line_hash(l)).collect();
+            let (mut k, mut best) = (0, (u32::MAX, u32::MAX));
+            for (j, &h) in wanted.iter().enumerate() {
+                let head = ix.head(h);
+                if head.1 < best.1 {
+                    (k, best) = (j, head);
+                }
+                if head.1 <= 1 {
+                    break;
+                }
+            }
+            for p in ix.chain(best.0) {
+                let Some(start) = p.checked_sub(k) else {
+                    continue;
+                };
+                if start < from {
+                    continue;
+                }
+                if start > last {
+                    break;
+                }
+                if (0..n).all(|j| {
+                    ix.hashes[start + j] == wanted[j] && file[start + j].as_ref() == needle[j]
+                }) {
+                    found.push(start);
+                }
+            }
+            return found;
+        }
+    }
+    if let (Pass::Exact, Some(hashes)) = (pass, index.map(|ix| ix.hashes.as_slice())) {
         let want = line_hash(needle[0]);
         for i in from..=last {
             if hashes[i] == want
@@ -192,6 +354,34 @@ fn find_all_hashed<S: AsRef<str>>(
         }
         return found;
     }
+    if pass == Pass::BoundaryPrefix {
+        for i in from..=last {
+            let window: Vec<&str> = file[i..i + n].iter().map(AsRef::as_ref).collect();
+            if tolerant::boundary_window(&window, needle) {
+                found.push(i);
+            }
+        }
+        return found;
+    }
+    if pass == Pass::Substring {
+        // The needle as text: its first line ends a file line, its last
+        // begins one, the lines between are equal.
+        for i in from..=last {
+            let hit = (0..n).all(|k| {
+                let (f, w) = (file[i + k].as_ref(), needle[k]);
+                match (k == 0, k + 1 == n) {
+                    (true, true) => f.contains(w),
+                    (true, false) => f.ends_with(w),
+                    (false, true) => f.starts_with(w),
+                    (false, false) => f == w,
+                }
+            });
+            if hit {
+                found.push(i);
+            }
+        }
+        return found;
+    }
     let wanted: Vec<Cow<'_, str>> = needle.iter().map(|l| pass.normalize(l)).collect();
     for i in from..=last {
         if (0..n).all(|k| pass.normalize(file[i + k].as_ref()) == wanted[k]) {
@@ -213,18 +403,18 @@ pub fn locate<S: AsRef<str>>(
     locate_hashed(file, None, needle, passes, from, prefer)
 }
 
-/// As [`locate`], with the file's [`line_hashes`] (computed once for many
-/// searches in one file); the same answers, faster.
+/// As [`locate`], with the file's [`LineIndex`] (built once for many
+/// searches in one file snapshot); the same answers, faster.
 pub fn locate_hashed<S: AsRef<str>>(
     file: &[S],
-    hashes: Option<&[u64]>,
+    index: Option<&LineIndex>,
     needle: &[&str],
     passes: &[Pass],
     from: usize,
     prefer: Prefer,
 ) -> Located {
     for &pass in passes {
-        let starts = find_all_hashed(file, hashes, needle, pass, from);
+        let starts = find_all_hashed(file, index, needle, pass, from);
         match starts.as_slice() {
             [] => continue,
             [one] => {
@@ -326,7 +516,8 @@ mod tests {
             "a long line of more than eight bytes",
             "b",
         ];
-        let hashes = line_hashes(&file);
+        let hashed = LineIndex::hashes(&file);
+        let indexed = LineIndex::new(&file);
         let needles: [&[&str]; 7] = [
             &["b", "c"],
             &["b"],
@@ -344,19 +535,21 @@ mod tests {
                     Prefer::Line(3),
                     Prefer::Before(5),
                 ] {
-                    assert_eq!(
-                        locate_hashed(&file, Some(&hashes), needle, &PATCH_PASSES, from, prefer),
-                        locate(&file, needle, &PATCH_PASSES, from, prefer),
-                        "{needle:?} from {from}"
-                    );
+                    for ix in [&hashed, &indexed] {
+                        assert_eq!(
+                            locate_hashed(&file, Some(ix), needle, &PATCH_PASSES, from, prefer),
+                            locate(&file, needle, &PATCH_PASSES, from, prefer),
+                            "{needle:?} from {from}"
+                        );
+                    }
                 }
             }
         }
-        // Hashes of another length than the file are not used.
+        // An index of another file is not used.
         assert_eq!(
             locate_hashed(
                 &file,
-                Some(&hashes[..2]),
+                Some(&LineIndex::new(&file[..2])),
                 &["x"],
                 &PATCH_PASSES,
                 0,
