@@ -123,7 +123,7 @@ pub use stream::{
 };
 
 use crate::block::{EditBlock, Format};
-use markers::{classify, Marker};
+pub(crate) use markers::{classify, Marker};
 
 /// Which formats to look for; empty means all of them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
