@@ -113,17 +113,34 @@
 mod markers;
 mod path_line;
 mod prompt;
+mod sink;
 mod stream;
 
-#[cfg(target_arch = "wasm32")]
-pub(crate) use stream::utf16_units;
+pub use sink::{BlockSink, CompleteBlock, EventSink, PathAt, Sink, SpanSink};
 pub use stream::{
-    assumed_names, BlockSpans, CompactOutput, EditStream, PendingBlock, PendingSection, Section,
-    StreamEvent, ASSUMED, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE,
+    assumed_names, BlockSpans, EditStream, Grammar, PendingBlock, PendingSection, Section,
+    StreamEvent, ASSUMED,
 };
 
 use crate::block::{EditBlock, Format};
 pub(crate) use markers::{classify, Marker};
+
+/// A line of a reply without its line end: every CR right before the `'\n'`
+/// goes with it (`\r\n` and `\r\r\n` end a line like `\n`), and so do
+/// CRs at the very end of the reply; a CR elsewhere is text. The one line-end
+/// rule of the parser (`line` is what comes before a `'\n'`, or the last
+/// line). Idempotent.
+pub(crate) fn line_content(line: &str) -> &str {
+    match line.as_bytes().last() {
+        Some(b'\r') => line.trim_end_matches('\r'),
+        _ => line,
+    }
+}
+
+/// [`line_content`]'s rule as a regular expression over a whole reply
+/// (JavaScript syntax, global): the CRs it removes. Bindings that keep the
+/// reply text read it from here rather than writing the rule again.
+pub const LINE_END_PATTERN: &str = "\r+(?=\n|$)";
 
 /// Which formats to look for; empty means all of them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -137,26 +154,16 @@ pub struct ParseOptions {
 /// Every complete block in `text`, in order: the stream fed once, then
 /// finished.
 pub fn parse_edits(text: &str, options: &ParseOptions) -> Vec<EditBlock> {
-    let mut stream = EditStream::for_blocks(options);
-    stream.consume(text);
-    stream.end();
-    stream
-        .take_events()
-        .into_iter()
-        .filter_map(|e| match e {
-            StreamEvent::BlockComplete { block, .. } => Some(block),
-            _ => None,
-        })
-        .collect()
+    let mut grammar = Grammar::new(options, BlockSink::default());
+    grammar.feed(text);
+    grammar.end();
+    std::mem::take(&mut grammar.sink_mut().blocks)
 }
 
-/// The byte ranges of every complete block in the LF-normalised `text`
-/// (same blocks as [`parse_edits`], without copying any text).
+/// The byte ranges of every complete text block in the LF-normalised
+/// `text` (same blocks as [`parse_edits`], without copying any text).
 pub fn parse_spans(text: &str, options: &ParseOptions) -> Vec<BlockSpans> {
-    let mut stream = EditStream::for_spans(options);
-    stream.consume(text);
-    stream.end();
-    stream.take_spans()
+    parse_spans_and_patches(text, options).0
 }
 
 /// [`parse_spans`], plus the patch blocks (`apply-patch`, `unified-diff`),
@@ -165,10 +172,11 @@ pub fn parse_spans_and_patches(
     text: &str,
     options: &ParseOptions,
 ) -> (Vec<BlockSpans>, Vec<(usize, EditBlock)>) {
-    let mut stream = EditStream::for_spans(options);
-    stream.consume(text);
-    stream.end();
-    (stream.take_spans(), stream.take_patch_blocks())
+    let mut grammar = Grammar::new(options, SpanSink::default());
+    grammar.feed(text);
+    grammar.end();
+    let SpanSink { spans, patches } = std::mem::take(grammar.sink_mut());
+    (spans, patches)
 }
 
 /// The format of the first block marker in `text`, if any: `search-replace`
@@ -180,7 +188,7 @@ pub fn detect_format(text: &str) -> Option<Format> {
     let mut in_edit = false;
     let mut minus = false;
     for line in text.trim_start_matches('\u{feff}').split('\n') {
-        let line = line.strip_suffix('\r').unwrap_or(line);
+        let line = line_content(line);
         if !in_edit {
             let t = line.trim();
             if t == "*** Begin Patch" {
