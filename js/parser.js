@@ -166,15 +166,15 @@ export function parseEdits(text, options) {
   const { stride, span: S, isPatch, formats } = layout();
   const n = s.length / stride;
   const blocks = new Array(n);
-  let text = null; // the patch blocks' texts and hunks, fetched once when there are any
+  let ptext = null; // the patch blocks' texts and hunks, fetched once when there are any
   let hunks = null;
   for (let i = 0, k = 0; i < n; i++, k += stride) {
     if (isPatch[s[k + S.format]]) {
-      if (text === null) {
-        text = raw.takePatchText();
+      if (ptext === null) {
+        ptext = raw.takePatchText();
         hunks = raw.takePatchHunks();
       }
-      blocks[i] = patchBlock(s, k, text, hunks);
+      blocks[i] = patchBlock(s, k, ptext, hunks);
       continue;
     }
     const block = {
