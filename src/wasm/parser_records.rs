@@ -186,10 +186,12 @@ impl PatchEncoder {
     /// The [`PATCH_FIELDS`] record of `block` (a patch block), its texts and
     /// hunks appended here.
     pub fn block(&mut self, block: &EditBlock) -> [u32; 16] {
+        let reserve = block.raw_block.len() + block.old_lines.len() + block.new_lines.len();
+        self.text.reserve(reserve + block.file_path.len());
         let path = self.push(&block.file_path);
+        let raw = self.push(&block.raw_block);
         let old = self.push(&block.old_lines);
         let new = self.push(&block.new_lines);
-        let raw = self.push(&block.raw_block);
         let mut out = [0u32; 16];
         out[0] = format_code(Some(block.format)).saturating_sub(1);
         out[1] = block.line_number;
@@ -204,49 +206,70 @@ impl PatchEncoder {
         out[12] = raw.0;
         out[13] = raw.1;
         out[14] = self.hunks.len() as u32;
-        if let Some(op) = &block.patch {
-            if let Some(to) = &op.move_to {
-                let m = self.push(to);
-                out[4] = m.0;
-                out[5] = m.1;
+        let Some(op) = &block.patch else {
+            return out;
+        };
+        if let Some(to) = &op.move_to {
+            let m = self.push(to);
+            out[4] = m.0;
+            out[5] = m.1;
+        }
+        out[10] = match op.operation {
+            editblocks::patch::Operation::Add => 0,
+            editblocks::patch::Operation::Delete => 1,
+            editblocks::patch::Operation::Update => 2,
+        };
+        out[11] = op.patch;
+        out[15] = op.hunks.len() as u32;
+        let raw_text = block.raw_block.as_str();
+        let ascii = raw_text.is_ascii();
+        // Hunk bodies are mostly runs of the block's own lines: point into
+        // the raw text when so (in order), else carry the body.
+        let mut from = 0usize;
+        for h in &op.hunks {
+            let numbers = [h.old_start, h.old_count, h.new_start, h.new_count];
+            let mut flags = h.end_of_file as u32
+                | (h.no_newline_old as u32) << 1
+                | (h.no_newline_new as u32) << 2;
+            for (i, n) in numbers.iter().enumerate() {
+                if n.is_some() {
+                    flags |= 1 << (3 + i);
+                }
             }
-            out[10] = match op.operation {
-                editblocks::patch::Operation::Add => 0,
-                editblocks::patch::Operation::Delete => 1,
-                editblocks::patch::Operation::Update => 2,
+            let body = h.body();
+            // Any occurrence holds the same text; the body starts right after
+            // the previous one and the section's `@@` lines, so the search
+            // stays near (linear over the block however it goes).
+            let anchors: usize = h.anchors.iter().map(|a| a.len() + 4).sum();
+            let mut limit = (from + body.len() + anchors + 256).min(raw_text.len());
+            while !raw_text.is_char_boundary(limit) {
+                limit -= 1;
+            }
+            let found = raw_text
+                .get(from..limit)
+                .and_then(|near| near.find(body))
+                .map(|p| from + p);
+            let (body_start, body_end) = match found {
+                Some(p) if !body.is_empty() => {
+                    from = p + body.len();
+                    let to16 = |b: usize| -> u32 {
+                        if ascii {
+                            raw.0 + b as u32
+                        } else {
+                            raw.0 + utf16_units(&raw_text.as_bytes()[..b]) as u32
+                        }
+                    };
+                    (to16(p), to16(p + body.len()))
+                }
+                _ => self.push(body),
             };
-            out[11] = op.patch;
-            out[15] = op.hunks.len() as u32;
-            for h in &op.hunks {
-                let numbers = [h.old_start, h.old_count, h.new_start, h.new_count];
-                let mut flags = h.end_of_file as u32
-                    | (h.no_newline_old as u32) << 1
-                    | (h.no_newline_new as u32) << 2;
-                for (i, n) in numbers.iter().enumerate() {
-                    if n.is_some() {
-                        flags |= 1 << (3 + i);
-                    }
-                }
-                let body_start = self.text16 as u32;
-                let mut first = true;
-                for l in h.lines() {
-                    if !first {
-                        self.text.push('\n');
-                        self.text16 += 1;
-                    }
-                    first = false;
-                    self.text.push_str(l);
-                    self.text16 += utf16_len(l);
-                }
-                let body_end = self.text16 as u32;
-                self.hunks.extend([flags]);
-                self.hunks.extend(numbers.map(|n| n.unwrap_or(0)));
-                self.hunks
-                    .extend([body_start, body_end, h.anchors.len() as u32]);
-                for a in &h.anchors {
-                    let (s, e) = self.push(a);
-                    self.hunks.extend([s, e]);
-                }
+            self.hunks.push(flags);
+            self.hunks.extend(numbers.map(|n| n.unwrap_or(0)));
+            self.hunks
+                .extend([body_start, body_end, h.anchors.len() as u32]);
+            for a in &h.anchors {
+                let (s, e) = self.push(a);
+                self.hunks.extend([s, e]);
             }
         }
         out
