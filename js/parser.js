@@ -59,9 +59,10 @@ function addAssumed(block, mask, hint) {
 /**
  * A patch block from its record at `rec[k]` (layout `L.patch`): texts are
  * ranges of `text`, hunks records of `hunks` (layout `L.hunk`, each followed
- * by its anchors' ranges).
+ * by its anchors' ranges); the raw block and hunk bodies flagged so are
+ * ranges of `reply` (one-shot parses).
  */
-function patchBlock(rec, k, text, hunks) {
+function patchBlock(rec, k, text, hunks, reply) {
   const P = L.patch;
   const H = L.hunk;
   const block = {
@@ -71,9 +72,9 @@ function patchBlock(rec, k, text, hunks) {
     oldLines: text.slice(rec[k + P.oldStart], rec[k + P.oldEnd]),
     newLines: text.slice(rec[k + P.newStart], rec[k + P.newEnd]),
     trailingAnchor: '',
-    rawBlock: text.slice(rec[k + P.rawStart], rec[k + P.rawEnd]),
+    rawBlock: (rec[k + P.operation] & L.rawInReply ? reply : text).slice(rec[k + P.rawStart], rec[k + P.rawEnd]),
     lineNumber: rec[k + P.lineNumber],
-    operation: L.operations[rec[k + P.operation]],
+    operation: L.operations[rec[k + P.operation] & (L.rawInReply - 1)],
   };
   if (rec[k + P.moveToStart] !== L.none) block.moveTo = text.slice(rec[k + P.moveToStart], rec[k + P.moveToEnd]);
   const count = rec[k + P.hunkCount];
@@ -94,7 +95,7 @@ function patchBlock(rec, k, text, hunks) {
     if (flags & flag.hasNewCount) hunk.newCount = hunks[h + H.newCount];
     const bs = hunks[h + H.bodyStart];
     const be = hunks[h + H.bodyEnd];
-    hunk.lines = bs === be ? [] : text.slice(bs, be).split('\n');
+    hunk.lines = bs === be ? [] : (flags & flag.bodyInReply ? reply : text).slice(bs, be).split('\n');
     if (flags & flag.endOfFile) hunk.endOfFile = true;
     if (flags & flag.noNewlineOld) hunk.noNewlineOld = true;
     if (flags & flag.noNewlineNew) hunk.noNewlineNew = true;
@@ -174,7 +175,7 @@ export function parseEdits(text, options) {
         ptext = raw.takePatchText();
         hunks = raw.takePatchHunks();
       }
-      blocks[i] = patchBlock(s, k, ptext, hunks);
+      blocks[i] = patchBlock(s, k, ptext, hunks, t);
       continue;
     }
     const block = {
@@ -456,7 +457,7 @@ export class EditStream {
         events.push({ type: 'block-complete', index: rec[i + 1], block });
         i += 2 + stride;
       } else if (kind === R.patch) {
-        events.push({ type: 'block-complete', index: rec[i + 1], block: patchBlock(rec, i + 2, patchText, patchHunks) });
+        events.push({ type: 'block-complete', index: rec[i + 1], block: patchBlock(rec, i + 2, patchText, patchHunks, null) });
         i += 2 + stride;
       } else if (kind === R.json) {
         events.push(json[rec[i + 1]]);

@@ -317,7 +317,7 @@ proptest! {
         // One-shot: the same encoder over the span parse's patch blocks.
         let (_, patches) = parse_spans_and_patches(&text, &ParseOptions::default());
         let mut encoder = parser_records::PatchEncoder::default();
-        let records: Vec<[u32; 16]> = patches.iter().map(|(_, b)| encoder.block(b)).collect();
+        let records: Vec<[u32; 16]> = patches.iter().map(|(_, b)| encoder.block(b, None)).collect();
         for ((index, block), r) in patches.iter().zip(&records) {
             prop_assert_eq!(&patch_block(r, &encoder.text, &encoder.hunks), block);
             prop_assert_eq!(&whole[*index], block);

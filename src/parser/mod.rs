@@ -175,7 +175,7 @@ pub fn parse_spans_and_patches(
     let mut grammar = Grammar::new(options, SpanSink::default());
     grammar.feed(text);
     grammar.end();
-    let SpanSink { spans, patches } = std::mem::take(grammar.sink_mut());
+    let SpanSink { spans, patches, .. } = std::mem::take(grammar.sink_mut());
     (spans, patches)
 }
 

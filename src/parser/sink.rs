@@ -122,8 +122,16 @@ pub trait Sink {
     /// Body lines of the patch operation being read; `current` is the line
     /// just read.
     fn patch_update(&mut self, format: Format, lines: Vec<String>, current: &str);
-    /// A patch operation is complete.
-    fn patch_complete(&mut self, index: usize, block: EditBlock);
+    /// A patch operation is complete. `raw_at`: the byte offset and mark of
+    /// the reply line its `raw_block` starts at (its header line), when known;
+    /// the raw block is the reply's text from there only when it reads the
+    /// same (a patch grammar may have tidied a line).
+    fn patch_complete(
+        &mut self,
+        index: usize,
+        block: EditBlock,
+        raw_at: Option<(usize, Self::Mark)>,
+    );
     /// A block was dropped, with the sentence saying why.
     fn discarded(&mut self, file_path: Option<String>, line_number: u32, reason: String);
 }
@@ -192,7 +200,7 @@ impl Sink for EventSink {
     fn patch_update(&mut self, format: Format, lines: Vec<String>, _: &str) {
         self.push_lines(Some(format), Section::Patch, lines);
     }
-    fn patch_complete(&mut self, index: usize, block: EditBlock) {
+    fn patch_complete(&mut self, index: usize, block: EditBlock, _: Option<(usize, ())>) {
         self.events
             .push(StreamEvent::BlockComplete { index, block });
     }
@@ -223,7 +231,7 @@ impl Sink for BlockSink {
         self.blocks.push(block.to_edit_block());
     }
     fn patch_update(&mut self, _: Format, _: Vec<String>, _: &str) {}
-    fn patch_complete(&mut self, _: usize, block: EditBlock) {
+    fn patch_complete(&mut self, _: usize, block: EditBlock, _: Option<(usize, ())>) {
         self.blocks.push(block);
     }
     fn discarded(&mut self, _: Option<String>, _: u32, _: String) {}
@@ -236,6 +244,8 @@ impl Sink for BlockSink {
 pub struct SpanSink {
     pub spans: Vec<BlockSpans>,
     pub patches: Vec<(usize, EditBlock)>,
+    /// For each of `patches`, where its header line starts in the reply.
+    pub patch_offsets: Vec<Option<usize>>,
 }
 
 impl Sink for SpanSink {
@@ -250,8 +260,9 @@ impl Sink for SpanSink {
         self.spans.push(block.to_spans());
     }
     fn patch_update(&mut self, _: Format, _: Vec<String>, _: &str) {}
-    fn patch_complete(&mut self, index: usize, block: EditBlock) {
+    fn patch_complete(&mut self, index: usize, block: EditBlock, raw_at: Option<(usize, ())>) {
         self.patches.push((index, block));
+        self.patch_offsets.push(raw_at.map(|(offset, _)| offset));
     }
     fn discarded(&mut self, _: Option<String>, _: u32, _: String) {}
 }

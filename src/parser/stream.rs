@@ -342,6 +342,11 @@ pub struct Grammar<S: Sink> {
     patch_tentative: bool,
     /// Patches started so far (numbers each patch's operations).
     patches: u32,
+    /// The last lines' numbers, offsets and marks (a patch operation is
+    /// announced a few lines after its header line).
+    recent: [(u32, usize, S::Mark); 8],
+    /// Where the open patch's announced operations start, in order.
+    op_starts: std::collections::VecDeque<(u32, usize, S::Mark)>,
     patch_out: Vec<PatchEvent>,
     /// Nothing but byte-order marks read so far.
     at_start: bool,
@@ -379,6 +384,8 @@ impl<S: Sink> Grammar<S> {
             patch: None,
             patch_tentative: false,
             patches: 0,
+            recent: [(0, 0, S::Mark::default()); 8],
+            op_starts: std::collections::VecDeque::new(),
             patch_out: Vec::new(),
             at_start: true,
             partial: String::new(),
@@ -410,6 +417,8 @@ impl<S: Sink> Grammar<S> {
         self.patch = None;
         self.patch_tentative = false;
         self.patches = 0;
+        self.recent = [(0, 0, S::Mark::default()); 8];
+        self.op_starts.clear();
         self.patch_out.clear();
         self.at_start = true;
         self.partial.clear();
@@ -553,6 +562,7 @@ impl<S: Sink> Grammar<S> {
         let offset = self.offset;
         self.offset += line.len() + 1;
         let mark = self.sink.line(line);
+        self.recent[self.line_count as usize % 8] = (self.line_count, offset, mark);
         let trimmed = trim(line);
         if self.block.is_none() && (self.allow_v4a || self.allow_unified) && self.patch_line(line) {
             return;
@@ -897,6 +907,9 @@ impl<S: Sink> Grammar<S> {
                     format,
                     line_number,
                 } => {
+                    if let Some(at) = self.recent.iter().find(|r| r.0 == line_number) {
+                        self.op_starts.push_back(*at);
+                    }
                     if S::EVENTS {
                         self.sink
                             .block_start(Some(format), line_number, &path, PathAt::Elsewhere);
@@ -913,7 +926,19 @@ impl<S: Sink> Grammar<S> {
                     }
                     let index = self.completed;
                     self.completed += 1;
-                    self.sink.patch_complete(index, block);
+                    // Operations complete in order: earlier entries were dropped.
+                    let mut raw_at = None;
+                    while let Some(&(n, offset, mark)) = self.op_starts.front() {
+                        if n > block.line_number {
+                            break;
+                        }
+                        self.op_starts.pop_front();
+                        if n == block.line_number {
+                            raw_at = Some((offset, mark));
+                            break;
+                        }
+                    }
+                    self.sink.patch_complete(index, block, raw_at);
                 }
                 PatchEvent::Discarded {
                     path,

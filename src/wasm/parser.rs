@@ -72,20 +72,39 @@ impl Utf16Cursor<'_> {
 /// raw block, into `text` (which must already read CRLF as LF), then the
 /// assumed bits and the line hint (0: none).
 pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
-    let (spans, patches) = parser::parse_spans_and_patches(text, &options(formats, known));
+    let mut grammar = parser::Grammar::new(&options(formats, known), parser::SpanSink::default());
+    grammar.feed(text);
+    grammar.end();
+    let parser::SpanSink {
+        spans,
+        patches,
+        patch_offsets,
+    } = std::mem::take(grammar.sink_mut());
     let mut out = Vec::with_capacity((spans.len() + patches.len()) * SPAN_STRIDE);
     // Patch blocks are not ranges of the reply: each takes its place among
-    // the records as a patch record, its texts in `takePatchText` and its
-    // hunks in `takePatchHunks`.
-    let mut patches = patches.into_iter().peekable();
+    // the records as a patch record, its texts in `takePatchText` (its raw
+    // block a range of the reply when it reads the same) and its hunks in
+    // `takePatchHunks`.
+    let mut patches = patches.into_iter().zip(patch_offsets).peekable();
     let mut encoder = PatchEncoder::default();
     let mut placed = 0usize;
-    let mut place_patches = |out: &mut Vec<u32>, next_index: usize, placed: &mut usize| {
-        while let Some((_, block)) = patches.next_if(|(index, _)| *index <= next_index) {
-            out.extend(encoder.block(&block));
-            *placed += 1;
-        }
-    };
+    let mut place_patches =
+        |out: &mut Vec<u32>, next_index: usize, placed: &mut usize, cursor: &mut Utf16Cursor| {
+            while let Some(((_, block), offset)) =
+                patches.next_if(|((index, _), _)| *index <= next_index)
+            {
+                let raw = block.raw_block.as_bytes();
+                let in_reply = offset
+                    .filter(|&at| {
+                        text.as_bytes()
+                            .get(at..)
+                            .is_some_and(|r| r.starts_with(raw))
+                    })
+                    .map(|at| (cursor.at(at), cursor.at(at + raw.len())));
+                out.extend(encoder.block(&block, in_reply));
+                *placed += 1;
+            }
+        };
     let mut cursor = Utf16Cursor {
         bytes: text.as_bytes(),
         byte: 0,
@@ -108,7 +127,7 @@ pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
         },
     ) in spans.into_iter().enumerate()
     {
-        place_patches(&mut out, n + placed, &mut placed);
+        place_patches(&mut out, n + placed, &mut placed, &mut cursor);
         out.push(format_code(format));
         out.push(line_number);
         // A path carried over from the previous block lies before this
@@ -126,7 +145,7 @@ pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
         }
         out.extend([raw_start, cursor.at(raw.1), assumed, line_hint]);
     }
-    place_patches(&mut out, usize::MAX, &mut placed);
+    place_patches(&mut out, usize::MAX, &mut placed, &mut cursor);
     PATCHES.with(|p| *p.borrow_mut() = encoder);
     out
 }

@@ -80,8 +80,9 @@ pub const HUNK_FIELDS: [&str; 8] = [
     "anchorCount",
 ];
 
-/// Hunk flag bits.
-pub const HUNK_FLAGS: [&str; 7] = [
+/// Hunk flag bits (`bodyInReply`: the body is a range of the reply, not of
+/// the patch text).
+pub const HUNK_FLAGS: [&str; 8] = [
     "endOfFile",
     "noNewlineOld",
     "noNewlineNew",
@@ -89,7 +90,12 @@ pub const HUNK_FLAGS: [&str; 7] = [
     "hasOldCount",
     "hasNewStart",
     "hasNewCount",
+    "bodyInReply",
 ];
+
+/// In a patch record's `operation` field, above the operation's number:
+/// the raw block is a range of the reply, not of the patch text.
+pub const RAW_IN_REPLY: u32 = 256;
 
 /// `u32::MAX`: no value (a path carried over, no `moveTo`).
 pub const NONE: u32 = u32::MAX;
@@ -146,7 +152,7 @@ pub fn layout_json() -> String {
         .map(|(i, _)| i.to_string())
         .collect();
     format!(
-        "{{\"record\":{{\"update\":{RECORD_UPDATE},\"complete\":{RECORD_COMPLETE},\"json\":{RECORD_JSON},\"start\":{RECORD_START},\"patch\":{RECORD_PATCH}}},\"stride\":{SPAN_STRIDE},\"span\":{},\"patch\":{},\"hunk\":{},\"hunkFlags\":{},\"none\":{NONE},\"formats\":{},\"sections\":{},\"assumed\":{},\"operations\":{},\"patchFormats\":[{}],\"lineEnd\":{}}}",
+        "{{\"record\":{{\"update\":{RECORD_UPDATE},\"complete\":{RECORD_COMPLETE},\"json\":{RECORD_JSON},\"start\":{RECORD_START},\"patch\":{RECORD_PATCH}}},\"stride\":{SPAN_STRIDE},\"span\":{},\"patch\":{},\"hunk\":{},\"hunkFlags\":{},\"none\":{NONE},\"rawInReply\":{RAW_IN_REPLY},\"formats\":{},\"sections\":{},\"assumed\":{},\"operations\":{},\"patchFormats\":[{}],\"lineEnd\":{}}}",
         fields(&SPAN_FIELDS),
         fields(&PATCH_FIELDS),
         fields(&HUNK_FIELDS),
@@ -184,12 +190,17 @@ impl PatchEncoder {
     }
 
     /// The [`PATCH_FIELDS`] record of `block` (a patch block), its texts and
-    /// hunks appended here.
-    pub fn block(&mut self, block: &EditBlock) -> [u32; 16] {
-        let reserve = block.raw_block.len() + block.old_lines.len() + block.new_lines.len();
+    /// hunks appended here. `in_reply`: the UTF-16 range of the reply that
+    /// reads exactly as `block.raw_block`, when the caller holds the reply.
+    pub fn block(&mut self, block: &EditBlock, in_reply: Option<(u32, u32)>) -> [u32; 16] {
+        let reserve = block.old_lines.len() + block.new_lines.len();
         self.text.reserve(reserve + block.file_path.len());
         let path = self.push(&block.file_path);
-        let raw = self.push(&block.raw_block);
+        let raw = match in_reply {
+            Some(range) => range,
+            None => self.push(&block.raw_block),
+        };
+        let body_flag = if in_reply.is_some() { 1 << 7 } else { 0 };
         let old = self.push(&block.old_lines);
         let new = self.push(&block.new_lines);
         let mut out = [0u32; 16];
@@ -206,6 +217,9 @@ impl PatchEncoder {
         out[12] = raw.0;
         out[13] = raw.1;
         out[14] = self.hunks.len() as u32;
+        if in_reply.is_some() {
+            out[10] = RAW_IN_REPLY;
+        }
         let Some(op) = &block.patch else {
             return out;
         };
@@ -214,7 +228,7 @@ impl PatchEncoder {
             out[4] = m.0;
             out[5] = m.1;
         }
-        out[10] = match op.operation {
+        out[10] |= match op.operation {
             editblocks::patch::Operation::Add => 0,
             editblocks::patch::Operation::Delete => 1,
             editblocks::patch::Operation::Update => 2,
@@ -237,20 +251,32 @@ impl PatchEncoder {
                 }
             }
             let body = h.body();
-            // Any occurrence holds the same text; the body starts right after
-            // the previous one and the section's `@@` lines, so the search
-            // stays near (linear over the block however it goes).
-            let anchors: usize = h.anchors.iter().map(|a| a.len() + 4).sum();
-            let mut limit = (from + body.len() + anchors + 256).min(raw_text.len());
-            while !raw_text.is_char_boundary(limit) {
-                limit -= 1;
+            // Any occurrence holds the same text. The body starts at one of
+            // the lines right after the previous one (past the section's `@@`
+            // lines), so only those are tried: linear over the block.
+            let anchors = h.anchors.len() + 2;
+            let bytes = raw_text.as_bytes();
+            let mut at = from;
+            let mut found = None;
+            for _ in 0..=anchors {
+                if bytes
+                    .get(at..)
+                    .is_some_and(|rest| rest.starts_with(body.as_bytes()))
+                {
+                    found = Some(at);
+                    break;
+                }
+                match bytes
+                    .get(at..)
+                    .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
+                {
+                    Some(i) => at += i + 1,
+                    None => break,
+                }
             }
-            let found = raw_text
-                .get(from..limit)
-                .and_then(|near| near.find(body))
-                .map(|p| from + p);
             let (body_start, body_end) = match found {
                 Some(p) if !body.is_empty() => {
+                    flags |= body_flag;
                     from = p + body.len();
                     let to16 = |b: usize| -> u32 {
                         if ascii {
@@ -452,8 +478,9 @@ impl Sink for RecordSink {
         });
     }
 
-    fn patch_complete(&mut self, index: usize, block: EditBlock) {
-        let record = self.patches.block(&block);
+    fn patch_complete(&mut self, index: usize, block: EditBlock, _: Option<(usize, usize)>) {
+        // The binding may have dropped the reply's text by now: texts travel.
+        let record = self.patches.block(&block, None);
         self.last_update = None;
         self.records.extend([RECORD_PATCH, index as u32]);
         self.records.extend(record);
