@@ -27,9 +27,9 @@
 //!   with it (`\r\n` and `\r\r\n` count as LF), and so do CRs at the very
 //!   end; a CR elsewhere is text. Byte-order marks (U+FEFF) opening the reply
 //!   are dropped. This normalisation is idempotent, and offsets (spans,
-//!   compact records) index the reply read this way; `js/parser.js` applies
-//!   the same one. Blank lines and indentation inside sections are kept
-//!   exactly.
+//!   the binding's records) index the reply read this way; `js/parser.js`
+//!   takes the rule from [`LINE_END_PATTERN`] instead of writing it again.
+//!   Blank lines and indentation inside sections are kept exactly.
 //! * **Markers** are whole lines once surrounding whitespace is removed;
 //!   inside a line they are content. Inside a block, a marker that has no
 //!   meaning at that point (another `««« EDIT`, a `<<<<<<< SEARCH`) is
@@ -110,6 +110,20 @@
 //! single file name without `/` (`Makefile`, `main.rs`) is a path; so is a
 //! path with spaces.
 
+//!
+//! # Layout
+//!
+//! * `stream.rs`: the grammar, [`Grammar`], a line-by-line state machine
+//!   (markers, paths, recovery, the `edit-repl` common prefix) that reports
+//!   to a [`Sink`]; [`EditStream`] is the grammar with an [`EventSink`].
+//! * `sink.rs`: the [`Sink`] trait and the core's sinks: [`EventSink`]
+//!   (stream events), [`BlockSink`] ([`parse_edits`]), [`SpanSink`]
+//!   ([`parse_spans`]). The JavaScript binding's numeric records and UTF-16
+//!   offsets are a sink of its own, in `src/wasm/parser_records.rs`.
+//! * `markers.rs`: what a line is (`classify`; the renderer uses it too),
+//!   `path_line.rs`: the path rules, `prompt.rs`: the system prompts.
+//! * The patch grammars the stream feeds live in [`crate::patch`].
+
 mod markers;
 mod path_line;
 mod prompt;
@@ -137,7 +151,7 @@ pub(crate) fn line_content(line: &str) -> &str {
     }
 }
 
-/// [`line_content`]'s rule as a regular expression over a whole reply
+/// The parser's line-end rule as a regular expression over a whole reply
 /// (JavaScript syntax, global): the CRs it removes. Bindings that keep the
 /// reply text read it from here rather than writing the rule again.
 pub const LINE_END_PATTERN: &str = "\r+(?=\n|$)";
