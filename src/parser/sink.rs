@@ -122,6 +122,9 @@ pub trait Sink {
     /// Body lines of the patch operation being read; `current` is the line
     /// just read.
     fn patch_update(&mut self, format: Format, lines: Vec<String>, current: &str);
+    /// `line`, the line just read, is a body line of the patch operation
+    /// being read, as written.
+    fn patch_line(&mut self, format: Format, line: &str);
     /// A patch operation is complete. `raw_at`: the byte offset and mark of
     /// the reply line its `raw_block` starts at (its header line), when known;
     /// the raw block is the reply's text from there only when it reads the
@@ -200,6 +203,9 @@ impl Sink for EventSink {
     fn patch_update(&mut self, format: Format, lines: Vec<String>, _: &str) {
         self.push_lines(Some(format), Section::Patch, lines);
     }
+    fn patch_line(&mut self, format: Format, line: &str) {
+        self.push_lines(Some(format), Section::Patch, vec![line.to_string()]);
+    }
     fn patch_complete(&mut self, index: usize, block: EditBlock, _: Option<(usize, ())>) {
         self.events
             .push(StreamEvent::BlockComplete { index, block });
@@ -231,6 +237,7 @@ impl Sink for BlockSink {
         self.blocks.push(block.to_edit_block());
     }
     fn patch_update(&mut self, _: Format, _: Vec<String>, _: &str) {}
+    fn patch_line(&mut self, _: Format, _: &str) {}
     fn patch_complete(&mut self, _: usize, block: EditBlock, _: Option<(usize, ())>) {
         self.blocks.push(block);
     }
@@ -260,6 +267,7 @@ impl Sink for SpanSink {
         self.spans.push(block.to_spans());
     }
     fn patch_update(&mut self, _: Format, _: Vec<String>, _: &str) {}
+    fn patch_line(&mut self, _: Format, _: &str) {}
     fn patch_complete(&mut self, index: usize, block: EditBlock, raw_at: Option<(usize, ())>) {
         self.patches.push((index, block));
         self.patch_offsets.push(raw_at.map(|(offset, _)| offset));

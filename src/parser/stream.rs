@@ -920,6 +920,11 @@ impl<S: Sink> Grammar<S> {
                         self.sink.patch_update(format, lines, current);
                     }
                 }
+                PatchEvent::Current { format } => {
+                    if S::EVENTS {
+                        self.sink.patch_line(format, current);
+                    }
+                }
                 PatchEvent::Complete(mut block) => {
                     if let Some(op) = block.patch.as_mut() {
                         op.patch = self.patches.saturating_sub(1);

@@ -275,6 +275,11 @@ pub(crate) enum PatchEvent {
         format: Format,
         lines: Vec<String>,
     },
+    /// The line just fed is a body line of the operation being read, as
+    /// written (no copy: most body lines are).
+    Current {
+        format: Format,
+    },
     Complete(EditBlock),
     Discarded {
         path: Option<String>,

@@ -398,7 +398,7 @@ impl Sink for RecordSink {
     }
 
     fn content(&mut self, format: Option<Format>, section: Section, _: &str) {
-        let first = self.feed_lines - 1;
+        let first = self.feed_lines.saturating_sub(1);
         self.lines(section, format, first, false);
     }
 
@@ -446,6 +446,12 @@ impl Sink for RecordSink {
         self.last_update = None;
         self.records.extend([RECORD_COMPLETE, index as u32]);
         self.records.extend(record);
+    }
+
+    fn patch_line(&mut self, format: Format, _: &str) {
+        // A numeric record: the binding slices the line from the text it holds.
+        let first = self.feed_lines.saturating_sub(1);
+        self.lines(Section::Patch, Some(format), first, true);
     }
 
     fn patch_update(&mut self, format: Format, lines: Vec<String>, current: &str) {
