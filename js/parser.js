@@ -45,6 +45,7 @@ function readLayout() {
   l.isPatch = l.formats.map((_, i) => l.patchFormats.includes(i));
   l.lineEndRe = new RegExp(l.lineEnd, 'g');
   l.hunkWidth = Object.keys(l.hunk).length;
+  for (const kind of ['update', 'start', 'json', 'head']) l[kind].size = Object.keys(l[kind]).length;
   l.hunkFlagBits = Object.fromEntries(l.hunkFlags.map((name, i) => [name, 1 << i]));
   return l;
 }
@@ -407,7 +408,7 @@ export class EditStream {
     const patchText = ret & 2 ? stream.patchText() : null;
     const patchHunks = ret & 2 ? stream.patchHunks() : null;
     const n = ret >>> 2;
-    const { record: R, span: S, stride, formats, sections } = layout();
+    const { record: R, span: S, update: U, start: B, json: J, head: H, stride, formats, sections } = layout();
     const rec = u32();
     const base = rec[this._slots + 1] >>> 2;
     const keepFrom = rec[this._slots];
@@ -429,20 +430,20 @@ export class EditStream {
     for (let i = base, end = base + n; i < end; ) {
       const kind = rec[i];
       if (kind === R.update) {
-        const format = rec[i + 2];
+        const format = rec[i + U.format];
         const event = { type: 'block-update' };
         if (format !== 0) event.format = formats[format - 1];
-        event.section = sections[rec[i + 1]];
-        const first = rec[i + 3];
-        const lines = new Array(rec[i + 4]);
+        event.section = sections[rec[i + U.section]];
+        const first = rec[i + U.firstLine];
+        const lines = new Array(rec[i + U.lineCount]);
         for (let j = 0; j < lines.length; j++) lines[j] = line(first + j);
         event.lines = lines;
         events.push(event);
-        i += 5;
+        i += U.size;
       } else if (kind === R.complete) {
         const k = this._keptStart;
         const t = this._kept;
-        const r = i + 2;
+        const r = i + H.size;
         const block = {
           format: formats[rec[r + S.format] - 1],
           filePath: this._path,
@@ -454,21 +455,21 @@ export class EditStream {
           lineNumber: rec[r + S.lineNumber],
         };
         if (rec[r + S.assumed] !== 0 || rec[r + S.lineHint] !== 0) addAssumed(block, rec[r + S.assumed], rec[r + S.lineHint]);
-        events.push({ type: 'block-complete', index: rec[i + 1], block });
-        i += 2 + stride;
+        events.push({ type: 'block-complete', index: rec[i + H.index], block });
+        i += H.size + stride;
       } else if (kind === R.patch) {
-        events.push({ type: 'block-complete', index: rec[i + 1], block: patchBlock(rec, i + 2, patchText, patchHunks, null) });
-        i += 2 + stride;
+        events.push({ type: 'block-complete', index: rec[i + H.index], block: patchBlock(rec, i + H.size, patchText, patchHunks, null) });
+        i += H.size + stride;
       } else if (kind === R.json) {
-        events.push(json[rec[i + 1]]);
-        i += 2;
+        events.push(json[rec[i + J.event]]);
+        i += J.size;
       } else if (kind === R.start) {
-        if (rec[i + 3] !== L.none) this._path = this._kept.slice(rec[i + 3] - this._keptStart, rec[i + 4] - this._keptStart);
+        if (rec[i + B.pathStart] !== L.none) this._path = this._kept.slice(rec[i + B.pathStart] - this._keptStart, rec[i + B.pathEnd] - this._keptStart);
         const event = { type: 'block-start', filePath: this._path };
-        if (rec[i + 1] !== 0) event.format = formats[rec[i + 1] - 1];
-        event.lineNumber = rec[i + 2];
+        if (rec[i + B.format] !== 0) event.format = formats[rec[i + B.format] - 1];
+        event.lineNumber = rec[i + B.lineNumber];
         events.push(event);
-        i += 5;
+        i += B.size;
       } else {
         throw new Error(`editblocks: internal error: unknown parser record ${kind}`);
       }

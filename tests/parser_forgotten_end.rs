@@ -141,3 +141,23 @@ fn compact_records_give_the_events_of_feed() {
         );
     }
 }
+
+/// The layout `js/parser.js` reads is valid JSON and names the positions
+/// the records are written with (the ones this file reads).
+#[test]
+fn the_record_layout_names_the_positions_the_records_use() {
+    let layout: serde_json::Value = serde_json::from_str(&parser_records::layout_json()).unwrap();
+    assert_eq!(layout["record"]["update"], RECORD_UPDATE);
+    assert_eq!(layout["record"]["start"], RECORD_START);
+    assert_eq!(layout["update"]["firstLine"], 3);
+    assert_eq!(layout["update"]["lineCount"], 4);
+    assert_eq!(layout["start"]["pathStart"], 3);
+    assert_eq!(layout["head"]["index"], 1);
+    assert_eq!(layout["stride"], 16);
+    assert_eq!(layout["span"]["rawStart"], 12);
+    assert_eq!(layout["lineEnd"], editblocks::parser::LINE_END_PATTERN);
+    let formats: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+    assert_eq!(layout["formats"], serde_json::json!(formats));
+    assert_eq!(layout["sections"][Section::Patch as usize], "patch");
+    assert_eq!(layout["sections"][Section::TrailingAnchor as usize], "trailing-anchor");
+}

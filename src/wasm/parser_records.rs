@@ -22,6 +22,19 @@ pub const RECORD_START: u32 = 4;
 /// A complete patch block: `[5, index]`, then [`PATCH_FIELDS`] numbers.
 pub const RECORD_PATCH: u32 = 5;
 
+/// Fields of a streamed update record: `lineCount` lines of `section`
+/// starting at the feed's line `firstLine` (counted from 0; an empty update
+/// announces a section).
+pub const UPDATE_FIELDS: [&str; 5] = ["kind", "section", "format", "firstLine", "lineCount"];
+/// Fields of a streamed block-start record (the path as a UTF-16 range of
+/// the reply, [`NONE`] twice for the previous block's path).
+pub const START_FIELDS: [&str; 5] = ["kind", "format", "lineNumber", "pathStart", "pathEnd"];
+/// Fields of a streamed record for an event sent as JSON.
+pub const JSON_FIELDS: [&str; 2] = ["kind", "event"];
+/// Fields heading a streamed complete or patch record, followed by
+/// [`SPAN_FIELDS`] or [`PATCH_FIELDS`].
+pub const HEAD_FIELDS: [&str; 2] = ["kind", "index"];
+
 /// Fields of a block record, one-shot (`parseEditSpansInput`, stride
 /// [`SPAN_STRIDE`]) and streamed (after `[2, index]`): positions of each.
 pub const SPAN_FIELDS: [&str; 16] = [
@@ -152,7 +165,11 @@ pub fn layout_json() -> String {
         .map(|(i, _)| i.to_string())
         .collect();
     format!(
-        "{{\"record\":{{\"update\":{RECORD_UPDATE},\"complete\":{RECORD_COMPLETE},\"json\":{RECORD_JSON},\"start\":{RECORD_START},\"patch\":{RECORD_PATCH}}},\"stride\":{SPAN_STRIDE},\"span\":{},\"patch\":{},\"hunk\":{},\"hunkFlags\":{},\"none\":{NONE},\"rawInReply\":{RAW_IN_REPLY},\"formats\":{},\"sections\":{},\"assumed\":{},\"operations\":{},\"patchFormats\":[{}],\"lineEnd\":{}}}",
+        "{{\"record\":{{\"update\":{RECORD_UPDATE},\"complete\":{RECORD_COMPLETE},\"json\":{RECORD_JSON},\"start\":{RECORD_START},\"patch\":{RECORD_PATCH}}},\"stride\":{SPAN_STRIDE},\"update\":{},\"start\":{},\"json\":{},\"head\":{},\"span\":{},\"patch\":{},\"hunk\":{},\"hunkFlags\":{},\"none\":{NONE},\"rawInReply\":{RAW_IN_REPLY},\"formats\":{},\"sections\":{},\"assumed\":{},\"operations\":{},\"patchFormats\":[{}],\"lineEnd\":{}}}",
+        fields(&UPDATE_FIELDS),
+        fields(&START_FIELDS),
+        fields(&JSON_FIELDS),
+        fields(&HEAD_FIELDS),
         fields(&SPAN_FIELDS),
         fields(&PATCH_FIELDS),
         fields(&HUNK_FIELDS),
