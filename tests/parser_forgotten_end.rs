@@ -159,5 +159,8 @@ fn the_record_layout_names_the_positions_the_records_use() {
     let formats: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
     assert_eq!(layout["formats"], serde_json::json!(formats));
     assert_eq!(layout["sections"][Section::Patch as usize], "patch");
-    assert_eq!(layout["sections"][Section::TrailingAnchor as usize], "trailing-anchor");
+    assert_eq!(
+        layout["sections"][Section::TrailingAnchor as usize],
+        "trailing-anchor"
+    );
 }

@@ -168,10 +168,57 @@ pub struct ParseOptions {
 /// Every complete block in `text`, in order: the stream fed once, then
 /// finished.
 pub fn parse_edits(text: &str, options: &ParseOptions) -> Vec<EditBlock> {
-    let mut grammar = Grammar::new(options, BlockSink::default());
+    // The grammar's span sink, the blocks copied out of the reply read with
+    // the line-end rule: one instance of the grammar serves both (the wasm
+    // module carries each instance).
+    let mut grammar = Grammar::new(options, SpanSink::default());
     grammar.feed(text);
     grammar.end();
-    std::mem::take(&mut grammar.sink_mut().blocks)
+    let SpanSink { spans, patches, .. } = std::mem::take(grammar.sink_mut());
+    if spans.is_empty() {
+        return patches.into_iter().map(|(_, b)| b).collect();
+    }
+    let text = normalized(text);
+    let get = |(s, e): (usize, usize)| text.get(s..e).unwrap_or("").to_string();
+    let mut out = Vec::with_capacity(spans.len() + patches.len());
+    let mut patches = patches.into_iter().peekable();
+    for span in spans {
+        while let Some((_, block)) = patches.next_if(|(index, _)| *index <= out.len()) {
+            out.push(block);
+        }
+        out.push(EditBlock {
+            format: span.format,
+            file_path: get(span.path),
+            anchor: get(span.anchor),
+            old_lines: get(span.old),
+            new_lines: get(span.new),
+            trailing_anchor: get(span.trailing_anchor),
+            raw_block: get(span.raw),
+            line_number: span.line_number,
+            assumed: assumed_names(span.assumed),
+            line_hint: (span.line_hint != 0).then_some(span.line_hint),
+            patch: None,
+        });
+    }
+    out.extend(patches.map(|(_, b)| b));
+    out
+}
+
+/// `text` as the grammar reads it (spans index this): byte-order marks
+/// opening it dropped, each line through [`line_content`].
+fn normalized(text: &str) -> std::borrow::Cow<'_, str> {
+    let body = text.trim_start_matches('\u{feff}');
+    if !body.contains('\r') {
+        return std::borrow::Cow::Borrowed(body);
+    }
+    let mut out = String::with_capacity(body.len());
+    for (i, line) in body.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(line_content(line));
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The byte ranges of every complete text block in the LF-normalised
