@@ -6,7 +6,6 @@ import * as raw from 'editblocks-raw';
 import { onReset } from './guard.js';
 import { previewDriver, drawingDriver, PendingTracker } from './preview.js';
 
-const FORMATS = ['edit-repl', 'anchored', 'search-replace', 'apply-patch', 'unified-diff'];
 const encoder = new TextEncoder();
 let memory = null;
 const buffer = () => (memory ??= raw.parserMemory()).buffer;
@@ -36,14 +35,76 @@ function encodeAt(text, ptr, capacity) {
   return encoder.encodeInto(text, u8().subarray(ptr, ptr + capacity)).written;
 }
 
-const STRIDE = 16;
-// Bits of what the parser assumed to read a block, in the core's order.
-const ASSUMED = ['path-from-previous-block', 'marker-repaired', 'cline-markers', 'line-hint-header'];
+// The layout of the core's records (positions of each field, record kinds,
+// format, section and operation names, the line-end rule): defined once in
+// src/wasm/parser_records.rs, read from the module on first use.
+let L = null;
+const layout = () => (L ??= readLayout());
+function readLayout() {
+  const l = JSON.parse(raw.parserLayout());
+  l.isPatch = l.formats.map((_, i) => l.patchFormats.includes(i));
+  l.lineEndRe = new RegExp(l.lineEnd, 'g');
+  l.hunkWidth = Object.keys(l.hunk).length;
+  for (const kind of ['update', 'start', 'json', 'head']) l[kind].size = Object.keys(l[kind]).length;
+  l.hunkFlagBits = Object.fromEntries(l.hunkFlags.map((name, i) => [name, 1 << i]));
+  return l;
+}
 
 // Adds `assumed` (names) and `lineHint` to a block when the core set them.
 function addAssumed(block, mask, hint) {
-  if (mask !== 0) block.assumed = ASSUMED.filter((_, i) => mask & (1 << i));
+  if (mask !== 0) block.assumed = layout().assumed.filter((_, i) => mask & (1 << i));
   if (hint !== 0) block.lineHint = hint;
+  return block;
+}
+
+/**
+ * A patch block from its record at `rec[k]` (layout `L.patch`): texts are
+ * ranges of `text`, hunks records of `hunks` (layout `L.hunk`, each followed
+ * by its anchors' ranges); the raw block and hunk bodies flagged so are
+ * ranges of `reply` (one-shot parses).
+ */
+function patchBlock(rec, k, text, hunks, reply) {
+  const P = L.patch;
+  const H = L.hunk;
+  const block = {
+    format: L.formats[rec[k + P.format]],
+    filePath: text.slice(rec[k + P.pathStart], rec[k + P.pathEnd]),
+    anchor: '',
+    oldLines: text.slice(rec[k + P.oldStart], rec[k + P.oldEnd]),
+    newLines: text.slice(rec[k + P.newStart], rec[k + P.newEnd]),
+    trailingAnchor: '',
+    rawBlock: (rec[k + P.operation] & L.rawInReply ? reply : text).slice(rec[k + P.rawStart], rec[k + P.rawEnd]),
+    lineNumber: rec[k + P.lineNumber],
+    operation: L.operations[rec[k + P.operation] & (L.rawInReply - 1)],
+  };
+  if (rec[k + P.moveToStart] !== L.none) block.moveTo = text.slice(rec[k + P.moveToStart], rec[k + P.moveToEnd]);
+  const count = rec[k + P.hunkCount];
+  const list = new Array(count);
+  const width = L.hunkWidth;
+  const flag = L.hunkFlagBits;
+  for (let j = 0, h = rec[k + P.hunksAt]; j < count; j++) {
+    const flags = hunks[h + H.flags];
+    const hunk = {};
+    const anchors = hunks[h + H.anchorCount];
+    if (anchors > 0) {
+      hunk.anchors = new Array(anchors);
+      for (let a = 0, at = h + width; a < anchors; a++, at += 2) hunk.anchors[a] = text.slice(hunks[at], hunks[at + 1]);
+    }
+    if (flags & flag.hasOldStart) hunk.oldStart = hunks[h + H.oldStart];
+    if (flags & flag.hasOldCount) hunk.oldCount = hunks[h + H.oldCount];
+    if (flags & flag.hasNewStart) hunk.newStart = hunks[h + H.newStart];
+    if (flags & flag.hasNewCount) hunk.newCount = hunks[h + H.newCount];
+    const bs = hunks[h + H.bodyStart];
+    const be = hunks[h + H.bodyEnd];
+    hunk.lines = bs === be ? [] : (flags & flag.bodyInReply ? reply : text).slice(bs, be).split('\n');
+    if (flags & flag.endOfFile) hunk.endOfFile = true;
+    if (flags & flag.noNewlineOld) hunk.noNewlineOld = true;
+    if (flags & flag.noNewlineNew) hunk.noNewlineNew = true;
+    list[j] = hunk;
+    h += width + 2 * anchors;
+  }
+  block.hunks = list;
+  block.patch = rec[k + P.patch];
   return block;
 }
 
@@ -57,6 +118,7 @@ function knownFiles(options, where) {
 
 function formatMask(options, where) {
   if (options === undefined || options === null) return 0;
+  const FORMATS = layout().formats;
   if (typeof options !== 'object') throw new TypeError(`editblocks: ${where} options must be an object`);
   const { formats } = options;
   if (formats === undefined || formats === null) return 0;
@@ -87,7 +149,7 @@ function wellFormed(t) {
 
 function normalize(text) {
   let t = stripBom(wellFormed(text));
-  if (t.indexOf('\r') >= 0) t = t.replace(/\r+(?=\n|$)/g, '');
+  if (t.indexOf('\r') >= 0) t = t.replace(layout().lineEndRe, '');
   return t;
 }
 
@@ -103,57 +165,35 @@ export function parseEdits(text, options) {
   const mask = formatMask(options, 'parseEdits');
   const t = normalize(text);
   const s = raw.parseEditSpansInput(writeInput(t, raw.parserInput), mask, knownFiles(options, 'parseEdits'));
-  const n = s.length / STRIDE;
+  const { stride, span: S, isPatch, formats } = layout();
+  const n = s.length / stride;
   const blocks = new Array(n);
-  let patches = null; // patch blocks (apply-patch, unified-diff) come as JSON
-  for (let i = 0, k = 0; i < n; i++, k += STRIDE) {
-    if (s[k] >= 3) {
-      patches ??= JSON.parse(raw.takePatchBlocks());
-      blocks[i] = withSides(patches[s[k + 1]]);
+  let ptext = null; // the patch blocks' texts and hunks, fetched once when there are any
+  let hunks = null;
+  for (let i = 0, k = 0; i < n; i++, k += stride) {
+    if (isPatch[s[k + S.format]]) {
+      if (ptext === null) {
+        ptext = raw.takePatchText();
+        hunks = raw.takePatchHunks();
+      }
+      blocks[i] = patchBlock(s, k, ptext, hunks, t);
       continue;
     }
     const block = {
-      format: FORMATS[s[k]],
-      filePath: t.slice(s[k + 2], s[k + 3]),
-      anchor: t.slice(s[k + 4], s[k + 5]),
-      oldLines: t.slice(s[k + 6], s[k + 7]),
-      newLines: t.slice(s[k + 8], s[k + 9]),
-      trailingAnchor: t.slice(s[k + 10], s[k + 11]),
-      rawBlock: t.slice(s[k + 12], s[k + 13]),
-      lineNumber: s[k + 1],
+      format: formats[s[k + S.format]],
+      filePath: t.slice(s[k + S.pathStart], s[k + S.pathEnd]),
+      anchor: t.slice(s[k + S.anchorStart], s[k + S.anchorEnd]),
+      oldLines: t.slice(s[k + S.oldStart], s[k + S.oldEnd]),
+      newLines: t.slice(s[k + S.newStart], s[k + S.newEnd]),
+      trailingAnchor: t.slice(s[k + S.trailingStart], s[k + S.trailingEnd]),
+      rawBlock: t.slice(s[k + S.rawStart], s[k + S.rawEnd]),
+      lineNumber: s[k + S.lineNumber],
     };
-    blocks[i] = s[k + 14] === 0 && s[k + 15] === 0 ? block : addAssumed(block, s[k + 14], s[k + 15]);
+    const assumed = s[k + S.assumed];
+    const hint = s[k + S.lineHint];
+    blocks[i] = assumed === 0 && hint === 0 ? block : addAssumed(block, assumed, hint);
   }
   return blocks;
-}
-
-/**
- * A patch block crosses without oldLines / newLines (they would double the
- * text): they are every hunk's old side (lines not starting with '+') and
- * new side (lines not starting with '-'), prefix removed, joined in order.
- */
-function withSides(block) {
-  let oldLines = '';
-  let newLines = '';
-  let firstOld = true;
-  let firstNew = true;
-  for (const hunk of block.hunks) {
-    for (const line of hunk.lines) {
-      const c = line.charCodeAt(0);
-      const text = line.slice(1);
-      if (c !== 43) {
-        oldLines = firstOld ? text : oldLines + '\n' + text;
-        firstOld = false;
-      }
-      if (c !== 45) {
-        newLines = firstNew ? text : newLines + '\n' + text;
-        firstNew = false;
-      }
-    }
-  }
-  block.oldLines = oldLines;
-  block.newLines = newLines;
-  return block;
 }
 
 /** The format of the first block in `text`, or 'none'. */
@@ -161,9 +201,6 @@ export function detectFormat(text) {
   checkText(text, 'detectFormat');
   return raw.detectFormat(text);
 }
-
-// Section numbers of the core's records, in the order of its `Section` enum.
-const SECTIONS = ['edit', 'repl', 'anchor', 'old', 'new', 'trailing-anchor', 'search', 'replace', 'patch'];
 
 /**
  * An incremental parser: feed chunks as they arrive. Any chunking gives the
@@ -365,10 +402,13 @@ export class EditStream {
       this._trim(u32()[this._slots]);
       return [];
     }
-    // Text-bearing events first: fetching them allocates in wasm, which may
-    // move memory; the records are read after.
+    // Text-bearing events and patch texts first: fetching them allocates in
+    // wasm, which may move memory; the records are read after.
     const json = ret & 1 ? JSON.parse(stream.events()) : null;
-    const n = ret >>> 1;
+    const patchText = ret & 2 ? stream.patchText() : null;
+    const patchHunks = ret & 2 ? stream.patchHunks() : null;
+    const n = ret >>> 2;
+    const { record: R, span: S, update: U, start: B, json: J, head: H, stride, formats, sections } = layout();
     const rec = u32();
     const base = rec[this._slots + 1] >>> 2;
     const keepFrom = rec[this._slots];
@@ -388,56 +428,50 @@ export class EditStream {
       return out;
     };
     for (let i = base, end = base + n; i < end; ) {
-      switch (rec[i]) {
-        case 1: {
-          const format = rec[i + 2];
-          const event = { type: 'block-update' };
-          if (format !== 0) event.format = FORMATS[format - 1];
-          event.section = SECTIONS[rec[i + 1]];
-          const first = rec[i + 3];
-          const lines = new Array(rec[i + 4]);
-          for (let j = 0; j < lines.length; j++) lines[j] = line(first + j);
-          event.lines = lines;
-          events.push(event);
-          i += 5;
-          break;
-        }
-        case 2: {
-          const k = this._keptStart;
-          const t = this._kept;
-          const block = {
-              format: FORMATS[rec[i + 2] - 1],
-              filePath: this._path,
-              anchor: t.slice(rec[i + 4] - k, rec[i + 5] - k),
-              oldLines: t.slice(rec[i + 6] - k, rec[i + 7] - k),
-              newLines: t.slice(rec[i + 8] - k, rec[i + 9] - k),
-              trailingAnchor: t.slice(rec[i + 10] - k, rec[i + 11] - k),
-              rawBlock: t.slice(rec[i + 12] - k, rec[i + 13] - k),
-              lineNumber: rec[i + 3],
-          };
-          if (rec[i + 14] !== 0 || rec[i + 15] !== 0) addAssumed(block, rec[i + 14], rec[i + 15]);
-          events.push({ type: 'block-complete', index: rec[i + 1], block });
-          i += 16;
-          break;
-        }
-        case 3: {
-          const event = json[rec[i + 1]];
-          if (event.type === 'block-complete' && event.block.hunks) withSides(event.block);
-          events.push(event);
-          i += 2;
-          break;
-        }
-        case 4: {
-          if (rec[i + 3] !== 0xffffffff) this._path = this._kept.slice(rec[i + 3] - this._keptStart, rec[i + 4] - this._keptStart);
-          const event = { type: 'block-start', filePath: this._path };
-          if (rec[i + 1] !== 0) event.format = FORMATS[rec[i + 1] - 1];
-          event.lineNumber = rec[i + 2];
-          events.push(event);
-          i += 5;
-          break;
-        }
-        default:
-          throw new Error(`editblocks: internal error: unknown parser record ${rec[i]}`);
+      const kind = rec[i];
+      if (kind === R.update) {
+        const format = rec[i + U.format];
+        const event = { type: 'block-update' };
+        if (format !== 0) event.format = formats[format - 1];
+        event.section = sections[rec[i + U.section]];
+        const first = rec[i + U.firstLine];
+        const lines = new Array(rec[i + U.lineCount]);
+        for (let j = 0; j < lines.length; j++) lines[j] = line(first + j);
+        event.lines = lines;
+        events.push(event);
+        i += U.size;
+      } else if (kind === R.complete) {
+        const k = this._keptStart;
+        const t = this._kept;
+        const r = i + H.size;
+        const block = {
+          format: formats[rec[r + S.format] - 1],
+          filePath: this._path,
+          anchor: t.slice(rec[r + S.anchorStart] - k, rec[r + S.anchorEnd] - k),
+          oldLines: t.slice(rec[r + S.oldStart] - k, rec[r + S.oldEnd] - k),
+          newLines: t.slice(rec[r + S.newStart] - k, rec[r + S.newEnd] - k),
+          trailingAnchor: t.slice(rec[r + S.trailingStart] - k, rec[r + S.trailingEnd] - k),
+          rawBlock: t.slice(rec[r + S.rawStart] - k, rec[r + S.rawEnd] - k),
+          lineNumber: rec[r + S.lineNumber],
+        };
+        if (rec[r + S.assumed] !== 0 || rec[r + S.lineHint] !== 0) addAssumed(block, rec[r + S.assumed], rec[r + S.lineHint]);
+        events.push({ type: 'block-complete', index: rec[i + H.index], block });
+        i += H.size + stride;
+      } else if (kind === R.patch) {
+        events.push({ type: 'block-complete', index: rec[i + H.index], block: patchBlock(rec, i + H.size, patchText, patchHunks, null) });
+        i += H.size + stride;
+      } else if (kind === R.json) {
+        events.push(json[rec[i + J.event]]);
+        i += J.size;
+      } else if (kind === R.start) {
+        if (rec[i + B.pathStart] !== L.none) this._path = this._kept.slice(rec[i + B.pathStart] - this._keptStart, rec[i + B.pathEnd] - this._keptStart);
+        const event = { type: 'block-start', filePath: this._path };
+        if (rec[i + B.format] !== 0) event.format = formats[rec[i + B.format] - 1];
+        event.lineNumber = rec[i + B.lineNumber];
+        events.push(event);
+        i += B.size;
+      } else {
+        throw new Error(`editblocks: internal error: unknown parser record ${kind}`);
       }
     }
     this._trim(keepFrom);
@@ -461,5 +495,5 @@ if (typeof Symbol.dispose === 'symbol') EditStream.prototype[Symbol.dispose] = E
 // in a CR, those are held back until the next chunk).
 function clean(text) {
   const t = wellFormed(text);
-  return t.indexOf('\r') >= 0 ? t.replace(/\r+\n/g, '\n') : t;
+  return t.indexOf('\r') >= 0 ? t.replace(layout().lineEndRe, '') : t;
 }

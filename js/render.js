@@ -18,20 +18,6 @@ const text = (value, what) => {
   return value;
 };
 
-/** Splits lines exactly as the core does (src/diff.rs `split_lines`). */
-function splitLines(s) {
-  if (s === '') return [];
-  const body = s.charCodeAt(s.length - 1) === 10 ? s.slice(0, -1) : s;
-  const lines = body.split('\n');
-  if (body.indexOf('\r') !== -1) {
-    for (let i = 0; i < lines.length; i++) {
-      const l = lines[i];
-      if (l.charCodeAt(l.length - 1) === 13) lines[i] = l.slice(0, -1);
-    }
-  }
-  return lines;
-}
-
 const KINDS = ['context', 'removed', 'added'];
 const utf8 = new TextEncoder();
 
@@ -41,17 +27,16 @@ export function diffBlock(oldText, newText) {
   text(newText, 'diffBlock(…, newText)');
   // Bytes cross into wasm with one native copy; strings would be encoded by a JS loop.
   const packed = diffBlockPacked(utf8.encode(oldText), utf8.encode(newText));
-  const oldLines = splitLines(oldText);
-  const newLines = splitLines(newText);
   const out = [];
   let i = 0;
   while (i < packed.length) {
     const kind = packed[i];
     const oldLine = packed[i + 1] || null;
     const newLine = packed[i + 2] || null;
-    const spanSlots = packed[i + 3];
-    i += 4;
-    const lineText = (kind === 2 ? newLines[newLine - 1] : oldLines[oldLine - 1]) ?? '';
+    // The line's text is a range of its own text, from the core's line model.
+    const lineText = (kind === 2 ? newText : oldText).slice(packed[i + 3], packed[i + 4]);
+    const spanSlots = packed[i + 5];
+    i += 6;
     const line = { kind: KINDS[kind], text: lineText, oldLine, newLine };
     if (spanSlots > 0) {
       const spans = [];

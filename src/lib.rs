@@ -36,5 +36,9 @@ pub mod tools;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
+// `src/wasm/parser_records.rs` names the crate `editblocks::…`, so that the
+// core's native tests can include it as it is.
+extern crate self as editblocks;
+
 pub use block::{EditBlock, Format};
 pub use result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};

@@ -475,19 +475,18 @@ enum Section {
     Trailing,
 }
 
+/// What a marker line does to a block being drawn, as the parser classifies
+/// it ([`crate::parser::classify`]: 5–9 box-drawing or conflict characters,
+/// exactly three guillemets): a line the parser reads as content (a `────`
+/// under a heading, a `«««` in prose) is content here too.
 pub(crate) fn marker(line: &str) -> Option<&'static str> {
-    let t = line.trim();
-    let all = |c: char| t.chars().count() >= 3 && t.chars().all(|x| x == c);
-    if t.starts_with("«««") || t.starts_with("<<<<<<<") {
-        Some("start")
-    } else if t.starts_with("»»»") || t.starts_with(">>>>>>>") {
-        Some("end")
-    } else if t == "═══════ REPL" || all('═') || t == "=======" {
-        Some("separator")
-    } else if all('─') {
-        Some("anchor-rule")
-    } else {
-        None
+    use crate::parser::Marker as M;
+    match crate::parser::classify(line.trim()) {
+        M::EditStart | M::Search => Some("start"),
+        M::EditEnd | M::ShortEnd | M::Replace => Some("end"),
+        M::ReplSeparator | M::HeavyRule | M::Divider => Some("separator"),
+        M::LightRule => Some("anchor-rule"),
+        M::None | M::NearSearch | M::NearReplace | M::NearEditStart | M::NearEditEnd => None,
     }
 }
 

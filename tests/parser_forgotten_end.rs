@@ -3,11 +3,12 @@
 //! the events of `EditStream::feed`, however the reply is chunked. The
 //! lines of the new block read again after the dropped one travel as text.
 
-use editblocks::parser::{
-    EditStream, ParseOptions, Section, StreamEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START,
-    RECORD_UPDATE,
-};
+#[path = "../src/wasm/parser_records.rs"]
+mod parser_records;
+
+use editblocks::parser::{EditStream, ParseOptions, Section, StreamEvent};
 use editblocks::Format;
+use parser_records::{CompactStream, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
 
 const SECTIONS: [Section; 8] = [
     Section::Edit,
@@ -39,15 +40,15 @@ fn summary(e: &StreamEvent) -> Option<Ev> {
 }
 
 fn compact_events(chunks: &[&str]) -> Vec<Ev> {
-    let mut stream = EditStream::compact(&ParseOptions::default());
+    let mut stream = CompactStream::new(&ParseOptions::default());
     let mut out = Vec::new();
     let mut path = String::new();
     let mut carried = String::new();
     let ends = chunks.iter().map(|c| Some(*c)).chain([None]);
     for chunk in ends {
         let o = match chunk {
-            Some(c) => stream.feed_compact(c),
-            None => stream.finish_compact(),
+            Some(c) => stream.feed(c),
+            None => stream.finish(),
         };
         let chunk = chunk.unwrap_or("");
         // Lines completed by this feed (the first one joined to the carried part).
@@ -83,7 +84,7 @@ fn compact_events(chunks: &[&str]) -> Vec<Ev> {
                 }
                 RECORD_COMPLETE => {
                     out.push(("complete".into(), path.clone(), vec![]));
-                    i += 16;
+                    i += 18;
                 }
                 other => panic!("record {other}"),
             }
@@ -139,4 +140,27 @@ fn compact_records_give_the_events_of_feed() {
             "cut after line {cut}"
         );
     }
+}
+
+/// The layout `js/parser.js` reads is valid JSON and names the positions
+/// the records are written with (the ones this file reads).
+#[test]
+fn the_record_layout_names_the_positions_the_records_use() {
+    let layout: serde_json::Value = serde_json::from_str(&parser_records::layout_json()).unwrap();
+    assert_eq!(layout["record"]["update"], RECORD_UPDATE);
+    assert_eq!(layout["record"]["start"], RECORD_START);
+    assert_eq!(layout["update"]["firstLine"], 3);
+    assert_eq!(layout["update"]["lineCount"], 4);
+    assert_eq!(layout["start"]["pathStart"], 3);
+    assert_eq!(layout["head"]["index"], 1);
+    assert_eq!(layout["stride"], 16);
+    assert_eq!(layout["span"]["rawStart"], 12);
+    assert_eq!(layout["lineEnd"], editblocks::parser::LINE_END_PATTERN);
+    let formats: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+    assert_eq!(layout["formats"], serde_json::json!(formats));
+    assert_eq!(layout["sections"][Section::Patch as usize], "patch");
+    assert_eq!(
+        layout["sections"][Section::TrailingAnchor as usize],
+        "trailing-anchor"
+    );
 }

@@ -8,6 +8,8 @@ mod parser_support;
 
 mod prop_support;
 
+#[path = "../src/wasm/parser_records.rs"]
+mod parser_records;
 use editblocks::parser::{parse_edits, parse_spans, EditStream, ParseOptions, StreamEvent};
 use editblocks::Format;
 use parser_support::{check_events, fixtures};
@@ -222,7 +224,9 @@ fn compact_blocks(
     chunks: &[&str],
     options: &ParseOptions,
 ) -> Vec<(String, String, String, String, String, String, u32)> {
-    use editblocks::parser::{RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
+    use parser_records::{
+        CompactStream, RECORD_COMPLETE, RECORD_JSON, RECORD_PATCH, RECORD_START, RECORD_UPDATE,
+    };
     // The documented normalisation: leading BOMs dropped, every CR before a
     // LF or at the very end dropped.
     let joined = chunks.concat();
@@ -245,13 +249,13 @@ fn compact_blocks(
                 .expect("offsets inside the reply"),
         )
     };
-    let mut stream = EditStream::compact(options);
+    let mut stream = CompactStream::new(options);
     let mut records = Vec::new();
     for c in chunks {
-        stream.feed_compact_in_place(c);
-        records.extend_from_slice(stream.compact_records());
+        stream.feed_in_place(c);
+        records.extend_from_slice(&stream.sink().records);
     }
-    records.extend(stream.finish_compact().records);
+    records.extend(stream.finish().records);
     let mut out = Vec::new();
     let mut path = String::new();
     let mut i = 0;
@@ -265,8 +269,9 @@ fn compact_blocks(
                 }
                 i += 5;
             }
+            RECORD_PATCH => i += 18,
             RECORD_COMPLETE => {
-                let r = &records[i..i + 16];
+                let r = &records[i + 2..i + 18];
                 out.push((
                     path.clone(),
                     slice(r[4], r[5]),
@@ -274,9 +279,9 @@ fn compact_blocks(
                     slice(r[8], r[9]),
                     slice(r[10], r[11]),
                     slice(r[12], r[13]),
-                    r[3],
+                    r[1],
                 ));
-                i += 16;
+                i += 18;
             }
             other => panic!("unknown record {other}"),
         }

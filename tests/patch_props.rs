@@ -7,6 +7,10 @@
 #[path = "prop_support/mod.rs"]
 mod prop_support;
 
+// The binding's record sink, as the binding compiles it.
+#[path = "../src/wasm/parser_records.rs"]
+mod parser_records;
+
 use editblocks::engine::{apply_edits, ApplyOptions};
 use editblocks::host::MemoryHost;
 use editblocks::parser::{
@@ -197,8 +201,128 @@ fn streamed(chunks: &[&str]) -> (Vec<editblocks::EditBlock>, Vec<String>) {
     (blocks, discards)
 }
 
+/// A patch block rebuilt from its record at `r` (`PATCH_FIELDS`), the
+/// texts and hunks of its call, as `js/parser.js` rebuilds it.
+fn patch_block(r: &[u32], text: &str, hunks: &[u32]) -> editblocks::EditBlock {
+    use parser_records::{HUNK_FIELDS, NONE};
+    use serde_json::{json, Value};
+    let units: Vec<u16> = text.encode_utf16().collect();
+    let slice = |s: u32, e: u32| String::from_utf16(&units[s as usize..e as usize]).unwrap();
+    let mut hs = Vec::new();
+    let mut h = r[14] as usize;
+    for _ in 0..r[15] {
+        let flags = hunks[h];
+        let mut hunk = serde_json::Map::new();
+        let n = hunks[h + 7] as usize;
+        let anchors: Vec<String> = (0..n)
+            .map(|a| slice(hunks[h + 8 + 2 * a], hunks[h + 9 + 2 * a]))
+            .collect();
+        hunk.insert("anchors".into(), json!(anchors));
+        for (bit, (name, at)) in [
+            ("oldStart", 1),
+            ("oldCount", 2),
+            ("newStart", 3),
+            ("newCount", 4),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if flags & (8 << bit) != 0 {
+                hunk.insert(name.into(), json!(hunks[h + at]));
+            }
+        }
+        let body = slice(hunks[h + 5], hunks[h + 6]);
+        let lines: Vec<&str> = if body.is_empty() {
+            vec![]
+        } else {
+            body.split('\n').collect()
+        };
+        hunk.insert("lines".into(), json!(lines));
+        hunk.insert("endOfFile".into(), json!(flags & 1 != 0));
+        hunk.insert("noNewlineOld".into(), json!(flags & 2 != 0));
+        hunk.insert("noNewlineNew".into(), json!(flags & 4 != 0));
+        hs.push(Value::Object(hunk));
+        h += HUNK_FIELDS.len() + 2 * n;
+    }
+    let operation = ["add", "delete", "update"][r[10] as usize];
+    let mut block = json!({
+        "format": Format::ALL[r[0] as usize].as_str(),
+        "filePath": slice(r[2], r[3]),
+        "oldLines": slice(r[6], r[7]),
+        "newLines": slice(r[8], r[9]),
+        "rawBlock": slice(r[12], r[13]),
+        "lineNumber": r[1],
+        "operation": operation,
+        "hunks": hs,
+        "patch": r[11],
+    });
+    if r[4] != NONE {
+        block["moveTo"] = json!(slice(r[4], r[5]));
+    }
+    serde_json::from_value(block).unwrap()
+}
+
+/// The patch blocks of a reply fed to the binding's record stream in `chunks`.
+fn record_patches(chunks: &[&str]) -> Vec<(usize, editblocks::EditBlock)> {
+    use parser_records::{
+        CompactStream, RECORD_COMPLETE, RECORD_JSON, RECORD_PATCH, RECORD_START, RECORD_UPDATE,
+    };
+    let mut stream = CompactStream::new(&ParseOptions::default());
+    let mut out = Vec::new();
+    let ends = chunks.iter().map(|c| Some(*c)).chain([None]);
+    for chunk in ends {
+        let o = match chunk {
+            Some(c) => stream.feed(c),
+            None => stream.finish(),
+        };
+        let r = &o.records;
+        let mut i = 0;
+        while i < r.len() {
+            match r[i] {
+                RECORD_UPDATE | RECORD_START => i += 5,
+                RECORD_JSON => i += 2,
+                RECORD_COMPLETE => i += 18,
+                RECORD_PATCH => {
+                    out.push((
+                        r[i + 1] as usize,
+                        patch_block(&r[i + 2..i + 18], &o.patch_text, &o.patch_hunks),
+                    ));
+                    i += 18;
+                }
+                other => panic!("record {other}"),
+            }
+        }
+    }
+    out
+}
+
 proptest! {
     #![proptest_config(prop_support::config(300))]
+
+    #[test]
+    fn patch_records_rebuild_the_blocks_of_parse_edits(text in reply(), cuts in prop::collection::vec(any::<usize>(), 0..30)) {
+        let whole = parse_edits(&text, &ParseOptions::default());
+        let expected: Vec<(usize, editblocks::EditBlock)> = whole.iter().cloned().enumerate().filter(|(_, b)| b.format.is_patch()).collect();
+        // The binding holds a trailing CR back until the next chunk.
+        let mut chunks: Vec<String> = Vec::new();
+        for c in split_at(&text, &cuts) {
+            match chunks.last_mut() {
+                Some(last) if last.ends_with('\r') => last.push_str(c),
+                _ => chunks.push(c.to_string()),
+            }
+        }
+        let chunks: Vec<&str> = chunks.iter().map(String::as_str).collect();
+        prop_assert_eq!(&record_patches(&[&text]), &expected);
+        prop_assert_eq!(&record_patches(&chunks), &expected);
+        // One-shot: the same encoder over the span parse's patch blocks.
+        let (_, patches) = parse_spans_and_patches(&text, &ParseOptions::default());
+        let mut encoder = parser_records::PatchEncoder::default();
+        let records: Vec<[u32; 16]> = patches.iter().map(|(_, b)| encoder.block(b, None)).collect();
+        for ((index, block), r) in patches.iter().zip(&records) {
+            prop_assert_eq!(&patch_block(r, &encoder.text, &encoder.hunks), block);
+            prop_assert_eq!(&whole[*index], block);
+        }
+    }
 
     #[test]
     fn any_chunking_gives_the_blocks_of_parse_edits(text in reply(), cuts in prop::collection::vec(any::<usize>(), 0..30)) {

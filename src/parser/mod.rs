@@ -27,9 +27,9 @@
 //!   with it (`\r\n` and `\r\r\n` count as LF), and so do CRs at the very
 //!   end; a CR elsewhere is text. Byte-order marks (U+FEFF) opening the reply
 //!   are dropped. This normalisation is idempotent, and offsets (spans,
-//!   compact records) index the reply read this way; `js/parser.js` applies
-//!   the same one. Blank lines and indentation inside sections are kept
-//!   exactly.
+//!   the binding's records) index the reply read this way; `js/parser.js`
+//!   takes the rule from [`LINE_END_PATTERN`] instead of writing it again.
+//!   Blank lines and indentation inside sections are kept exactly.
 //! * **Markers** are whole lines once surrounding whitespace is removed;
 //!   inside a line they are content. Inside a block, a marker that has no
 //!   meaning at that point (another `««« EDIT`, a `<<<<<<< SEARCH`) is
@@ -110,20 +110,51 @@
 //! single file name without `/` (`Makefile`, `main.rs`) is a path; so is a
 //! path with spaces.
 
+//!
+//! # Layout
+//!
+//! * `stream.rs`: the grammar, [`Grammar`], a line-by-line state machine
+//!   (markers, paths, recovery, the `edit-repl` common prefix) that reports
+//!   to a [`Sink`]; [`EditStream`] is the grammar with an [`EventSink`].
+//! * `sink.rs`: the [`Sink`] trait and the core's sinks: [`EventSink`]
+//!   (stream events), [`BlockSink`] ([`parse_edits`]), [`SpanSink`]
+//!   ([`parse_spans`]). The JavaScript binding's numeric records and UTF-16
+//!   offsets are a sink of its own, in `src/wasm/parser_records.rs`.
+//! * `markers.rs`: what a line is (`classify`; the renderer uses it too),
+//!   `path_line.rs`: the path rules, `prompt.rs`: the system prompts.
+//! * The patch grammars the stream feeds live in [`crate::patch`].
+
 mod markers;
 mod path_line;
 mod prompt;
+mod sink;
 mod stream;
 
-#[cfg(target_arch = "wasm32")]
-pub(crate) use stream::utf16_units;
+pub use sink::{BlockSink, CompleteBlock, EventSink, PathAt, Sink, SpanSink};
 pub use stream::{
-    assumed_names, BlockSpans, CompactOutput, EditStream, PendingBlock, PendingSection, Section,
-    StreamEvent, ASSUMED, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE,
+    assumed_names, BlockSpans, EditStream, Grammar, PendingBlock, PendingSection, Section,
+    StreamEvent, ASSUMED,
 };
 
 use crate::block::{EditBlock, Format};
-use markers::{classify, Marker};
+pub(crate) use markers::{classify, Marker};
+
+/// A line of a reply without its line end: every CR right before the `'\n'`
+/// goes with it (`\r\n` and `\r\r\n` end a line like `\n`), and so do
+/// CRs at the very end of the reply; a CR elsewhere is text. The one line-end
+/// rule of the parser (`line` is what comes before a `'\n'`, or the last
+/// line). Idempotent.
+pub(crate) fn line_content(line: &str) -> &str {
+    match line.as_bytes().last() {
+        Some(b'\r') => line.trim_end_matches('\r'),
+        _ => line,
+    }
+}
+
+/// The parser's line-end rule as a regular expression over a whole reply
+/// (JavaScript syntax, global): the CRs it removes. Bindings that keep the
+/// reply text read it from here rather than writing the rule again.
+pub const LINE_END_PATTERN: &str = "\r+(?=\n|$)";
 
 /// Which formats to look for; empty means all of them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -137,26 +168,63 @@ pub struct ParseOptions {
 /// Every complete block in `text`, in order: the stream fed once, then
 /// finished.
 pub fn parse_edits(text: &str, options: &ParseOptions) -> Vec<EditBlock> {
-    let mut stream = EditStream::for_blocks(options);
-    stream.consume(text);
-    stream.end();
-    stream
-        .take_events()
-        .into_iter()
-        .filter_map(|e| match e {
-            StreamEvent::BlockComplete { block, .. } => Some(block),
-            _ => None,
-        })
-        .collect()
+    // The grammar's span sink, the blocks copied out of the reply read with
+    // the line-end rule: one instance of the grammar serves both (the wasm
+    // module carries each instance).
+    let mut grammar = Grammar::new(options, SpanSink::default());
+    grammar.feed(text);
+    grammar.end();
+    let SpanSink { spans, patches, .. } = std::mem::take(grammar.sink_mut());
+    if spans.is_empty() {
+        return patches.into_iter().map(|(_, b)| b).collect();
+    }
+    let text = normalized(text);
+    let get = |(s, e): (usize, usize)| text.get(s..e).unwrap_or("").to_string();
+    let mut out = Vec::with_capacity(spans.len() + patches.len());
+    let mut patches = patches.into_iter().peekable();
+    for span in spans {
+        while let Some((_, block)) = patches.next_if(|(index, _)| *index <= out.len()) {
+            out.push(block);
+        }
+        out.push(EditBlock {
+            format: span.format,
+            file_path: get(span.path),
+            anchor: get(span.anchor),
+            old_lines: get(span.old),
+            new_lines: get(span.new),
+            trailing_anchor: get(span.trailing_anchor),
+            raw_block: get(span.raw),
+            line_number: span.line_number,
+            assumed: assumed_names(span.assumed),
+            line_hint: (span.line_hint != 0).then_some(span.line_hint),
+            patch: None,
+        });
+    }
+    out.extend(patches.map(|(_, b)| b));
+    out
 }
 
-/// The byte ranges of every complete block in the LF-normalised `text`
-/// (same blocks as [`parse_edits`], without copying any text).
+/// `text` as the grammar reads it (spans index this): byte-order marks
+/// opening it dropped, each line through [`line_content`].
+fn normalized(text: &str) -> std::borrow::Cow<'_, str> {
+    let body = text.trim_start_matches('\u{feff}');
+    if !body.contains('\r') {
+        return std::borrow::Cow::Borrowed(body);
+    }
+    let mut out = String::with_capacity(body.len());
+    for (i, line) in body.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(line_content(line));
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// The byte ranges of every complete text block in the LF-normalised
+/// `text` (same blocks as [`parse_edits`], without copying any text).
 pub fn parse_spans(text: &str, options: &ParseOptions) -> Vec<BlockSpans> {
-    let mut stream = EditStream::for_spans(options);
-    stream.consume(text);
-    stream.end();
-    stream.take_spans()
+    parse_spans_and_patches(text, options).0
 }
 
 /// [`parse_spans`], plus the patch blocks (`apply-patch`, `unified-diff`),
@@ -165,10 +233,11 @@ pub fn parse_spans_and_patches(
     text: &str,
     options: &ParseOptions,
 ) -> (Vec<BlockSpans>, Vec<(usize, EditBlock)>) {
-    let mut stream = EditStream::for_spans(options);
-    stream.consume(text);
-    stream.end();
-    (stream.take_spans(), stream.take_patch_blocks())
+    let mut grammar = Grammar::new(options, SpanSink::default());
+    grammar.feed(text);
+    grammar.end();
+    let SpanSink { spans, patches, .. } = std::mem::take(grammar.sink_mut());
+    (spans, patches)
 }
 
 /// The format of the first block marker in `text`, if any: `search-replace`
@@ -180,7 +249,7 @@ pub fn detect_format(text: &str) -> Option<Format> {
     let mut in_edit = false;
     let mut minus = false;
     for line in text.trim_start_matches('\u{feff}').split('\n') {
-        let line = line.strip_suffix('\r').unwrap_or(line);
+        let line = line_content(line);
         if !in_edit {
             let t = line.trim();
             if t == "*** Begin Patch" {

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::markers::{classify, is_fence, spelling, Marker, Spelling};
 use super::path_line::{looks_like_path_word, path_in_line, undecorated};
+use super::sink::{CompleteBlock, EventSink, PathAt, Sink};
 use super::ParseOptions;
 use crate::block::{EditBlock, Format};
 use crate::patch::{Fed, PatchEvent, PatchReader};
@@ -142,29 +143,15 @@ enum Family {
     Search,
 }
 
-/// Where to deliver results.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    /// Every event (streaming).
-    Events,
-    /// Completed blocks only (one-shot parse).
-    Blocks,
-    /// Byte spans only (bindings).
-    Spans,
-    /// Numbers for a binding that keeps the text itself (see
-    /// [`EditStream::compact`]).
-    Compact,
-}
-
 /// The last non-blank, non-fence line before a start marker.
-enum Candidate {
+enum Candidate<M> {
     None,
     /// A line of text at `line_number`, starting at byte `offset`; the text and
     /// the blank or fence lines after it are in `EditStream::lead`.
     Line {
         line_number: u32,
         offset: usize,
-        offset16: usize,
+        mark: M,
         len: usize,
     },
     /// The previous block ended and only blank or fence lines followed: a
@@ -172,7 +159,7 @@ enum Candidate {
     Previous,
 }
 
-struct Block {
+struct Block<M> {
     family: Family,
     format: Option<Format>,
     /// `None`: refused at its start marker; read to its end silently.
@@ -182,7 +169,7 @@ struct Block {
     /// The block as written (LF-normalised), each line followed by `'\n'`.
     raw: String,
     raw_start: usize,
-    raw_start16: usize,
+    raw_mark: M,
     /// Index of the current section (0..4).
     section: usize,
     /// Start offset in `raw` of each section's content, and its line count.
@@ -191,7 +178,7 @@ struct Block {
     counts: [u32; 4],
     /// The last start marker of this block's family read as content of the
     /// current section.
-    nested: Option<NestedStart>,
+    nested: Option<NestedStart<M>>,
     /// `search-replace`: the line of a divider that was not exactly
     /// `=======` (5, 6, 8 or 9 `=`), taken as the divider.
     loose_divider: Option<u32>,
@@ -294,6 +281,47 @@ fn roo_header(t: &str) -> Option<RooHeader> {
 /// assert_eq!(done, ["new"]);
 /// ```
 pub struct EditStream {
+    grammar: Grammar<EventSink>,
+}
+
+impl EditStream {
+    /// A stream that looks for the formats in `options` (all when empty).
+    pub fn new(options: &ParseOptions) -> EditStream {
+        EditStream {
+            grammar: Grammar::new(options, EventSink::default()),
+        }
+    }
+
+    /// Reads a chunk of the reply (any split: inside a line, a marker or
+    /// between CR and LF) and returns what happened.
+    pub fn feed(&mut self, chunk: &str) -> Vec<StreamEvent> {
+        self.grammar.feed(chunk);
+        std::mem::take(&mut self.grammar.sink_mut().events)
+    }
+
+    /// Ends the reply: reads the last line if it had no newline, and discards
+    /// a block left open, with its reason. The stream is then empty and may
+    /// read a new reply from its first line.
+    pub fn finish(&mut self) -> Vec<StreamEvent> {
+        self.grammar.end();
+        let out = std::mem::take(&mut self.grammar.sink_mut().events);
+        self.grammar.reset();
+        out
+    }
+
+    /// The block being written, or `None` between blocks (and while a block
+    /// refused at its start marker is being skipped).
+    pub fn pending(&self) -> Option<PendingBlock> {
+        self.grammar.pending()
+    }
+}
+
+/// The grammar of every format, read line by line: the state machine behind
+/// [`EditStream`], [`parse_edits`](super::parse_edits) and
+/// [`parse_spans`](super::parse_spans). It reports to its [`Sink`] and keeps
+/// no output of its own.
+pub struct Grammar<S: Sink> {
+    sink: S,
     allow_edit_repl: bool,
     allow_anchored: bool,
     allow_search: bool,
@@ -314,11 +342,12 @@ pub struct EditStream {
     patch_tentative: bool,
     /// Patches started so far (numbers each patch's operations).
     patches: u32,
+    /// The last lines' numbers, offsets and marks (a patch operation is
+    /// announced a few lines after its header line).
+    recent: [(u32, usize, S::Mark); 8],
+    /// Where the open patch's announced operations start, in order.
+    op_starts: std::collections::VecDeque<(u32, usize, S::Mark)>,
     patch_out: Vec<PatchEvent>,
-    /// Spans mode: completed patch blocks (index, block); they cannot be
-    /// told as byte ranges.
-    patch_blocks: Vec<(usize, EditBlock)>,
-    mode: Mode,
     /// Nothing but byte-order marks read so far.
     at_start: bool,
     partial: String,
@@ -326,35 +355,24 @@ pub struct EditStream {
     line_count: u32,
     /// Normalised byte offset of the next line's start.
     offset: usize,
-    /// The same in UTF-16 units.
-    offset16: usize,
-    /// Lines completed in the current `feed` (compact mode numbers them).
-    feed_lines: u32,
-    records: Vec<u32>,
-    last_update: Option<usize>,
-    json_events: Vec<StreamEvent>,
-    candidate: Candidate,
+    candidate: Candidate<S::Mark>,
     lead: String,
     previous_path: String,
     previous_span: (usize, usize),
-    block: Option<Block>,
+    block: Option<Block<S::Mark>>,
     /// The last block's text buffer, kept to be reused by the next block.
     spare: String,
     completed: usize,
-    out: Vec<StreamEvent>,
-    spans: Vec<BlockSpans>,
 }
 
-impl EditStream {
-    /// A stream that looks for the formats in `options` (all when empty).
-    pub fn new(options: &ParseOptions) -> EditStream {
-        EditStream::with_mode(options, Mode::Events)
-    }
-
-    fn with_mode(options: &ParseOptions, mode: Mode) -> EditStream {
+impl<S: Sink> Grammar<S> {
+    /// A grammar for the formats in `options` (all when empty), reporting
+    /// to `sink`.
+    pub fn new(options: &ParseOptions, sink: S) -> Grammar<S> {
         let all = options.formats.is_empty();
         let has = |f| all || options.formats.contains(&f);
-        EditStream {
+        Grammar {
+            sink,
             allow_edit_repl: has(Format::EditRepl),
             allow_anchored: has(Format::Anchored),
             allow_search: has(Format::SearchReplace),
@@ -366,18 +384,13 @@ impl EditStream {
             patch: None,
             patch_tentative: false,
             patches: 0,
+            recent: [(0, 0, S::Mark::default()); 8],
+            op_starts: std::collections::VecDeque::new(),
             patch_out: Vec::new(),
-            patch_blocks: Vec::new(),
-            mode,
             at_start: true,
             partial: String::new(),
             line_count: 0,
             offset: 0,
-            offset16: 0,
-            feed_lines: 0,
-            records: Vec::new(),
-            last_update: None,
-            json_events: Vec::new(),
             candidate: Candidate::None,
             lead: String::new(),
             previous_path: String::new(),
@@ -385,36 +398,58 @@ impl EditStream {
             block: None,
             spare: String::new(),
             completed: 0,
-            out: Vec::new(),
-            spans: Vec::new(),
         }
     }
 
-    /// Reads a chunk of the reply (any split: inside a line, a marker or
-    /// between CR and LF) and returns what happened.
-    pub fn feed(&mut self, chunk: &str) -> Vec<StreamEvent> {
-        self.consume(chunk);
-        std::mem::take(&mut self.out)
+    pub fn sink(&self) -> &S {
+        &self.sink
     }
 
-    /// Ends the reply: reads the last line if it had no newline, and discards
-    /// a block left open, with its reason. The stream is then empty and may
-    /// read a new reply from its first line.
-    pub fn finish(&mut self) -> Vec<StreamEvent> {
-        self.end();
-        let out = std::mem::take(&mut self.out);
-        let mode = self.mode;
-        let fresh = EditStream {
-            allow_edit_repl: self.allow_edit_repl,
-            allow_anchored: self.allow_anchored,
-            allow_search: self.allow_search,
-            known_files: std::mem::take(&mut self.known_files),
-            allow_v4a: self.allow_v4a,
-            allow_unified: self.allow_unified,
-            ..EditStream::with_mode(&ParseOptions::default(), mode)
+    pub fn sink_mut(&mut self) -> &mut S {
+        &mut self.sink
+    }
+
+    /// Forgets the reply read so far (after [`Grammar::end`]): the next
+    /// line is a new reply's first. Options and sink stay.
+    pub fn reset(&mut self) {
+        self.closed_by_divider = false;
+        self.stray_divider = None;
+        self.patch = None;
+        self.patch_tentative = false;
+        self.patches = 0;
+        self.recent = [(0, 0, S::Mark::default()); 8];
+        self.op_starts.clear();
+        self.patch_out.clear();
+        self.at_start = true;
+        self.partial.clear();
+        self.line_count = 0;
+        self.offset = 0;
+        self.candidate = Candidate::None;
+        self.lead.clear();
+        self.previous_path.clear();
+        self.previous_span = (0, 0);
+        self.block = None;
+        self.completed = 0;
+    }
+
+    /// The current line, not yet terminated (as read: CRs before its end
+    /// are still there until the line ends).
+    pub fn partial_line(&self) -> &str {
+        &self.partial
+    }
+
+    /// The mark of the earliest line the grammar may still point a sink at
+    /// (the path line before a block, the open block's first line), if any.
+    pub fn earliest_mark(&self) -> Option<S::Mark> {
+        let candidate = match self.candidate {
+            Candidate::Line { mark, .. } => Some(mark),
+            _ => None,
         };
-        *self = fresh;
-        out
+        let block = self.block.as_ref().map(|b| b.raw_mark);
+        match (candidate, block) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// The block being written, or `None` between blocks (and while a block
@@ -451,7 +486,7 @@ impl EditStream {
                 text.split('\n').map(String::from).collect()
             };
             sections.push(PendingSection {
-                section: self.section_name(block, i),
+                section: section_name(block, i),
                 lines,
             });
         }
@@ -465,7 +500,9 @@ impl EditStream {
         })
     }
 
-    pub(super) fn consume(&mut self, chunk: &str) {
+    /// Reads a chunk of the reply (any split: inside a line, a marker or
+    /// between CR and LF).
+    pub fn feed(&mut self, chunk: &str) {
         let mut rest = chunk;
         if self.at_start {
             // A byte-order mark (U+FEFF) opening the reply is not text.
@@ -495,7 +532,9 @@ impl EditStream {
         self.partial.push_str(rest);
     }
 
-    pub(super) fn end(&mut self) {
+    /// Ends the reply: reads the last line if it had no newline, and
+    /// discards a block left open, with its reason.
+    pub fn end(&mut self) {
         if !self.partial.is_empty() {
             let line = std::mem::take(&mut self.partial);
             self.line(&line);
@@ -518,18 +557,12 @@ impl EditStream {
         // Every CR before the line end goes with it (`\r\n`, `\r\r\n`, a CR
         // at the very end): the one normalisation `js/parser.js` applies too,
         // so that offsets index its string. It is idempotent.
-        let line = match line.as_bytes().last() {
-            Some(b'\r') => line.trim_end_matches('\r'),
-            _ => line,
-        };
+        let line = super::line_content(line);
         self.line_count = self.line_count.saturating_add(1);
         let offset = self.offset;
         self.offset += line.len() + 1;
-        let offset16 = self.offset16;
-        if self.mode == Mode::Compact {
-            self.offset16 += utf16_len(line) + 1;
-            self.feed_lines += 1;
-        }
+        let mark = self.sink.line(line);
+        self.recent[self.line_count as usize % 8] = (self.line_count, offset, mark);
         let trimmed = trim(line);
         if self.block.is_none() && (self.allow_v4a || self.allow_unified) && self.patch_line(line) {
             return;
@@ -561,7 +594,7 @@ impl EditStream {
                     }
                     self.candidate = candidate;
                     self.lead = lead;
-                    self.start(family, line, offset, offset16);
+                    self.start(family, line, offset, mark);
                     return;
                 }
             }
@@ -628,14 +661,14 @@ impl EditStream {
                         raw_pos,
                         line_number: self.line_count,
                         offset,
-                        offset16,
+                        mark,
                     });
                 }
             }
             // Track the last path-like line inside the block, for the rule above.
             match self.block.as_ref() {
                 Some(b) if Some(b.section) == section && marker == Marker::None => {
-                    self.note_candidate(line, trimmed, offset, offset16)
+                    self.note_candidate(line, trimmed, offset, mark)
                 }
                 Some(_) => {
                     self.candidate = Candidate::None;
@@ -647,10 +680,8 @@ impl EditStream {
         }
         let edit = self.allow_edit_repl || self.allow_anchored;
         match marker {
-            Marker::EditStart if edit => self.start(Family::Edit, line, offset, offset16),
-            Marker::Search if self.allow_search => {
-                self.start(Family::Search, line, offset, offset16)
-            }
+            Marker::EditStart if edit => self.start(Family::Edit, line, offset, mark),
+            Marker::Search if self.allow_search => self.start(Family::Search, line, offset, mark),
             // A `>>>>>>> REPLACE` left over after a block closed by a second
             // `=======` belongs to that block.
             Marker::Replace if self.closed_by_divider => self.closed_by_divider = false,
@@ -671,7 +702,7 @@ impl EditStream {
                 if !trimmed.is_empty() && !is_fence(trimmed) {
                     self.closed_by_divider = false;
                 }
-                self.note_candidate(line, trimmed, offset, offset16)
+                self.note_candidate(line, trimmed, offset, mark)
             }
         }
     }
@@ -780,7 +811,7 @@ impl EditStream {
             line_number: at,
             raw: String::new(),
             raw_start: self.offset,
-            raw_start16: self.offset16,
+            raw_mark: S::Mark::default(),
             section: 0,
             starts: [first; 4],
             ends: [first; 4],
@@ -819,7 +850,7 @@ impl EditStream {
     /// line was the patch's (the usual reading is skipped).
     fn patch_line(&mut self, line: &str) -> bool {
         let n = self.line_count;
-        let updates = matches!(self.mode, Mode::Events | Mode::Compact);
+        let updates = S::EVENTS;
         if let Some(reader) = self.patch.as_mut() {
             let fed = reader.line(line, n, &mut self.patch_out, updates);
             let was_tentative = std::mem::replace(&mut self.patch_tentative, false);
@@ -864,96 +895,34 @@ impl EditStream {
         }
     }
 
-    /// Delivers what the patch grammar reported, as this stream's mode wants it.
+    /// Hands what the patch grammar reported to the sink.
     fn flush_patch(&mut self, current: &str) {
         if self.patch_out.is_empty() {
             return;
         }
         for event in std::mem::take(&mut self.patch_out) {
-            let event = match event {
+            match event {
                 PatchEvent::Start {
                     path,
                     format,
                     line_number,
-                } => StreamEvent::BlockStart {
-                    file_path: path,
-                    format: Some(format),
-                    line_number,
-                },
-                PatchEvent::Update { format, lines } => {
-                    let merged = match self.mode {
-                        Mode::Events => match self.out.last_mut() {
-                            Some(StreamEvent::BlockUpdate {
-                                section: Section::Patch,
-                                lines: last,
-                                ..
-                            }) => {
-                                last.extend(lines.iter().cloned());
-                                true
-                            }
-                            _ => false,
-                        },
-                        Mode::Compact
-                            if lines.len() == 1 && lines[0] == current && self.feed_lines > 0 =>
-                        {
-                            // The current line, verbatim: a numeric record (the
-                            // binding slices it from the text it holds), as for
-                            // the other formats' lines.
-                            let line_index = self.feed_lines - 1;
-                            match self.last_update {
-                                Some(at)
-                                    if self.records.get(at + 1)
-                                        == Some(&(Section::Patch as u32))
-                                        && self
-                                            .records
-                                            .get(at + 3)
-                                            .zip(self.records.get(at + 4))
-                                            .is_some_and(|(f, n)| f + n == line_index) =>
-                                {
-                                    self.records[at + 4] += 1;
-                                }
-                                _ => {
-                                    self.last_update = Some(self.records.len());
-                                    self.records.extend([
-                                        RECORD_UPDATE,
-                                        Section::Patch as u32,
-                                        format_code(Some(format)),
-                                        line_index,
-                                        1,
-                                    ]);
-                                }
-                            }
-                            true
-                        }
-                        Mode::Compact => {
-                            let k = self.json_events.len();
-                            let tail = self.records.len() >= 2
-                                && self.records[self.records.len() - 2..]
-                                    == [RECORD_JSON, k.wrapping_sub(1) as u32];
-                            match (tail, self.json_events.last_mut()) {
-                                (
-                                    true,
-                                    Some(StreamEvent::BlockUpdate {
-                                        section: Section::Patch,
-                                        lines: last,
-                                        ..
-                                    }),
-                                ) => {
-                                    last.extend(lines.iter().cloned());
-                                    true
-                                }
-                                _ => false,
-                            }
-                        }
-                        _ => true,
-                    };
-                    if merged {
-                        continue;
+                } => {
+                    if let Some(at) = self.recent.iter().find(|r| r.0 == line_number) {
+                        self.op_starts.push_back(*at);
                     }
-                    StreamEvent::BlockUpdate {
-                        format: Some(format),
-                        section: Section::Patch,
-                        lines,
+                    if S::EVENTS {
+                        self.sink
+                            .block_start(Some(format), line_number, &path, PathAt::Elsewhere);
+                    }
+                }
+                PatchEvent::Update { format, lines } => {
+                    if S::EVENTS {
+                        self.sink.patch_update(format, lines, current);
+                    }
+                }
+                PatchEvent::Current { format } => {
+                    if S::EVENTS {
+                        self.sink.patch_line(format, current);
                     }
                 }
                 PatchEvent::Complete(mut block) => {
@@ -962,43 +931,36 @@ impl EditStream {
                     }
                     let index = self.completed;
                     self.completed += 1;
-                    if self.mode == Mode::Spans {
-                        self.patch_blocks.push((index, block));
-                        continue;
+                    // Operations complete in order: earlier entries were dropped.
+                    let mut raw_at = None;
+                    while let Some(&(n, offset, mark)) = self.op_starts.front() {
+                        if n > block.line_number {
+                            break;
+                        }
+                        self.op_starts.pop_front();
+                        if n == block.line_number {
+                            raw_at = Some((offset, mark));
+                            break;
+                        }
                     }
-                    StreamEvent::BlockComplete { index, block }
+                    self.sink.patch_complete(index, block, raw_at);
                 }
                 PatchEvent::Discarded {
                     path,
                     line_number,
                     reason,
-                } => StreamEvent::BlockDiscarded {
-                    file_path: path,
-                    line_number,
-                    reason,
-                },
-            };
-            match self.mode {
-                Mode::Events => self.out.push(event),
-                Mode::Compact => push_json(
-                    &mut self.records,
-                    &mut self.json_events,
-                    &mut self.last_update,
-                    event,
-                ),
-                Mode::Blocks => {
-                    if matches!(event, StreamEvent::BlockComplete { .. }) {
-                        self.out.push(event);
+                } => {
+                    if S::EVENTS {
+                        self.sink.discarded(path, line_number, reason);
                     }
                 }
-                Mode::Spans => {}
             }
         }
     }
 
     /// Keeps `line` as the path candidate, or adds a blank or fence line to
     /// the text after it.
-    fn note_candidate(&mut self, line: &str, trimmed: &str, offset: usize, offset16: usize) {
+    fn note_candidate(&mut self, line: &str, trimmed: &str, offset: usize, mark: S::Mark) {
         if trimmed.is_empty() || is_fence(trimmed) {
             if let Candidate::Line { .. } = self.candidate {
                 self.lead.push_str(line);
@@ -1011,13 +973,13 @@ impl EditStream {
             self.candidate = Candidate::Line {
                 line_number: self.line_count,
                 offset,
-                offset16,
+                mark,
                 len: line.len(),
             };
         }
     }
 
-    fn start(&mut self, family: Family, marker_line: &str, offset: usize, offset16: usize) {
+    fn start(&mut self, family: Family, marker_line: &str, offset: usize, mark: S::Mark) {
         let format = match family {
             Family::Search => Some(Format::SearchReplace),
             Family::Edit if !self.allow_anchored => Some(Format::EditRepl),
@@ -1026,8 +988,9 @@ impl EditStream {
         };
         let candidate = std::mem::replace(&mut self.candidate, Candidate::None);
         let marker_name = marker_line.trim();
-        let mut raw_start16 = offset16;
-        let mut path16 = None;
+        let mut raw_mark = mark;
+        // The path line: its length, the path's range in it, its offset and mark.
+        let mut path_line = None;
         let mut assumed = spelling_bits_for(family, marker_name);
         self.closed_by_divider = false;
         self.stray_divider = None;
@@ -1035,21 +998,16 @@ impl EditStream {
             Candidate::Line {
                 line_number,
                 offset: line_offset,
-                offset16: line_offset16,
+                mark: line_mark,
                 len,
             } => {
                 let text = self.lead.get(..len).unwrap_or("");
                 match path_in_line(text, &self.known_files) {
                     Ok((s, e)) => {
-                        raw_start16 = line_offset16;
+                        raw_mark = line_mark;
+                        path_line = Some((len, (s, e), line_offset, line_mark));
                         let mut raw = std::mem::take(&mut self.spare);
                         raw.push_str(&self.lead);
-                        if self.mode == Mode::Compact {
-                            let before = utf16_units(&text.as_bytes()[..s]);
-                            let inside = utf16_units(&text.as_bytes()[s..e]);
-                            path16 =
-                                Some((line_offset16 + before, line_offset16 + before + inside));
-                        }
                         (
                             Some(text[s..e].to_string()),
                             (line_offset + s, line_offset + e),
@@ -1128,7 +1086,7 @@ impl EditStream {
             line_number,
             raw,
             raw_start,
-            raw_start16,
+            raw_mark,
             section: 0,
             starts: [first; 4],
             ends: [first; 4],
@@ -1141,45 +1099,24 @@ impl EditStream {
             header_open: family == Family::Search,
             doomed: None,
         };
-        if let Some(path) = &block.path {
-            match self.mode {
-                Mode::Events => self.out.push(StreamEvent::BlockStart {
-                    file_path: path.clone(),
-                    format,
-                    line_number,
-                }),
-                Mode::Compact => {
-                    // The path as UTF-16 offsets into the block's text, or
-                    // u32::MAX twice when it is the previous block's path.
-                    let (s, e) = match path16 {
-                        Some((s, e)) => (s as u32, e as u32),
-                        None => (u32::MAX, u32::MAX),
-                    };
-                    self.last_update = None;
-                    self.records
-                        .extend([RECORD_START, format_code(format), line_number, s, e]);
-                }
-                _ => {}
-            }
+        if let (true, Some(path)) = (S::EVENTS, &block.path) {
+            let at = match path_line {
+                Some((len, range, offset, mark)) => PathAt::Line {
+                    line: block.raw.get(..len).unwrap_or(""),
+                    range,
+                    offset,
+                    mark,
+                },
+                None => PathAt::Previous,
+            };
+            self.sink.block_start(format, line_number, path, at);
         }
         self.block = Some(block);
     }
 
     fn refuse(&mut self, line_number: u32, reason: String) {
-        let event = StreamEvent::BlockDiscarded {
-            file_path: None,
-            line_number,
-            reason,
-        };
-        match self.mode {
-            Mode::Events => self.out.push(event),
-            Mode::Compact => push_json(
-                &mut self.records,
-                &mut self.json_events,
-                &mut self.last_update,
-                event,
-            ),
-            _ => {}
+        if S::EVENTS {
+            self.sink.discarded(None, line_number, reason);
         }
     }
 
@@ -1195,34 +1132,9 @@ impl EditStream {
                     block.raw.push_str(line);
                     block.raw.push('\n');
                     block.counts[block.section] += 1;
-                    if self.mode == Mode::Events {
+                    if S::EVENTS {
                         let section = section_name(block, block.section);
-                        let format = block.format;
-                        push_update(&mut self.out, format, section, line);
-                    } else if self.mode == Mode::Compact {
-                        let line_index = self.feed_lines - 1;
-                        match self.last_update {
-                            Some(at)
-                                if self
-                                    .records
-                                    .get(at + 3)
-                                    .zip(self.records.get(at + 4))
-                                    .is_some_and(|(f, n)| f + n == line_index) =>
-                            {
-                                self.records[at + 4] += 1;
-                            }
-                            _ => {
-                                let section = section_name(block, block.section);
-                                self.last_update = Some(self.records.len());
-                                self.records.extend([
-                                    RECORD_UPDATE,
-                                    section as u32,
-                                    format_code(block.format),
-                                    line_index,
-                                    1,
-                                ]);
-                            }
-                        }
+                        self.sink.content(block.format, section, line);
                     }
                 }
             }
@@ -1242,23 +1154,9 @@ impl EditStream {
                 let s = block.section;
                 block.starts[s] = block.raw.len();
                 block.ends[s] = block.raw.len();
-                if keep && self.mode == Mode::Events {
+                if keep && S::EVENTS {
                     let section = section_name(block, s);
-                    self.out.push(StreamEvent::BlockUpdate {
-                        format: block.format,
-                        section,
-                        lines: Vec::new(),
-                    });
-                } else if keep && self.mode == Mode::Compact {
-                    let section = section_name(block, s);
-                    self.last_update = Some(self.records.len());
-                    self.records.extend([
-                        RECORD_UPDATE,
-                        section as u32,
-                        format_code(block.format),
-                        self.feed_lines,
-                        0,
-                    ]);
+                    self.sink.section(block.format, section);
                 }
             }
             Step::Complete => {
@@ -1339,7 +1237,7 @@ impl EditStream {
         self.discard(open, reason);
         let now = self.line_count;
         self.line_count = nested.line_number;
-        self.start(family, start_line, nested.offset, nested.offset16);
+        self.start(family, start_line, nested.offset, nested.mark);
         self.line_count = now;
         let replayed: Vec<String> = lines.map(String::from).collect();
         if let Some(block) = self.block.as_mut() {
@@ -1348,23 +1246,10 @@ impl EditStream {
                 block.raw.push('\n');
                 block.counts[0] += 1;
             }
-            if !replayed.is_empty() {
-                let event = StreamEvent::BlockUpdate {
-                    format: block.format,
-                    section: section_name(block, 0),
-                    lines: replayed,
-                };
-                match self.mode {
-                    Mode::Events => self.out.push(event),
-                    // These lines came in earlier feeds: they travel as text.
-                    Mode::Compact => push_json(
-                        &mut self.records,
-                        &mut self.json_events,
-                        &mut self.last_update,
-                        event,
-                    ),
-                    _ => {}
-                }
+            if S::EVENTS && !replayed.is_empty() {
+                let section = section_name(block, 0);
+                // These lines came in earlier feeds.
+                self.sink.replayed(block.format, section, replayed);
             }
         }
         self.block_line(line, marker);
@@ -1372,7 +1257,7 @@ impl EditStream {
         self.lead.clear();
     }
 
-    fn expected_marker(&self, block: &Block) -> &'static str {
+    fn expected_marker(&self, block: &Block<S::Mark>) -> &'static str {
         match (block.family, block.format, block.section) {
             (Family::Search, _, 0) => "`=======`",
             (Family::Search, _, _) => "`>>>>>>> REPLACE`",
@@ -1390,7 +1275,7 @@ impl EditStream {
         self.spare = raw;
     }
 
-    fn discard(&mut self, mut block: Block, what: String) {
+    fn discard(&mut self, mut block: Block<S::Mark>, what: String) {
         let what = block.doomed.take().unwrap_or(what);
         let Some(path) = block.path else {
             self.recycle(block.raw);
@@ -1398,26 +1283,13 @@ impl EditStream {
             return;
         };
         self.recycle(block.raw);
-        if matches!(self.mode, Mode::Events | Mode::Compact) {
+        if S::EVENTS {
             let reason = format!(
                 "block for {path} at line {} was dropped: {what}",
                 block.line_number
             );
-            let event = StreamEvent::BlockDiscarded {
-                file_path: Some(path.clone()),
-                line_number: block.line_number,
-                reason,
-            };
-            if self.mode == Mode::Events {
-                self.out.push(event);
-            } else {
-                push_json(
-                    &mut self.records,
-                    &mut self.json_events,
-                    &mut self.last_update,
-                    event,
-                );
-            }
+            self.sink
+                .discarded(Some(path.clone()), block.line_number, reason);
         }
         self.after_block(Some((path, block.path_span)));
     }
@@ -1434,7 +1306,7 @@ impl EditStream {
         }
     }
 
-    fn complete(&mut self, mut block: Block) {
+    fn complete(&mut self, mut block: Block<S::Mark>) {
         if let Some(why) = block.doomed.take() {
             self.discard(block, why);
             return;
@@ -1535,179 +1407,24 @@ impl EditStream {
         }
         let index = self.completed;
         self.completed += 1;
-        let raw_len = block.raw.len();
-        match self.mode {
-            Mode::Spans => {
-                let g = |(s, e): (usize, usize)| (block.raw_start + s, block.raw_start + e);
-                self.spans.push(BlockSpans {
-                    format,
-                    line_number: block.line_number,
-                    path: block.path_span,
-                    anchor: g(anchor),
-                    old: g(old),
-                    new: g(new),
-                    trailing_anchor: g(trailing),
-                    raw: (block.raw_start, block.raw_start + raw_len),
-                    assumed: block.assumed,
-                    line_hint: block.line_hint.unwrap_or(0),
-                });
-            }
-            Mode::Compact => {
-                // UTF-16 offsets, walking the block's text once in order.
-                let bytes = block.raw.as_bytes();
-                let (mut at, mut units) = (0usize, block.raw_start16);
-                let mut to16 = |offset: usize| -> u32 {
-                    let offset = offset.clamp(at, bytes.len());
-                    units += utf16_units(&bytes[at..offset]);
-                    at = offset;
-                    units as u32
-                };
-                self.last_update = None;
-                self.records.extend([
-                    RECORD_COMPLETE,
-                    index as u32,
-                    format_code(Some(format)),
-                    block.line_number,
-                ]);
-                for (s, e) in [anchor, old, new, trailing] {
-                    let s16 = to16(s);
-                    let e16 = to16(e);
-                    self.records.extend([s16, e16]);
-                }
-                let raw16 = block.raw_start16 as u32;
-                let end16 = to16(raw_len);
-                self.records
-                    .extend([raw16, end16, block.assumed, block.line_hint.unwrap_or(0)]);
-            }
-            Mode::Blocks | Mode::Events => {
-                let get = |(s, e): (usize, usize)| block.raw.get(s..e).unwrap_or("").to_string();
-                let edit_block = EditBlock {
-                    format,
-                    file_path: path.clone(),
-                    anchor: get(anchor),
-                    old_lines: get(old),
-                    new_lines: get(new),
-                    trailing_anchor: get(trailing),
-                    raw_block: block.raw.clone(),
-                    line_number: block.line_number,
-                    assumed: assumed_names(block.assumed),
-                    line_hint: block.line_hint,
-                    patch: None,
-                };
-                self.out.push(StreamEvent::BlockComplete {
-                    index,
-                    block: edit_block,
-                });
-            }
-        }
+        self.sink.complete(
+            index,
+            CompleteBlock {
+                format,
+                file_path: &path,
+                raw: &block.raw,
+                raw_offset: block.raw_start,
+                raw_mark: block.raw_mark,
+                path_span: block.path_span,
+                parts: [anchor, old, new, trailing],
+                line_number: block.line_number,
+                assumed: block.assumed,
+                line_hint: block.line_hint,
+            },
+        );
         let span = block.path_span;
         self.recycle(block.raw);
         self.after_block(Some((path, span)));
-    }
-
-    fn section_name(&self, block: &Block, i: usize) -> Section {
-        section_name(block, i)
-    }
-
-    /// A stream for bindings that keep the reply text themselves and want
-    /// numbers instead of copies (see [`CompactOutput`]). Text offsets are
-    /// in UTF-16 units of the reply read with CRLF as LF.
-    pub fn compact(options: &ParseOptions) -> EditStream {
-        EditStream::with_mode(options, Mode::Compact)
-    }
-
-    /// [`EditStream::feed`] for a compact stream.
-    pub fn feed_compact(&mut self, chunk: &str) -> CompactOutput {
-        self.feed_compact_in_place(chunk);
-        self.compact_output()
-    }
-
-    /// [`EditStream::feed_compact`] without moving the output out: read it
-    /// with [`EditStream::compact_records`], [`EditStream::take_compact_events`]
-    /// and [`EditStream::keep_from`] (no allocation per chunk).
-    pub fn feed_compact_in_place(&mut self, chunk: &str) {
-        self.records.clear();
-        self.json_events.clear();
-        self.feed_lines = 0;
-        self.consume(chunk);
-        self.last_update = None;
-    }
-
-    pub fn compact_records(&self) -> &[u32] {
-        &self.records
-    }
-
-    pub fn take_compact_events(&mut self) -> Vec<StreamEvent> {
-        std::mem::take(&mut self.json_events)
-    }
-
-    /// See [`CompactOutput::keep_from`].
-    pub fn keep_from(&self) -> usize {
-        let mut keep_from = self.offset16;
-        if let Candidate::Line { offset16, .. } = self.candidate {
-            keep_from = keep_from.min(offset16);
-        }
-        if let Some(block) = &self.block {
-            keep_from = keep_from.min(block.raw_start16);
-        }
-        keep_from
-    }
-
-    /// UTF-16 length of the current unterminated line (what follows the
-    /// last `'\n'` fed).
-    pub fn partial_len16(&self) -> usize {
-        utf16_len(&self.partial)
-    }
-
-    /// [`EditStream::finish`] for a compact stream.
-    pub fn finish_compact(&mut self) -> CompactOutput {
-        self.records.clear();
-        self.json_events.clear();
-        self.last_update = None;
-        self.feed_lines = 0;
-        self.end();
-        let out = self.compact_output();
-        let fresh = EditStream {
-            allow_edit_repl: self.allow_edit_repl,
-            allow_anchored: self.allow_anchored,
-            allow_search: self.allow_search,
-            known_files: std::mem::take(&mut self.known_files),
-            allow_v4a: self.allow_v4a,
-            allow_unified: self.allow_unified,
-            ..EditStream::with_mode(&ParseOptions::default(), Mode::Compact)
-        };
-        *self = fresh;
-        out
-    }
-
-    fn compact_output(&mut self) -> CompactOutput {
-        self.last_update = None;
-        let keep_from = self.keep_from();
-        CompactOutput {
-            records: std::mem::take(&mut self.records),
-            events: std::mem::take(&mut self.json_events),
-            keep_from,
-        }
-    }
-
-    pub(super) fn take_events(&mut self) -> Vec<StreamEvent> {
-        std::mem::take(&mut self.out)
-    }
-
-    pub(super) fn take_spans(&mut self) -> Vec<BlockSpans> {
-        std::mem::take(&mut self.spans)
-    }
-
-    pub(super) fn take_patch_blocks(&mut self) -> Vec<(usize, EditBlock)> {
-        std::mem::take(&mut self.patch_blocks)
-    }
-
-    pub(super) fn for_blocks(options: &ParseOptions) -> EditStream {
-        EditStream::with_mode(options, Mode::Blocks)
-    }
-
-    pub(super) fn for_spans(options: &ParseOptions) -> EditStream {
-        EditStream::with_mode(options, Mode::Spans)
     }
 }
 
@@ -1719,7 +1436,7 @@ enum Step {
     Missing(&'static str),
 }
 
-fn step(block: &Block, marker: Marker) -> Step {
+fn step<M>(block: &Block<M>, marker: Marker) -> Step {
     use Marker as M;
     match (block.family, block.format, block.section, marker) {
         (Family::Search, _, 0, M::Divider) => Step::Next(None),
@@ -1763,17 +1480,17 @@ fn step(block: &Block, marker: Marker) -> Step {
 /// A start marker of the open block's own family, read as content of the
 /// current section (see [`EditStream::forgotten_end`]).
 #[derive(Clone, Copy)]
-struct NestedStart {
+struct NestedStart<M> {
     /// Where its line starts in the block's `raw`.
     raw_pos: usize,
     line_number: u32,
     offset: usize,
-    offset16: usize,
+    mark: M,
 }
 
 /// End offset in `raw` of section `s`'s content (its last line without the
 /// `'\n'`), or its start when it has no lines.
-fn section_end(block: &Block, s: usize) -> usize {
+fn section_end<M>(block: &Block<M>, s: usize) -> usize {
     if block.counts[s] == 0 {
         block.starts[s]
     } else {
@@ -1781,7 +1498,7 @@ fn section_end(block: &Block, s: usize) -> usize {
     }
 }
 
-fn section_name(block: &Block, i: usize) -> Section {
+fn section_name<M>(block: &Block<M>, i: usize) -> Section {
     match (block.family, block.format, i) {
         (Family::Search, _, 0) => Section::Search,
         (Family::Search, _, _) => Section::Replace,
@@ -1793,25 +1510,6 @@ fn section_name(block: &Block, i: usize) -> Section {
         (Family::Edit, _, 0) => Section::Edit,
         (Family::Edit, _, _) => Section::Repl,
     }
-}
-
-fn push_update(out: &mut Vec<StreamEvent>, format: Option<Format>, section: Section, line: &str) {
-    if let Some(StreamEvent::BlockUpdate {
-        section: last,
-        lines,
-        ..
-    }) = out.last_mut()
-    {
-        if *last == section {
-            lines.push(line.to_string());
-            return;
-        }
-    }
-    out.push(StreamEvent::BlockUpdate {
-        format,
-        section,
-        lines: vec![line.to_string()],
-    });
 }
 
 /// Why a block must be refused because one of its parts is exactly one
@@ -1913,46 +1611,6 @@ fn preview(text: &str) -> String {
     s
 }
 
-/// Record kinds of [`EditStream::compact`].
-pub const RECORD_UPDATE: u32 = 1;
-pub const RECORD_COMPLETE: u32 = 2;
-pub const RECORD_JSON: u32 = 3;
-pub const RECORD_START: u32 = 4;
-
-/// 0 for unknown, else 1 + the position in [`Format::ALL`].
-fn format_code(format: Option<Format>) -> u32 {
-    format
-        .and_then(|f| Format::ALL.iter().position(|x| *x == f))
-        .map_or(0, |i| i as u32 + 1)
-}
-
-fn push_json(
-    records: &mut Vec<u32>,
-    events: &mut Vec<StreamEvent>,
-    last_update: &mut Option<usize>,
-    event: StreamEvent,
-) {
-    *last_update = None;
-    records.extend([RECORD_JSON, events.len() as u32]);
-    events.push(event);
-}
-
-/// UTF-16 length of a UTF-8 byte string, eight ASCII bytes at a time.
-#[inline]
-pub(crate) fn utf16_units(bytes: &[u8]) -> usize {
-    let unit = |&b: &u8| ((b & 0xC0) != 0x80) as usize + (b >= 0xF0) as usize;
-    let mut words = bytes.chunks_exact(8);
-    let mut n = 0;
-    for chunk in &mut words {
-        n += if word(chunk) & 0x8080_8080_8080_8080 == 0 {
-            8
-        } else {
-            chunk.iter().map(unit).sum()
-        };
-    }
-    n + words.remainder().iter().map(unit).sum::<usize>()
-}
-
 /// [`str::trim`], with ASCII whitespace stripped byte by byte (the usual
 /// case); a non-ASCII character at either end goes through `str::trim`.
 #[inline(always)]
@@ -1975,40 +1633,9 @@ fn trim(line: &str) -> &str {
     }
 }
 
-#[inline(always)]
-fn utf16_len(line: &str) -> usize {
-    if line.is_ascii() {
-        line.len()
-    } else {
-        utf16_units(line.as_bytes())
-    }
-}
-
-/// What a compact-mode `feed` produced: numeric records and the events that
-/// carry text of their own.
-#[derive(Debug, Default)]
-pub struct CompactOutput {
-    /// `[1, section, format, first_line, count]`: `count` content lines of
-    /// `section`, numbered among the lines completed by this feed (an empty
-    /// update announces a section). `[2, index, format, line_number, then
-    /// start/end UTF-16 offsets of anchor, old, new, trailing anchor, raw,
-    /// assumed bits, line hint (0: none)]`:
-    /// a complete block, offsets into the normalised reply. `[3, k]`: the
-    /// `k`-th of `events` (block-discarded). `[4, format, line_number,
-    /// path_start, path_end]`: a block-start, the path as UTF-16 offsets
-    /// (`u32::MAX` twice: the previous block's path). Section numbers
-    /// follow [`Section`]'s order; format 0 is unknown, else 1 + its place in
-    /// [`Format::ALL`].
-    pub records: Vec<u32>,
-    pub events: Vec<StreamEvent>,
-    /// UTF-16 offset of the first character a binding still needs to keep
-    /// (the path candidate, the open block, or the current line).
-    pub keep_from: usize,
-}
-
 #[cfg(test)]
 mod fast_path_tests {
-    use super::{trim, utf16_units};
+    use super::trim;
 
     #[test]
     fn trim_matches_str_trim() {
@@ -2026,20 +1653,6 @@ mod fast_path_tests {
             "x\u{a0} \t",
         ] {
             assert_eq!(trim(t), t.trim(), "{t:?}");
-        }
-    }
-
-    #[test]
-    fn utf16_units_matches_encode_utf16() {
-        for t in [
-            "",
-            "abc",
-            "abcdefgh",
-            "abcdefghi€",
-            "🎉 héllo wörld, 日本語 text that is long enough 𝄞",
-            "€€€€€€€€€€€",
-        ] {
-            assert_eq!(utf16_units(t.as_bytes()), t.encode_utf16().count(), "{t:?}");
         }
     }
 }

@@ -148,6 +148,11 @@ impl Hunk {
         body.into_iter().flatten()
     }
 
+    /// The body lines joined by `'\n'` (no final newline).
+    pub fn body(&self) -> &str {
+        &self.body
+    }
+
     /// Appends a body line (with its prefix).
     pub fn push_line(&mut self, line: &str) {
         if !self.body.is_empty() {
@@ -269,6 +274,11 @@ pub(crate) enum PatchEvent {
     Update {
         format: Format,
         lines: Vec<String>,
+    },
+    /// The line just fed is a body line of the operation being read, as
+    /// written (no copy: most body lines are).
+    Current {
+        format: Format,
     },
     Complete(EditBlock),
     Discarded {

@@ -186,7 +186,7 @@ impl Reader {
                 .as_ref()
                 .is_some_and(|f| f.hunk.is_some() && !f.gap)
             {
-                self.body(&minus, out, updates);
+                self.body(&minus, out, updates, false);
             } else if self.file.is_none() {
                 return Fed::Ended;
             } else {
@@ -209,7 +209,7 @@ impl Reader {
                 body_line.as_bytes().first(),
                 Some(b' ' | b'-' | b'+' | b'\\')
             ) {
-                self.body(body_line, out, updates);
+                self.body(body_line, out, updates, !line.is_empty());
                 return Fed::Taken;
             }
         }
@@ -272,7 +272,7 @@ impl Reader {
             f.raw.push_str(line);
             f.raw.push('\n');
             if updates {
-                push_update(out, line);
+                out.push(PatchEvent::Current { format: FORMAT });
             }
             return Fed::Taken;
         }
@@ -287,9 +287,9 @@ impl Reader {
                     Some(b' ' | b'-' | b'+' | b'\\') => {
                         let blanks = std::mem::take(&mut f.blanks);
                         for _ in 0..blanks {
-                            self.body(" ", out, updates);
+                            self.body(" ", out, updates, false);
                         }
-                        self.body(line, out, updates);
+                        self.body(line, out, updates, true);
                         return Fed::Taken;
                     }
                     None => {
@@ -309,7 +309,8 @@ impl Reader {
     }
 
     /// One body line of the current hunk.
-    fn body(&mut self, line: &str, out: &mut Vec<PatchEvent>, updates: bool) {
+    /// `current`: `line` is the line just fed, as written.
+    fn body(&mut self, line: &str, out: &mut Vec<PatchEvent>, updates: bool, current: bool) {
         let Some(f) = self.file.as_mut() else { return };
         let Some(h) = f.hunk.as_mut() else { return };
         f.raw.push_str(line);
@@ -335,7 +336,9 @@ impl Reader {
             }
         }
         h.push_line(line);
-        if updates {
+        if updates && current {
+            out.push(PatchEvent::Current { format: FORMAT });
+        } else if updates {
             push_update(out, line);
         }
     }
@@ -452,7 +455,7 @@ impl Reader {
                 .as_ref()
                 .is_some_and(|f| f.hunk.is_some() && !f.gap)
             {
-                self.body(&minus, out, false);
+                self.body(&minus, out, false, false);
             }
         }
         self.complete(out);

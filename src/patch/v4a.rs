@@ -258,14 +258,9 @@ impl Reader {
         }
         if let Some(p) = problem {
             self.fail(p);
-        } else if let (true, Some(l)) = (updates, shown_line) {
-            match out.last_mut() {
-                Some(PatchEvent::Update { lines, .. }) => lines.push(l.to_string()),
-                _ => out.push(PatchEvent::Update {
-                    format: FORMAT,
-                    lines: vec![l.to_string()],
-                }),
-            }
+        } else if let (true, Some(_)) = (updates, shown_line) {
+            // Always the line just fed.
+            out.push(PatchEvent::Current { format: FORMAT });
         }
         Fed::Taken
     }

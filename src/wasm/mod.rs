@@ -15,6 +15,7 @@ mod engine;
 #[cfg(feature = "full")]
 mod hashline;
 mod parser;
+mod parser_records;
 #[cfg(feature = "preview")]
 mod preview;
 mod read;

@@ -9,11 +9,16 @@
 
 use wasm_bindgen::prelude::*;
 
+use super::parser_records::{layout_json, utf16_units, CompactStream, PatchEncoder, SPAN_STRIDE};
 use crate::block::Format;
-use crate::parser::{self, BlockSpans, EditStream, ParseOptions};
+use crate::parser::{self, BlockSpans, ParseOptions};
 
-/// Numbers in a span record, per block (see `js/parser.js`).
-pub const SPAN_STRIDE: usize = 16;
+/// The layout of every record `js/parser.js` reads (JSON), defined once in
+/// `parser_records.rs`.
+#[wasm_bindgen(js_name = parserLayout)]
+pub fn parser_layout() -> String {
+    layout_json()
+}
 
 /// `formats` as a bit mask: 1 edit-repl, 2 anchored, 4 search-replace; 0 all.
 /// `known`: the caller's known files, one per line.
@@ -55,7 +60,7 @@ impl Utf16Cursor<'_> {
         }
         // Every byte that starts a character counts one unit; a 4-byte
         // character (a surrogate pair in UTF-16) counts one more.
-        self.unit += crate::parser::utf16_units(self.bytes.get(self.byte..offset).unwrap_or(&[]));
+        self.unit += utf16_units(self.bytes.get(self.byte..offset).unwrap_or(&[]));
         self.byte = offset;
         self.unit as u32
     }
@@ -67,27 +72,37 @@ impl Utf16Cursor<'_> {
 /// raw block, into `text` (which must already read CRLF as LF), then the
 /// assumed bits and the line hint (0: none).
 pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
-    let (spans, patches) = parser::parse_spans_and_patches(text, &options(formats, known));
+    let mut grammar = parser::Grammar::new(&options(formats, known), parser::SpanSink::default());
+    grammar.feed(text);
+    grammar.end();
+    let parser::SpanSink {
+        spans,
+        patches,
+        patch_offsets,
+    } = std::mem::take(grammar.sink_mut());
     let mut out = Vec::with_capacity((spans.len() + patches.len()) * SPAN_STRIDE);
     // Patch blocks are not ranges of the reply: each takes its place among
-    // the records as `[format code, k, 0, …]`, `k` indexing the JSON array
-    // `takePatchBlocks` returns.
-    let mut patches = patches.into_iter().enumerate().peekable();
-    let mut json_blocks = Vec::new();
+    // the records as a patch record, its texts in `takePatchText` (its raw
+    // block a range of the reply when it reads the same) and its hunks in
+    // `takePatchHunks`.
+    let mut patches = patches.into_iter().zip(patch_offsets).peekable();
+    let mut encoder = PatchEncoder::default();
+    let mut placed = 0usize;
     let mut place_patches =
-        |out: &mut Vec<u32>, next_index: usize, json_blocks: &mut Vec<crate::block::EditBlock>| {
-            while let Some((k, (_, block))) =
-                patches.next_if(|(_, (index, _))| *index <= next_index)
+        |out: &mut Vec<u32>, next_index: usize, placed: &mut usize, cursor: &mut Utf16Cursor| {
+            while let Some(((_, block), offset)) =
+                patches.next_if(|((index, _), _)| *index <= next_index)
             {
-                out.push(format_code(block.format));
-                out.push(k as u32);
-                // `js/parser.js` rebuilds oldLines / newLines from the hunks:
-                // they would double what crosses.
-                let mut block = block;
-                block.old_lines.clear();
-                block.new_lines.clear();
-                out.extend([0u32; SPAN_STRIDE - 2]);
-                json_blocks.push(block);
+                let raw = block.raw_block.as_bytes();
+                let in_reply = offset
+                    .filter(|&at| {
+                        text.as_bytes()
+                            .get(at..)
+                            .is_some_and(|r| r.starts_with(raw))
+                    })
+                    .map(|at| (cursor.at(at), cursor.at(at + raw.len())));
+                out.extend(encoder.block(&block, in_reply));
+                *placed += 1;
             }
         };
     let mut cursor = Utf16Cursor {
@@ -112,7 +127,7 @@ pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
         },
     ) in spans.into_iter().enumerate()
     {
-        place_patches(&mut out, n + json_blocks.len(), &mut json_blocks);
+        place_patches(&mut out, n + placed, &mut placed, &mut cursor);
         out.push(format_code(format));
         out.push(line_number);
         // A path carried over from the previous block lies before this
@@ -130,21 +145,27 @@ pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
         }
         out.extend([raw_start, cursor.at(raw.1), assumed, line_hint]);
     }
-    place_patches(&mut out, usize::MAX, &mut json_blocks);
-    PATCH_BLOCKS.with(|p| *p.borrow_mut() = json_blocks);
+    place_patches(&mut out, usize::MAX, &mut placed, &mut cursor);
+    PATCHES.with(|p| *p.borrow_mut() = encoder);
     out
 }
 
 thread_local! {
-    /// The patch blocks of the last `parseEditSpansInput`, until taken.
-    static PATCH_BLOCKS: std::cell::RefCell<Vec<crate::block::EditBlock>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The patch texts and hunks of the last `parseEditSpansInput`, until taken.
+    static PATCHES: std::cell::RefCell<PatchEncoder> = std::cell::RefCell::new(PatchEncoder::default());
 }
 
-/// The patch blocks of the last `parseEditSpansInput` (JSON array), once.
-#[wasm_bindgen(js_name = takePatchBlocks)]
-pub fn take_patch_blocks() -> String {
-    let blocks = PATCH_BLOCKS.with(|p| std::mem::take(&mut *p.borrow_mut()));
-    serde_json::to_string(&blocks).unwrap_or_else(|_| "[]".into())
+/// The patch texts of the last `parseEditSpansInput` (one string; patch
+/// records hold UTF-16 ranges of it).
+#[wasm_bindgen(js_name = takePatchText)]
+pub fn take_patch_text() -> String {
+    PATCHES.with(|p| std::mem::take(&mut p.borrow_mut().text))
+}
+
+/// The hunk records of the last `parseEditSpansInput`.
+#[wasm_bindgen(js_name = takePatchHunks)]
+pub fn take_patch_hunks() -> Vec<u32> {
+    PATCHES.with(|p| std::mem::take(&mut p.borrow_mut().hunks))
 }
 
 thread_local! {
@@ -207,10 +228,8 @@ pub fn detect_format(text: &str) -> String {
 /// JSON) cross the boundary.
 #[wasm_bindgen]
 pub struct RawEditStream {
-    inner: EditStream,
+    inner: CompactStream,
     input: Vec<u8>,
-    /// Records of the last `finish` (a feed's stay in `inner`).
-    finished: Vec<u32>,
     json: String,
     /// After each feed: the UTF-16 offset to keep text from, the address
     /// of the records, and the UTF-16 length of the current unterminated
@@ -223,9 +242,8 @@ impl RawEditStream {
     #[wasm_bindgen(constructor)]
     pub fn new(formats: u32, known: &str) -> RawEditStream {
         RawEditStream {
-            inner: EditStream::compact(&options(formats, known)),
+            inner: CompactStream::new(&options(formats, known)),
             input: Vec::new(),
-            finished: Vec::new(),
             json: String::new(),
             slots: Box::new([0; 3]),
         }
@@ -243,53 +261,49 @@ impl RawEditStream {
     }
 
     /// Feeds the first `len` bytes written at [`RawEditStream::input`];
-    /// returns twice the number of [`RawEditStream::records`], plus 1 when
-    /// [`RawEditStream::events`] has events.
+    /// returns [`RawEditStream::counts`].
     #[wasm_bindgen(js_name = feedInput)]
     pub fn feed_input(&mut self, len: usize) -> usize {
         let written = &self.input[..len.min(self.input.len())];
         match std::str::from_utf8(written) {
-            Ok(text) => self.inner.feed_compact_in_place(text),
+            Ok(text) => self.inner.feed_in_place(text),
             Err(_) => {
                 let text = String::from_utf8_lossy(written).into_owned();
-                self.inner.feed_compact_in_place(&text)
+                self.inner.feed_in_place(&text)
             }
         }
-        self.finished.clear();
-        let mut events = self.inner.take_compact_events();
-        self.encode(&mut events);
+        self.encode();
         self.slots[0] = self.inner.keep_from() as u32;
-        self.slots[1] = self.inner.compact_records().as_ptr() as u32;
         self.slots[2] = self.inner.partial_len16() as u32;
-        self.inner.compact_records().len() * 2 + !self.json.is_empty() as usize
+        self.counts()
     }
 
-    /// Ends the reply; returns how many numbers [`RawEditStream::records`] holds.
+    /// Ends the reply; returns what [`RawEditStream::feed_input`] returns.
     #[wasm_bindgen(js_name = finishInput)]
     pub fn finish_input(&mut self) -> usize {
-        let out = self.inner.finish_compact();
-        self.finished = out.records;
-        let mut events = out.events;
-        self.encode(&mut events);
+        self.inner.finish_in_place();
+        self.encode();
         self.slots[0] = 0;
-        self.slots[1] = self.finished.as_ptr() as u32;
         self.slots[2] = 0;
-        self.finished.len() * 2 + !self.json.is_empty() as usize
+        self.counts()
+    }
+
+    /// Four times the number of records, plus 1 when
+    /// [`RawEditStream::events`] has events, plus 2 when there are patch
+    /// records ([`RawEditStream::patch_text`]).
+    fn counts(&mut self) -> usize {
+        let sink = self.inner.sink();
+        self.slots[1] = sink.records.as_ptr() as u32;
+        sink.records.len() * 4
+            + !self.json.is_empty() as usize
+            + 2 * !sink.patches.text.is_empty() as usize
     }
 
     /// Events that carry text, as JSON. Encoding plain strings and numbers
     /// cannot fail; if it ever did, the events would be lost, not the stream.
-    fn encode(&mut self, events: &mut [crate::parser::StreamEvent]) {
+    fn encode(&mut self) {
         self.json.clear();
-        // Patch blocks: `js/parser.js` rebuilds oldLines / newLines from the hunks.
-        for e in events.iter_mut() {
-            if let crate::parser::StreamEvent::BlockComplete { block, .. } = e {
-                if block.patch.is_some() {
-                    block.old_lines.clear();
-                    block.new_lines.clear();
-                }
-            }
-        }
+        let events = &self.inner.sink().events;
         if !events.is_empty() {
             self.json = serde_json::to_string(events).unwrap_or_else(|_| "[]".into());
         }
@@ -305,6 +319,18 @@ impl RawEditStream {
     /// The events of the last feed that carry text (JSON array).
     pub fn events(&self) -> String {
         self.json.clone()
+    }
+
+    /// The texts of the last feed's patch records.
+    #[wasm_bindgen(js_name = patchText)]
+    pub fn patch_text(&self) -> String {
+        self.inner.sink().patches.text.clone()
+    }
+
+    /// The hunk records of the last feed's patch records.
+    #[wasm_bindgen(js_name = patchHunks)]
+    pub fn patch_hunks(&self) -> Vec<u32> {
+        self.inner.sink().patches.hunks.clone()
     }
 
     /// The pending block as JSON, or `""` when there is none.

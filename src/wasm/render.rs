@@ -21,15 +21,30 @@ pub fn diff_block_packed(old_utf8: &[u8], new_utf8: &[u8]) -> Vec<u32> {
     let (old_text, new_text) = (utf8_text(old_utf8), utf8_text(new_utf8));
     let diff =
         crate::diff::diff_block_ref(&old_text, &new_text, &crate::diff::DiffLimits::default());
-    let mut out = Vec::with_capacity(diff.lines.len() * 4 + 1);
+    // Each line's text as a UTF-16 range of the caller's own string (old text
+    // for context and removed lines, new text for added ones): `js/render.js`
+    // slices it, so it never splits lines itself.
+    let old_ranges = line_ranges16(&old_text);
+    let new_ranges = line_ranges16(&new_text);
+    let mut out = Vec::with_capacity(diff.lines.len() * 6 + 1);
     for line in &diff.lines {
-        out.push(match line.kind {
-            LineKind::Context => 0,
-            LineKind::Removed => 1,
-            LineKind::Added => 2,
-        });
-        out.push(line.old_line.unwrap_or(0));
-        out.push(line.new_line.unwrap_or(0));
+        let at = |ranges: &[(u32, u32)], n: Option<u32>| {
+            n.and_then(|n| (n as usize).checked_sub(1))
+                .and_then(|i| ranges.get(i).copied())
+        };
+        let (kind, range) = match line.kind {
+            LineKind::Context => (0, at(&old_ranges, line.old_line)),
+            LineKind::Removed => (1, at(&old_ranges, line.old_line)),
+            LineKind::Added => (2, at(&new_ranges, line.new_line)),
+        };
+        let (start, end) = range.unwrap_or((0, 0));
+        out.extend([
+            kind,
+            line.old_line.unwrap_or(0),
+            line.new_line.unwrap_or(0),
+            start,
+            end,
+        ]);
         match &line.spans {
             None => out.push(0),
             Some(spans) => {
@@ -49,6 +64,26 @@ pub fn diff_block_packed(old_utf8: &[u8], new_utf8: &[u8]) -> Vec<u32> {
         }
     }
     out
+}
+
+/// The UTF-16 range in `text` of each line of the diff's line model
+/// ([`crate::diff::split_lines`]).
+fn line_ranges16(text: &str) -> Vec<(u32, u32)> {
+    let base = text.as_ptr() as usize;
+    let (mut at, mut units) = (0usize, 0usize);
+    let mut to16 = |offset: usize| -> u32 {
+        let offset = offset.clamp(at, text.len());
+        units += super::parser_records::utf16_units(&text.as_bytes()[at..offset]);
+        at = offset;
+        units as u32
+    };
+    crate::diff::split_lines(text)
+        .into_iter()
+        .map(|line| {
+            let start = line.as_ptr() as usize - base;
+            (to16(start), to16(start + line.len()))
+        })
+        .collect()
 }
 
 /// `from_utf8` has a fast path for ASCII; the lossy decoder does not.

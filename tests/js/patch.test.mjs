@@ -191,3 +191,56 @@ test('the CLI applies both patch formats, and --format limits what it reads', as
   assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'ONE\nTWO\n');
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('patch blocks cross as records: one-shot (raw block and hunk bodies sliced from the reply where they read the same) and streamed agree, with every line as the grammar read it', () => {
+  const reply = [
+    'Voilà 🎉 the patch:',
+    '*** Begin Patch',
+    '  *** Update File: src/ünï.py', // indented header: the raw block is tidied, so it travels as text
+    '@@ def f():',
+    ' a = "日本"',
+    '',
+    '-b = 1',
+    '+b = "👋🏽"',
+    '*** Add File: new.txt',
+    '+x',
+    '',
+    '+y',
+    '*** Update File: c.txt',
+    '*** Move to: d.txt',
+    '@@',
+    ' k',
+    '-l',
+    '+m',
+    '*** End of File',
+    '*** End Patch',
+    '```diff',
+    'diff --git a/e.txt b/e.txt',
+    '--- a/e.txt',
+    '+++ b/e.txt',
+    '@@ -1,2 +1,2 @@',
+    ' é',
+    '-f',
+    '\\ No newline at end of file',
+    '+g',
+    '\\ No newline at end of file',
+    '```',
+  ].join('\r\n') + '\r\n';
+  const blocks = parseEdits(reply);
+  assert.equal(blocks.length, 4);
+  assert.deepEqual(blocks.map((b) => b.operation), ['update', 'add', 'update', 'update']);
+  assert.equal(blocks[0].filePath, 'src/ünï.py');
+  assert.deepEqual(blocks[0].hunks[0].lines, [' a = "日本"', ' ', '-b = 1', '+b = "👋🏽"']);
+  assert.deepEqual(blocks[0].hunks[0].anchors, ['def f():']);
+  assert.equal(blocks[0].newLines, 'a = "日本"\n\nb = "👋🏽"');
+  assert.deepEqual(blocks[1].hunks[0].lines, ['+x', '+', '+y']);
+  assert.equal(blocks[2].moveTo, 'd.txt');
+  assert.equal(blocks[2].hunks[0].endOfFile, true);
+  assert.ok(blocks[3].rawBlock.endsWith('--- a/e.txt\n+++ b/e.txt\n@@ -1,2 +1,2 @@\n é\n-f\n\\ No newline at end of file\n+g\n\\ No newline at end of file'), blocks[3].rawBlock);
+  assert.deepEqual(blocks[3].hunks[0].lines, [' é', '-f', '+g']);
+  assert.equal(blocks[3].hunks[0].noNewlineOld && blocks[3].hunks[0].noNewlineNew, true);
+  for (let k = 0; k < 20; k++) {
+    const events = streamed(reply);
+    assert.deepEqual(events.filter((e) => e.type === 'block-complete').map((e) => e.block), blocks);
+  }
+});

@@ -1,9 +1,11 @@
 //! Binding tests for the parser feature: the core compiled for wasm32 gives
 //! the same blocks whole, streamed, in compact mode and as spans.
-use editblocks::parser::{
-    parse_edits, parse_spans, EditStream, ParseOptions, StreamEvent, RECORD_COMPLETE, RECORD_JSON,
-    RECORD_START, RECORD_UPDATE,
-};
+// The binding's record sink, as the binding compiles it.
+#[path = "../../src/wasm/parser_records.rs"]
+mod parser_records;
+
+use editblocks::parser::{parse_edits, parse_spans, EditStream, ParseOptions, StreamEvent};
+use parser_records::{CompactStream, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
 use wasm_bindgen_test::*;
 
 const REPLY: &str = "Voilà 🎉\n\nsrc/héllo.py\n```python\n<<<<<<< SEARCH\nold 日本\n=======\nnew 👋🏽\n>>>>>>> REPLACE\n```\nsrc/b.rs\r\n««« EDIT\r\nfn a() {}\r\n═══════ REPL\r\nfn a() {}\r\nfn b() {}\r\n»»» EDIT END\r\n";
@@ -43,12 +45,12 @@ fn spans_and_compact_records_point_at_the_same_text() {
     // Compact mode: offsets are UTF-16 units of the normalised reply.
     let units: Vec<u16> = normal.encode_utf16().collect();
     let slice = |s: u32, e: u32| String::from_utf16(&units[s as usize..e as usize]).unwrap();
-    let mut stream = EditStream::compact(&options);
+    let mut stream = CompactStream::new(&options);
     let mut starts = Vec::new();
     let mut completes = Vec::new();
-    stream.feed_compact_in_place(&normal);
-    let mut records = stream.compact_records().to_vec();
-    records.extend(stream.finish_compact().records);
+    stream.feed_in_place(&normal);
+    let mut records = stream.sink().records.clone();
+    records.extend(stream.finish().records);
     let mut i = 0;
     while i < records.len() {
         match records[i] {
@@ -60,10 +62,10 @@ fn spans_and_compact_records_point_at_the_same_text() {
             }
             RECORD_COMPLETE => {
                 completes.push((
-                    slice(records[i + 8], records[i + 9]),
-                    slice(records[i + 12], records[i + 13]),
+                    slice(records[i + 10], records[i + 11]),
+                    slice(records[i + 14], records[i + 15]),
                 ));
-                i += 16;
+                i += 18;
             }
             other => panic!("unknown record {other}"),
         }
