@@ -139,17 +139,11 @@ pub use stream::{
 use crate::block::{EditBlock, Format};
 pub(crate) use markers::{classify, Marker};
 
-/// A line of a reply without its line end: every CR right before the `'\n'`
-/// goes with it (`\r\n` and `\r\r\n` end a line like `\n`), and so do
-/// CRs at the very end of the reply; a CR elsewhere is text. The one line-end
-/// rule of the parser (`line` is what comes before a `'\n'`, or the last
-/// line). Idempotent.
-pub(crate) fn line_content(line: &str) -> &str {
-    match line.as_bytes().last() {
-        Some(b'\r') => line.trim_end_matches('\r'),
-        _ => line,
-    }
-}
+/// A line of a reply without its line end, by the one line rule of
+/// [`crate::text`] (every CR right before the `'\n'` goes with it, and so do
+/// CRs at the very end of the reply); `line` is what comes before a `'\n'`,
+/// or the last line.
+pub(crate) use crate::text::strip_line_end as line_content;
 
 /// The parser's line-end rule as a regular expression over a whole reply
 /// (JavaScript syntax, global): the CRs it removes. Bindings that keep the
