@@ -16,6 +16,7 @@
 //! `wasm32`) converts types at the boundary, so everything here is tested
 //! with plain `cargo test`.
 
+pub mod apply;
 pub mod block;
 pub mod diff;
 pub mod engine;

@@ -199,6 +199,10 @@ pub struct ApplyResult {
     pub shell_suggestions: Vec<String>,
     /// Prepared when some edits failed as ambiguous; never sent by us.
     pub retry_prompt: Option<String>,
+    /// Each file the call changed (or, in a dry run, would change): its
+    /// content before and after, in first-changed order.
+    #[serde(default)]
+    pub file_changes: Vec<crate::apply::FileChange>,
 }
 
 #[cfg(test)]

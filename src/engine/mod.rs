@@ -41,11 +41,12 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::apply::{CommitOptions, HostFailure, Loaded, Transaction};
 use crate::block::{preview, EditBlock, Format};
 use crate::host::FileHost;
 use crate::path::{confine, normalize_path};
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
-use crate::text::{DecodeError, TextFile, TrailingNewline};
+use crate::text::{TextFile, TrailingNewline};
 
 use crate::locate::index::{Line, Lines};
 use locate::{explain_not_found_with_new, section_lines, LocateFailure, Parts};
@@ -699,6 +700,7 @@ pub fn apply_edits(
     let mut out = ApplyResult::default();
     let mut files: HashMap<String, FileState> = HashMap::new();
     let mut order: Vec<String> = Vec::new(); // files in the order they were first changed
+    let mut txn = Transaction::new();
 
     for (index, block) in blocks.iter().enumerate() {
         let path = match precheck(index, block, context.as_deref(), &opts.allow_folders) {
@@ -715,7 +717,7 @@ pub fn apply_edits(
         let mut resolved = false;
         let path = match (&opts.known_files, block.is_create(), files.get(&path)) {
             // Only a path that names no file is resolved.
-            (Some(known), false, None) if matches!(host.read_file(&path), Ok(None)) => {
+            (Some(known), false, None) if matches!(txn.read(host, &path), Loaded::Missing) => {
                 match resolve::resolve(&path, known, &opts.allow_folders) {
                     resolve::Resolution::Keep => path,
                     resolve::Resolution::Resolved(p) => {
@@ -742,84 +744,37 @@ pub fn apply_edits(
         let base = result_for(index, &path, block, Status::Failed);
 
         if !files.contains_key(&path) {
-            let state = match host.read_file(&path) {
-                Err(e) if host.refused_as_escape(&path) => {
-                    out.results.push(refuse(base, Status::Skipped, ErrorKind::PathEscape, format!("Cannot edit {path}: {e}. Nothing outside the project root is read or written.")));
+            let state = match txn.read(host, &path) {
+                Loaded::Unusable(u) => {
+                    let status = if u.kind == ErrorKind::PathEscape {
+                        Status::Skipped
+                    } else {
+                        Status::Failed
+                    };
+                    out.results
+                        .push(refuse(base, status, u.kind, u.reason(&path)));
                     files.insert(
                         path,
                         FileState {
                             doc: None,
-                            existed: false,
+                            existed: u.exists,
                             changed: false,
                             failed_at: Some(index),
                         },
                     );
                     continue;
                 }
-                Err(e) => {
-                    out.results.push(refuse(
-                        base,
-                        Status::Failed,
-                        ErrorKind::HostError,
-                        format!("Could not read {path}: {e}."),
-                    ));
-                    files.insert(
-                        path,
-                        FileState {
-                            doc: None,
-                            existed: false,
-                            changed: false,
-                            failed_at: Some(index),
-                        },
-                    );
-                    continue;
-                }
-                Ok(None) => FileState {
+                Loaded::Missing => FileState {
                     doc: None,
                     existed: false,
                     changed: false,
                     failed_at: None,
                 },
-                Ok(Some(bytes)) => match TextFile::decode(&bytes) {
-                    Ok(text) => FileState {
-                        doc: Some(Doc::from_text_file(text)),
-                        existed: true,
-                        changed: false,
-                        failed_at: None,
-                    },
-                    Err(DecodeError::Binary) => {
-                        out.results.push(refuse(
-                            base,
-                            Status::Failed,
-                            ErrorKind::Binary,
-                            binary_reason(&path),
-                        ));
-                        files.insert(
-                            path,
-                            FileState {
-                                doc: None,
-                                existed: true,
-                                changed: false,
-                                failed_at: Some(index),
-                            },
-                        );
-                        continue;
-                    }
-                    Err(DecodeError::NotUtf8) => {
-                        let reason = format!("Cannot edit {path}: it is not valid UTF-8 text. Change it with a shell command instead.");
-                        out.results
-                            .push(refuse(base, Status::Failed, ErrorKind::Encoding, reason));
-                        files.insert(
-                            path,
-                            FileState {
-                                doc: None,
-                                existed: true,
-                                changed: false,
-                                failed_at: Some(index),
-                            },
-                        );
-                        continue;
-                    }
+                Loaded::Text(text) => FileState {
+                    doc: Some(Doc::from_text_file(text.clone())),
+                    existed: true,
+                    changed: false,
+                    failed_at: None,
                 },
             };
             files.insert(path.clone(), state);
@@ -914,44 +869,54 @@ pub fn apply_edits(
             } else {
                 out.files_created.push(path.clone());
             }
-            if opts.dry_run {
-                continue;
-            }
             let encoded = if state.existed {
                 doc.encode(policy)
             } else {
                 doc.encode(TrailingNewline::Ensure)
             };
-            if let Err(e) = host.write_file(path, &encoded) {
-                // Mark this file's applied edits as failed: nothing of them is on disk.
-                for r in out
-                    .results
-                    .iter_mut()
-                    .filter(|r| &r.file_path == path && r.status == Status::Applied)
-                {
-                    r.status = Status::Failed;
-                    r.error_kind = Some(ErrorKind::HostError);
-                    r.reason = Some(format!("Could not write {path}: {e}."));
-                }
-                out.files_modified.retain(|p| p != path);
-                out.files_created.retain(|p| p != path);
-            }
+            txn.write(path, encoded);
         }
-        if opts.stage && !opts.dry_run {
-            let staged: Vec<String> = out
-                .files_modified
-                .iter()
-                .chain(&out.files_created)
-                .cloned()
-                .collect();
-            if !staged.is_empty() {
-                // Staging is a convenience; a host that cannot stage has still written the files.
-                let _ = host.stage(&staged);
-            }
+        let committed = txn.commit(
+            host,
+            CommitOptions {
+                dry_run: opts.dry_run,
+                stage: opts.stage,
+            },
+        );
+        if let Some(failure) = &committed.failure {
+            host_failed(&mut out, failure);
         }
+        out.file_changes = committed.file_changes;
     }
     out.retry_prompt = retry_prompt(&out.results);
     out
+}
+
+/// After a host failure the transaction put back what it had written: the
+/// edits that were to be written fail with `host-error`, saying why.
+pub(crate) fn host_failed(out: &mut ApplyResult, failure: &HostFailure) {
+    let left: Vec<&str> = failure
+        .not_restored
+        .iter()
+        .map(|(p, _)| p.as_str())
+        .collect();
+    let what = failure.describe();
+    for r in out
+        .results
+        .iter_mut()
+        .filter(|r| r.status == Status::Applied && !left.contains(&r.file_path.as_str()))
+    {
+        r.status = Status::Failed;
+        r.error_kind = Some(ErrorKind::HostError);
+        r.reason = Some(if r.file_path == failure.path {
+            what.clone()
+        } else {
+            format!("Not written: {what} The reply's other writes were put back too; apply it again once the host works.")
+        });
+    }
+    out.files_modified.retain(|p| left.contains(&p.as_str()));
+    out.files_created.retain(|p| left.contains(&p.as_str()));
+    out.files_deleted.retain(|p| left.contains(&p.as_str()));
 }
 
 /// The prompt a user may send to ask the model to redo ambiguous edits

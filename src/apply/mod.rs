@@ -1,0 +1,548 @@
+//! The apply transaction: where every edit style's changes reach the host.
+//!
+//! Text blocks ([`crate::engine`]), tool calls ([`crate::tools`]), hashline
+//! calls ([`crate::hashline`]) and patches ([`crate::patch`]) only translate
+//! their input into new file contents. This module does the rest, once:
+//!
+//! 1. **read** — [`Transaction::read`] reads each path through the host once
+//!    and decodes it with [`TextFile`]; a binary file (a NUL byte in the
+//!    first 8 KiB), a file that is not UTF-8 and a read the host refused are
+//!    reported here, as a [`Loaded::Unusable`] with its [`ErrorKind`];
+//! 2. **plan** — the style edits the decoded text in memory (sequentially or
+//!    atomically, its choice) and records each file's final bytes with
+//!    [`Transaction::write`], [`Transaction::delete`] or
+//!    [`Transaction::move_file`]; encoding keeps each file's line endings,
+//!    BOM and final newline ([`TextFile`]);
+//! 3. **commit** — [`Transaction::commit`] writes, then deletes, in the
+//!    order files were first changed; when the host fails, everything
+//!    already done is put back as it was read, and the failure says which
+//!    files could not be restored. Then the changed paths are staged when
+//!    asked. A dry run does none of this.
+//!
+//! Either way the transaction returns each changed file's content before and
+//! after ([`FileChange`]), so a caller can show, accept or undo a change.
+//!
+//! ```
+//! use editblocks::apply::{CommitOptions, Loaded, Transaction};
+//! use editblocks::host::MemoryHost;
+//!
+//! let mut host = MemoryHost::with_files([("a.txt", "one\r\n")]);
+//! let mut txn = Transaction::new();
+//! let Loaded::Text(file) = txn.read(&mut host, "a.txt") else { unreachable!() };
+//! let body = file.body.replace("one", "two");
+//! txn.write("a.txt", file.encode(&body, true, Default::default()));
+//! let done = txn.commit(&mut host, CommitOptions::default());
+//! assert!(done.failure.is_none());
+//! assert_eq!(host.text("a.txt").unwrap(), "two\r\n");
+//! assert_eq!(done.file_changes[0].before.as_deref(), Some("one\r\n"));
+//! ```
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::host::{FileHost, HostError};
+use crate::result::ErrorKind;
+use crate::text::{DecodeError, TextFile};
+
+/// One file's content before and after a call: what a UI shows for
+/// accept/reject, or hands to an editor's own edit and undo machinery.
+///
+/// `before: None` means the file is created, `after: None` that it is
+/// deleted. Both are the full text as it is (or would be) on disk: line
+/// endings, BOM and final newline included.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileChange {
+    pub path: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    /// The path the file was moved from (a rename); `before` is then that
+    /// file's content, and the old path no longer exists afterwards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved_from: Option<String>,
+}
+
+/// A path as the transaction read it.
+#[derive(Debug, Clone)]
+pub enum Loaded {
+    /// No file there.
+    Missing,
+    /// A text file, decoded (its line endings, BOM and final newline noted).
+    Text(TextFile),
+    /// A file (or a read) that cannot be edited as text.
+    Unusable(Unusable),
+}
+
+/// Why a path cannot be edited as text: [`ErrorKind::Binary`],
+/// [`ErrorKind::Encoding`], [`ErrorKind::PathEscape`] (the host refused a path
+/// leading outside the root) or [`ErrorKind::HostError`] (the read failed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unusable {
+    pub kind: ErrorKind,
+    /// Whether a file is there (false when the read itself failed).
+    pub exists: bool,
+    /// The host's own words, for a failed read.
+    pub host_message: Option<String>,
+}
+
+impl Unusable {
+    /// The one sentence every style uses, naming the file, what is wrong
+    /// and what to do instead.
+    pub fn reason(&self, path: &str) -> String {
+        let host = self
+            .host_message
+            .as_deref()
+            .unwrap_or("the host refused it");
+        match self.kind {
+            ErrorKind::Binary => format!("Cannot edit binary file: {path} has a NUL byte in its first 8 KiB. Change it with a shell command instead."),
+            ErrorKind::Encoding => format!("Cannot edit {path}: it is not valid UTF-8 text. Change it with a shell command instead."),
+            ErrorKind::PathEscape => format!("Cannot edit {path}: {host}. Nothing outside the project root is read or written."),
+            _ => format!("Could not read {path}: {host}."),
+        }
+    }
+}
+
+/// What is planned for one path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Plan {
+    Write(String),
+    Delete,
+}
+
+#[derive(Debug)]
+struct Entry {
+    /// The bytes as read (`None`: no file, or the read failed).
+    original: Option<Vec<u8>>,
+    loaded: Loaded,
+    plan: Option<Plan>,
+    moved_from: Option<String>,
+    /// A move's source: deleted as part of the move, not listed on its own.
+    moved_away: bool,
+}
+
+/// Options of [`Transaction::commit`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CommitOptions {
+    /// Write nothing; the file changes are still returned.
+    pub dry_run: bool,
+    /// After writing, ask the host to stage every changed path.
+    pub stage: bool,
+}
+
+/// A host call that failed while the transaction was being written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostFailure {
+    /// The path whose write or delete failed.
+    pub path: String,
+    /// True when deleting failed, false when writing failed.
+    pub deleting: bool,
+    pub error: HostError,
+    /// Paths changed before the failure and put back as they were read.
+    pub restored: Vec<String>,
+    /// Paths changed before the failure that could not be put back.
+    pub not_restored: Vec<(String, HostError)>,
+}
+
+impl HostFailure {
+    /// A sentence naming the failure and the state the files are left in.
+    pub fn describe(&self) -> String {
+        let what = if self.deleting { "delete" } else { "write" };
+        let mut out = format!("Could not {what} {}: {}.", self.path, self.error);
+        if !self.restored.is_empty() {
+            out.push_str(&format!(
+                " Put back as they were: {}.",
+                self.restored.join(", ")
+            ));
+        }
+        if !self.not_restored.is_empty() {
+            let list: Vec<String> = self
+                .not_restored
+                .iter()
+                .map(|(p, e)| format!("{p} ({e})"))
+                .collect();
+            out.push_str(&format!(
+                " Could not be put back, so they hold the new content: {}.",
+                list.join(", ")
+            ));
+        }
+        out
+    }
+}
+
+/// What [`Transaction::commit`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Committed {
+    /// Each changed file, in first-changed order. After a host failure:
+    /// only the files that could not be put back.
+    pub file_changes: Vec<FileChange>,
+    pub failure: Option<HostFailure>,
+    /// Set when staging failed (the files were written).
+    pub stage_error: Option<HostError>,
+    /// The paths written or deleted (and staged when asked), in order.
+    pub touched: Vec<String>,
+}
+
+/// The files of one call: read once, changed in memory, written once.
+#[derive(Debug, Default)]
+pub struct Transaction {
+    entries: HashMap<String, Entry>,
+    /// Paths in first-planned order.
+    order: Vec<String>,
+}
+
+impl Transaction {
+    pub fn new() -> Transaction {
+        Transaction::default()
+    }
+
+    /// `path` as read (through `host` the first time, from the snapshot after).
+    pub fn read(&mut self, host: &mut dyn FileHost, path: &str) -> &Loaded {
+        if !self.entries.contains_key(path) {
+            let (original, loaded) = load(host, path);
+            self.entries.insert(
+                path.to_string(),
+                Entry {
+                    original,
+                    loaded,
+                    plan: None,
+                    moved_from: None,
+                    moved_away: false,
+                },
+            );
+        }
+        match self.entries.get(path) {
+            Some(e) => &e.loaded,
+            None => &Loaded::Missing,
+        }
+    }
+
+    /// Whether `path` was read already.
+    pub fn has_read(&self, path: &str) -> bool {
+        self.entries.contains_key(path)
+    }
+
+    /// Whether a file was there when `path` was read.
+    pub fn existed(&self, path: &str) -> bool {
+        self.entries.get(path).is_some_and(|e| match &e.loaded {
+            Loaded::Missing => false,
+            Loaded::Text(_) => true,
+            Loaded::Unusable(u) => u.exists,
+        })
+    }
+
+    /// The bytes `path` had when read (`None`: no file).
+    pub fn original(&self, path: &str) -> Option<&[u8]> {
+        self.entries.get(path)?.original.as_deref()
+    }
+
+    fn entry(&mut self, path: &str) -> &mut Entry {
+        if !self.order.iter().any(|p| p == path) {
+            self.order.push(path.to_string());
+        }
+        self.entries
+            .entry(path.to_string())
+            .or_insert_with(|| Entry {
+                original: None,
+                loaded: Loaded::Missing,
+                plan: None,
+                moved_from: None,
+                moved_away: false,
+            })
+    }
+
+    /// Plans `path`'s new content (the full text as it will be on disk).
+    pub fn write(&mut self, path: &str, content: String) {
+        self.entry(path).plan = Some(Plan::Write(content));
+    }
+
+    /// Plans deleting `path`.
+    pub fn delete(&mut self, path: &str) {
+        self.entry(path).plan = Some(Plan::Delete);
+    }
+
+    /// Plans moving `from` to `to` with `content` as its new text.
+    pub fn move_file(&mut self, from: &str, to: &str, content: String) {
+        let source = self.entry(from);
+        source.plan = Some(Plan::Delete);
+        source.moved_away = true;
+        let target = self.entry(to);
+        target.plan = Some(Plan::Write(content));
+        target.moved_from = Some(from.to_string());
+    }
+
+    /// Drops what is planned for `path` (it stays as read).
+    pub fn forget(&mut self, path: &str) {
+        if let Some(e) = self.entries.get_mut(path) {
+            e.plan = None;
+            e.moved_from = None;
+            e.moved_away = false;
+        }
+        self.order.retain(|p| p != path);
+    }
+
+    /// Drops every plan: nothing will be written.
+    pub fn forget_all(&mut self) {
+        for e in self.entries.values_mut() {
+            e.plan = None;
+            e.moved_from = None;
+            e.moved_away = false;
+        }
+        self.order.clear();
+    }
+
+    /// The planned changes, before and after, in first-changed order.
+    pub fn file_changes(&self) -> Vec<FileChange> {
+        self.order
+            .iter()
+            .filter_map(|path| {
+                let e = self.entries.get(path)?;
+                let plan = e.plan.as_ref()?;
+                if e.moved_away && matches!(plan, Plan::Delete) {
+                    return None;
+                }
+                let before = match &e.moved_from {
+                    Some(from) => self.entries.get(from).and_then(|s| text_of(&s.original)),
+                    None => text_of(&e.original),
+                };
+                Some(FileChange {
+                    path: path.clone(),
+                    before,
+                    after: match plan {
+                        Plan::Write(c) => Some(c.clone()),
+                        Plan::Delete => None,
+                    },
+                    moved_from: e.moved_from.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// Writes the planned contents, then the deletes, in first-changed
+    /// order; on a host failure puts back what was already changed. Stages
+    /// the changed paths when asked. See the module docs.
+    pub fn commit(&mut self, host: &mut dyn FileHost, options: CommitOptions) -> Committed {
+        let mut committed = Committed {
+            file_changes: self.file_changes(),
+            ..Committed::default()
+        };
+        if options.dry_run {
+            return committed;
+        }
+        let mut steps: Vec<(&String, &Plan)> = Vec::new();
+        for want_delete in [false, true] {
+            for path in &self.order {
+                if let Some(plan) = self.entries.get(path).and_then(|e| e.plan.as_ref()) {
+                    if matches!(plan, Plan::Delete) == want_delete {
+                        steps.push((path, plan));
+                    }
+                }
+            }
+        }
+        let mut done: Vec<&String> = Vec::new();
+        for (path, plan) in steps {
+            let outcome = match plan {
+                Plan::Write(content) => host.write_file(path, content),
+                Plan::Delete => host.delete_file(path),
+            };
+            if let Err(error) = outcome {
+                let mut failure = HostFailure {
+                    path: path.clone(),
+                    deleting: matches!(plan, Plan::Delete),
+                    error,
+                    restored: Vec::new(),
+                    not_restored: Vec::new(),
+                };
+                for path in done.into_iter().rev() {
+                    let original = self.entries.get(path).and_then(|e| e.original.as_deref());
+                    let put_back = match original {
+                        None => host.delete_file(path),
+                        Some(bytes) => match std::str::from_utf8(bytes) {
+                            Ok(text) => host.write_file(path, text),
+                            Err(_) => Err(HostError(
+                                "its bytes are not UTF-8 text, which this host cannot write".into(),
+                            )),
+                        },
+                    };
+                    match put_back {
+                        Ok(()) => failure.restored.push(path.clone()),
+                        Err(e) => failure.not_restored.push((path.clone(), e)),
+                    }
+                }
+                committed.file_changes.retain(|c| {
+                    failure
+                        .not_restored
+                        .iter()
+                        .any(|(p, _)| *p == c.path || c.moved_from.as_deref() == Some(p.as_str()))
+                });
+                committed.failure = Some(failure);
+                return committed;
+            }
+            done.push(path);
+        }
+        committed.touched = done.into_iter().cloned().collect();
+        if options.stage && !committed.touched.is_empty() {
+            // Staging is a convenience: a host that cannot stage has still written the files.
+            if let Err(e) = host.stage(&committed.touched) {
+                committed.stage_error = Some(e);
+            }
+        }
+        committed
+    }
+}
+
+fn text_of(bytes: &Option<Vec<u8>>) -> Option<String> {
+    bytes
+        .as_deref()
+        .map(|b| String::from_utf8_lossy(b).into_owned())
+}
+
+/// Reads and decodes one path: binary, non-UTF-8 and refused reads are
+/// decided here, for every style.
+fn load(host: &mut dyn FileHost, path: &str) -> (Option<Vec<u8>>, Loaded) {
+    let unusable = |kind, exists, host_message| {
+        Loaded::Unusable(Unusable {
+            kind,
+            exists,
+            host_message,
+        })
+    };
+    match host.read_file(path) {
+        Err(e) if host.refused_as_escape(path) => {
+            (None, unusable(ErrorKind::PathEscape, false, Some(e.0)))
+        }
+        Err(e) => (None, unusable(ErrorKind::HostError, false, Some(e.0))),
+        Ok(None) => (None, Loaded::Missing),
+        Ok(Some(bytes)) => {
+            let loaded = match TextFile::decode(&bytes) {
+                Ok(text) => Loaded::Text(text),
+                Err(DecodeError::Binary) => unusable(ErrorKind::Binary, true, None),
+                Err(DecodeError::NotUtf8) => unusable(ErrorKind::Encoding, true, None),
+            };
+            (Some(bytes), loaded)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::{HostOp, MemoryHost};
+
+    /// A host whose writes to one path fail.
+    struct Failing {
+        inner: MemoryHost,
+        fail_on: &'static str,
+    }
+
+    impl FileHost for Failing {
+        fn read_file(&mut self, path: &str) -> Result<Option<Vec<u8>>, HostError> {
+            self.inner.read_file(path)
+        }
+        fn write_file(&mut self, path: &str, content: &str) -> Result<(), HostError> {
+            if path == self.fail_on {
+                return Err(HostError("disk full".into()));
+            }
+            self.inner.write_file(path, content)
+        }
+        fn delete_file(&mut self, path: &str) -> Result<(), HostError> {
+            self.inner.delete_file(path)
+        }
+    }
+
+    #[test]
+    fn reads_once_and_refuses_binary_and_non_utf8() {
+        let mut host = MemoryHost::with_files([("a.txt", "a\n")]);
+        host.files.insert("b.bin".into(), b"a\0b".to_vec());
+        host.files.insert("c.txt".into(), vec![0xff, 0xfe, b'a']);
+        let mut txn = Transaction::new();
+        assert!(matches!(txn.read(&mut host, "a.txt"), Loaded::Text(_)));
+        assert!(matches!(txn.read(&mut host, "a.txt"), Loaded::Text(_)));
+        assert!(
+            matches!(txn.read(&mut host, "b.bin"), Loaded::Unusable(u) if u.kind == ErrorKind::Binary)
+        );
+        assert!(
+            matches!(txn.read(&mut host, "c.txt"), Loaded::Unusable(u) if u.kind == ErrorKind::Encoding)
+        );
+        assert!(matches!(txn.read(&mut host, "new.txt"), Loaded::Missing));
+        assert_eq!(host.reads, ["a.txt", "b.bin", "c.txt", "new.txt"]);
+    }
+
+    #[test]
+    fn dry_run_returns_changes_and_writes_nothing() {
+        let mut host = MemoryHost::with_files([("a.txt", "a\n"), ("old.txt", "o\n")]);
+        let mut txn = Transaction::new();
+        txn.read(&mut host, "a.txt");
+        txn.read(&mut host, "old.txt");
+        txn.write("a.txt", "b\n".into());
+        txn.write("n.txt", "n\n".into());
+        txn.move_file("old.txt", "moved.txt", "O\n".into());
+        let dry = txn.commit(
+            &mut host,
+            CommitOptions {
+                dry_run: true,
+                stage: true,
+            },
+        );
+        assert!(host.ops.is_empty());
+        let real = txn.commit(
+            &mut host,
+            CommitOptions {
+                dry_run: false,
+                stage: true,
+            },
+        );
+        assert_eq!(dry.file_changes, real.file_changes);
+        let c = &real.file_changes;
+        assert_eq!(c.len(), 3);
+        assert_eq!(
+            (c[0].before.as_deref(), c[0].after.as_deref()),
+            (Some("a\n"), Some("b\n"))
+        );
+        assert_eq!(
+            (c[1].before.as_deref(), c[1].path.as_str()),
+            (None, "n.txt")
+        );
+        assert_eq!(c[2].moved_from.as_deref(), Some("old.txt"));
+        assert_eq!(c[2].before.as_deref(), Some("o\n"));
+        assert_eq!(host.text("moved.txt").as_deref(), Some("O\n"));
+        assert!(host.text("old.txt").is_none());
+        assert_eq!(
+            host.ops.last(),
+            Some(&HostOp::Stage {
+                paths: vec![
+                    "a.txt".into(),
+                    "n.txt".into(),
+                    "moved.txt".into(),
+                    "old.txt".into()
+                ]
+            })
+        );
+    }
+
+    #[test]
+    fn a_host_failure_puts_back_what_was_written() {
+        let inner = MemoryHost::with_files([("a.txt", "a\n"), ("c.txt", "c\n")]);
+        let mut host = Failing {
+            inner,
+            fail_on: "c.txt",
+        };
+        let mut txn = Transaction::new();
+        for p in ["a.txt", "b.txt", "c.txt"] {
+            txn.read(&mut host, p);
+        }
+        txn.write("a.txt", "A\n".into());
+        txn.write("b.txt", "B\n".into());
+        txn.write("c.txt", "C\n".into());
+        let done = txn.commit(&mut host, CommitOptions::default());
+        let failure = done.failure.expect("the write of c.txt fails");
+        assert_eq!(failure.path, "c.txt");
+        assert_eq!(failure.restored, ["b.txt", "a.txt"]);
+        assert!(done.file_changes.is_empty());
+        assert_eq!(host.inner.text("a.txt").as_deref(), Some("a\n"));
+        assert!(host.inner.text("b.txt").is_none());
+        assert!(failure
+            .describe()
+            .contains("Could not write c.txt: disk full."));
+    }
+}
