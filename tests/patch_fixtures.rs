@@ -16,6 +16,8 @@
 //! `BLESS=1 cargo test --test patch_fixtures` rewrites `expected.json`
 //! (review the diff before committing).
 
+mod apply_support;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
@@ -148,7 +150,19 @@ fn run_case(dir: &Path) -> Result<(), String> {
             show(&host.files)
         ));
     }
-    let actual = serde_json::json!({ "result": result, "discarded": discarded });
+    apply_support::check_file_changes(
+        &name,
+        &result.file_changes,
+        &before,
+        &host.files,
+        options.dry_run,
+    )?;
+    let mut actual = serde_json::json!({ "result": result, "discarded": discarded });
+    // `fileChanges` is checked against `before/` and the files afterwards
+    // above, not repeated in expected.json.
+    if let Some(map) = actual["result"].as_object_mut() {
+        map.remove("fileChanges");
+    }
     let expected_path = dir.join("expected.json");
     if std::env::var_os("BLESS").is_some() {
         fs::write(

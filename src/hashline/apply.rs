@@ -3,10 +3,11 @@
 use super::call::{parse_call, Anchor, HashlineCall, Operation};
 use super::id::{line_id, DEFAULT_WIDTH, MAX_WIDTH};
 use super::view::{body_lines, excerpt};
+use crate::apply::{CommitOptions, FileChange, Loaded, Transaction};
 use crate::host::FileHost;
 use crate::path::confine;
 use crate::result::{ErrorKind, Status};
-use crate::text::{DecodeError, TextFile};
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -86,6 +87,10 @@ pub struct HashlineResult {
     /// What to tell the model: the refusal, or a summary with the changed
     /// lines' new anchors.
     pub message: String,
+    /// The file's content before and after (and a rename's new path), in a
+    /// dry run as in a real one; empty when the call was refused.
+    #[serde(default)]
+    pub file_changes: Vec<FileChange>,
 }
 
 impl HashlineResult {
@@ -102,6 +107,7 @@ impl HashlineResult {
             files_created: Vec::new(),
             files_deleted: Vec::new(),
             message: String::new(),
+            file_changes: Vec::new(),
         }
     }
 
@@ -272,44 +278,55 @@ pub fn apply_call(
         }
     }
 
-    let bytes = match host.read_file(&path) {
-        Ok(Some(b)) => b,
-        Ok(None) => return failed(ErrorKind::FileNotFound, format!("{path} does not exist, so nothing was changed. Check the path against the file you read.")),
-        Err(e) if host.refused_as_escape(&path) => {
-            return HashlineResult::refuse(&path, Status::Skipped, ErrorKind::PathEscape, format!("Cannot edit {path}: {e}. Nothing outside the project root is read or written."))
+    let mut txn = Transaction::new();
+    let loaded = txn.read(host, &path).clone();
+    let bytes = match (&loaded, txn.original(&path)) {
+        (Loaded::Missing, _) => return failed(ErrorKind::FileNotFound, format!("{path} does not exist, so nothing was changed. Check the path against the file you read.")),
+        (Loaded::Unusable(u), _) if u.kind == ErrorKind::PathEscape => {
+            return HashlineResult::refuse(&path, Status::Skipped, ErrorKind::PathEscape, u.reason(&path))
         }
-        Err(e) => return failed(ErrorKind::HostError, format!("{path} could not be read: {e}.")),
+        (Loaded::Unusable(u), None) => return failed(ErrorKind::HostError, format!("{path} could not be read: {}.", u.host_message.as_deref().unwrap_or("the host failed"))),
+        (_, Some(bytes)) => bytes.to_vec(),
+        (_, None) => return failed(ErrorKind::HostError, format!("{path} could not be read.")),
     };
 
     if call.delete {
+        txn.delete(&path);
+        let committed = txn.commit(
+            host,
+            CommitOptions {
+                dry_run: options.dry_run,
+                stage: options.stage,
+            },
+        );
+        if let Some(f) = committed.failure {
+            return failed(
+                ErrorKind::HostError,
+                format!("{path} could not be deleted: {}.", f.error),
+            );
+        }
         let mut result = HashlineResult::new(&path);
         result.files_deleted.push(path.clone());
+        result.file_changes = committed.file_changes;
         if options.dry_run {
             result.status = Status::Validated;
             result.message = format!("{path} would be deleted (dry run).");
-            return result;
+        } else {
+            result.message = format!("Deleted {path}.");
         }
-        if let Err(e) = host.delete_file(&path) {
-            return failed(
-                ErrorKind::HostError,
-                format!("{path} could not be deleted: {e}."),
-            );
-        }
-        stage(host, options, std::slice::from_ref(&path));
-        result.message = format!("Deleted {path}.");
         return result;
     }
 
     let mut target_exists = false;
     if let Some(t) = &target {
-        match host.read_file(t) {
-            Ok(None) => {}
-            Ok(Some(_)) if options.overwrite => target_exists = true,
-            Ok(Some(_)) => return failed(ErrorKind::FileExists, format!("Cannot rename {path} to {t}: {t} already exists. Choose another path, or delete {t} first.")),
-            Err(e) if host.refused_as_escape(t) => {
-                return HashlineResult::refuse(&path, Status::Skipped, ErrorKind::PathEscape, format!("Cannot rename {path} to {t}: {e}. Nothing outside the project root is read or written."))
+        match txn.read(host, t) {
+            Loaded::Missing => {}
+            Loaded::Unusable(u) if u.kind == ErrorKind::PathEscape => {
+                return HashlineResult::refuse(&path, Status::Skipped, ErrorKind::PathEscape, format!("Cannot rename {path} to {t}: {}. Nothing outside the project root is read or written.", u.host_message.as_deref().unwrap_or("the host refused it")))
             }
-            Err(e) => return failed(ErrorKind::HostError, format!("Cannot rename {path} to {t}: {t} could not be checked ({e}).")),
+            Loaded::Unusable(u) if !u.exists => return failed(ErrorKind::HostError, format!("Cannot rename {path} to {t}: {t} could not be checked ({}).", u.host_message.as_deref().unwrap_or("the host failed"))),
+            _ if options.overwrite => target_exists = true,
+            _ => return failed(ErrorKind::FileExists, format!("Cannot rename {path} to {t}: {t} already exists. Choose another path, or delete {t} first.")),
         }
     }
 
@@ -320,9 +337,9 @@ pub fn apply_call(
             Err(_) => return failed(ErrorKind::Encoding, format!("{path} is not UTF-8 text, so it cannot be moved through this host; move it with git mv or your file manager.")),
         }
     } else {
-        let file = match TextFile::decode(&bytes) {
-            Ok(f) => f,
-            Err(DecodeError::Binary) => {
+        let file = match loaded {
+            Loaded::Text(f) => f,
+            Loaded::Unusable(u) if u.kind == ErrorKind::Binary => {
                 return failed(
                     ErrorKind::Binary,
                     format!(
@@ -330,7 +347,7 @@ pub fn apply_call(
                 ),
                 )
             }
-            Err(DecodeError::NotUtf8) => {
+            _ => {
                 return failed(
                     ErrorKind::Encoding,
                     format!("{path} is not valid UTF-8, so it cannot be edited as text."),
@@ -392,36 +409,35 @@ pub fn apply_call(
             ));
         }
     }
+    match &target {
+        Some(t) => txn.move_file(&path, t, content),
+        None => txn.write(&path, content),
+    }
+    let committed = txn.commit(
+        host,
+        CommitOptions {
+            dry_run: options.dry_run,
+            stage: options.stage,
+        },
+    );
+    if let Some(f) = committed.failure {
+        let reason = match (f.deleting, f.not_restored.is_empty()) {
+            (false, _) => format!("{written} could not be written: {}. Nothing was changed.", f.error),
+            (true, false) => format!("{written} was written, but the old file {path} could not be deleted: {}. Delete {path} to finish the rename.", f.error),
+            (true, true) => format!("The old file {path} could not be deleted ({}), so {written} was removed again: nothing was changed.", f.error),
+        };
+        let mut r = failed(ErrorKind::HostError, reason);
+        r.file_changes = committed.file_changes;
+        return r;
+    }
+    result.file_changes = committed.file_changes;
     if options.dry_run {
         result.status = Status::Validated;
         result.message = format!("(dry run, nothing written) {message}");
         return result;
     }
-    if let Err(e) = host.write_file(&written, &content) {
-        return failed(
-            ErrorKind::HostError,
-            format!("{written} could not be written: {e}. Nothing was changed."),
-        );
-    }
-    if target.is_some() {
-        if let Err(e) = host.delete_file(&path) {
-            return failed(ErrorKind::HostError, format!("{written} was written, but the old file {path} could not be deleted: {e}. Delete {path} to finish the rename."));
-        }
-    }
-    let mut touched = vec![written];
-    if target.is_some() {
-        touched.push(path.clone());
-    }
-    stage(host, options, &touched);
     result.message = message;
     result
-}
-
-fn stage(host: &mut dyn FileHost, options: &HashlineOptions, paths: &[String]) {
-    if options.stage && !options.dry_run {
-        // Staging is a convenience; a host that cannot stage keeps the change.
-        let _ = host.stage(paths);
-    }
 }
 
 /// The edited body and what to report about it.

@@ -15,6 +15,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{Hunk, Operation, PatchOp};
+use crate::apply::{CommitOptions, Loaded, Transaction};
 use crate::block::{preview, EditBlock, Format};
 use crate::engine::locate::{ambiguous, explain_not_found, quote, Parts};
 use crate::engine::{ApplyOptions, Mode};
@@ -23,7 +24,7 @@ use crate::locate::explain::{already_applied, already_applied_reason};
 use crate::locate::{locate, locate_hashed, LineIndex, Located, Pass, Prefer, PATCH_PASSES};
 use crate::path::normalize_path;
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
-use crate::text::{DecodeError, SharedLine as Line, TextFile};
+use crate::text::{SharedLine as Line, TextFile};
 
 /// A file as it stands in the transaction.
 #[derive(Clone)]
@@ -62,6 +63,8 @@ struct Slot {
     /// Why the file cannot be used (read failure, binary, not UTF-8).
     unusable: Option<(ErrorKind, String)>,
     changed: bool,
+    /// The path this file was moved from (a patch's `*** Move to:`).
+    moved_from: Option<String>,
 }
 
 /// Paths in first-change order, without repeats (a set beside the list:
@@ -175,6 +178,7 @@ pub fn apply_patch_edits(
     let mut out = ApplyResult::default();
     let mut slots: HashMap<String, Slot> = HashMap::new();
     let mut order = Order::default();
+    let mut txn = Transaction::new();
     let context: Option<Vec<String>> = opts
         .in_context
         .as_ref()
@@ -222,6 +226,7 @@ pub fn apply_patch_edits(
                 index,
                 block,
                 host,
+                &mut txn,
                 &mut slots,
                 &mut saved,
                 &mut order,
@@ -253,7 +258,7 @@ pub fn apply_patch_edits(
         }
     }
 
-    // Write every changed file once: contents first, then deletions.
+    // Every changed file once (the transaction writes contents first, then deletions).
     let mut deletes = Vec::new();
     for path in &order.list {
         let Some(slot) = slots.get(path) else {
@@ -269,24 +274,35 @@ pub fn apply_patch_edits(
                 } else {
                     out.files_created.push(path.clone());
                 }
-                if !opts.dry_run {
-                    if let Err(e) = host.write_file(path, &doc.encode()) {
-                        host_failed(&mut out, path, &e.to_string());
-                    }
+                let moved = slot.moved_from.as_ref().filter(|from| {
+                    slots
+                        .get(*from)
+                        .is_some_and(|s| s.changed && s.doc.is_none())
+                });
+                match moved {
+                    Some(from) => txn.move_file(from, path, doc.encode()),
+                    None => txn.write(path, doc.encode()),
                 }
             }
-            (None, true) => deletes.push(path.clone()),
+            (None, true) => {
+                deletes.push(path.clone());
+                txn.delete(path);
+            }
             (None, false) => {}
         }
     }
-    for path in deletes {
-        out.files_deleted.push(path.clone());
-        if !opts.dry_run {
-            if let Err(e) = host.delete_file(&path) {
-                host_failed(&mut out, &path, &e.to_string());
-            }
-        }
+    out.files_deleted = deletes;
+    let committed = txn.commit(
+        host,
+        CommitOptions {
+            dry_run: opts.dry_run,
+            stage: opts.stage,
+        },
+    );
+    if let Some(failure) = &committed.failure {
+        crate::engine::host_failed(&mut out, failure);
     }
+    out.file_changes = committed.file_changes;
     if opts.dry_run {
         for r in out
             .results
@@ -295,67 +311,39 @@ pub fn apply_patch_edits(
         {
             r.status = Status::Validated;
         }
-    } else if opts.stage {
-        let staged: Vec<String> = out
-            .files_modified
-            .iter()
-            .chain(&out.files_created)
-            .cloned()
-            .collect();
-        if !staged.is_empty() {
-            let _ = host.stage(&staged);
-        }
     }
     out.retry_prompt = crate::engine::retry_prompt(&out.results);
     out
 }
 
-fn host_failed(out: &mut ApplyResult, path: &str, e: &str) {
-    for r in out
-        .results
-        .iter_mut()
-        .filter(|r| r.file_path == path && r.status == Status::Applied)
-    {
-        r.status = Status::Failed;
-        r.error_kind = Some(ErrorKind::HostError);
-        r.reason = Some(format!("Could not write {path}: {e}."));
-    }
-    out.files_modified.retain(|p| p != path);
-    out.files_created.retain(|p| p != path);
-    out.files_deleted.retain(|p| p != path);
-}
-
-/// Reads `path` into `slots` once.
+/// Reads `path` into `slots` once, through the transaction.
 fn load<'a>(
     path: &str,
     host: &mut dyn FileHost,
+    txn: &mut Transaction,
     slots: &'a mut HashMap<String, Slot>,
 ) -> &'a mut Slot {
-    slots.entry(path.to_string()).or_insert_with(|| match host.read_file(path) {
-        // A symbolic link out of the root or into `.git`: the host refused it.
-        Err(e) if host.refused_as_escape(path) => Slot {
+    slots.entry(path.to_string()).or_insert_with(|| {
+        let empty = Slot {
             doc: None,
             existed: false,
-            unusable: Some((ErrorKind::PathEscape, format!("Cannot edit {path}: {e}. Nothing outside the project root is read or written."))),
+            unusable: None,
             changed: false,
-        },
-        Err(e) => Slot { doc: None, existed: false, unusable: Some((ErrorKind::HostError, format!("Could not read {path}: {e}."))), changed: false },
-        Ok(None) => Slot { doc: None, existed: false, unusable: None, changed: false },
-        Ok(Some(bytes)) => match TextFile::decode(&bytes) {
-            Ok(text) => Slot { doc: Some(Doc::from_text(text)), existed: true, unusable: None, changed: false },
-            Err(DecodeError::Binary) => Slot {
-                doc: None,
+            moved_from: None,
+        };
+        match txn.read(host, path) {
+            Loaded::Missing => empty,
+            Loaded::Text(text) => Slot {
+                doc: Some(Doc::from_text(text.clone())),
                 existed: true,
-                unusable: Some((ErrorKind::Binary, format!("Cannot edit binary file: {path} has a NUL byte in its first 8 KiB. Change it with a shell command instead."))),
-                changed: false,
+                ..empty
             },
-            Err(DecodeError::NotUtf8) => Slot {
-                doc: None,
-                existed: true,
-                unusable: Some((ErrorKind::Encoding, format!("Cannot edit {path}: it is not valid UTF-8 text. Change it with a shell command instead."))),
-                changed: false,
+            Loaded::Unusable(u) => Slot {
+                existed: u.exists,
+                unusable: Some((u.kind, u.reason(path))),
+                ..empty
             },
-        },
+        }
     })
 }
 
@@ -373,6 +361,7 @@ fn apply_block(
     index: usize,
     block: &EditBlock,
     host: &mut dyn FileHost,
+    txn: &mut Transaction,
     slots: &mut HashMap<String, Slot>,
     saved: &mut HashMap<String, Slot>,
     order: &mut Order,
@@ -405,7 +394,7 @@ fn apply_block(
             return r;
         }
     }
-    let slot = load(&path, host, slots);
+    let slot = load(&path, host, txn, slots);
     if let Some((kind, reason)) = slot.unusable.clone() {
         return refuse(base, status_of(&kind), kind, reason);
     }
@@ -488,7 +477,7 @@ fn apply_block(
                                 Ok(done)
                             }
                             Ok(dest) => {
-                                let target = load(&dest, host, slots);
+                                let target = load(&dest, host, txn, slots);
                                 if target.doc.is_some() && !opts.overwrite {
                                     Err(fail(ErrorKind::FileExists, format!("{name} was refused: it moves the file to {dest}, which already exists. Choose another name, or apply with overwrite.")))
                                 } else if let Some((kind, reason)) = target.unusable.clone() {
@@ -503,6 +492,7 @@ fn apply_block(
                                     if let Some(slot) = slots.get_mut(&dest) {
                                         slot.doc = Some(new_doc);
                                         slot.changed = true;
+                                        slot.moved_from = Some(path.clone());
                                     }
                                     order.add(&dest);
                                     done.note = Some(match done.note {

@@ -8,12 +8,13 @@ use serde::{Deserialize, Serialize};
 use super::anchored::{self, AnchorError, Region};
 use super::calls::{plan, AnchoredChange, CallKind, Op, Planned, ProviderOp, ToolCall};
 use super::schema::SchemaApi;
+use crate::apply::{CommitOptions, FileChange, Loaded, Transaction};
 use crate::host::FileHost;
 use crate::locate::tolerant::{self as matching, MatchError};
 use crate::locate::{Pass as MatchPass, TOLERANT_PASSES};
 use crate::path::confine;
 use crate::result::{Diagnostics, EditResult, ErrorKind, NearLine, Status};
-use crate::text::{DecodeError, Provenance, TextFile};
+use crate::text::{Provenance, TextFile};
 
 /// How `edit_file` locates `old_string`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -123,6 +124,10 @@ pub struct ToolApplyResult {
     /// (kept by the JS session object; empty unless a history was given or changed).
     #[serde(skip_serializing_if = "BTreeMap::is_empty", default)]
     pub history: BTreeMap<String, Vec<Option<String>>>,
+    /// Each file the calls changed (or, in a dry run, would change): its
+    /// content before and after, in first-changed order.
+    #[serde(default)]
+    pub file_changes: Vec<FileChange>,
 }
 
 /// The normalised paths the calls will read, in first-use order; refused
@@ -199,45 +204,35 @@ impl FileState {
         }
     }
 
-    fn load(host: &mut dyn FileHost, path: &str) -> FileState {
+    fn load(host: &mut dyn FileHost, txn: &mut Transaction, path: &str) -> FileState {
         let empty = |unusable| FileState {
-            original: None,
-            text: TextFile::new_file(),
-            final_newline: true,
-            body: None,
-            provenance: Provenance::default(),
             unusable,
-            failed: false,
-            touched: false,
-            history: Vec::new(),
-            history_changed: false,
+            ..FileState::load_missing()
         };
-        match host.read_file(path) {
-            Err(e) if host.refused_as_escape(path) => empty(Some((ErrorKind::PathEscape, format!("the host refused it ({e}); nothing outside the project root is read or written")))),
-            Err(e) => empty(Some((ErrorKind::HostError, format!("the host could not read it ({e})")))),
-            Ok(None) => empty(None),
-            Ok(Some(bytes)) => match TextFile::decode(&bytes) {
-                Ok(text) => FileState {
-                    final_newline: text.has_final_newline(),
-                    body: Some(text.body.clone()),
-                    provenance: Provenance::original(text.body.len()),
-                    text,
-                    original: Some(bytes),
-                    unusable: None,
-                    failed: false,
-                    touched: false,
-                    history: Vec::new(),
-                    history_changed: false,
-                },
-                Err(DecodeError::Binary) => FileState {
-                    original: Some(bytes),
-                    ..empty(Some((ErrorKind::Binary, "it is a binary file (it has a NUL byte), so it is not edited as text".into())))
-                },
-                Err(DecodeError::NotUtf8) => FileState {
-                    original: Some(bytes),
-                    ..empty(Some((ErrorKind::Encoding, "it is not valid UTF-8 text, so it is not edited".into())))
-                },
+        let loaded = txn.read(host, path).clone();
+        let original = txn.original(path).map(<[u8]>::to_vec);
+        match loaded {
+            Loaded::Missing => empty(None),
+            Loaded::Text(text) => FileState {
+                final_newline: text.has_final_newline(),
+                body: Some(text.body.clone()),
+                provenance: Provenance::original(text.body.len()),
+                text,
+                original,
+                ..FileState::load_missing()
             },
+            Loaded::Unusable(u) => {
+                let why = match u.kind {
+                    ErrorKind::PathEscape => format!("the host refused it ({}); nothing outside the project root is read or written", u.host_message.unwrap_or_default()),
+                    ErrorKind::Binary => "it is a binary file (it has a NUL byte), so it is not edited as text".into(),
+                    ErrorKind::Encoding => "it is not valid UTF-8 text, so it is not edited".into(),
+                    _ => format!("the host could not read it ({})", u.host_message.unwrap_or_default()),
+                };
+                FileState {
+                    original,
+                    ..empty(Some((u.kind, why)))
+                }
+            }
         }
     }
 
@@ -513,6 +508,7 @@ pub fn apply_tool_calls(
     let mut read_only: Vec<usize> = Vec::new();
     let mut order: Vec<String> = Vec::new();
     let mut results: Vec<ToolChangeResult> = Vec::new();
+    let mut txn = Transaction::new();
 
     for item in &items {
         let mut push =
@@ -589,7 +585,7 @@ pub fn apply_tool_calls(
             let mut state = if path == "." {
                 FileState::load_missing()
             } else {
-                FileState::load(host, &path)
+                FileState::load(host, &mut txn, &path)
             };
             state.history = options.history.get(&path).cloned().unwrap_or_default();
             files.insert(path.clone(), state);
@@ -811,7 +807,6 @@ pub fn apply_tool_calls(
     }
 
     // Everything applies: encode and write the changed files together.
-    let mut written = Vec::new();
     for path in &order {
         let Some(state) = files.get(path) else {
             continue;
@@ -824,14 +819,7 @@ pub fn apply_tool_calls(
         }
         if state.touched && state.body.is_none() && state.original.is_some() {
             out.files_deleted.push(path.clone());
-            if !options.dry_run {
-                if let Err(e) = host.delete_file(path) {
-                    out.ok = false;
-                    out.errors.push(format!("{path}: the host could not delete it ({e}); files listed before it were changed."));
-                    break;
-                }
-                written.push(path.clone());
-            }
+            txn.delete(path);
             continue;
         }
         let (true, Some(body)) = (state.touched, &state.body) else {
@@ -853,22 +841,49 @@ pub fn apply_tool_calls(
         } else {
             out.files_created.push(path.clone());
         }
-        if !options.dry_run {
-            if let Err(e) = host.write_file(path, &bytes) {
-                out.ok = false;
-                out.errors.push(format!("{path}: the host could not write it ({e}); files listed before it were written."));
-                break;
-            }
-            written.push(path.clone());
-        }
+        txn.write(path, bytes);
     }
-    if options.stage && !written.is_empty() {
-        if let Err(e) = host.stage(&written) {
-            out.errors.push(format!(
-                "the files were written but could not be staged ({e})."
+    let committed = txn.commit(
+        host,
+        CommitOptions {
+            dry_run: options.dry_run,
+            stage: options.stage,
+        },
+    );
+    if let Some(failure) = &committed.failure {
+        out.ok = false;
+        out.errors.push(failure.describe());
+        let left: Vec<&str> = failure
+            .not_restored
+            .iter()
+            .map(|(p, _)| p.as_str())
+            .collect();
+        for list in [
+            &mut out.files_modified,
+            &mut out.files_created,
+            &mut out.files_deleted,
+        ] {
+            list.retain(|p| left.contains(&p.as_str()));
+        }
+        for r in results.iter_mut().filter(|r| {
+            r.edit.status == Status::Applied && !left.contains(&r.edit.file_path.as_str())
+        }) {
+            r.edit.status = Status::Failed;
+            r.edit.error_kind = Some(ErrorKind::HostError);
+            r.edit.reason = Some(failure.describe());
+            r.output = Some(format!(
+                "Not applied: {} Send the change again once the host works.",
+                failure.describe()
             ));
         }
+        out.history.clear();
     }
+    if let Some(e) = &committed.stage_error {
+        out.errors.push(format!(
+            "the files were written but could not be staged ({e})."
+        ));
+    }
+    out.file_changes = committed.file_changes;
     for r in results.iter_mut() {
         if options.dry_run {
             r.edit.status = Status::Validated;
