@@ -108,7 +108,7 @@ impl From<&EditResult> for ResultView {
     fn from(r: &EditResult) -> Self {
         ResultView {
             block_index: Some(r.block_index),
-            file_path: r.file_path.clone(),
+            file_path: r.path.clone(),
             status: status_name(r.status).to_string(),
             error_kind: r.error_kind.map(|k| k.as_str().to_string()),
             reason: r.reason.clone(),

@@ -158,7 +158,10 @@ pub struct Diagnostics {
 #[serde(rename_all = "camelCase")]
 pub struct EditResult {
     pub block_index: usize,
-    pub file_path: String,
+    /// The file's path, normalised (as written when it was refused). Named
+    /// `path` in every result of every style (it was `filePath` here).
+    #[serde(alias = "filePath")]
+    pub path: String,
     pub status: Status,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_kind: Option<ErrorKind>,

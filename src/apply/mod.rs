@@ -29,8 +29,8 @@
 //! let mut host = MemoryHost::with_files([("a.txt", "one\r\n")]);
 //! let mut txn = Transaction::new();
 //! let Loaded::Text(file) = txn.read(&mut host, "a.txt") else { unreachable!() };
-//! let body = file.body.replace("one", "two");
-//! txn.write("a.txt", file.encode(&body, true, Default::default()));
+//! let new = file.encode(&file.body.replace("one", "two"), true, Default::default());
+//! txn.write("a.txt", new);
 //! let done = txn.commit(&mut host, CommitOptions::default());
 //! assert!(done.failure.is_none());
 //! assert_eq!(host.text("a.txt").unwrap(), "two\r\n");

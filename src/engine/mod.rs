@@ -399,7 +399,7 @@ pub(crate) fn nearest_to_hint(
 fn result_for(index: usize, path: &str, block: &EditBlock, status: Status) -> EditResult {
     EditResult {
         block_index: index,
-        file_path: path.to_string(),
+        path: path.to_string(),
         status,
         error_kind: None,
         reason: None,
@@ -705,9 +705,8 @@ pub fn apply_edits(
     for (index, block) in blocks.iter().enumerate() {
         let path = match precheck(index, block, context.as_deref(), &opts.allow_folders) {
             Precheck::Refused(r) => {
-                if r.status == Status::NotInContext && !out.files_auto_added.contains(&r.file_path)
-                {
-                    out.files_auto_added.push(r.file_path.clone());
+                if r.status == Status::NotInContext && !out.files_auto_added.contains(&r.path) {
+                    out.files_auto_added.push(r.path.clone());
                 }
                 out.results.push(*r);
                 continue;
@@ -842,7 +841,7 @@ pub fn apply_edits(
             .results
             .iter()
             .find(|r| r.status == Status::Failed || r.error_kind == Some(ErrorKind::PathEscape))
-            .map(|r| format!("block {} ({})", r.block_index + 1, r.file_path))
+            .map(|r| format!("block {} ({})", r.block_index + 1, r.path))
             .unwrap_or_default();
         for r in out
             .results
@@ -904,11 +903,11 @@ pub(crate) fn host_failed(out: &mut ApplyResult, failure: &HostFailure) {
     for r in out
         .results
         .iter_mut()
-        .filter(|r| r.status == Status::Applied && !left.contains(&r.file_path.as_str()))
+        .filter(|r| r.status == Status::Applied && !left.contains(&r.path.as_str()))
     {
         r.status = Status::Failed;
         r.error_kind = Some(ErrorKind::HostError);
-        r.reason = Some(if r.file_path == failure.path {
+        r.reason = Some(if r.path == failure.path {
             what.clone()
         } else {
             format!("Not written: {what} The reply's other writes were put back too; apply it again once the host works.")
@@ -942,7 +941,7 @@ pub fn retry_prompt(results: &[EditResult]) -> Option<String> {
             .unwrap_or(0);
         prompt.push_str(&format!(
             "- {} ({count} matches): {}\n",
-            r.file_path,
+            r.path,
             r.reason.as_deref().unwrap_or("")
         ));
     }

@@ -292,7 +292,7 @@ fn refused_paths_are_never_read() {
     assert_eq!(host.reads, ["a"]);
     assert_eq!(r.results[0].status, Status::Skipped);
     assert_eq!(r.results[0].error_kind, Some(ErrorKind::PathEscape));
-    assert_eq!(r.results[2].file_path, "a");
+    assert_eq!(r.results[2].path, "a");
 }
 
 #[test]

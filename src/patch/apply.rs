@@ -105,7 +105,7 @@ pub fn patch_paths(blocks: &[EditBlock], _opts: &ApplyOptions) -> Vec<String> {
 fn result_for(index: usize, path: &str, block: &EditBlock) -> EditResult {
     EditResult {
         block_index: index,
-        file_path: path.to_string(),
+        path: path.to_string(),
         status: Status::Applied,
         error_kind: None,
         reason: None,
@@ -381,7 +381,7 @@ fn apply_block(
         Err(e) => return refuse(base, Status::Skipped, ErrorKind::PathEscape, e.reason),
     };
     let mut base = base;
-    base.file_path = path.clone();
+    base.path = path.clone();
     if let (Some(list), false) = (context, block.is_create()) {
         if !list.contains(&path) {
             if !out.files_auto_added.contains(&path) {
@@ -559,7 +559,7 @@ fn apply_text_block(
     let content = doc.as_ref().map(Doc::encode).unwrap_or_default();
     let (new_content, mut r) = crate::engine::apply_to_content(block, &content, opts);
     r.block_index = index;
-    r.file_path = path.to_string();
+    r.path = path.to_string();
     if r.status == Status::Applied {
         save(path, slots, saved);
         if let Some(slot) = slots.get_mut(path) {

@@ -531,7 +531,7 @@ pub fn apply_tool_calls(
                     tool: item.tool.clone(),
                     edit: EditResult {
                         block_index: results.len(),
-                        file_path: path.to_string(),
+                        path: path.to_string(),
                         status: outcome.status,
                         error_kind: outcome.kind,
                         reason,
@@ -865,9 +865,10 @@ pub fn apply_tool_calls(
         ] {
             list.retain(|p| left.contains(&p.as_str()));
         }
-        for r in results.iter_mut().filter(|r| {
-            r.edit.status == Status::Applied && !left.contains(&r.edit.file_path.as_str())
-        }) {
+        for r in results
+            .iter_mut()
+            .filter(|r| r.edit.status == Status::Applied && !left.contains(&r.edit.path.as_str()))
+        {
             r.edit.status = Status::Failed;
             r.edit.error_kind = Some(ErrorKind::HostError);
             r.edit.reason = Some(failure.describe());
@@ -924,8 +925,8 @@ fn call_results(calls: &[ToolCall], results: &[ToolChangeResult]) -> Vec<CallRes
                 many => many
                     .iter()
                     .map(|r| match r.change_index {
-                        Some(k) => format!("Edit {} ({}): {}", k + 1, r.edit.file_path, text(r)),
-                        None => format!("{}: {}", r.edit.file_path, text(r)),
+                        Some(k) => format!("Edit {} ({}): {}", k + 1, r.edit.path, text(r)),
+                        None => format!("{}: {}", r.edit.path, text(r)),
                     })
                     .collect::<Vec<_>>()
                     .join("\n"),
@@ -952,11 +953,11 @@ fn default_output(r: &ToolChangeResult) -> String {
     match r.edit.status {
         Status::Validated => format!(
             "{} checked{at}: it would apply (dry run, nothing written).",
-            r.edit.file_path
+            r.edit.path
         ),
         _ => match r.tool.as_str() {
-            "write_file" => format!("Wrote {}.", r.edit.file_path),
-            _ => format!("Edited {}{at}.", r.edit.file_path),
+            "write_file" => format!("Wrote {}.", r.edit.path),
+            _ => format!("Edited {}{at}.", r.edit.path),
         },
     }
 }
