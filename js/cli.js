@@ -158,7 +158,7 @@ const STATUS_LABEL = { applied: 'applied', validated: 'valid', failed: 'failed',
 function printResult(out, c, r, block) {
   const mark = { applied: c.green('✔'), validated: c.green('✔'), failed: c.red('✘'), skipped: c.yellow('–'), 'not-in-context': c.yellow('?') }[r.status] || '·';
   const colour = { applied: c.green, validated: c.green, failed: c.red }[r.status] || c.yellow;
-  const where = visible(r.estimatedLine ? `${r.filePath}:${r.estimatedLine}` : r.filePath);
+  const where = visible(r.estimatedLine ? `${r.path}:${r.estimatedLine}` : r.path);
   const extra = visible([block ? block.format : null, r.errorKind, r.matchedBy && r.matchedBy !== 'exact' ? `matched: ${r.matchedBy}` : null].filter(Boolean).join(', '));
   out.push(`${mark} ${colour(STATUS_LABEL[r.status].padEnd(8))} ${c.bold(where)}${extra ? c.dim(`  (${extra})`) : ''}`);
   if (r.reason) out.push(`    ${r.status === 'failed' ? c.red(visible(r.reason)) : c.yellow(visible(r.reason))}`);

@@ -228,7 +228,7 @@ function markFileChanged(result, path, cause, atomic) {
   const list = Array.isArray(result.results) ? result.results : [result];
   for (const r of list) {
     if (r.status !== 'applied') continue;
-    if ((r.filePath ?? r.path) === path || !Array.isArray(result.results)) {
+    if (r.path === path || !Array.isArray(result.results)) {
       r.status = 'failed';
       r.errorKind = 'file-changed';
       r.reason = reason;
@@ -242,6 +242,24 @@ function markFileChanged(result, path, cause, atomic) {
   for (const key of ['filesModified', 'filesCreated', 'filesDeleted']) {
     if (Array.isArray(result[key])) result[key] = atomic ? [] : result[key].filter((p) => p !== path);
   }
+  if (Array.isArray(result.fileChanges)) {
+    result.fileChanges = atomic ? [] : result.fileChanges.filter((c) => c.path !== path && c.movedFrom !== path);
+  }
+}
+
+/**
+ * Every result names its file `path`. `filePath`, the old name of that
+ * field in text-block and tool-call results, stays readable for one release
+ * as a non-enumerable alias (it is not copied or compared as a field).
+ */
+export function withPathAlias(result) {
+  const list = result && Array.isArray(result.results) ? result.results : [];
+  for (const r of list) {
+    if (r && typeof r === 'object' && typeof r.path === 'string' && !('filePath' in r)) {
+      Object.defineProperty(r, 'filePath', { get() { return this.path; }, enumerable: false, configurable: true });
+    }
+  }
+  return result;
 }
 
 const RETRY = Symbol('retry');
@@ -296,7 +314,7 @@ export function driveSync(host, plan) {
     const files = readSnapshotSync(host, plan);
     const out = plan.run(forCore(files));
     const r = replaySync(host, plan, out, files, attempt > 1);
-    if (r !== RETRY) return r;
+    if (r !== RETRY) return withPathAlias(r);
   }
 }
 
@@ -379,7 +397,7 @@ export async function driveAsync(host, plan) {
     const files = await readSnapshotAsync(host, plan);
     const out = plan.run(forCore(files));
     const r = await replayAsync(host, plan, out, files, attempt > 1);
-    if (r !== RETRY) return r;
+    if (r !== RETRY) return withPathAlias(r);
   }
 }
 

@@ -6,6 +6,7 @@ import {
   renderInProgressHtml,
   renderPendingHtml,
   renderSummaryHtml,
+  renderFileChangeHtml,
 } from 'editblocks-raw';
 import { checkOptions } from './options.js';
 import { plainCopy } from './boundary.js';
@@ -141,8 +142,32 @@ export function renderEditsSummary(results, options) {
     if (r == null || typeof r !== 'object') throw new TypeError(`editblocks: renderEditsSummary: result ${i} is ${r === null ? 'null' : typeof r}, not a result object`);
     const line = r.estimatedLine;
     if (line != null && !(Number.isInteger(line) && line >= 1)) {
-      throw new TypeError(`editblocks: renderEditsSummary: result ${i} (${JSON.stringify(r.filePath ?? '')}) has estimatedLine ${JSON.stringify(line)}; it must be a 1-based line number or absent`);
+      throw new TypeError(`editblocks: renderEditsSummary: result ${i} (${JSON.stringify(r.path ?? r.filePath ?? '')}) has estimatedLine ${JSON.stringify(line)}; it must be a 1-based line number or absent`);
     }
   });
   return renderSummaryHtml(copy, checkOptions(options, 'renderEditsSummary', { retryPromptPrepared: 'boolean', retryNote: 'string' }));
+}
+
+const STATUSES = ['applied', 'validated', 'failed', 'skipped', 'not-in-context'];
+
+/**
+ * HTML for one entry of a result's `fileChanges` (text blocks, tool calls,
+ * hashline calls and patches alike), drawn as renderEditBlock draws a block:
+ * the diff of the file before and after, numbered by file line.
+ * `options.status` adds the badge ('applied', 'validated', …).
+ */
+export function renderFileChange(change, options) {
+  if (change === null || typeof change !== 'object' || Array.isArray(change) || typeof change.path !== 'string') {
+    throw new TypeError('editblocks: renderFileChange needs one entry of a result\'s fileChanges ({ path, before, after })');
+  }
+  for (const side of ['before', 'after']) {
+    const v = change[side];
+    if (v !== null && v !== undefined && typeof v !== 'string') {
+      throw new TypeError(`editblocks: renderFileChange: change.${side} must be a string or null (null: the file does not exist on that side), got ${typeof v}`);
+    }
+  }
+  const status = checkOptions(options, 'renderFileChange', { status: STATUSES })?.status;
+  const copy = { path: change.path, before: change.before ?? null, after: change.after ?? null };
+  if (typeof change.movedFrom === 'string') copy.movedFrom = change.movedFrom;
+  return renderFileChangeHtml(copy, status);
 }

@@ -93,6 +93,8 @@ fn push_escaped(out: &mut String, text: &str) {
 #[serde(rename_all = "camelCase", default)]
 pub struct ResultView {
     pub block_index: Option<usize>,
+    /// Results name it `path` (older ones `filePath`).
+    #[serde(alias = "path")]
     pub file_path: String,
     /// `applied`, `validated`, `failed`, `skipped` or `not-in-context`.
     pub status: String,
@@ -423,6 +425,39 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
     }
     html.push_str("</div></div>");
     html
+}
+
+/// One file's change from any edit style ([`crate::apply::FileChange`]:
+/// blocks, tool calls, hashline calls, patches), drawn as a text block is:
+/// the diff of the whole file before and after, numbered by file line.
+/// `status` (`applied`, `validated`, …) adds the badge.
+pub fn render_file_change(change: &crate::apply::FileChange, status: Option<&str>) -> String {
+    let lines = |text: &Option<String>| match text {
+        None => String::new(),
+        Some(t) => {
+            let body = crate::text::TextFile::from_text(t).body;
+            body.strip_suffix('\n').map(str::to_string).unwrap_or(body)
+        }
+    };
+    let block = EditBlock {
+        format: crate::block::Format::EditRepl,
+        file_path: change.path.clone(),
+        anchor: String::new(),
+        old_lines: lines(&change.before),
+        new_lines: lines(&change.after),
+        trailing_anchor: String::new(),
+        raw_block: String::new(),
+        line_number: 1,
+        assumed: Vec::new(),
+        line_hint: None,
+        patch: None,
+    };
+    let result = status.map(|s| ResultView {
+        file_path: change.path.clone(),
+        status: s.to_string(),
+        ..ResultView::default()
+    });
+    render_edit_block(&block, result.as_ref())
 }
 
 /// `numbering`: the file line before the block's first line, or `None` for no numbers.

@@ -85,7 +85,7 @@ function onActionClick(event) {
   let note;
   if (target.dataset.action === 'show-error' && state.lastApply) {
     const index = target.dataset.blockIndex !== undefined ? Number(target.dataset.blockIndex) : -1;
-    const r = state.lastApply.results.find((x) => x.blockIndex === index) || state.lastApply.results.find((x) => x.filePath === path && x.reason);
+    const r = state.lastApply.results.find((x) => x.blockIndex === index) || state.lastApply.results.find((x) => x.path === path && x.reason);
     if (r && r.reason) note = r.reason;
   }
   openFile(path, line, note);

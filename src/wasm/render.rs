@@ -148,3 +148,17 @@ pub fn render_summary_html(summary: JsValue, options: JsValue) -> Result<String,
         &options,
     ))
 }
+
+/// `renderFileChange(change, { status? })`: one file's before and after
+/// (from any style's `fileChanges`) drawn like a text block.
+#[wasm_bindgen(js_name = renderFileChangeHtml)]
+pub fn render_file_change_html(change: JsValue, status: Option<String>) -> Result<String, JsError> {
+    let change: crate::apply::FileChange = from_js(
+        change,
+        "file change (renderFileChange takes one entry of a result's fileChanges: { path, before, after })",
+    )?;
+    Ok(crate::render::render_file_change(
+        &change,
+        status.as_deref(),
+    ))
+}

@@ -95,7 +95,7 @@ test('--json stays exact JSON and carries no raw C1 or invisible characters', ()
   assert.equal(out.status, 1, out.stderr);
   for (const raw of ['\x1b', '\x07', '\r', '\u009b', RLO]) assert.ok(!out.stdout.includes(raw), `raw ${JSON.stringify(raw)} in --json output`);
   const result = JSON.parse(out.stdout);
-  const failed = result.results.find((r) => r.filePath === 'notes.txt');
+  const failed = result.results.find((r) => r.path === 'notes.txt');
   assert.ok(failed.diagnostics.nearest.some((n) => n.text === `harmless${OSC52} clipboard line`), 'the JSON value is the exact text');
   assert.deepEqual(result.shellSuggestions, [`git rm old${ERASE}.txt`]);
 });

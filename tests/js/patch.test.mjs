@@ -93,7 +93,17 @@ for (const name of cases) {
     const host = memoryHost(before);
     const result = applyEditsSync(reply, host, options);
     assert.deepEqual(Object.fromEntries([...host.store].sort()), after);
-    assert.deepEqual(JSON.parse(JSON.stringify(result)), expected.result);
+    const { fileChanges, ...rest } = JSON.parse(JSON.stringify(result));
+    assert.deepEqual(rest, expected.result);
+    // fileChanges: each file as it was (before/) and, in a real run, as it is now (after/).
+    for (const c of fileChanges) {
+      assert.equal(c.before, before[c.movedFrom ?? c.path] ?? null, `fileChanges ${c.path}: before`);
+      if (!options.dryRun) assert.equal(c.after, after[c.path] ?? null, `fileChanges ${c.path}: after`);
+    }
+    if (!options.dryRun) {
+      const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((p) => before[p] !== after[p]).sort();
+      assert.deepEqual([...new Set(fileChanges.flatMap((c) => (c.movedFrom ? [c.path, c.movedFrom] : [c.path])))].sort(), changed);
+    }
 
     const ahost = asyncHost(before);
     const aresult = await applyEdits(blocks, ahost, options);
