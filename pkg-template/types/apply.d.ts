@@ -91,8 +91,10 @@ export interface Diagnostics {
 export interface EditResult {
   /** 0-based index of the block in the reply. */
   blockIndex: number;
-  /** The normalised path. */
-  filePath: string;
+  /** The normalised path (`path` in every style's results). */
+  path: string;
+  /** @deprecated The old name of `path`: a non-enumerable alias, kept for one release. */
+  readonly filePath?: string;
   status: Status;
   errorKind?: ErrorKind;
   /** A sentence a model can act on: what was wrong, where, and what would fix it. */
@@ -124,6 +126,24 @@ export interface ApplyResult {
   shellSuggestions: string[];
   /** Prepared when some edits failed as ambiguous; never sent by us. */
   retryPrompt: string | null;
+  /** Each file the call changed, or in a dry run would change: its content before and after. */
+  fileChanges: FileChange[];
+}
+
+/**
+ * One file's content before and after a call, the same for every edit style
+ * (text blocks, patches, tool calls, hashline calls), in a dry run and a real
+ * run. Contents are the full text as on disk: line endings, BOM and final
+ * newline included. Show it with renderFileChange, or hand it to an editor.
+ */
+export interface FileChange {
+  path: string;
+  /** null: the file is created. */
+  before: string | null;
+  /** null: the file is deleted. */
+  after: string | null;
+  /** A rename: the old path (which no longer exists afterwards); `before` is that file's content. */
+  movedFrom?: string;
 }
 
 export interface ApplyOptions {

@@ -1,5 +1,5 @@
 // LINE#ID anchored edits (seed 003).
-import type { FileHost } from './apply.js';
+import type { FileChange, FileHost } from './apply.js';
 
 /** Options of the ID itself. */
 export interface LineIdOptions {
@@ -88,6 +88,8 @@ export interface HashlineResult {
   filesDeleted: string[];
   /** What to send back to the model: the refusal, or a summary with the changed lines' new anchors. */
   message: string;
+  /** The file's content before and after (a rename: `movedFrom`), in a dry run too; empty when refused. */
+  fileChanges: FileChange[];
 }
 
 /** Applies one edit call; nothing is written unless every operation checks out. The host needs deleteFile for delete and rename. */

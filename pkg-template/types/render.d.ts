@@ -1,6 +1,6 @@
 import type { EditBlock, EditStream, PendingBlock } from './parser.js';
 import type { PreviewHtmlDelta } from './preview.js';
-import type { ApplyResult, EditResult } from './apply.js';
+import type { ApplyResult, EditResult, FileChange, Status } from './apply.js';
 import type { ToolApplyResult } from './tools.js';
 
 /** One line of a diff. */
@@ -34,11 +34,10 @@ export interface DiffSpan {
 export function diffBlock(oldText: string, newText: string): DiffLine[];
 
 /**
- * A result as the renderers read it: every field but `filePath` and `status` optional. An
+ * A result as the renderers read it: every field but the path (`path`, or the older `filePath`) and `status` optional. An
  * `EditResult`, a tool call's `ToolChangeResult` and a hashline result's entries all are one.
  */
-export type RenderableResult = Omit<Partial<EditResult>, 'errorKind' | 'diagnostics'> & {
-  filePath: string;
+export type RenderableResult = Omit<Partial<EditResult>, 'errorKind' | 'diagnostics' | 'path' | 'filePath'> & ({ path: string; filePath?: string } | { filePath: string; path?: string }) & {
   status: string;
   errorKind?: string;
   diagnostics?: object;
@@ -94,3 +93,16 @@ export interface RenderSummaryOptions {
  * Takes the results, or what applyEdits or applyToolCalls returned.
  */
 export function renderEditsSummary(results: RenderableResult[] | ApplyResult | ToolApplyResult, options?: RenderSummaryOptions): string;
+
+export interface RenderFileChangeOptions {
+  /** Adds the status badge ('applied' after a real run, 'validated' after a dry run, …). */
+  status?: Status;
+}
+
+/**
+ * HTML for one entry of any result's `fileChanges` (text blocks, patches, tool
+ * calls, hashline calls), drawn as renderEditBlock draws a block: the diff of
+ * the whole file before and after, numbered by file line. A created file is
+ * tagged `new file`.
+ */
+export function renderFileChange(change: FileChange, options?: RenderFileChangeOptions): string;

@@ -1,4 +1,4 @@
-import type { FileHost } from './apply.js';
+import type { FileChange, FileHost } from './apply.js';
 
 /** Which edit_file the model is offered (seed 002). Default 'search_replace_multi'. */
 export type DiffMode = 'search_replace_multi' | 'search_replace' | 'anchored' | 'off';
@@ -134,7 +134,10 @@ export interface ToolChangeResult {
   output?: string;
   /** Running 0-based index of the change in the reply. */
   blockIndex: number;
-  filePath: string;
+  /** The normalised path. */
+  path: string;
+  /** @deprecated The old name of `path`: a non-enumerable alias, kept for one release. */
+  readonly filePath?: string;
   status: 'applied' | 'validated' | 'failed' | 'skipped';
   errorKind?: 'anchor-not-found' | 'ambiguous' | 'overlap' | 'no-op' | 'malformed' | 'file-not-found' | 'binary'
     | 'encoding' | 'path-escape' | 'previous-failed' | 'atomic-aborted' | 'host-error' | string;
@@ -172,6 +175,8 @@ export interface ToolApplyResult {
   callResults: CallResult[];
   /** Files deleted (apply_patch delete_file, hashline delete, undo of a create). */
   filesDeleted: string[];
+  /** Each file the calls changed, or in a dry run would change: its content before and after. */
+  fileChanges: FileChange[];
 }
 
 /** The answer to one call. */
