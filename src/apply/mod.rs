@@ -42,7 +42,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::host::{FileHost, HostError};
-use crate::result::ErrorKind;
+use crate::result::{ErrorKind, Status};
 use crate::text::{DecodeError, TextFile};
 
 /// One file's content before and after a call: what a UI shows for
@@ -62,6 +62,33 @@ pub struct FileChange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moved_from: Option<String>,
 }
+
+/// The one rule, for every style, for the status of an edit that was not
+/// applied: a refused path (`path-escape`) and an edit that changes nothing
+/// (`no-op`) are `skipped` — nothing needed doing or could be tried, and
+/// they never abort the other edits of an atomic reply; every other refusal
+/// is `failed`.
+pub fn refusal_status(kind: ErrorKind) -> Status {
+    match kind {
+        ErrorKind::PathEscape | ErrorKind::NoOp => Status::Skipped,
+        _ => Status::Failed,
+    }
+}
+
+/// Whether a result counts as a failure of the reply (for atomic replies
+/// and `ok`): failed, or skipped for any reason but a no-op.
+pub fn is_failure(status: Status, kind: Option<ErrorKind>) -> bool {
+    match status {
+        Status::Failed => true,
+        Status::Skipped => kind != Some(ErrorKind::NoOp),
+        _ => false,
+    }
+}
+
+/// Every style stages what it wrote unless asked not to (`stage: false`);
+/// a host without staging ignores it, `nodeHost` stages only inside a git
+/// work tree.
+pub const STAGE_BY_DEFAULT: bool = true;
 
 /// A path as the transaction read it.
 #[derive(Debug, Clone)]

@@ -111,7 +111,7 @@ impl Default for ApplyOptions {
     fn default() -> ApplyOptions {
         ApplyOptions {
             dry_run: false,
-            stage: true,
+            stage: crate::apply::STAGE_BY_DEFAULT,
             mode: Mode::Sequential,
             matching: Matching::Exact,
             in_context: None,

@@ -43,7 +43,7 @@ impl Default for HashlineOptions {
             allow_replace_text: false,
             dry_run: false,
             overwrite: false,
-            stage: false,
+            stage: crate::apply::STAGE_BY_DEFAULT,
             allow_folders: Vec::new(),
         }
     }
@@ -113,7 +113,10 @@ impl HashlineResult {
 
     fn refuse(path: &str, status: Status, kind: ErrorKind, reason: String) -> HashlineResult {
         let mut r = HashlineResult::new(path);
-        r.status = status;
+        r.status = match status {
+            Status::Failed => crate::apply::refusal_status(kind),
+            other => other,
+        };
         r.error_kind = Some(kind);
         r.message = reason.clone();
         r.reason = Some(reason);

@@ -121,11 +121,7 @@ fn result_for(index: usize, path: &str, block: &EditBlock) -> EditResult {
 
 /// A refused path is skipped (nothing was attempted); anything else failed.
 fn status_of(kind: &ErrorKind) -> Status {
-    if *kind == ErrorKind::PathEscape {
-        Status::Skipped
-    } else {
-        Status::Failed
-    }
+    crate::apply::refusal_status(*kind)
 }
 
 /// Why an operation failed.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::anchored::{self, AnchorError, Region};
 use super::calls::{plan, AnchoredChange, CallKind, Op, Planned, ProviderOp, ToolCall};
 use super::schema::SchemaApi;
-use crate::apply::{CommitOptions, FileChange, Loaded, Transaction};
+use crate::apply::{is_failure, CommitOptions, FileChange, Loaded, Transaction};
 use crate::host::FileHost;
 use crate::locate::tolerant::{self as matching, MatchError};
 use crate::locate::{Pass as MatchPass, TOLERANT_PASSES};
@@ -30,7 +30,7 @@ pub enum Matching {
 pub use crate::text::TrailingNewline as NewlinePolicy;
 
 /// Options of [`apply_tool_calls`] (`applyToolCalls(calls, host, options)`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ToolOptions {
     /// Check everything, write nothing; results say `validated`.
@@ -56,6 +56,22 @@ pub struct ToolOptions {
     /// Folder listings for `view` of a folder (path → entries), from the host's `listDir`.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub listings: BTreeMap<String, Vec<String>>,
+}
+
+impl Default for ToolOptions {
+    fn default() -> ToolOptions {
+        ToolOptions {
+            dry_run: false,
+            stage: crate::apply::STAGE_BY_DEFAULT,
+            matching: Matching::default(),
+            trailing_newline: NewlinePolicy::default(),
+            allow_folders: Vec::new(),
+            overwrite: false,
+            max_characters: None,
+            history: BTreeMap::new(),
+            listings: BTreeMap::new(),
+        }
+    }
 }
 
 /// How many earlier versions of a file a session keeps for `undo_edit`.
@@ -332,7 +348,7 @@ impl Outcome {
     }
     pub(super) fn fail(kind: ErrorKind, reason: String) -> Outcome {
         Outcome {
-            status: Status::Failed,
+            status: crate::apply::refusal_status(kind),
             kind: Some(kind),
             reason: Some(reason),
             ..Outcome::ok(None, None)
@@ -683,10 +699,14 @@ pub fn apply_tool_calls(
                     continue;
                 }
                 let outcome = match state.history.pop() {
-                    None => Outcome::fail(
-                        ErrorKind::NoOp,
-                        format!("No edit history found for {path}. undo_edit only reverts changes made through this edit session; to change the file, use str_replace or insert."),
-                    ),
+                    // Nothing to undo is a failed request, not an edit that changes nothing.
+                    None => Outcome {
+                        status: Status::Failed,
+                        ..Outcome::fail(
+                            ErrorKind::NoOp,
+                            format!("No edit history found for {path}. undo_edit only reverts changes made through this edit session; to change the file, use str_replace or insert."),
+                        )
+                    },
                     Some(previous) => {
                         state.history_changed = true;
                         state.restore(previous.as_deref());
@@ -764,10 +784,11 @@ pub fn apply_tool_calls(
     }
 
     // A failed read (view) is answered, but is no failed change.
+    let failure = |r: &ToolChangeResult| is_failure(r.edit.status, r.edit.error_kind);
     let mut errors: Vec<String> = results
         .iter()
         .enumerate()
-        .filter(|(i, r)| r.edit.status != Status::Applied && !read_only.contains(i))
+        .filter(|(i, r)| failure(r) && !read_only.contains(i))
         .filter_map(|(_, r)| r.edit.reason.clone())
         .collect();
     let ok = errors.is_empty();
@@ -781,7 +802,7 @@ pub fn apply_tool_calls(
         let first_failed = results
             .iter()
             .enumerate()
-            .find(|(i, r)| r.edit.status != Status::Applied && !read_only.contains(i))
+            .find(|(i, r)| failure(r) && !read_only.contains(i))
             .map(|(_, r)| r.call_index + 1)
             .unwrap_or(1);
         for (i, r) in results
@@ -886,7 +907,7 @@ pub fn apply_tool_calls(
     }
     out.file_changes = committed.file_changes;
     for r in results.iter_mut() {
-        if options.dry_run {
+        if options.dry_run && r.edit.status == Status::Applied {
             r.edit.status = Status::Validated;
         }
     }

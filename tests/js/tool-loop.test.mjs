@@ -89,7 +89,7 @@ test('Anthropic: the text editor tool through @anthropic-ai/sdk, a refused str_r
       const reply = await client.messages.create({ model: 'claude-sonnet-5', max_tokens: 1024, tools, messages });
       messages.push({ role: 'assistant', content: reply.content });
       if (reply.stop_reason !== 'tool_use') break;
-      const result = await applyToolCalls(reply.content, host, { session });
+      const result = await applyToolCalls(reply.content, host, { session, stage: false });
       results.push(result);
       if (!result.ok) assert.equal(read(dir, 'app.py'), APP, 'a refused edit leaves the file as it was');
       messages.push(...toolResultMessages(result));
@@ -112,7 +112,7 @@ test('Anthropic: the text editor tool through @anthropic-ai/sdk, a refused str_r
     assert.match(second.content, /^The file app\.py has been edited\./);
     assert.deepEqual(results.map((r) => r.ok), [false, true]);
     assert.equal(read(dir, 'app.py'), FIXED);
-    // Tool calls are not staged unless asked (stage: false by default).
+    // stage: false leaves the written file unstaged (every style stages by default).
     assert.equal(git(dir, 'status', '--porcelain'), ' M app.py\n');
     assert.equal(session.depth('app.py'), 1, 'the session can undo the edit');
   } finally {
@@ -230,7 +230,8 @@ test('OpenAI Responses: apply_patch_call (create_file, update_file) and function
     assert.deepEqual(results.map((r) => r.ok), [false, true]);
     assert.equal(read(dir, 'app.py'), FIXED);
     assert.equal(read(dir, 'lib/money.py'), 'def cents(x):\n    return round(x * 100)\n');
-    assert.equal(git(dir, 'status', '--porcelain'), ' M app.py\n?? lib/\n');
+    // Staged by default, like every style (issue 10's one set of defaults).
+    assert.equal(git(dir, 'status', '--porcelain'), 'M  app.py\nA  lib/money.py\n');
   } finally {
     await model.close();
   }
@@ -276,7 +277,7 @@ test('Gemini: replace through @google/genai, a count mismatch, then the correcte
     assert.deepEqual([done.id, done.name], ['fc-2', 'replace']);
     assert.match(done.response.output, /Successfully modified file: app\.py \(4 replacements\)/);
     assert.equal(read(dir, 'app.py'), APP.replaceAll('item', 'entry'));
-    assert.equal(git(dir, 'status', '--porcelain'), ' M app.py\n');
+    assert.equal(git(dir, 'status', '--porcelain'), 'M  app.py\n', 'staged by default, like every style');
   } finally {
     await model.close();
   }

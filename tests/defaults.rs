@@ -1,0 +1,123 @@
+//! The one set of defaults (issue 10): every style treats a no-op the same
+//! way (`skipped` / `no-op`, never aborting the others) and stages what it
+//! wrote unless asked not to.
+
+use editblocks::engine::{apply_edits, ApplyOptions};
+use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions, DEFAULT_WIDTH};
+use editblocks::host::{HostOp, MemoryHost};
+use editblocks::result::{ErrorKind, Status};
+use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
+use editblocks::{EditBlock, Format};
+use serde_json::json;
+
+fn staged(host: &MemoryHost) -> Vec<String> {
+    host.ops
+        .iter()
+        .filter_map(|op| match op {
+            HostOp::Stage { paths } => Some(paths.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn block(old: &str, new: &str) -> EditBlock {
+    EditBlock {
+        format: Format::SearchReplace,
+        file_path: "a.txt".into(),
+        anchor: String::new(),
+        old_lines: old.into(),
+        new_lines: new.into(),
+        trailing_anchor: String::new(),
+        raw_block: String::new(),
+        line_number: 1,
+        assumed: Vec::new(),
+        line_hint: None,
+        patch: None,
+    }
+}
+
+#[test]
+fn a_no_op_is_skipped_in_every_style_and_the_rest_is_written() {
+    // Text blocks.
+    let mut host = MemoryHost::with_files([("a.txt", "one\ntwo\n")]);
+    let r = apply_edits(
+        &[block("one", "one"), block("two", "2")],
+        &mut host,
+        &ApplyOptions::default(),
+    );
+    assert_eq!(
+        (r.results[0].status, r.results[0].error_kind),
+        (Status::Skipped, Some(ErrorKind::NoOp))
+    );
+    assert_eq!(r.results[1].status, Status::Applied);
+    assert_eq!(host.text("a.txt").unwrap(), "one\n2\n");
+
+    // Tool calls: atomic, and the no-op does not abort the other call.
+    let mut host = MemoryHost::with_files([("a.txt", "one\ntwo\n")]);
+    let calls = [
+        ToolCall::new(
+            "edit_file",
+            json!({ "path": "a.txt", "old_string": "one", "new_string": "one" }),
+        ),
+        ToolCall::new(
+            "edit_file",
+            json!({ "path": "a.txt", "old_string": "two", "new_string": "2" }),
+        ),
+    ];
+    let r = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
+    assert_eq!(
+        (r.results[0].edit.status, r.results[0].edit.error_kind),
+        (Status::Skipped, Some(ErrorKind::NoOp))
+    );
+    assert!(r.ok, "{:?}", r.errors);
+    assert!(r.call_results[0].output.contains("identical"));
+    assert_eq!(r.results[1].edit.status, Status::Applied);
+    assert_eq!(host.text("a.txt").unwrap(), "one\n2\n");
+
+    // Hashline: the call is one unit; changing nothing is skipped, not failed.
+    let mut host = MemoryHost::with_files([("a.txt", "one\ntwo\n")]);
+    let call = json!({ "path": "a.txt", "edits": [
+        { "target": format!("1#{}", line_id("one", DEFAULT_WIDTH)), "new_content": ["one"] }
+    ] });
+    let r = apply_hashline_edit(&call, &mut host, &HashlineOptions::default());
+    assert_eq!(
+        (r.status, r.error_kind),
+        (Status::Skipped, Some(ErrorKind::NoOp))
+    );
+    assert!(host.changes().is_empty());
+}
+
+#[test]
+fn every_style_stages_by_default_and_not_when_asked() {
+    let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+    apply_edits(&[block("one", "1")], &mut host, &ApplyOptions::default());
+    assert_eq!(staged(&host), ["a.txt"]);
+
+    let call = ToolCall::new(
+        "edit_file",
+        json!({ "path": "a.txt", "old_string": "one", "new_string": "1" }),
+    );
+    let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+    apply_tool_calls(
+        std::slice::from_ref(&call),
+        &mut host,
+        &ToolOptions::default(),
+    );
+    assert_eq!(staged(&host), ["a.txt"]);
+    let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+    let no = ToolOptions {
+        stage: false,
+        ..ToolOptions::default()
+    };
+    apply_tool_calls(&[call], &mut host, &no);
+    assert!(staged(&host).is_empty());
+
+    let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+    let call = json!({ "path": "a.txt", "edits": [
+        { "target": format!("1#{}", line_id("one", DEFAULT_WIDTH)), "new_content": ["1"] }
+    ] });
+    let r = apply_hashline_edit(&call, &mut host, &HashlineOptions::default());
+    assert_eq!(r.status, Status::Applied, "{}", r.message);
+    assert_eq!(staged(&host), ["a.txt"]);
+}
