@@ -14,6 +14,7 @@ const state = {
   run: null, // the streaming run in progress: { cancelled }
   reply: replies[0].id,
   lastApply: null,
+  review: null, // a dry run waiting for accept/reject: { changes, decisions }
 };
 // For the browser tests and the curious: the page's state.
 window.__demo = state;
@@ -189,6 +190,92 @@ async function applyAndShow(text, blocks) {
   setPhase('done');
 }
 
+// ---- review: accept or reject each file before anything is written ---------
+
+/**
+ * Dry run of the reply: nothing is written; each file the reply would change
+ * is drawn from the result's fileChanges (renderFileChange), with Accept and
+ * Reject. "Apply accepted" then writes the accepted files' new contents only.
+ */
+async function reviewAndShow(text, blocks) {
+  setPhase('applying');
+  const preview = await eb.applyEdits(text, memoryHost(), { dryRun: true });
+  state.lastApply = preview;
+  state.review = { changes: preview.fileChanges, decisions: new Map(preview.fileChanges.map((c) => [c.path, 'accept'])) };
+  const shown = blocks.length === preview.results.length || !eb.parseEdits ? blocks : eb.parseEdits(text);
+  const blocksHtml = layout(text, shown, (block, index) => eb.renderEditBlock(block, preview, { index }), { streaming: false });
+  const files = preview.fileChanges
+    .map((change) => {
+      const what = change.before === null ? 'created' : change.after === null ? 'deleted' : change.movedFrom ? `moved from ${escapeHtml(change.movedFrom)}` : 'changed';
+      return (
+        `<div class="review-file" data-file-path="${escapeHtml(change.path)}" data-decision="accept">` +
+        `<div class="review-head"><span class="review-what">${escapeHtml(change.path)} — ${what}</span>` +
+        `<span class="review-buttons" role="group" aria-label="Accept or reject ${escapeHtml(change.path)}">` +
+        `<button type="button" data-review="accept" data-file-path="${escapeHtml(change.path)}" aria-pressed="true">Accept</button>` +
+        `<button type="button" data-review="reject" data-file-path="${escapeHtml(change.path)}" aria-pressed="false">Reject</button>` +
+        `</span></div>${eb.renderFileChange(change, { status: 'validated' })}</div>`
+      );
+    })
+    .join('');
+  const panel = preview.fileChanges.length
+    ? `<section class="review" aria-label="Review the changes"><h3>Review: ${preview.fileChanges.length} file${preview.fileChanges.length === 1 ? '' : 's'} would change (nothing written yet)</h3>${files}` +
+      `<div class="buttons"><button type="button" id="apply-accepted" class="primary">Apply accepted</button></div></section>`
+    : '<section class="review"><h3>Nothing to apply: no file would change.</h3></section>';
+  drawCard(blocksHtml + eb.renderEditsSummary(preview) + panel);
+  setStatus(`Dry run: ${preview.fileChanges.length} file(s) would change. Accept or reject each, then apply.`);
+  setPhase('review');
+}
+
+function onReviewClick(event) {
+  const button = event.target.closest('button[data-review]');
+  if (button && state.review) {
+    const path = button.dataset.filePath;
+    const decision = button.dataset.review;
+    state.review.decisions.set(path, decision);
+    const box = [...document.querySelectorAll('.review-file')].find((el) => el.dataset.filePath === path);
+    if (box) {
+      box.dataset.decision = decision;
+      for (const b of box.querySelectorAll('button[data-review]')) b.setAttribute('aria-pressed', String(b.dataset.review === decision));
+    }
+    return;
+  }
+  if (event.target.closest('#apply-accepted') && state.review) applyAccepted();
+}
+
+/** Writes the accepted files' contents from the dry run; a file changed since the review is left alone. */
+function applyAccepted() {
+  const host = memoryHost();
+  const written = [];
+  const stale = [];
+  const rejected = [];
+  for (const change of state.review.changes) {
+    if (state.review.decisions.get(change.path) !== 'accept') {
+      rejected.push(change.path);
+      continue;
+    }
+    const source = change.movedFrom ?? change.path;
+    if ((state.files.get(source) ?? null) !== change.before) {
+      stale.push(change.path);
+      continue;
+    }
+    if (change.after === null) host.deleteFile(change.path);
+    else host.writeFile(change.path, change.after);
+    if (change.movedFrom) host.deleteFile(change.movedFrom);
+    written.push(change.path);
+  }
+  for (const box of document.querySelectorAll('.review-file')) {
+    box.dataset.result = written.includes(box.dataset.filePath) ? 'written' : stale.includes(box.dataset.filePath) ? 'stale' : 'rejected';
+    for (const b of box.querySelectorAll('button')) b.disabled = true;
+  }
+  const button = $('apply-accepted');
+  if (button) button.disabled = true;
+  state.review = null;
+  renderFiles();
+  const list = (paths) => (paths.length ? paths.join(', ') : 'none');
+  setStatus(`Applied ${written.length} accepted file(s): ${list(written)}. Rejected: ${list(rejected)}.${stale.length ? ` Changed since the review, not written: ${list(stale)}.` : ''}`, stale.length > 0);
+  setPhase('done');
+}
+
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -232,7 +319,8 @@ async function streamReply(text) {
   if (run.cancelled) return;
   state.run = null;
   setButtons(false);
-  await applyAndShow(text, blocks);
+  if ($('review').checked && typeof eb.renderFileChange === 'function') await reviewAndShow(text, blocks);
+  else await applyAndShow(text, blocks);
 }
 
 function setButtons(streaming) {
@@ -245,6 +333,7 @@ function resetFiles() {
   state.files = new Map(Object.entries(project));
   state.marks = new Map();
   state.lastApply = null;
+  state.review = null;
   renderFiles();
   $('viewer').hidden = true;
 }
@@ -283,6 +372,8 @@ async function main() {
   resetFiles();
   $('files').addEventListener('click', onActionClick);
   $('card-body').addEventListener('click', onActionClick);
+  $('card-body').addEventListener('click', onReviewClick);
+  if (params.get('review')) $('review').checked = params.get('review') !== '0';
   $('card-body').addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && e.target.closest('[data-action]')) onActionClick(e);
   });
@@ -310,7 +401,8 @@ async function main() {
     resetFiles();
     const text = $('reply').value;
     const blocks = eb.parseEdits ? eb.parseEdits(text) : [];
-    applyAndShow(text, blocks).catch(fail);
+    const review = $('review').checked && typeof eb.renderFileChange === 'function';
+    (review ? reviewAndShow : applyAndShow)(text, blocks).catch(fail);
   });
   $('stop').addEventListener('click', () => {
     if (state.run) state.run.cancelled = true;

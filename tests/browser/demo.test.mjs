@@ -132,3 +132,41 @@ test('paths and lines holding <script> and <img onerror> render as text and run 
   assert.deepEqual(seen.errors, []);
   await page.close();
 });
+
+test('review: a streamed reply is dry-run, each file accepted or rejected, only accepted files written', async () => {
+  const { page, seen } = await openDemo('reply=edit-repl&speed=4000&theme=light&review=1');
+  const original = await page.evaluate(() => Object.fromEntries(window.__demo.files));
+  await page.click('#stream');
+  await page.waitForSelector('body[data-phase="review"]', { timeout: 60000 });
+
+  // Nothing is written by the dry run; every file it would change is shown with its diff.
+  assert.deepEqual(await page.evaluate(() => Object.fromEntries(window.__demo.files)), original, 'the dry run wrote nothing');
+  const changes = await page.evaluate(() => window.__demo.review.changes);
+  const boxes = await page.$$eval('#card-body .review-file', (els) => els.map((e) => e.dataset.filePath));
+  assert.deepEqual(boxes, changes.map((c) => c.path));
+  assert.ok(boxes.length >= 3, `several files to review: ${boxes.join(', ')}`);
+  for (const c of changes) assert.equal(c.before, original[c.path] ?? null, `${c.path}: before is the file as it is`);
+  assert.equal(await page.$$eval('#card-body .review-file .eb-block', (els) => els.length), boxes.length, 'each file drawn by renderFileChange');
+  assert.ok(await page.$('#card-body .review-file[data-file-path="docs/CHANGELOG.md"] .eb-block-create'), 'a created file is tagged new');
+
+  // Reject one file, accept the others, apply.
+  const rejected = 'src/greeting.js';
+  assert.ok(boxes.includes(rejected));
+  await page.click(`#card-body button[data-review="reject"][data-file-path="${rejected}"]`);
+  assert.equal(await page.getAttribute(`#card-body .review-file[data-file-path="${rejected}"]`, 'data-decision'), 'reject');
+  await page.click('#apply-accepted');
+  await page.waitForSelector('body[data-phase="done"]');
+
+  const files = await page.evaluate(() => Object.fromEntries(window.__demo.files));
+  assert.equal(files[rejected], original[rejected], 'the rejected file is unchanged');
+  for (const c of changes.filter((c) => c.path !== rejected)) {
+    assert.equal(files[c.path] ?? null, c.after, `${c.path}: the accepted content was written`);
+  }
+  const results = await page.$$eval('#card-body .review-file', (els) => els.map((e) => [e.dataset.filePath, e.dataset.result]));
+  assert.deepEqual(results, changes.map((c) => [c.path, c.path === rejected ? 'rejected' : 'written']));
+  assert.match(await page.textContent('#status'), new RegExp(`Rejected: ${rejected.replace('.', '\\.')}`));
+  await page.screenshot({ path: path.join(artifacts, 'demo-review.png'), fullPage: true });
+  assert.deepEqual(seen.errors, []);
+  assert.deepEqual(seen.console, []);
+  await page.close();
+});
