@@ -11,6 +11,8 @@
 //! `BLESS=1 cargo test --test tools_fixtures` writes the errors of refused
 //! cases that have an `errors.txt` (to review, never to create outcomes).
 
+mod apply_support;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -114,6 +116,16 @@ fn run_case(case: &Case) -> Result<(), String> {
     let mut host = MemoryHost::new();
     host.files = before.clone();
     let result = apply_tool_calls(&calls, &mut host, &options);
+    apply_support::check_file_changes(
+        &id,
+        &result.file_changes,
+        &before,
+        &host.files,
+        options.dry_run,
+    )?;
+    if !result.ok && !result.file_changes.is_empty() {
+        return Err(format!("{id}: a refused reply lists file changes"));
+    }
 
     // Optional `<case>.outputs.txt`: what each call answers the model, in
     // call order, separated by `---` lines, each headed by the call's id.
