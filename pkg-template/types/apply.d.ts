@@ -155,7 +155,7 @@ export interface ApplyOptions {
    * misspelt), named 'path-resolved' in `assumed`; when several fit, it fails listing them.
    */
   knownFiles?: string[];
-  /** Call host.stage with the modified and created paths after writing (default true). */
+  /** Call host.stage with every changed path after writing (default true, as in every style). */
   stage?: boolean;
   /** 'sequential' (default): later edits see earlier ones, a failure skips the rest of that file.
    *  'atomic': one failure writes nothing at all. */

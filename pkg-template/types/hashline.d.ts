@@ -50,7 +50,7 @@ export interface HashlineOptions extends LineIdOptions {
   dryRun?: boolean;
   /** Let `rename` replace an existing file. */
   overwrite?: boolean;
-  /** Call host.stage with the paths written and deleted. */
+  /** Call host.stage with the paths written and deleted (default true, as in every style). */
   stage?: boolean;
   /** Folders inside version-control metadata that may be written, named exactly (e.g. ['.git/info']).
    *  Every other path with a .git, .hg, .svn, .bzr or .jj component (any spelling) is 'path-escape'. */

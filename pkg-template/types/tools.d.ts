@@ -103,7 +103,7 @@ export interface ListingHost extends FileHost {
 export interface ToolApplyOptions {
   /** Check everything and write nothing; results say 'validated'. */
   dryRun?: boolean;
-  /** Ask the host to stage the written files (host.stage, e.g. git add). */
+  /** Ask the host to stage the written and deleted files (host.stage, e.g. git add; default true, as in every style). */
   stage?: boolean;
   /** edit_file matching: 'tolerant' (default, the five passes) or 'exact' (the raw text, unique). */
   matching?: 'exact' | 'tolerant';
