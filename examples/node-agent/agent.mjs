@@ -39,7 +39,7 @@ export async function runAgent({ task, root, files = [], baseURL = 'https://api.
     const outcome = result.ok
       ? `Applied. Modified: ${result.filesModified.join(', ') || 'none'}. Created: ${result.filesCreated.join(', ') || 'none'}.`
       : `Nothing was written.\n${retryContext(result)}`;
-    log(`turn ${turn}: ${result.ok ? 'applied' : 'failed'} ${result.results.map((r) => `${r.filePath} ${r.status}`).join(', ')}`);
+    log(`turn ${turn}: ${result.ok ? 'applied' : 'failed'} ${result.results.map((r) => `${r.path} ${r.status}`).join(', ')}`);
     for (const call of message.tool_calls) messages.push({ role: 'tool', tool_call_id: call.id, content: outcome });
   }
   return { turns: maxTurns, messages };

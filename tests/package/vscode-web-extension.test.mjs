@@ -51,7 +51,7 @@ export async function activate(context) {
       'docs/new/deep/notes.md\n<<<<<<< SEARCH\n=======\n# Notes 👋🏽\n>>>>>>> REPLACE\n',
       host,
     );
-    seen.direct = direct.results.map((r) => [r.filePath, r.status, r.reason ?? '']);
+    seen.direct = direct.results.map((r) => [r.path, r.status, r.reason ?? '']);
     seen.utilOnDisk = text(await vscode.workspace.fs.readFile(at('src/util.js')));
     seen.notesOnDisk = text(await vscode.workspace.fs.readFile(at('docs/new/deep/notes.md')));
     seen.deepIsDirectory = (await vscode.workspace.fs.stat(at('docs/new/deep'))).type === vscode.FileType.Directory;
@@ -65,7 +65,7 @@ export async function activate(context) {
       'src/created.js\n<<<<<<< SEARCH\n=======\nexport {};\n>>>>>>> REPLACE\n';
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: reply }));
     const result = await vscode.commands.executeCommand('editblocksExample.applyReply');
-    seen.command = result.results.map((r) => [r.filePath, r.status, r.reason ?? '']);
+    seen.command = result.results.map((r) => [r.path, r.status, r.reason ?? '']);
     seen.appInEditor = appDoc.getText();
     seen.appDirty = appDoc.isDirty;
     seen.appOnDisk = text(await vscode.workspace.fs.readFile(at('src/app.js')));

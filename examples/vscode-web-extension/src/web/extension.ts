@@ -29,7 +29,7 @@ export function activate(context: vscode.ExtensionContext): void {
       const host = vscodeHost(vscode.workspace.fs, folder.uri, { workspaceEdit: vscode });
       const result = await applyEdits(editor.document.getText(), host);
       const count = (status: string) => result.results.filter((r) => r.status === status).length;
-      const failures = result.results.filter((r) => r.status === 'failed').map((r) => `${r.filePath}: ${r.reason}`);
+      const failures = result.results.filter((r) => r.status === 'failed').map((r) => `${r.path}: ${r.reason}`);
       const summary = `editblocks: ${count('applied')} applied, ${count('failed')} failed`;
       if (failures.length) void vscode.window.showWarningMessage(`${summary}. ${failures.join(' ')}`);
       else void vscode.window.showInformationMessage(summary);
