@@ -146,6 +146,9 @@ struct Entry {
     moved_from: Option<String>,
     /// A move's source: deleted as part of the move, not listed on its own.
     moved_away: bool,
+    /// Whether the path is in `order` (a set, not a search of the list:
+    /// a reply of thousands of files must not compare every path with every other).
+    listed: bool,
 }
 
 /// Options of [`Transaction::commit`].
@@ -235,6 +238,7 @@ impl Transaction {
                     plan: None,
                     moved_from: None,
                     moved_away: false,
+                    listed: false,
                 },
             );
         }
@@ -264,10 +268,8 @@ impl Transaction {
     }
 
     fn entry(&mut self, path: &str) -> &mut Entry {
-        if !self.order.iter().any(|p| p == path) {
-            self.order.push(path.to_string());
-        }
-        self.entries
+        let entry = self
+            .entries
             .entry(path.to_string())
             .or_insert_with(|| Entry {
                 original: None,
@@ -275,7 +277,13 @@ impl Transaction {
                 plan: None,
                 moved_from: None,
                 moved_away: false,
-            })
+                listed: false,
+            });
+        if !entry.listed {
+            entry.listed = true;
+            self.order.push(path.to_string());
+        }
+        entry
     }
 
     /// Plans `path`'s new content (the full text as it will be on disk).
@@ -304,6 +312,7 @@ impl Transaction {
             e.plan = None;
             e.moved_from = None;
             e.moved_away = false;
+            e.listed = false;
         }
         self.order.retain(|p| p != path);
     }
@@ -314,6 +323,7 @@ impl Transaction {
             e.plan = None;
             e.moved_from = None;
             e.moved_away = false;
+            e.listed = false;
         }
         self.order.clear();
     }
