@@ -11,6 +11,8 @@ use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions};
 use editblocks::host::MemoryHost;
 use editblocks::result::Status;
 use serde_json::Value;
+mod apply_support;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -162,6 +164,20 @@ fn hashline_fixtures() {
                 },
             );
             assert_eq!(dry_result.status, Status::Validated, "{name}: dry run");
+            // Both runs name the same before and after contents, and they are the files.
+            if let Err(e) = apply_support::check_file_changes(
+                &name,
+                &result.file_changes,
+                &before,
+                &host.files,
+                false,
+            ) {
+                failures.push(e);
+            }
+            assert_eq!(
+                dry_result.file_changes, result.file_changes,
+                "{name}: the dry run's fileChanges are the real run's"
+            );
             assert!(
                 dry.changes().is_empty() && dry.files == before,
                 "{name}: dry run wrote"
@@ -174,6 +190,9 @@ fn hashline_fixtures() {
                     result.message
                 ));
                 continue;
+            }
+            if !result.file_changes.is_empty() {
+                failures.push(format!("{name}: a refused call lists file changes"));
             }
             if !host.changes().is_empty() || host.files != before {
                 failures.push(format!(
