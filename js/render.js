@@ -167,7 +167,6 @@ export function renderFileChange(change, options) {
     }
   }
   const status = checkOptions(options, 'renderFileChange', { status: STATUSES })?.status;
-  const copy = { path: change.path, before: change.before ?? null, after: change.after ?? null };
-  if (typeof change.movedFrom === 'string') copy.movedFrom = change.movedFrom;
-  return renderFileChangeHtml(copy, status);
+  const movedFrom = typeof change.movedFrom === 'string' ? change.movedFrom : undefined;
+  return renderFileChangeHtml(change.path, change.before ?? undefined, change.after ?? undefined, movedFrom, status);
 }

@@ -254,7 +254,11 @@ fn result_view(value: &JsValue, what: &str) -> Result<ResultView, JsError> {
     let o = Obj::new(value, what)?;
     Ok(ResultView {
         block_index: o.whole("blockIndex")?.map(|i| i as usize),
-        file_path: o.text("filePath")?,
+        // Results name it `path`; `filePath` is the older name.
+        file_path: match o.string("path")? {
+            Some(path) => path,
+            None => o.text("filePath")?,
+        },
         status: o.text("status")?,
         error_kind: o.string("errorKind")?,
         reason: o.string("reason")?,

@@ -150,15 +150,21 @@ pub fn render_summary_html(summary: JsValue, options: JsValue) -> Result<String,
 }
 
 /// `renderFileChange(change, { status? })`: one file's before and after
-/// (from any style's `fileChanges`) drawn like a text block.
+/// (from any style's `fileChanges`) drawn like a text block. `js/render.js`
+/// checks the change and passes its fields.
 #[wasm_bindgen(js_name = renderFileChangeHtml)]
-pub fn render_file_change_html(change: JsValue, status: Option<String>) -> Result<String, JsError> {
-    let change: crate::apply::FileChange = from_js(
-        change,
-        "file change (renderFileChange takes one entry of a result's fileChanges: { path, before, after })",
-    )?;
-    Ok(crate::render::render_file_change(
-        &change,
-        status.as_deref(),
-    ))
+pub fn render_file_change_html(
+    path: String,
+    before: Option<String>,
+    after: Option<String>,
+    moved_from: Option<String>,
+    status: Option<String>,
+) -> String {
+    let change = crate::apply::FileChange {
+        path,
+        before,
+        after,
+        moved_from,
+    };
+    crate::render::render_file_change(&change, status.as_deref())
 }
