@@ -164,3 +164,13 @@ test('renderFileChange: a created file is tagged, arguments are checked', () => 
   assert.throws(() => renderFileChange({ path: 'a', before: 1, after: null }), /change\.before must be a string or null/);
   assert.throws(() => renderFileChange({ path: 'a', before: null, after: '' }, { status: 'done' }), /status/);
 });
+
+test('a result named by path still finds its block in renderEditBlock (no index given)', async () => {
+  const { parseEdits, renderEditBlock } = await import('../../pkg/node/index.mjs');
+  const dir = project();
+  const result = applyEditsSync(REPLY, nodeHost(dir, { git: false }), { dryRun: true });
+  const [block] = parseEdits(REPLY);
+  assert.match(renderEditBlock(block, result.results), /data-status="validated"/);
+  // A copy (JSON, a structured clone) has path only.
+  assert.match(renderEditBlock(block, JSON.parse(JSON.stringify(result.results))), /data-status="validated"/);
+});
