@@ -2,37 +2,47 @@
 //!
 //! Parse, validate, apply and render the file edits a language model writes.
 //!
-//! The crate is organised as a pipeline, one module per stage:
+//! The crate is organised as a pipeline, one public module per stage:
 //!
-//! * [`parser`] — an incremental parser for the text formats (`edit-repl`,
-//!   `anchored`, `search-replace`): feed it chunks as they stream in.
-//! * [`engine`] — locate every edit in the real file, refuse anything
-//!   ambiguous, explain every failure, and apply through a [`host::FileHost`].
-//! * [`tools`] — the tool-call edits (`write_file`, `edit_file`, `modify_file`).
-//! * [`hashline`] — `LINE#ID` anchored edits against a read snapshot.
+//! * [`parser`] (with [`patch`]'s grammars) — an incremental parser for every
+//!   format: feed it chunks as they stream in.
+//! * [`locate`] — where an edit's old lines are in the file: named,
+//!   unique-only passes and one explainer for a miss.
+//! * [`apply`] — the one transaction: read a snapshot through a
+//!   [`FileHost`], commit every change or roll back, stage, and report each
+//!   file's contents before and after ([`FileChange`]). The edit styles
+//!   translate their input into edits for it: [`engine`] (text blocks),
+//!   [`tools`] (tool calls), [`hashline`] (`LINE#ID` edits), [`patch`].
+//! * [`preview`] — a streaming block located while it is still written.
 //! * [`diff`] and [`render`] — character-level diffs and escaped HTML.
+//! * [`text`] — the one line model every stage splits text with.
 //!
 //! The core knows nothing of JavaScript: the `wasm` module (compiled only for
 //! `wasm32`) converts types at the boundary, so everything here is tested
 //! with plain `cargo test`.
 
+// The pipeline, one public module per stage: parse → locate → apply →
+// diff → render. Each stage's module chooses what it exports.
 pub mod apply;
-pub mod block;
 pub mod diff;
 pub mod engine;
 pub mod hashline;
-pub mod host;
 pub mod locate;
 pub mod parser;
 pub mod patch;
-pub mod path;
 pub mod preview;
-pub mod prompts;
 pub mod render;
-pub mod result;
-pub mod shell;
+/// The one line model: lines, their endings, the BOM and the final newline.
 pub mod text;
 pub mod tools;
+
+// Shared by every stage; their types are exported at the crate root.
+mod block;
+mod host;
+mod path;
+mod prompts;
+mod result;
+mod shell;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
@@ -41,5 +51,10 @@ mod wasm;
 // core's native tests can include it as it is.
 extern crate self as editblocks;
 
+pub use apply::FileChange;
 pub use block::{EditBlock, Format};
-pub use result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
+pub use host::{FileHost, HostError, HostOp, MemoryHost};
+pub use path::{confine, normalize_path, PathError};
+pub use prompts::system_prompt;
+pub use result::{ApplyResult, Diagnostics, EditResult, ErrorKind, NearLine, Status};
+pub use shell::detect_shell_suggestions;

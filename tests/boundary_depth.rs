@@ -5,8 +5,8 @@
 //! wasm module's, so a recursion that would overflow the module fails here.
 
 use editblocks::hashline::{apply_hashline_edit, HashlineOptions};
-use editblocks::host::MemoryHost;
 use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
+use editblocks::MemoryHost;
 use serde_json::Value;
 
 fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {

@@ -4,10 +4,10 @@
 
 use editblocks::engine::{apply_edits, ApplyOptions};
 use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions, DEFAULT_WIDTH};
-use editblocks::host::{HostOp, MemoryHost};
-use editblocks::result::{ErrorKind, Status};
 use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
 use editblocks::{EditBlock, Format};
+use editblocks::{ErrorKind, Status};
+use editblocks::{HostOp, MemoryHost};
 use serde_json::json;
 
 fn staged(host: &MemoryHost) -> Vec<String> {

@@ -17,8 +17,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use editblocks::engine::{apply_reply, ApplyOptions};
-use editblocks::host::{HostOp, MemoryHost};
-use editblocks::path::normalize_path;
+use editblocks::normalize_path;
+use editblocks::{HostOp, MemoryHost};
 
 fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, Vec<u8>>) {
     let Ok(entries) = fs::read_dir(dir) else {

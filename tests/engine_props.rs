@@ -5,7 +5,7 @@
 mod prop_support;
 
 use editblocks::engine::{apply_edits, apply_to_content, validate_edit, ApplyOptions, Matching};
-use editblocks::host::MemoryHost;
+use editblocks::MemoryHost;
 use editblocks::{EditBlock, Format, Status};
 use proptest::prelude::*;
 

@@ -2,8 +2,8 @@
 //! operations, what the success message promises, host failures, staging.
 
 use editblocks::hashline::{apply_hashline_edit, format_hashlines, line_id, HashlineOptions};
-use editblocks::host::{HostOp, MemoryHost};
-use editblocks::result::{ErrorKind, Status};
+use editblocks::{ErrorKind, Status};
+use editblocks::{HostOp, MemoryHost};
 use serde_json::{json, Value};
 
 fn a(lines: &str, n: usize) -> String {

@@ -8,8 +8,8 @@
 //! from the current output, for review.
 
 use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions};
-use editblocks::host::MemoryHost;
-use editblocks::result::Status;
+use editblocks::MemoryHost;
+use editblocks::Status;
 use serde_json::Value;
 mod apply_support;
 

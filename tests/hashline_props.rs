@@ -4,8 +4,8 @@
 mod prop_support;
 
 use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions};
-use editblocks::host::MemoryHost;
-use editblocks::result::Status;
+use editblocks::MemoryHost;
+use editblocks::Status;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 

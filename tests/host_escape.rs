@@ -5,10 +5,10 @@
 
 use editblocks::engine::{apply_edits, ApplyOptions};
 use editblocks::hashline::{apply_hashline_edit, HashlineOptions};
-use editblocks::host::MemoryHost;
-use editblocks::result::{ErrorKind, Status};
 use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
+use editblocks::MemoryHost;
 use editblocks::{EditBlock, Format};
+use editblocks::{ErrorKind, Status};
 use serde_json::json;
 
 const REFUSED: &str = "refused \"link/x.py\": a symbolic link leads outside the project root";

@@ -5,8 +5,8 @@ mod prop_support;
 
 use editblocks::engine::{apply_to_content, ApplyOptions};
 use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions};
-use editblocks::host::MemoryHost;
 use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
+use editblocks::MemoryHost;
 use editblocks::{EditBlock, Format, Status};
 use proptest::prelude::*;
 use serde_json::json;

@@ -2,7 +2,7 @@
 //! answers as a scan, and tolerant re-indentation takes each changed line's
 //! offset from its own corresponding old line.
 
-use editblocks::locate::tolerant::find_unique;
+use editblocks::locate::find_unique_tolerant as find_unique;
 use editblocks::locate::{locate, locate_hashed, LineIndex, Prefer, PATCH_PASSES};
 use proptest::prelude::*;
 

@@ -3,9 +3,9 @@
 
 use editblocks::engine::{apply_to_content, ApplyOptions};
 use editblocks::hashline::{apply_hashline_edit, HashlineOptions};
-use editblocks::host::MemoryHost;
-use editblocks::result::ErrorKind;
 use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
+use editblocks::ErrorKind;
+use editblocks::MemoryHost;
 use editblocks::{EditBlock, Format};
 use serde_json::json;
 

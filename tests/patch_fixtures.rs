@@ -23,8 +23,8 @@ use std::fs;
 use std::path::Path;
 
 use editblocks::engine::{apply_reply, ApplyOptions};
-use editblocks::host::MemoryHost;
 use editblocks::parser::{parse_edits, EditStream, ParseOptions, StreamEvent};
+use editblocks::MemoryHost;
 
 fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, Vec<u8>>) {
     let Ok(entries) = fs::read_dir(dir) else {

@@ -12,10 +12,10 @@ mod prop_support;
 mod parser_records;
 
 use editblocks::engine::{apply_edits, ApplyOptions};
-use editblocks::host::MemoryHost;
 use editblocks::parser::{
     parse_edits, parse_spans_and_patches, EditStream, ParseOptions, StreamEvent,
 };
+use editblocks::MemoryHost;
 use editblocks::{Format, Status};
 use proptest::prelude::*;
 

@@ -11,11 +11,11 @@ use std::fs;
 
 use editblocks::engine::{apply_edits, apply_reply, ApplyOptions};
 use editblocks::hashline::{apply_hashline_edit, hashline_paths, HashlineOptions};
-use editblocks::host::MemoryHost;
-use editblocks::path::{confine, normalize_path};
-use editblocks::result::{ErrorKind, Status};
 use editblocks::tools::{apply_tool_calls, tool_call_paths, ToolCall, ToolOptions};
+use editblocks::MemoryHost;
+use editblocks::{confine, normalize_path};
 use editblocks::{EditBlock, Format};
+use editblocks::{ErrorKind, Status};
 use serde_json::json;
 
 /// Decodes `\u{XXXX}`, `\t`, `\r`, `\n` and `\0`; any other backslash stays.

@@ -114,7 +114,7 @@ fn run(files: &[(String, String)], chunks: &[&str]) -> Run {
         handle(&mut session, e, &mut out);
     }
     for p in paths {
-        let key = editblocks::path::normalize_path(&p).unwrap_or(p);
+        let key = editblocks::normalize_path(&p).unwrap_or(p);
         let v = session.file(&key).map(String::from);
         out.files.insert(key, v);
     }

@@ -3,13 +3,13 @@
 
 mod prop_support;
 
-use editblocks::host::{HostOp, MemoryHost};
-use editblocks::result::{ErrorKind, Status};
 use editblocks::tools::{
     apply_tool_calls, file_status, retry_context, system_prompt, system_prompt_for,
     tool_call_paths, tool_schemas, DiffMode, Local, Matching, NewlinePolicy, RetryInput, SchemaApi,
     ToolCall, ToolOptions,
 };
+use editblocks::{ErrorKind, Status};
+use editblocks::{HostOp, MemoryHost};
 use serde_json::{json, Value};
 
 fn edit(path: &str, old: &str, new: &str) -> Value {
@@ -537,7 +537,7 @@ fn prompt_carries_the_guidance() {
     }
     assert!(!system_prompt_for(DiffMode::SearchReplaceMulti).contains("start and end are anchors"));
     assert!(!system_prompt_for(DiffMode::Off).contains("edit_file"));
-    assert_eq!(editblocks::prompts::system_prompt("tools"), Some(prompt));
+    assert_eq!(editblocks::system_prompt("tools"), Some(prompt));
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -550,10 +550,10 @@ mod no_panic {
 
         #[test]
         fn matching_never_panics(content in "[ \ta-c{}\n\u{e9}\u{3000}]{0,60}", old in "[ \ta-c{}\n\u{e9}]{0,12}", new in "[ \tx{}\n]{0,12}") {
-            if let Ok(m) = editblocks::locate::tolerant::find_unique(&content, &old, &new) {
+            if let Ok(m) = editblocks::locate::find_unique_tolerant(&content, &old, &new) {
                 prop_assert!(content.is_char_boundary(m.start) && content.is_char_boundary(m.end) && m.start <= m.end);
             }
-            if let Ok(all) = editblocks::locate::tolerant::find_all(&content, &old, &new) {
+            if let Ok(all) = editblocks::locate::find_all_tolerant(&content, &old, &new) {
                 prop_assert!(all.windows(2).all(|w| w[0].end <= w[1].start));
             }
         }

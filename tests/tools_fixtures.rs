@@ -17,9 +17,9 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use editblocks::host::MemoryHost;
-use editblocks::result::Status;
 use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
+use editblocks::MemoryHost;
+use editblocks::Status;
 use serde_json::Value;
 
 fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {

@@ -6,7 +6,7 @@
 use editblocks::engine::{
     apply_edits, apply_to_content, validate_edit, ApplyOptions, Matching, Mode, NewlinePolicy,
 };
-use editblocks::host::MemoryHost;
+use editblocks::MemoryHost;
 use editblocks::parser::{parse_edits, ParseOptions};
 use editblocks::Status;
 use libfuzzer_sys::fuzz_target;

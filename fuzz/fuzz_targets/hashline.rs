@@ -6,7 +6,7 @@
 use editblocks::hashline::{
     apply_hashline_edit, format_hashlines, hashline_paths, HashlineOptions,
 };
-use editblocks::host::MemoryHost;
+use editblocks::MemoryHost;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

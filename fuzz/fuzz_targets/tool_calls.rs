@@ -3,7 +3,7 @@
 //! a failed batch writes nothing.
 #![no_main]
 
-use editblocks::host::MemoryHost;
+use editblocks::MemoryHost;
 use editblocks::tools::{
     apply_tool_calls, retry_context, tool_call_paths, RetryInput, ToolCall, ToolOptions,
 };

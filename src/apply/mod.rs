@@ -24,7 +24,7 @@
 //!
 //! ```
 //! use editblocks::apply::{CommitOptions, Loaded, Transaction};
-//! use editblocks::host::MemoryHost;
+//! use editblocks::MemoryHost;
 //!
 //! let mut host = MemoryHost::with_files([("a.txt", "one\r\n")]);
 //! let mut txn = Transaction::new();

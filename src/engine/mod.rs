@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use editblocks::engine::{apply_edits, ApplyOptions};
-//! use editblocks::host::MemoryHost;
+//! use editblocks::MemoryHost;
 //! use editblocks::{EditBlock, Format, Status};
 //!
 //! let mut host = MemoryHost::with_files([("src/math.py", "def multiply(a, b):\n    return a + b\n")]);

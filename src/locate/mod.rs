@@ -24,9 +24,14 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-pub mod explain;
+pub(crate) mod explain;
 pub(crate) mod index;
-pub mod tolerant;
+pub(crate) mod tolerant;
+
+pub use tolerant::{
+    find_all as find_all_tolerant, find_unique as find_unique_tolerant, TolerantError,
+    TolerantMatch,
+};
 
 /// A way of comparing a needle line with a file line, strictest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

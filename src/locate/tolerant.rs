@@ -101,7 +101,7 @@ pub const MIN_PREFIX_CHARS: usize = 8;
 /// finds anything.
 ///
 /// ```
-/// use editblocks::locate::{tolerant::find_unique, Pass};
+/// use editblocks::locate::{find_unique_tolerant as find_unique, Pass};
 /// let file = "fn main() {\n    run();\n}\n";
 /// // The model forgot the indentation of the old line and of the new one.
 /// let m = find_unique(file, "run();", "run();\nstop();").unwrap();
@@ -118,23 +118,6 @@ pub fn find_unique(content: &str, old: &str, new: &str) -> Result<TolerantMatch,
 /// refused as ambiguous (they cannot each be replaced).
 pub fn find_all(content: &str, old: &str, new: &str) -> Result<Vec<TolerantMatch>, TolerantError> {
     find_with(content, old, new, &TOLERANT_PASSES, true)
-}
-
-/// Exact matching only (the raw text, anywhere): the `matching: 'exact'`
-/// option. Unique unless `all`.
-pub fn find_exact(
-    content: &str,
-    old: &str,
-    new: &str,
-    all: bool,
-) -> Result<Vec<TolerantMatch>, TolerantError> {
-    find_with(content, old, new, &[Pass::Substring], all).map_err(|e| match e {
-        TolerantError::Ambiguous { lines, .. } => TolerantError::Ambiguous {
-            pass: Pass::Exact,
-            lines,
-        },
-        other => other,
-    })
 }
 
 /// [`search`], with a cut-short line reported as not found.

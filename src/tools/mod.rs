@@ -12,7 +12,7 @@
 //! * [`file_status`] — the `''` / `M` / `A` / `~` / `~M` status column.
 //!
 //! ```
-//! use editblocks::host::MemoryHost;
+//! use editblocks::MemoryHost;
 //! use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
 //! use serde_json::json;
 //!
@@ -25,14 +25,14 @@
 //! assert_eq!(host.text("app.py").unwrap(), "def hello():\n    print('hello')\n");
 //! ```
 
-pub mod anchored;
+pub(crate) mod anchored;
 mod apply;
 pub(crate) mod calls;
-pub mod patch_call;
+pub(crate) mod patch_call;
 mod provider;
 mod schema;
 mod status;
-pub mod strict;
+pub(crate) mod strict;
 
 pub use apply::{
     apply_tool_calls, tool_call_paths, tool_view_paths, CallResult, Matching, NewlinePolicy,

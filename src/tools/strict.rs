@@ -184,7 +184,7 @@ impl Ordered {
 }
 
 /// A JSON array of tools with every function tool in strict mode, as
-/// [`strict_function_tool`] does for one.
+/// each function tool is rewritten one by one.
 pub fn strict_tools(tools_json: &str) -> String {
     let Ok(tools) = serde_json::from_str::<Vec<Ordered>>(tools_json) else {
         return tools_json.to_string();
@@ -209,7 +209,8 @@ fn strict_tool(mut tool: Ordered) -> Ordered {
 /// A Responses API function tool (JSON text, members in reading order) in
 /// strict mode: `parameters` rewritten, `"strict": true` added. Text that
 /// is no such tool comes back unchanged.
-pub fn strict_function_tool(tool_json: &str) -> String {
+#[cfg(test)]
+fn strict_function_tool(tool_json: &str) -> String {
     let Ok(tool) = serde_json::from_str::<Ordered>(tool_json) else {
         return tool_json.to_string();
     };

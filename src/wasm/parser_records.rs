@@ -9,10 +9,10 @@
 // `CompactStream::feed` / `finish` and `CompactOutput` serve those tests.
 #![allow(dead_code)]
 
-use editblocks::block::{EditBlock, Format};
 use editblocks::parser::{
     CompleteBlock, Grammar, ParseOptions, PathAt, Section, Sink, StreamEvent,
 };
+use editblocks::{EditBlock, Format};
 
 /// Record kinds.
 pub const RECORD_UPDATE: u32 = 1;

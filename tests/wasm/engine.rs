@@ -2,7 +2,7 @@
 //! its types crossing the boundary the way `src/wasm/engine.rs` converts them.
 
 use editblocks::engine::{apply_edits, validate_edit, ApplyOptions, Matching, Mode};
-use editblocks::host::MemoryHost;
+use editblocks::MemoryHost;
 use editblocks::{EditBlock, Format, Status};
 use js_sys::{Object, Reflect};
 use serde::Serialize;

@@ -2,8 +2,8 @@
 //! gives the same IDs and the same results as on the host.
 
 use editblocks::hashline::{apply_hashline_edit, format_hashlines, line_id, HashlineOptions};
-use editblocks::host::{HostOp, MemoryHost};
-use editblocks::result::Status;
+use editblocks::Status;
+use editblocks::{HostOp, MemoryHost};
 use wasm_bindgen_test::*;
 
 #[wasm_bindgen_test]

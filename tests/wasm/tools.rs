@@ -1,10 +1,10 @@
 //! Binding tests for the tools feature: the core compiled for wasm32 (the
 //! tolerant passes use `similar`, which must not reach for a clock here).
-use editblocks::host::MemoryHost;
 use editblocks::tools::{
     apply_tool_calls, retry_context, tool_schemas, DiffMode, RetryInput, SchemaApi, ToolCall,
     ToolOptions,
 };
+use editblocks::MemoryHost;
 use serde_json::json;
 use wasm_bindgen_test::*;
 
