@@ -10,54 +10,25 @@
 //! `BLESS=1 cargo test --test engine_fixtures` rewrites `expected.json` from
 //! the actual results (review the diff before committing).
 
+mod fixture_support;
+use fixture_support::{case_dirs, read_tree, show_tree};
+
 mod apply_support;
 
-use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use editblocks::engine::{apply_reply, ApplyOptions};
 use editblocks::normalize_path;
 use editblocks::{HostOp, MemoryHost};
 
-fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, Vec<u8>>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().collect();
-    entries.sort_by_key(|e| e.file_name());
-    for entry in entries {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let rel = if prefix.is_empty() {
-            name.clone()
-        } else {
-            format!("{prefix}/{name}")
-        };
-        if entry.path().is_dir() {
-            walk(&entry.path(), &rel, out);
-        } else {
-            out.insert(rel, fs::read(entry.path()).unwrap());
-        }
-    }
-}
-
-fn show(files: &BTreeMap<String, Vec<u8>>) -> String {
-    files
-        .iter()
-        .map(|(p, b)| format!("--- {p}\n{}\n", String::from_utf8_lossy(b)))
-        .collect()
-}
-
 fn run_case(dir: &Path) -> Result<(), String> {
     let name = dir.file_name().unwrap().to_string_lossy().into_owned();
     let reply =
         fs::read_to_string(dir.join("reply.md")).map_err(|e| format!("{name}: reply.md: {e}"))?;
-    let mut before = BTreeMap::new();
-    walk(&dir.join("before"), "", &mut before);
+    let before = read_tree(&dir.join("before"));
     let after = if dir.join("after").is_dir() {
-        let mut after = BTreeMap::new();
-        walk(&dir.join("after"), "", &mut after);
-        after
+        read_tree(&dir.join("after"))
     } else {
         before.clone()
     };
@@ -83,8 +54,8 @@ fn run_case(dir: &Path) -> Result<(), String> {
     if host.files != after {
         return Err(format!(
             "{name}: files after applying differ.\nexpected:\n{}\nactual:\n{}",
-            show(&after),
-            show(&host.files)
+            show_tree(&after),
+            show_tree(&host.files)
         ));
     }
     if options.dry_run && !host.ops.is_empty() {
@@ -145,19 +116,7 @@ fn run_case(dir: &Path) -> Result<(), String> {
 
 #[test]
 fn engine_fixtures() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/engine");
-    let mut dirs: Vec<PathBuf> = fs::read_dir(&root)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    assert!(
-        dirs.len() >= 50,
-        "expected the full fixture set, found {}",
-        dirs.len()
-    );
+    let dirs = case_dirs("engine", 50);
     let failures: Vec<String> = dirs.iter().filter_map(|d| run_case(d).err()).collect();
     assert!(
         failures.is_empty(),

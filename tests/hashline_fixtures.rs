@@ -7,6 +7,9 @@
 //! `BLESS=1 cargo test --test hashline_fixtures` writes a missing `error.txt`
 //! from the current output, for review.
 
+mod fixture_support;
+use fixture_support::read_tree;
+
 use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions};
 use editblocks::MemoryHost;
 use editblocks::Status;
@@ -16,30 +19,6 @@ mod apply_support;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-
-fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        let Ok(entries) = fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(base, &path, out);
-            } else {
-                let rel = path
-                    .strip_prefix(base)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                out.insert(rel, fs::read(&path).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
-}
 
 fn fixtures() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hashline");

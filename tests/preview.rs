@@ -5,11 +5,13 @@
 //! each block is what a one-shot `validate_edit` of the complete block says.
 //! `UPDATE_FIXTURES=1 cargo test --test preview` writes `expected.json` for review.
 
+mod fixture_support;
+use fixture_support::{case_dirs, read_text_tree};
+
 mod parser_support;
 mod prop_support;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use editblocks::engine::{validate_edit, ApplyOptions};
 use editblocks::parser::{EditStream, ParseOptions, StreamEvent};
@@ -114,43 +116,15 @@ fn check_against_validate(
     }
 }
 
-fn read_files(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            read_files(&p, base, out);
-        } else {
-            let rel = p
-                .strip_prefix(base)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            out.push((rel, std::fs::read_to_string(&p).unwrap()));
-        }
-    }
-}
-
 #[test]
 fn fixtures_give_their_events_and_states_in_any_chunking() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/preview");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("tests/fixtures/preview")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    assert!(cases.len() >= 8, "fixture folder looks incomplete");
+    let cases = case_dirs("preview", 8);
     let update = std::env::var_os("UPDATE_FIXTURES").is_some();
     for case in cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         let reply = std::fs::read_to_string(case.join("reply.md"))
             .unwrap_or_else(|_| panic!("{name}: reply.md"));
-        let mut files = Vec::new();
-        read_files(&case.join("files"), &case.join("files"), &mut files);
+        let files = read_text_tree(&case.join("files"));
         let whole = run(&files, &reply, &[&reply]);
         for (block, content, state) in &whole.checks {
             check_against_validate(block, content.as_deref(), state)

@@ -8,10 +8,12 @@
 //! patch applier makes of the complete operation.
 //! `UPDATE_FIXTURES=1 cargo test --test preview_patch` writes `expected.json` for review.
 
+mod fixture_support;
+use fixture_support::{case_dirs, read_text_tree};
+
 mod parser_support;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use editblocks::parser::{EditStream, ParseOptions, StreamEvent};
 use editblocks::preview::{PreviewSession, PreviewState};
@@ -121,43 +123,15 @@ fn run(files: &[(String, String)], chunks: &[&str]) -> Run {
     out
 }
 
-fn read_files(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            read_files(&p, base, out);
-        } else {
-            let rel = p
-                .strip_prefix(base)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            out.push((rel, std::fs::read_to_string(&p).unwrap()));
-        }
-    }
-}
-
 #[test]
 fn patch_fixtures_give_their_states_in_any_chunking() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/preview_patch");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("tests/fixtures/preview_patch")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    assert!(cases.len() >= 10, "fixture folder looks incomplete");
+    let cases = case_dirs("preview_patch", 10);
     let update = std::env::var_os("UPDATE_FIXTURES").is_some();
     for case in cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         let reply = std::fs::read_to_string(case.join("reply.md"))
             .unwrap_or_else(|_| panic!("{name}: reply.md"));
-        let mut files = Vec::new();
-        read_files(&case.join("files"), &case.join("files"), &mut files);
+        let files = read_text_tree(&case.join("files"));
         // Line by line: the state sequence the fixture records.
         let lines: Vec<&str> = reply.split_inclusive('\n').collect();
         let by_line = run(&files, &lines);

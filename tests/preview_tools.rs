@@ -9,9 +9,10 @@
 //! makes of the complete call; no input panics.
 //! `UPDATE_FIXTURES=1 cargo test --test preview_tools` writes `expected.json` for review.
 
-mod parser_support;
+mod fixture_support;
+use fixture_support::{case_dirs, read_text_tree};
 
-use std::path::{Path, PathBuf};
+mod parser_support;
 
 use editblocks::preview::{PreviewState, ToolCallPreview};
 use parser_support::{random_chunks, Rng};
@@ -112,36 +113,9 @@ fn by_line(args: &str) -> Vec<&str> {
     out
 }
 
-fn read_files(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            read_files(&p, base, out);
-        } else {
-            let rel = p
-                .strip_prefix(base)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            out.push((rel, std::fs::read_to_string(&p).unwrap()));
-        }
-    }
-}
-
 #[test]
 fn tool_fixtures_give_their_states_in_any_chunking() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/preview_tools");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("tests/fixtures/preview_tools")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    assert!(cases.len() >= 12, "fixture folder looks incomplete");
+    let cases = case_dirs("preview_tools", 12);
     let update = std::env::var_os("UPDATE_FIXTURES").is_some();
     for case in cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
@@ -150,8 +124,7 @@ fn tool_fixtures_give_their_states_in_any_chunking() {
         let tool = tool.trim();
         let args = std::fs::read_to_string(case.join("arguments.json"))
             .unwrap_or_else(|_| panic!("{name}: arguments.json"));
-        let mut files = Vec::new();
-        read_files(&case.join("files"), &case.join("files"), &mut files);
+        let files = read_text_tree(&case.join("files"));
         let lines = by_line(&args);
         let r = run(tool, &files, &lines);
         let actual = Expected {

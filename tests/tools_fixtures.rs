@@ -11,9 +11,11 @@
 //! `BLESS=1 cargo test --test tools_fixtures` writes the errors of refused
 //! cases that have an `errors.txt` (to review, never to create outcomes).
 
+mod fixture_support;
+use fixture_support::read_tree;
+
 mod apply_support;
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -21,33 +23,6 @@ use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
 use editblocks::MemoryHost;
 use editblocks::Status;
 use serde_json::Value;
-
-fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    fn walk(dir: &Path, root: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        let mut entries: Vec<_> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        entries.sort();
-        for path in entries {
-            if path.is_dir() {
-                walk(&path, root, out);
-            } else {
-                let rel = path
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                out.insert(rel, fs::read(&path).unwrap());
-            }
-        }
-    }
-    if root.is_dir() {
-        walk(root, root, &mut out);
-    }
-    out
-}
 
 fn show(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
