@@ -3,7 +3,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { serve } from '../../www/serve.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -52,3 +55,25 @@ export function watch(page) {
 }
 
 export const artifacts = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'artifacts');
+
+const repositoryRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+
+/**
+ * For a test file that opens pages of the repository: registers `before` /
+ * `after` hooks that serve the repository root on localhost (www/serve.mjs)
+ * and launch Chromium. The returned object's `base` (the server's URL) and
+ * `browser` are set once the hooks ran.
+ */
+export function servedRepository() {
+  const served = { base: null, browser: null, server: null };
+  before(async () => {
+    assert.ok(fs.existsSync(path.join(repositoryRoot, 'pkg/web/index.js')), 'pkg/ is not built: run node scripts/build.mjs first');
+    ({ server: served.server, url: served.base } = await serve());
+    served.browser = await launch();
+  });
+  after(async () => {
+    await served.browser?.close();
+    served.server?.close();
+  });
+  return served;
+}

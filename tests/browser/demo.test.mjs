@@ -1,33 +1,17 @@
 // The www/ demo in headless Chromium: served on localhost from the repository
 // root (www/serve.mjs), on the built package's browser entry (pkg/web).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serve } from '../../www/serve.mjs';
-import { launch, watch, artifacts } from './chromium.mjs';
+import { artifacts, servedRepository, watch } from './chromium.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-let server;
-let base;
-let browser;
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(root, 'pkg/web/index.js')), 'pkg/ is not built: run node scripts/build.mjs first');
-  ({ server, url: base } = await serve());
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const served = servedRepository();
 
 async function openDemo(query) {
-  const page = await browser.context.newPage();
+  const page = await served.browser.context.newPage();
   const seen = watch(page);
-  await page.goto(`${base}/www/?${query}`);
+  await page.goto(`${served.base}/www/?${query}`);
   await page.waitForSelector('body[data-phase="ready"]', { timeout: 20000 });
   return { page, seen };
 }

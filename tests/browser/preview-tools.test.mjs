@@ -2,29 +2,15 @@
 // ToolCallPreview fed the fixtures' arguments a few UTF-16 code units at a
 // time, and EditStream({ preview }) fed the patch fixtures, give what the
 // fixtures expect (tests/fixtures/preview_tools, tests/fixtures/preview_patch).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from '../../www/serve.mjs';
-import { launch, watch } from './chromium.mjs';
+import { servedRepository, watch } from './chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-let server;
-let base;
-let browser;
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(root, 'pkg/web/index.js')), 'pkg/ is not built: run node scripts/build.mjs first');
-  ({ server, url: base } = await serve());
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const served = servedRepository();
 
 function readFiles(dir, base = dir, out = {}) {
   if (!fs.existsSync(dir)) return out;
@@ -45,9 +31,9 @@ test('ToolCallPreview and patch previews in the browser give the fixtures’ res
   const tools = cases('preview_tools', (d) => ({ tool: fs.readFileSync(path.join(d, 'tool.txt'), 'utf8').trim(), args: fs.readFileSync(path.join(d, 'arguments.json'), 'utf8') }));
   const patches = cases('preview_patch', (d) => ({ reply: fs.readFileSync(path.join(d, 'reply.md'), 'utf8') }));
   assert.ok(tools.length >= 12 && patches.length >= 10, 'fixture folders look incomplete');
-  const page = await browser.context.newPage();
+  const page = await served.browser.context.newPage();
   const seen = watch(page);
-  await page.goto(`${base}/www/?theme=light`);
+  await page.goto(`${served.base}/www/?theme=light`);
   await page.waitForSelector('body[data-phase="ready"]', { timeout: 20000 });
   const out = await page.evaluate(
     async ({ tools, patches }) => {
@@ -109,9 +95,9 @@ test('ToolCallPreview and patch previews in the browser give the fixtures’ res
 });
 
 test('applyPreviewDelta builds, chunk by chunk, the DOM the full render draws, for a patch section', async () => {
-  const page = await browser.context.newPage();
+  const page = await served.browser.context.newPage();
   const seen = watch(page);
-  await page.goto(`${base}/www/?theme=light`);
+  await page.goto(`${served.base}/www/?theme=light`);
   await page.waitForSelector('body[data-phase="ready"]', { timeout: 20000 });
   const result = await page.evaluate(async () => {
     const eb = await import('/pkg/web/index.js');

@@ -3,34 +3,16 @@
 // numbers, the reason once it can no longer apply); and the incremental
 // render, applied to the DOM with applyPreviewDelta, builds what the full
 // render draws.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serve } from '../../www/serve.mjs';
-import { launch, watch } from './chromium.mjs';
+import { servedRepository, watch } from './chromium.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-let server;
-let base;
-let browser;
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(root, 'pkg/web/index.js')), 'pkg/ is not built: run node scripts/build.mjs first');
-  ({ server, url: base } = await serve());
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const served = servedRepository();
 
 test('the demo shows where a streaming block lands, then that the next one cannot apply, while the reply streams', async () => {
-  const page = await browser.context.newPage();
+  const page = await served.browser.context.newPage();
   const seen = watch(page);
-  await page.goto(`${base}/www/?reply=search-replace&speed=120&theme=light`);
+  await page.goto(`${served.base}/www/?reply=search-replace&speed=120&theme=light`);
   await page.waitForSelector('body[data-phase="ready"]', { timeout: 20000 });
   await page.click('#stream');
 
@@ -81,9 +63,9 @@ test('the demo shows where a streaming block lands, then that the next one canno
 });
 
 test('applyPreviewDelta builds, chunk by chunk, the DOM the full render draws', async () => {
-  const page = await browser.context.newPage();
+  const page = await served.browser.context.newPage();
   const seen = watch(page);
-  await page.goto(`${base}/www/?theme=light`);
+  await page.goto(`${served.base}/www/?theme=light`);
   await page.waitForSelector('body[data-phase="ready"]', { timeout: 20000 });
   const result = await page.evaluate(async () => {
     const eb = await import('/pkg/web/index.js');
