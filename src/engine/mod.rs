@@ -37,11 +37,9 @@ mod resolve;
 mod rewrite;
 pub(crate) use rewrite::unescape;
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
-use crate::apply::{CommitOptions, HostFailure, Loaded, Transaction};
+use crate::apply::{CommitOptions, HostFailure, Loaded, Staged};
 use crate::block::{preview, EditBlock, Format};
 use crate::host::FileHost;
 use crate::path::{confine, normalize_path};
@@ -656,15 +654,6 @@ pub fn required_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> 
     paths
 }
 
-/// A file's state across the blocks of one reply.
-struct FileState {
-    doc: Option<Doc>,
-    existed: bool,
-    changed: bool,
-    /// Block index of the first failure (sequential mode skips the rest).
-    failed_at: Option<usize>,
-}
-
 /// Parses `reply` and applies its blocks; shell suggestions and the retry
 /// prompt are filled in from the reply.
 pub fn apply_reply(reply: &str, host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
@@ -698,9 +687,9 @@ pub fn apply_edits(
     let context = normalized_context(opts);
     let policy = opts.trailing_newline;
     let mut out = ApplyResult::default();
-    let mut files: HashMap<String, FileState> = HashMap::new();
-    let mut order: Vec<String> = Vec::new(); // files in the order they were first changed
-    let mut txn = Transaction::new();
+    // Each file's document as the blocks leave it; a block that fails leaves
+    // it untouched, so nothing is rolled back (atomic writes nothing).
+    let mut staged: Staged<Doc> = Staged::new();
 
     for (index, block) in blocks.iter().enumerate() {
         let path = match precheck(index, block, context.as_deref(), &opts.allow_folders) {
@@ -714,9 +703,13 @@ pub fn apply_edits(
             Precheck::Go(path) => path,
         };
         let mut resolved = false;
-        let path = match (&opts.known_files, block.is_create(), files.get(&path)) {
+        let path = match (
+            &opts.known_files,
+            block.is_create(),
+            staged.get(&path).is_some(),
+        ) {
             // Only a path that names no file is resolved.
-            (Some(known), false, None) if matches!(txn.read(host, &path), Loaded::Missing) => {
+            (Some(known), false, false) if matches!(staged.read(host, &path), Loaded::Missing) => {
                 match resolve::resolve(&path, known, &opts.allow_folders) {
                     resolve::Resolution::Keep => path,
                     resolve::Resolution::Resolved(p) => {
@@ -742,43 +735,23 @@ pub fn apply_edits(
         };
         let base = result_for(index, &path, block, Status::Failed);
 
-        if !files.contains_key(&path) {
-            let state = match txn.read(host, &path) {
-                Loaded::Unusable(u) => {
-                    let status = if u.kind == ErrorKind::PathEscape {
-                        Status::Skipped
-                    } else {
-                        Status::Failed
-                    };
-                    out.results
-                        .push(refuse(base, status, u.kind, u.reason(&path)));
-                    files.insert(
-                        path,
-                        FileState {
-                            doc: None,
-                            existed: u.exists,
-                            changed: false,
-                            failed_at: Some(index),
-                        },
-                    );
-                    continue;
+        if staged.get(&path).is_none() {
+            let slot = staged.load(host, &path, |text| Doc::from_text_file(text.clone()));
+            if let Some(u) = &slot.unusable {
+                let status = if u.kind == ErrorKind::PathEscape {
+                    Status::Skipped
+                } else {
+                    Status::Failed
+                };
+                out.results
+                    .push(refuse(base, status, u.kind, u.reason(&path)));
+                if let Some(slot) = staged.get_mut(&path) {
+                    slot.failed_at = Some(index);
                 }
-                Loaded::Missing => FileState {
-                    doc: None,
-                    existed: false,
-                    changed: false,
-                    failed_at: None,
-                },
-                Loaded::Text(text) => FileState {
-                    doc: Some(Doc::from_text_file(text.clone())),
-                    existed: true,
-                    changed: false,
-                    failed_at: None,
-                },
-            };
-            files.insert(path.clone(), state);
+                continue;
+            }
         }
-        let Some(state) = files.get_mut(&path) else {
+        let Some(state) = staged.get_mut(&path) else {
             continue;
         };
 
@@ -818,9 +791,7 @@ pub fn apply_edits(
         match outcome {
             Outcome::Applied | Outcome::Created => {
                 state.changed = true;
-                if !order.contains(&path) {
-                    order.push(path.clone());
-                }
+                staged.touch(&path);
                 if opts.dry_run {
                     result.status = Status::Validated;
                 }
@@ -853,35 +824,23 @@ pub fn apply_edits(
             r.reason = Some(format!("Not written: the reply is applied atomically and {culprit} failed. This edit would apply once that one is fixed."));
         }
     } else {
-        for path in &order {
-            let Some(state) = files.get(path) else {
-                continue;
-            };
-            let Some(doc) = state.doc.as_ref() else {
-                continue;
-            };
-            if !state.changed {
-                continue;
-            }
-            if state.existed {
-                out.files_modified.push(path.clone());
-            } else {
-                out.files_created.push(path.clone());
-            }
-            let encoded = if state.existed {
-                doc.encode(policy)
-            } else {
-                doc.encode(TrailingNewline::Ensure)
-            };
-            txn.write(path, encoded);
-        }
-        let committed = txn.commit(
+        let finished = staged.finish(
             host,
             CommitOptions {
                 dry_run: opts.dry_run,
                 stage: opts.stage,
             },
+            |doc, existed| {
+                if existed {
+                    doc.encode(policy)
+                } else {
+                    doc.encode(TrailingNewline::Ensure)
+                }
+            },
         );
+        out.files_modified = finished.modified;
+        out.files_created = finished.created;
+        let committed = finished.committed;
         if let Some(failure) = &committed.failure {
             host_failed(&mut out, failure);
         }

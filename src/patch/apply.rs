@@ -12,10 +12,10 @@
 //! Hunks are located with [`crate::locate`]: unique-only passes, never the
 //! first of several places.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::{Hunk, Operation, PatchOp};
-use crate::apply::{CommitOptions, Loaded, Transaction};
+use crate::apply::{CommitOptions, Staged};
 use crate::block::{preview, EditBlock, Format};
 use crate::engine::locate::{ambiguous, explain_not_found, quote, Parts};
 use crate::engine::{ApplyOptions, Mode};
@@ -54,43 +54,16 @@ impl Doc {
     }
 }
 
-/// One path's state.
-#[derive(Clone)]
-struct Slot {
-    /// `None`: no file there (now).
-    doc: Option<Doc>,
-    existed: bool,
-    /// Why the file cannot be used (read failure, binary, not UTF-8).
-    unusable: Option<(ErrorKind, String)>,
-    changed: bool,
-    /// The path this file was moved from (a patch's `*** Move to:`).
-    moved_from: Option<String>,
-}
-
-/// Paths in first-change order, without repeats (a set beside the list:
-/// a patch of 1,000 files must not compare every path with every other).
-#[derive(Default)]
-struct Order {
-    list: Vec<String>,
-    seen: HashSet<String>,
-}
-
-impl Order {
-    fn add(&mut self, path: &str) {
-        if !self.seen.contains(path) {
-            self.seen.insert(path.to_string());
-            self.list.push(path.to_string());
-        }
-    }
-}
-
 /// The paths [`apply_patch_edits`] reads: every block's path and every
 /// move destination, normalised and confined, in first-use order.
 pub fn patch_paths(blocks: &[EditBlock], _opts: &ApplyOptions) -> Vec<String> {
-    let mut paths = Order::default();
+    let mut paths = Vec::new();
+    let mut seen = HashSet::new();
     let mut add = |p: &str| {
         if let Ok(p) = normalize_path(p) {
-            paths.add(&p);
+            if seen.insert(p.clone()) {
+                paths.push(p);
+            }
         }
     };
     for b in blocks {
@@ -99,7 +72,7 @@ pub fn patch_paths(blocks: &[EditBlock], _opts: &ApplyOptions) -> Vec<String> {
             add(to);
         }
     }
-    paths.list
+    paths
 }
 
 fn result_for(index: usize, path: &str, block: &EditBlock) -> EditResult {
@@ -172,9 +145,7 @@ pub fn apply_patch_edits(
     opts: &ApplyOptions,
 ) -> ApplyResult {
     let mut out = ApplyResult::default();
-    let mut slots: HashMap<String, Slot> = HashMap::new();
-    let mut order = Order::default();
-    let mut txn = Transaction::new();
+    let mut staged: Staged<Doc> = Staged::new();
     let context: Option<Vec<String>> = opts
         .in_context
         .as_ref()
@@ -200,7 +171,7 @@ pub fn apply_patch_edits(
     }
 
     for unit in units {
-        let mut saved: HashMap<String, Slot> = HashMap::new();
+        staged.checkpoint();
         let first_result = out.results.len();
         let mut failed_at: Option<usize> = None;
         for &index in &unit {
@@ -222,10 +193,7 @@ pub fn apply_patch_edits(
                 index,
                 block,
                 host,
-                &mut txn,
-                &mut slots,
-                &mut saved,
-                &mut order,
+                &mut staged,
                 opts,
                 context.as_deref(),
                 &mut out,
@@ -236,9 +204,7 @@ pub fn apply_patch_edits(
             out.results.push(r);
         }
         if let Some(f) = failed_at {
-            for (path, slot) in saved {
-                slots.insert(path, slot);
-            }
+            staged.rollback();
             for r in out.results[first_result..]
                 .iter_mut()
                 .filter(|r| matches!(r.status, Status::Applied | Status::Validated))
@@ -255,46 +221,18 @@ pub fn apply_patch_edits(
     }
 
     // Every changed file once (the transaction writes contents first, then deletions).
-    let mut deletes = Vec::new();
-    for path in &order.list {
-        let Some(slot) = slots.get(path) else {
-            continue;
-        };
-        if !slot.changed {
-            continue;
-        }
-        match (&slot.doc, slot.existed) {
-            (Some(doc), existed) => {
-                if existed {
-                    out.files_modified.push(path.clone());
-                } else {
-                    out.files_created.push(path.clone());
-                }
-                let moved = slot.moved_from.as_ref().filter(|from| {
-                    slots
-                        .get(*from)
-                        .is_some_and(|s| s.changed && s.doc.is_none())
-                });
-                match moved {
-                    Some(from) => txn.move_file(from, path, doc.encode()),
-                    None => txn.write(path, doc.encode()),
-                }
-            }
-            (None, true) => {
-                deletes.push(path.clone());
-                txn.delete(path);
-            }
-            (None, false) => {}
-        }
-    }
-    out.files_deleted = deletes;
-    let committed = txn.commit(
+    let finished = staged.finish(
         host,
         CommitOptions {
             dry_run: opts.dry_run,
             stage: opts.stage,
         },
+        |doc, _| doc.encode(),
     );
+    out.files_modified = finished.modified;
+    out.files_created = finished.created;
+    out.files_deleted = finished.deleted;
+    let committed = finished.committed;
     if let Some(failure) = &committed.failure {
         crate::engine::host_failed(&mut out, failure);
     }
@@ -312,55 +250,12 @@ pub fn apply_patch_edits(
     out
 }
 
-/// Reads `path` into `slots` once, through the transaction.
-fn load<'a>(
-    path: &str,
-    host: &mut dyn FileHost,
-    txn: &mut Transaction,
-    slots: &'a mut HashMap<String, Slot>,
-) -> &'a mut Slot {
-    slots.entry(path.to_string()).or_insert_with(|| {
-        let empty = Slot {
-            doc: None,
-            existed: false,
-            unusable: None,
-            changed: false,
-            moved_from: None,
-        };
-        match txn.read(host, path) {
-            Loaded::Missing => empty,
-            Loaded::Text(text) => Slot {
-                doc: Some(Doc::from_text(text.clone())),
-                existed: true,
-                ..empty
-            },
-            Loaded::Unusable(u) => Slot {
-                existed: u.exists,
-                unusable: Some((u.kind, u.reason(path))),
-                ..empty
-            },
-        }
-    })
-}
-
-/// Remembers a slot's state before the unit first changes it.
-fn save(path: &str, slots: &HashMap<String, Slot>, saved: &mut HashMap<String, Slot>) {
-    if !saved.contains_key(path) {
-        if let Some(s) = slots.get(path) {
-            saved.insert(path.to_string(), s.clone());
-        }
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 fn apply_block(
     index: usize,
     block: &EditBlock,
     host: &mut dyn FileHost,
-    txn: &mut Transaction,
-    slots: &mut HashMap<String, Slot>,
-    saved: &mut HashMap<String, Slot>,
-    order: &mut Order,
+    staged: &mut Staged<Doc>,
     opts: &ApplyOptions,
     context: Option<&[String]>,
     out: &mut ApplyResult,
@@ -390,20 +285,20 @@ fn apply_block(
             return r;
         }
     }
-    let slot = load(&path, host, txn, slots);
-    if let Some((kind, reason)) = slot.unusable.clone() {
-        return refuse(base, status_of(&kind), kind, reason);
+    let slot = staged.load(host, &path, |t| Doc::from_text(t.clone()));
+    if let Some(u) = &slot.unusable {
+        return refuse(base, status_of(&u.kind), u.kind, u.reason(&path));
     }
     let Some(op) = block.patch.as_deref() else {
         // A text block of another format in the same reply: the engine applies it.
         let Some(doc) = slot.doc.clone() else {
             if block.is_create() {
-                return apply_text_block(index, block, &path, None, slots, saved, order, opts);
+                return apply_text_block(index, block, &path, None, staged, opts);
             }
             let reason = format!("File not found: {path}. Check the path's spelling against the files you were shown; to create a new file, leave the old section empty.");
             return refuse(base, Status::Failed, ErrorKind::FileNotFound, reason);
         };
-        return apply_text_block(index, block, &path, Some(doc), slots, saved, order, opts);
+        return apply_text_block(index, block, &path, Some(doc), staged, opts);
     };
     let name = op_name(block, op);
     let outcome = match op.operation {
@@ -418,9 +313,7 @@ fn apply_block(
                 let lines: Vec<Line> = hunk.map(|h| h.new_side().into_iter().map(Line::new).collect()).unwrap_or_default();
                 let final_newline = !hunk.is_some_and(|h| h.no_newline_new);
                 let file = slot.doc.as_ref().map(|d| d.file.clone()).unwrap_or_else(TextFile::new_file);
-                save(&path, slots, saved);
-                let slot = slots.get_mut(&path);
-                if let Some(slot) = slot {
+                if let Some(slot) = staged.edit(&path) {
                     slot.doc = Some(Doc { file, lines, final_newline });
                     slot.changed = true;
                 }
@@ -445,8 +338,7 @@ fn apply_block(
                     }
                 }
                 check.map(|_| {
-                    save(&path, slots, saved);
-                    if let Some(slot) = slots.get_mut(&path) {
+                    if let Some(slot) = staged.edit(&path) {
                         slot.doc = None;
                         slot.changed = true;
                     }
@@ -465,32 +357,29 @@ fn apply_block(
                             Err(e) => Err(fail(ErrorKind::PathEscape, format!("{name}: the move destination was refused: {}", e.reason))),
                             Ok(dest) if dest == path => {
                                 done.no_op = unchanged;
-                                save(&path, slots, saved);
-                                if let Some(slot) = slots.get_mut(&path) {
+                                if let Some(slot) = staged.edit(&path) {
                                     slot.doc = Some(new_doc);
                                     slot.changed |= !unchanged;
                                 }
                                 Ok(done)
                             }
                             Ok(dest) => {
-                                let target = load(&dest, host, txn, slots);
+                                let target = staged.load(host, &dest, |t| Doc::from_text(t.clone()));
                                 if target.doc.is_some() && !opts.overwrite {
                                     Err(fail(ErrorKind::FileExists, format!("{name} was refused: it moves the file to {dest}, which already exists. Choose another name, or apply with overwrite.")))
-                                } else if let Some((kind, reason)) = target.unusable.clone() {
-                                    Err(fail(kind, reason))
+                                } else if let Some(u) = &target.unusable {
+                                    Err(fail(u.kind, u.reason(&dest)))
                                 } else {
-                                    save(&path, slots, saved);
-                                    save(&dest, slots, saved);
-                                    if let Some(slot) = slots.get_mut(&path) {
+                                    if let Some(slot) = staged.edit(&path) {
                                         slot.doc = None;
                                         slot.changed = true;
                                     }
-                                    if let Some(slot) = slots.get_mut(&dest) {
+                                    if let Some(slot) = staged.edit(&dest) {
                                         slot.doc = Some(new_doc);
                                         slot.changed = true;
                                         slot.moved_from = Some(path.clone());
                                     }
-                                    order.add(&dest);
+                                    staged.touch(&dest);
                                     done.note = Some(match done.note {
                                         Some(n) => format!("{n} Moved to {dest}."),
                                         None => format!("Moved to {dest}."),
@@ -502,8 +391,7 @@ fn apply_block(
                         None => {
                             done.no_op = unchanged;
                             if !unchanged {
-                                save(&path, slots, saved);
-                                if let Some(slot) = slots.get_mut(&path) {
+                                if let Some(slot) = staged.edit(&path) {
                                     slot.doc = Some(new_doc);
                                     slot.changed = true;
                                 }
@@ -517,7 +405,7 @@ fn apply_block(
     };
     match outcome {
         Ok(done) => {
-            order.add(&path);
+            staged.touch(&path);
             let mut r = base;
             r.estimated_line = done.line;
             r.matched_by = Some(done.matched_by);
@@ -547,9 +435,7 @@ fn apply_text_block(
     block: &EditBlock,
     path: &str,
     doc: Option<Doc>,
-    slots: &mut HashMap<String, Slot>,
-    saved: &mut HashMap<String, Slot>,
-    order: &mut Order,
+    staged: &mut Staged<Doc>,
     opts: &ApplyOptions,
 ) -> EditResult {
     let content = doc.as_ref().map(Doc::encode).unwrap_or_default();
@@ -557,12 +443,11 @@ fn apply_text_block(
     r.block_index = index;
     r.path = path.to_string();
     if r.status == Status::Applied {
-        save(path, slots, saved);
-        if let Some(slot) = slots.get_mut(path) {
+        if let Some(slot) = staged.edit(path) {
             slot.doc = Some(Doc::from_text(TextFile::from_text(&new_content)));
             slot.changed = true;
         }
-        order.add(path);
+        staged.touch(path);
     }
     r
 }

@@ -1,0 +1,281 @@
+//! The files of a reply while its edits are worked through, in memory.
+//!
+//! Every style keeps the same state for each path: its document now (the
+//! style's own line model: `None` while no file is there), whether a file
+//! was there when read, why it cannot be edited, whether it changed, and
+//! which path it was moved from. [`Staged`] holds them over one
+//! [`Transaction`] (each path is read once), keeps the first-changed order,
+//! and gives each style the two ways a reply applies:
+//!
+//! - **sequential**: each unit (a block, a call, a patch) starts with
+//!   [`Staged::checkpoint`]; a unit that fails calls [`Staged::rollback`]
+//!   and its files are as they were before it, the earlier units kept;
+//! - **atomic**: the whole reply is one unit, so one failure rolls back
+//!   everything (or the style calls [`Staged::finish`] only when nothing
+//!   failed).
+//!
+//! [`Staged::finish`] hands every changed file to the transaction once
+//! (written, created, moved or deleted) and commits it.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{CommitOptions, Committed, Loaded, Transaction, Unusable};
+use crate::host::FileHost;
+use crate::text::TextFile;
+
+/// One path's state in memory.
+#[derive(Debug, Clone)]
+pub struct Slot<D> {
+    /// The document now; `None` while no file is there.
+    pub doc: Option<D>,
+    /// Whether a file was there when the path was read.
+    pub existed: bool,
+    /// Why the file cannot be edited (refused or failed read, binary, not UTF-8).
+    pub unusable: Option<Unusable>,
+    /// Whether a unit changed it (and it is to be written).
+    pub changed: bool,
+    /// The path this file was moved from.
+    pub moved_from: Option<String>,
+    /// The first unit that failed on this file (a sequential style skips
+    /// the file's later edits).
+    pub failed_at: Option<usize>,
+}
+
+/// What [`Staged::finish`] did: the transaction's outcome and the changed
+/// paths by kind, in first-changed order.
+#[derive(Debug, Clone, Default)]
+pub struct Finished {
+    pub committed: Committed,
+    pub modified: Vec<String>,
+    pub created: Vec<String>,
+    pub deleted: Vec<String>,
+}
+
+/// The files of one reply in memory: see the module docs.
+#[derive(Debug)]
+pub struct Staged<D> {
+    txn: Transaction,
+    slots: HashMap<String, Slot<D>>,
+    /// Paths in first-changed order, with a set beside it (a reply of
+    /// thousands of files must not compare every path with every other).
+    order: Vec<String>,
+    listed: HashSet<String>,
+    /// Each slot as it was before the current unit first changed it.
+    saved: HashMap<String, Slot<D>>,
+}
+
+impl<D> Default for Staged<D> {
+    fn default() -> Self {
+        Staged {
+            txn: Transaction::new(),
+            slots: HashMap::new(),
+            order: Vec::new(),
+            listed: HashSet::new(),
+            saved: HashMap::new(),
+        }
+    }
+}
+
+impl<D> Staged<D> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `path` as the transaction read it (through `host` the first time).
+    pub fn read(&mut self, host: &mut dyn FileHost, path: &str) -> &Loaded {
+        self.txn.read(host, path)
+    }
+
+    /// `path`'s slot, read through the transaction and opened with `open`
+    /// the first time.
+    pub fn load(
+        &mut self,
+        host: &mut dyn FileHost,
+        path: &str,
+        open: impl FnOnce(&TextFile) -> D,
+    ) -> &Slot<D> {
+        if !self.slots.contains_key(path) {
+            let empty = Slot {
+                doc: None,
+                existed: false,
+                unusable: None,
+                changed: false,
+                moved_from: None,
+                failed_at: None,
+            };
+            let slot = match self.txn.read(host, path) {
+                Loaded::Missing => empty,
+                Loaded::Text(text) => Slot {
+                    doc: Some(open(text)),
+                    existed: true,
+                    ..empty
+                },
+                Loaded::Unusable(u) => Slot {
+                    existed: u.exists,
+                    unusable: Some(u.clone()),
+                    ..empty
+                },
+            };
+            self.slots.insert(path.to_string(), slot);
+        }
+        &self.slots[path]
+    }
+
+    /// `path`'s slot, when it was loaded.
+    pub fn get(&self, path: &str) -> Option<&Slot<D>> {
+        self.slots.get(path)
+    }
+
+    /// `path`'s slot to change without a checkpoint: for a style that
+    /// leaves a document untouched when an edit fails, and never rolls back.
+    pub fn get_mut(&mut self, path: &str) -> Option<&mut Slot<D>> {
+        self.slots.get_mut(path)
+    }
+
+    /// Puts `path` in the first-changed order (once).
+    pub fn touch(&mut self, path: &str) {
+        if self.listed.insert(path.to_string()) {
+            self.order.push(path.to_string());
+        }
+    }
+
+    /// Starts a unit: the changes so far are kept by a later rollback.
+    pub fn checkpoint(&mut self) {
+        self.saved.clear();
+    }
+
+    /// Puts every slot the current unit changed back as it was at the checkpoint.
+    pub fn rollback(&mut self) {
+        for (path, slot) in self.saved.drain() {
+            self.slots.insert(path, slot);
+        }
+    }
+
+    /// Hands every changed file to the transaction, in first-changed order
+    /// (`encode(doc, existed)` gives its text), and commits it.
+    pub fn finish(
+        mut self,
+        host: &mut dyn FileHost,
+        options: CommitOptions,
+        encode: impl Fn(&D, bool) -> String,
+    ) -> Finished {
+        let mut out = Finished::default();
+        for path in &self.order {
+            let Some(slot) = self.slots.get(path) else {
+                continue;
+            };
+            if !slot.changed {
+                continue;
+            }
+            match &slot.doc {
+                Some(doc) => {
+                    if slot.existed {
+                        out.modified.push(path.clone());
+                    } else {
+                        out.created.push(path.clone());
+                    }
+                    let moved = slot.moved_from.as_ref().filter(|from| {
+                        self.slots
+                            .get(*from)
+                            .is_some_and(|s| s.changed && s.doc.is_none())
+                    });
+                    let content = encode(doc, slot.existed);
+                    match moved {
+                        Some(from) => self.txn.move_file(from, path, content),
+                        None => self.txn.write(path, content),
+                    }
+                }
+                None if slot.existed => {
+                    out.deleted.push(path.clone());
+                    self.txn.delete(path);
+                }
+                None => {}
+            }
+        }
+        out.committed = self.txn.commit(host, options);
+        out
+    }
+}
+
+impl<D: Clone> Staged<D> {
+    /// `path`'s slot to change in the current unit: what it was before is
+    /// kept for [`Staged::rollback`].
+    pub fn edit(&mut self, path: &str) -> Option<&mut Slot<D>> {
+        if !self.saved.contains_key(path) {
+            let slot = self.slots.get(path)?.clone();
+            self.saved.insert(path.to_string(), slot);
+        }
+        self.slots.get_mut(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::MemoryHost;
+
+    fn open(t: &TextFile) -> String {
+        t.body.clone()
+    }
+
+    #[test]
+    fn rollback_puts_back_only_the_failed_unit() {
+        let mut host = MemoryHost::with_files([("a.txt", "a\n"), ("b.txt", "b\n")]);
+        let mut staged: Staged<String> = Staged::new();
+        staged.load(&mut host, "a.txt", open);
+        staged.load(&mut host, "b.txt", open);
+        staged.checkpoint();
+        let a = staged.edit("a.txt").unwrap();
+        a.doc = Some("A\n".into());
+        a.changed = true;
+        staged.touch("a.txt");
+        staged.checkpoint();
+        let b = staged.edit("b.txt").unwrap();
+        b.doc = None;
+        b.changed = true;
+        staged.touch("b.txt");
+        staged.rollback();
+        assert_eq!(staged.get("b.txt").unwrap().doc.as_deref(), Some("b\n"));
+        let done = staged.finish(&mut host, CommitOptions::default(), |d, _| d.clone());
+        assert_eq!(done.modified, ["a.txt"]);
+        assert!(done.deleted.is_empty());
+        assert_eq!(host.text("a.txt").as_deref(), Some("A\n"));
+        assert_eq!(host.text("b.txt").as_deref(), Some("b\n"));
+    }
+
+    #[test]
+    fn a_move_is_one_change_and_unusable_files_are_named() {
+        let mut host = MemoryHost::with_files([("old.txt", "o\n")]);
+        host.files.insert("bin".into(), b"a\0".to_vec());
+        let mut staged: Staged<String> = Staged::new();
+        assert_eq!(
+            staged
+                .load(&mut host, "bin", open)
+                .unusable
+                .as_ref()
+                .map(|u| u.kind),
+            Some(crate::result::ErrorKind::Binary)
+        );
+        staged.load(&mut host, "old.txt", open);
+        staged.load(&mut host, "new.txt", open);
+        staged.checkpoint();
+        let doc = staged.edit("old.txt").unwrap().doc.take();
+        staged.edit("old.txt").unwrap().changed = true;
+        let new = staged.edit("new.txt").unwrap();
+        new.doc = doc;
+        new.changed = true;
+        new.moved_from = Some("old.txt".into());
+        staged.touch("new.txt");
+        staged.touch("old.txt");
+        let done = staged.finish(&mut host, CommitOptions::default(), |d, _| d.clone());
+        assert_eq!(
+            (done.created, done.deleted),
+            (vec!["new.txt".to_string()], vec!["old.txt".to_string()])
+        );
+        let change = &done.committed.file_changes;
+        assert_eq!(change.len(), 1);
+        assert_eq!(change[0].moved_from.as_deref(), Some("old.txt"));
+        assert_eq!(host.text("new.txt").as_deref(), Some("o\n"));
+        assert!(host.text("old.txt").is_none());
+    }
+}
