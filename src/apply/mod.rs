@@ -46,7 +46,7 @@ use crate::result::{ErrorKind, Status};
 use crate::text::{DecodeError, TextFile};
 
 mod staged;
-pub use staged::{Finished, Slot, Staged};
+pub use staged::{FilePlan, Finished, Slot, Staged};
 
 /// One file's content before and after a call: what a UI shows for
 /// accept/reject, or hands to an editor's own edit and undo machinery.

@@ -41,6 +41,31 @@ pub struct Slot<D> {
     pub failed_at: Option<usize>,
 }
 
+impl<D> Slot<D> {
+    /// No file there, nothing changed.
+    fn missing() -> Slot<D> {
+        Slot {
+            doc: None,
+            existed: false,
+            unusable: None,
+            changed: false,
+            moved_from: None,
+            failed_at: None,
+        }
+    }
+}
+
+/// What becomes of one path when the reply is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FilePlan {
+    /// Nothing to write.
+    Keep,
+    /// Its new text, as it will be on disk.
+    Write(String),
+    /// Delete it.
+    Delete,
+}
+
 /// What [`Staged::finish`] did: the transaction's outcome and the changed
 /// paths by kind, in first-changed order.
 #[derive(Debug, Clone, Default)]
@@ -95,14 +120,7 @@ impl<D> Staged<D> {
         open: impl FnOnce(&TextFile) -> D,
     ) -> &Slot<D> {
         if !self.slots.contains_key(path) {
-            let empty = Slot {
-                doc: None,
-                existed: false,
-                unusable: None,
-                changed: false,
-                moved_from: None,
-                failed_at: None,
-            };
+            let empty = Slot::missing();
             let slot = match self.txn.read(host, path) {
                 Loaded::Missing => empty,
                 Loaded::Text(text) => Slot {
@@ -118,7 +136,54 @@ impl<D> Staged<D> {
             };
             self.slots.insert(path.to_string(), slot);
         }
-        &self.slots[path]
+        self.slots
+            .entry(path.to_string())
+            .or_insert_with(Slot::missing)
+    }
+
+    /// `path`'s slot, read through the transaction the first time; its
+    /// document is always `open(as read, bytes as read)`, for a style whose
+    /// document also stands for a missing or unusable file.
+    pub fn load_all(
+        &mut self,
+        host: &mut dyn FileHost,
+        path: &str,
+        open: impl FnOnce(Loaded, Option<&[u8]>) -> D,
+    ) -> &mut Slot<D> {
+        if !self.slots.contains_key(path) {
+            let loaded = self.txn.read(host, path).clone();
+            let (existed, unusable) = match &loaded {
+                Loaded::Missing => (false, None),
+                Loaded::Text(_) => (true, None),
+                Loaded::Unusable(u) => (u.exists, Some(u.clone())),
+            };
+            let doc = open(loaded, self.txn.original(path));
+            self.insert(path, doc, existed, unusable);
+        }
+        self.slots
+            .entry(path.to_string())
+            .or_insert_with(Slot::missing)
+    }
+
+    /// Puts a document for `path` that was not read (such as the project
+    /// root, for a folder listing).
+    pub fn insert(&mut self, path: &str, doc: D, existed: bool, unusable: Option<Unusable>) {
+        self.slots.insert(
+            path.to_string(),
+            Slot {
+                doc: Some(doc),
+                existed,
+                unusable,
+                ..Slot::missing()
+            },
+        );
+    }
+
+    /// The slots in first-changed order.
+    pub fn in_order(&self) -> impl Iterator<Item = (&str, &Slot<D>)> {
+        self.order
+            .iter()
+            .filter_map(|p| Some((p.as_str(), self.slots.get(p)?)))
     }
 
     /// `path`'s slot, when it was loaded.
@@ -152,23 +217,38 @@ impl<D> Staged<D> {
     }
 
     /// Hands every changed file to the transaction, in first-changed order
-    /// (`encode(doc, existed)` gives its text), and commits it.
+    /// (`encode(doc, existed)` gives its text; a changed slot with no
+    /// document is deleted), and commits it.
     pub fn finish(
-        mut self,
+        self,
         host: &mut dyn FileHost,
         options: CommitOptions,
         encode: impl Fn(&D, bool) -> String,
+    ) -> Finished {
+        self.finish_with(host, options, |slot| match (&slot.doc, slot.changed) {
+            (_, false) => FilePlan::Keep,
+            (Some(doc), true) => FilePlan::Write(encode(doc, slot.existed)),
+            (None, true) if slot.existed => FilePlan::Delete,
+            (None, true) => FilePlan::Keep,
+        })
+    }
+
+    /// [`Staged::finish`] with the style's own rule for what becomes of
+    /// each path (`plan`), asked once per path in first-changed order.
+    pub fn finish_with(
+        mut self,
+        host: &mut dyn FileHost,
+        options: CommitOptions,
+        plan: impl Fn(&Slot<D>) -> FilePlan,
     ) -> Finished {
         let mut out = Finished::default();
         for path in &self.order {
             let Some(slot) = self.slots.get(path) else {
                 continue;
             };
-            if !slot.changed {
-                continue;
-            }
-            match &slot.doc {
-                Some(doc) => {
+            match plan(slot) {
+                FilePlan::Keep => {}
+                FilePlan::Write(content) => {
                     if slot.existed {
                         out.modified.push(path.clone());
                     } else {
@@ -179,17 +259,15 @@ impl<D> Staged<D> {
                             .get(*from)
                             .is_some_and(|s| s.changed && s.doc.is_none())
                     });
-                    let content = encode(doc, slot.existed);
                     match moved {
                         Some(from) => self.txn.move_file(from, path, content),
                         None => self.txn.write(path, content),
                     }
                 }
-                None if slot.existed => {
+                FilePlan::Delete => {
                     out.deleted.push(path.clone());
                     self.txn.delete(path);
                 }
-                None => {}
             }
         }
         out.committed = self.txn.commit(host, options);

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::anchored::{self, AnchorError, Region};
 use super::calls::{plan, AnchoredChange, CallKind, Op, Planned, ProviderOp, ToolCall};
 use super::schema::SchemaApi;
-use crate::apply::{is_failure, CommitOptions, FileChange, Loaded, Transaction};
+use crate::apply::{is_failure, CommitOptions, FileChange, FilePlan, Loaded, Slot, Staged};
 use crate::host::FileHost;
 use crate::locate::tolerant::{self as matching, MatchError};
 use crate::locate::{Pass as MatchPass, TOLERANT_PASSES};
@@ -196,7 +196,6 @@ pub(super) struct FileState {
     pub(super) provenance: Provenance,
     /// Why it cannot be edited (binary, not UTF-8, unreadable).
     pub(super) unusable: Option<(ErrorKind, String)>,
-    pub(super) failed: bool,
     pub(super) touched: bool,
     /// The session's earlier texts of this file (for `undo_edit`).
     pub(super) history: Vec<Option<String>>,
@@ -213,20 +212,19 @@ impl FileState {
             body: None,
             provenance: Provenance::default(),
             unusable: None,
-            failed: false,
             touched: false,
             history: Vec::new(),
             history_changed: false,
         }
     }
 
-    fn load(host: &mut dyn FileHost, txn: &mut Transaction, path: &str) -> FileState {
+    /// The file as the transaction read it (`original`: its bytes).
+    fn open(loaded: Loaded, original: Option<&[u8]>) -> FileState {
         let empty = |unusable| FileState {
             unusable,
             ..FileState::load_missing()
         };
-        let loaded = txn.read(host, path).clone();
-        let original = txn.original(path).map(<[u8]>::to_vec);
+        let original = original.map(<[u8]>::to_vec);
         match loaded {
             Loaded::Missing => empty(None),
             Loaded::Text(text) => FileState {
@@ -238,11 +236,12 @@ impl FileState {
                 ..FileState::load_missing()
             },
             Loaded::Unusable(u) => {
+                let host = u.host_message.clone().unwrap_or_default();
                 let why = match u.kind {
-                    ErrorKind::PathEscape => format!("the host refused it ({}); nothing outside the project root is read or written", u.host_message.unwrap_or_default()),
+                    ErrorKind::PathEscape => format!("the host refused it ({host}); nothing outside the project root is read or written"),
                     ErrorKind::Binary => "it is a binary file (it has a NUL byte), so it is not edited as text".into(),
                     ErrorKind::Encoding => "it is not valid UTF-8 text, so it is not edited".into(),
-                    _ => format!("the host could not read it ({})", u.host_message.unwrap_or_default()),
+                    _ => format!("the host could not read it ({host})"),
                 };
                 FileState {
                     original,
@@ -519,12 +518,12 @@ pub fn apply_tool_calls(
 ) -> ToolApplyResult {
     let items = plan(calls);
     let policy = options.trailing_newline;
-    let mut files: BTreeMap<String, FileState> = BTreeMap::new();
+    // Each file as the reply leaves it, in first-used order; an edit that
+    // fails leaves its file as it was, and nothing is written unless all apply.
+    let mut staged: Staged<FileState> = Staged::new();
     // Indices of results that only read (a view): they stand whatever happens.
     let mut read_only: Vec<usize> = Vec::new();
-    let mut order: Vec<String> = Vec::new();
     let mut results: Vec<ToolChangeResult> = Vec::new();
-    let mut txn = Transaction::new();
 
     for item in &items {
         let mut push =
@@ -597,17 +596,24 @@ pub fn apply_tool_calls(
                 continue;
             }
         };
-        if !files.contains_key(&path) {
-            let mut state = if path == "." {
-                FileState::load_missing()
+        if staged.get(&path).is_none() {
+            let history = options.history.get(&path).cloned().unwrap_or_default();
+            if path == "." {
+                staged.insert(&path, FileState::load_missing(), false, None);
             } else {
-                FileState::load(host, &mut txn, &path)
-            };
-            state.history = options.history.get(&path).cloned().unwrap_or_default();
-            files.insert(path.clone(), state);
-            order.push(path.clone());
+                staged.load_all(host, &path, FileState::open);
+            }
+            if let Some(state) = staged.get_mut(&path).and_then(|s| s.doc.as_mut()) {
+                state.history = history;
+            }
+            staged.touch(&path);
         }
-        let Some(state) = files.get_mut(&path) else {
+        let Some(Slot {
+            doc: Some(state),
+            failed_at,
+            ..
+        }) = staged.get_mut(&path)
+        else {
             continue;
         };
 
@@ -626,14 +632,14 @@ pub fn apply_tool_calls(
 
         match op {
             Op::Write { content } => {
-                if state.failed {
+                if failed_at.is_some() {
                     previous_failed(&mut push, None);
                     continue;
                 }
                 if let Some((kind, why)) = &state.unusable {
                     let kind = *kind;
                     let why = format!("{why}; write_file will not replace it.");
-                    state.failed = true;
+                    *failed_at = Some(item.call_index);
                     push(&path, None, "", content, unusable(kind, why));
                     continue;
                 }
@@ -681,20 +687,20 @@ pub fn apply_tool_calls(
                     );
                     continue;
                 }
-                if state.failed {
+                if failed_at.is_some() {
                     previous_failed(&mut push, None);
                     continue;
                 }
                 let outcome = replace(state, old, new, *replace_all, options.matching);
                 if outcome.status == Status::Failed {
-                    state.failed = true;
+                    *failed_at = Some(item.call_index);
                 } else {
                     state.touched = true;
                 }
                 push(&path, None, old, new, outcome);
             }
             Op::Provider(ProviderOp::Undo) => {
-                if state.failed {
+                if failed_at.is_some() {
                     previous_failed(&mut push, None);
                     continue;
                 }
@@ -726,12 +732,12 @@ pub fn apply_tool_calls(
                     }
                 };
                 if outcome.status == Status::Failed {
-                    state.failed = true;
+                    *failed_at = Some(item.call_index);
                 }
                 push(&path, None, "", "", outcome);
             }
             Op::Provider(op) => {
-                if state.failed {
+                if failed_at.is_some() {
                     previous_failed(&mut push, None);
                     continue;
                 }
@@ -742,7 +748,7 @@ pub fn apply_tool_calls(
                 if outcome.read_only {
                     // Nothing to hold back: a failed read leaves the file as it was.
                 } else if outcome.status == Status::Failed {
-                    state.failed = true;
+                    *failed_at = Some(item.call_index);
                     state.touched = was_touched;
                 } else if state.body != body_before {
                     state.history.push(before);
@@ -759,7 +765,7 @@ pub fn apply_tool_calls(
                 push(&path, None, old, new, outcome);
             }
             Op::Modify { changes } => {
-                if state.failed {
+                if failed_at.is_some() {
                     for i in 0..changes.len() {
                         previous_failed(&mut push, Some(i));
                     }
@@ -775,7 +781,7 @@ pub fn apply_tool_calls(
                     push(&path, Some(i), &old, &new, outcome);
                 }
                 if any_failed {
-                    state.failed = true;
+                    *failed_at = Some(item.call_index);
                 } else {
                     state.touched = true;
                 }
@@ -828,49 +834,54 @@ pub fn apply_tool_calls(
     }
 
     // Everything applies: encode and write the changed files together.
-    for path in &order {
-        let Some(state) = files.get(path) else {
+    for (path, slot) in staged.in_order() {
+        let Some(state) = slot.doc.as_ref() else {
             continue;
         };
         if state.history_changed && !options.dry_run {
             let mut history = state.history.clone();
             let excess = history.len().saturating_sub(HISTORY_DEPTH);
             history.drain(..excess);
-            out.history.insert(path.clone(), history);
+            out.history.insert(path.to_string(), history);
         }
-        if state.touched && state.body.is_none() && state.original.is_some() {
-            out.files_deleted.push(path.clone());
-            txn.delete(path);
-            continue;
-        }
-        let (true, Some(body)) = (state.touched, &state.body) else {
-            continue;
-        };
-        // An empty body is an empty file: no lone BOM.
-        let bytes = if body.is_empty() {
-            String::new()
-        } else {
-            state
-                .text
-                .encode_tracked(body, Some(&state.provenance), state.final_newline, policy)
-        };
-        if state.original.as_deref() == Some(bytes.as_bytes()) {
-            continue;
-        }
-        if state.original.is_some() {
-            out.files_modified.push(path.clone());
-        } else {
-            out.files_created.push(path.clone());
-        }
-        txn.write(path, bytes);
     }
-    let committed = txn.commit(
+    let finished = staged.finish_with(
         host,
         CommitOptions {
             dry_run: options.dry_run,
             stage: options.stage,
         },
+        |slot| {
+            let Some(state) = slot.doc.as_ref() else {
+                return FilePlan::Keep;
+            };
+            if state.touched && state.body.is_none() && state.original.is_some() {
+                return FilePlan::Delete;
+            }
+            let (true, Some(body)) = (state.touched, &state.body) else {
+                return FilePlan::Keep;
+            };
+            // An empty body is an empty file: no lone BOM.
+            let bytes = if body.is_empty() {
+                String::new()
+            } else {
+                state.text.encode_tracked(
+                    body,
+                    Some(&state.provenance),
+                    state.final_newline,
+                    policy,
+                )
+            };
+            if state.original.as_deref() == Some(bytes.as_bytes()) {
+                return FilePlan::Keep;
+            }
+            FilePlan::Write(bytes)
+        },
     );
+    out.files_modified = finished.modified;
+    out.files_created = finished.created;
+    out.files_deleted = finished.deleted;
+    let committed = finished.committed;
     if let Some(failure) = &committed.failure {
         out.ok = false;
         out.errors.push(failure.describe());
