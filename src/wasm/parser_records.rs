@@ -373,8 +373,9 @@ impl RecordSink {
 }
 
 impl Sink for RecordSink {
-    type Mark = usize;
-    const EVENTS: bool = true;
+    fn events(&self) -> bool {
+        true
+    }
 
     fn line(&mut self, line: &str) -> usize {
         let mark = self.offset16;
