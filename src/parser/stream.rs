@@ -1078,8 +1078,8 @@ impl GrammarCore {
                             "; it names another file than the block before, so that block's path is not reused"
                         };
                         let reason = format!(
-                            "line {line_number} {:?} before `{marker_name}` is not a file path ({why}){other}; put the file's path alone on the line before the marker",
-                            preview(text.trim())
+                            "line {line_number} {} before `{marker_name}` is not a file path ({why}){other}; put the file's path alone on the line before the marker",
+                            crate::text::quoted(&preview(text.trim()))
                         );
                         self.refuse(line_number, reason);
                         (None, (0, 0), line_number, String::new(), offset)
