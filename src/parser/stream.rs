@@ -45,6 +45,23 @@ pub enum Section {
     Patch,
 }
 
+impl Section {
+    /// The kebab-case name used across the JavaScript boundary.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Section::Edit => "edit",
+            Section::Repl => "repl",
+            Section::Anchor => "anchor",
+            Section::Old => "old",
+            Section::New => "new",
+            Section::TrailingAnchor => "trailing-anchor",
+            Section::Search => "search",
+            Section::Replace => "replace",
+            Section::Patch => "patch",
+        }
+    }
+}
+
 /// What happened in the reply, in order. Returned by [`EditStream::feed`] and
 /// [`EditStream::finish`].
 ///
