@@ -180,32 +180,32 @@ fn the_record_layout_names_the_positions_the_records_use() {
 fn the_binding_json_is_serde_json_text() {
     let tricky = "a \"q\" \\ \t\r\u{1}\u{8}\u{c}\u{1f}\u{7f} é 👍 \u{2028}";
     let events = vec![
-        TextEvent::BlockStart {
+        TextEvent::Start {
             file_path: tricky.into(),
             format: Some(Format::ApplyPatch),
             line_number: 4_000_000_000,
         },
-        TextEvent::BlockStart {
+        TextEvent::Start {
             file_path: "src/a.py".into(),
             format: None,
             line_number: 0,
         },
-        TextEvent::BlockUpdate {
+        TextEvent::Update {
             format: None,
             section: Section::TrailingAnchor,
             lines: vec![],
         },
-        TextEvent::BlockUpdate {
+        TextEvent::Update {
             format: Some(Format::Anchored),
             section: Section::Patch,
             lines: vec![tricky.into(), String::new()],
         },
-        TextEvent::BlockDiscarded {
+        TextEvent::Discarded {
             file_path: None,
             line_number: 7,
             reason: tricky.into(),
         },
-        TextEvent::BlockDiscarded {
+        TextEvent::Discarded {
             file_path: Some("b/\u{0}c".into()),
             line_number: 10,
             reason: String::new(),

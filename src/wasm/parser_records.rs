@@ -399,7 +399,7 @@ impl Sink for RecordSink {
             }
             PathAt::Previous => (NONE, NONE),
             PathAt::Elsewhere => {
-                return self.json(TextEvent::BlockStart {
+                return self.json(TextEvent::Start {
                     file_path: file_path.to_string(),
                     format,
                     line_number,
@@ -429,7 +429,7 @@ impl Sink for RecordSink {
 
     fn replayed(&mut self, format: Option<Format>, section: Section, lines: Vec<String>) {
         // These lines came in earlier feeds: they travel as text.
-        self.json(TextEvent::BlockUpdate {
+        self.json(TextEvent::Update {
             format,
             section,
             lines,
@@ -481,7 +481,7 @@ impl Sink for RecordSink {
             && self.records[self.records.len() - 2..] == [RECORD_JSON, k.wrapping_sub(1) as u32];
         if let (
             true,
-            Some(TextEvent::BlockUpdate {
+            Some(TextEvent::Update {
                 section: Section::Patch,
                 lines: last,
                 ..
@@ -491,7 +491,7 @@ impl Sink for RecordSink {
             last.extend(lines);
             return;
         }
-        self.json(TextEvent::BlockUpdate {
+        self.json(TextEvent::Update {
             format: Some(format),
             section: Section::Patch,
             lines,
@@ -507,7 +507,7 @@ impl Sink for RecordSink {
     }
 
     fn discarded(&mut self, file_path: Option<String>, line_number: u32, reason: String) {
-        self.json(TextEvent::BlockDiscarded {
+        self.json(TextEvent::Discarded {
             file_path,
             line_number,
             reason,
@@ -636,17 +636,17 @@ pub fn utf16_len(line: &str) -> usize {
 /// text, written as JSON by [`events_json`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TextEvent {
-    BlockStart {
+    Start {
         file_path: String,
         format: Option<Format>,
         line_number: u32,
     },
-    BlockUpdate {
+    Update {
         format: Option<Format>,
         section: Section,
         lines: Vec<String>,
     },
-    BlockDiscarded {
+    Discarded {
         file_path: Option<String>,
         line_number: u32,
         reason: String,
@@ -656,7 +656,7 @@ pub enum TextEvent {
 impl From<TextEvent> for StreamEvent {
     fn from(event: TextEvent) -> StreamEvent {
         match event {
-            TextEvent::BlockStart {
+            TextEvent::Start {
                 file_path,
                 format,
                 line_number,
@@ -665,7 +665,7 @@ impl From<TextEvent> for StreamEvent {
                 format,
                 line_number,
             },
-            TextEvent::BlockUpdate {
+            TextEvent::Update {
                 format,
                 section,
                 lines,
@@ -674,7 +674,7 @@ impl From<TextEvent> for StreamEvent {
                 section,
                 lines,
             },
-            TextEvent::BlockDiscarded {
+            TextEvent::Discarded {
                 file_path,
                 line_number,
                 reason,
@@ -756,7 +756,7 @@ pub fn events_json(events: &[TextEvent]) -> String {
             out.push(',');
         }
         match event {
-            TextEvent::BlockStart {
+            TextEvent::Start {
                 file_path,
                 format,
                 line_number,
@@ -767,7 +767,7 @@ pub fn events_json(events: &[TextEvent]) -> String {
                 out.push_str(",\"lineNumber\":");
                 json_u32(&mut out, *line_number);
             }
-            TextEvent::BlockUpdate {
+            TextEvent::Update {
                 format,
                 section,
                 lines,
@@ -779,7 +779,7 @@ pub fn events_json(events: &[TextEvent]) -> String {
                 out.push_str("\",\"lines\":");
                 json_lines(&mut out, lines);
             }
-            TextEvent::BlockDiscarded {
+            TextEvent::Discarded {
                 file_path,
                 line_number,
                 reason,
