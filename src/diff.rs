@@ -576,7 +576,11 @@ pub fn changed_spans(old: &str, new: &str, deadline: Option<Instant>) -> Option<
 /// (the same hooks: compacted, replaces paired), calling Myers directly: the
 /// algorithm chosen at run time would link Patience and LCS in too, which
 /// nothing here uses (7 KiB of the `editblocks/lite` module).
-fn myers_ops(old: &[u32], new: &[u32], deadline: Option<Instant>) -> Vec<DiffOp> {
+fn myers_ops<T: Eq + std::hash::Hash + Ord>(
+    old: &[T],
+    new: &[T],
+    deadline: Option<Instant>,
+) -> Vec<DiffOp> {
     use similar::algorithms::{myers, Capture, Compact, Replace};
     let mut d = Compact::new(Replace::new(Capture::new()), old, new);
     // `Capture` never fails: its error type is `Infallible`.
@@ -592,17 +596,7 @@ pub fn changed_spans_ref<'a>(
 ) -> Option<PairSpansRef<'a>> {
     let a = Tokens::new(old);
     let b = Tokens::new(new);
-    // Tokens interned like lines: one compiled copy of Myers serves both.
-    let (a_all, b_all) = (a.all(), b.all());
-    let mut ids: HashMap<&str, u32, FxBuild> =
-        HashMap::with_capacity_and_hasher(a_all.len() + b_all.len(), FxBuild);
-    let mut intern = |token: &'a str| -> u32 {
-        let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
-        *ids.entry(token).or_insert(next)
-    };
-    let a_ids: Vec<u32> = a_all.iter().map(|&t| intern(t)).collect();
-    let b_ids: Vec<u32> = b_all.iter().map(|&t| intern(t)).collect();
-    let ops = myers_ops(&a_ids, &b_ids, deadline);
+    let ops = myers_ops(&a.all(), &b.all(), deadline);
     if deadline.is_some_and(|d| Instant::now() > d) {
         return None;
     }
