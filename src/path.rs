@@ -59,9 +59,11 @@ pub fn confine(raw: &str, allow_folders: &[String]) -> Result<String, PathError>
             let folder = vcs_folder(name).unwrap_or("GIT").to_ascii_lowercase();
             return Err(PathError {
                 reason: format!(
-                    "Path {raw:?} was refused: it is inside version-control metadata ({name:?} is the .{folder} folder), \
+                    "Path {} was refused: it is inside version-control metadata ({} is the .{folder} folder), \
                      where a write can run commands and shows in no diff. Edit project files only; \
-                     the caller may allow a folder explicitly with allowFolders (such as \".{folder}/info\")."
+                     the caller may allow a folder explicitly with allowFolders (such as \".{folder}/info\").",
+                    crate::text::quoted(raw),
+                    crate::text::quoted(name)
                 ),
             });
         }
@@ -74,7 +76,10 @@ pub fn confine(raw: &str, allow_folders: &[String]) -> Result<String, PathError>
 fn components(raw: &str) -> Result<Vec<&str>, PathError> {
     let refuse = |why: String| {
         Err(PathError {
-            reason: format!("Path {raw:?} was refused: {why}. Use a path relative to the project root, such as src/main.rs."),
+            reason: format!(
+                "Path {} was refused: {why}. Use a path relative to the project root, such as src/main.rs.",
+                crate::text::quoted(raw)
+            ),
         })
     };
     if raw.trim().is_empty() {

@@ -804,3 +804,125 @@ mod tests {
         );
     }
 }
+
+/// `text` in double quotes, escaped the way Rust's `{:?}` writes a string,
+/// for the messages that quote a reply's text or a path. Written out so the
+/// module does not link `Debug` for `str` and its Unicode tables: it is the
+/// same text for ASCII, Latin-1, and the invisible, spacing and combining
+/// characters listed in [`escaped_char`]; any other character is kept as
+/// is (where `{:?}` escapes a few rare ones: unassigned, private-use, rare
+/// combining marks).
+pub fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\0' => out.push_str("\\0"),
+            c if escaped_char(c) => {
+                out.push_str("\\u{");
+                let mut digits = [0u8; 8];
+                let mut n = c as u32;
+                let mut i = digits.len();
+                loop {
+                    i -= 1;
+                    digits[i] = b"0123456789abcdef"[(n & 0xf) as usize];
+                    n >>= 4;
+                    if n == 0 {
+                        break;
+                    }
+                }
+                for &d in &digits[i..] {
+                    out.push(d as char);
+                }
+                out.push('}');
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Characters `{:?}` writes as `\u{…}`, as far as [`quoted`] knows them:
+/// controls, the non-ASCII spaces, line and paragraph separators, format
+/// characters (soft hyphen, zero-width and direction marks, BOM), surrogate
+/// and private-use code points, and the common combining marks.
+fn escaped_char(c: char) -> bool {
+    matches!(c as u32,
+        0x00..=0x1f | 0x7f..=0xa0 | 0xad
+        | 0x300..=0x36f // combining diacritical marks
+        | 0x483..=0x489 | 0x591..=0x5bd | 0x600..=0x605 | 0x61c | 0x6dd | 0x70f
+        | 0x1680 | 0x180e | 0x2000..=0x200f | 0x2028..=0x202f | 0x205f..=0x2064
+        | 0x2066..=0x206f | 0x20d0..=0x20f0 | 0x3000 | 0x302a..=0x302f | 0x3099 | 0x309a
+        | 0xe000..=0xf8ff | 0xfe00..=0xfe0f | 0xfe20..=0xfe2f | 0xfeff | 0xfff9..=0xfffb
+        | 0xe0001 | 0xe0020..=0xe007f | 0xe0100..=0xe01ef | 0xf0000..)
+}
+
+#[cfg(test)]
+mod quoted_tests {
+    use super::quoted;
+
+    /// Every character of the ranges `quoted` claims gives `{:?}`'s text.
+    #[test]
+    fn same_text_as_debug_for_the_characters_it_knows() {
+        let ranges = [
+            0x00..=0x2ff,
+            0x300..=0x36f,
+            0x370..=0x482,
+            0x483..=0x489,
+            0x600..=0x605,
+            0x1680..=0x1680,
+            0x180e..=0x180e,
+            0x2000..=0x2070,
+            0x20a0..=0x20f0,
+            0x2100..=0x2bff,
+            0x3000..=0x30ff,
+            0x4e00..=0x4eff,
+            0xac00..=0xacff,
+            0xe000..=0xf8ff,
+            0xfe00..=0xfe2f,
+            0xfeff..=0xfeff,
+            0xfff9..=0xfffd,
+            0x1f300..=0x1f64f,
+            0xe0001..=0xe0001,
+            0xe0020..=0xe007f,
+            0xe0100..=0xe01ef,
+        ];
+        // Unassigned code points inside those ranges: `{:?}` escapes them,
+        // `quoted` does not (the documented difference).
+        let unassigned = [
+            0x378..=0x379,
+            0x380..=0x383,
+            0x38b..=0x38b,
+            0x38d..=0x38d,
+            0x3a2..=0x3a2,
+            0x2065..=0x2065,
+            0x20c2..=0x20cf,
+            0x218c..=0x218f,
+            0x242a..=0x243f,
+            0x244b..=0x245f,
+            0x2b74..=0x2b75,
+            0x3040..=0x3040,
+            0x3097..=0x3098,
+            0xfe1a..=0xfe1f,
+        ];
+        for range in ranges {
+            for u in range {
+                let Some(c) = char::from_u32(u) else { continue };
+                if unassigned.iter().any(|r| r.contains(&u)) {
+                    continue;
+                }
+                let s = format!("a{c}b");
+                assert_eq!(quoted(&s), format!("{s:?}"), "U+{u:04X}");
+            }
+        }
+        let mixed = "src/\"x\"\\y\tz\r\n\0 é e\u{301} 👍\u{fe0f} \u{200b}\u{feff}";
+        assert_eq!(quoted(mixed), format!("{mixed:?}"));
+        assert_eq!(quoted(""), "\"\"");
+    }
+}

@@ -8,7 +8,9 @@ mod parser_records;
 
 use editblocks::parser::{EditStream, ParseOptions, Section, StreamEvent};
 use editblocks::Format;
-use parser_records::{CompactStream, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
+use parser_records::{
+    CompactStream, TextEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE,
+};
 
 const SECTIONS: [Section; 8] = [
     Section::Edit,
@@ -72,7 +74,13 @@ fn compact_events(chunks: &[&str]) -> Vec<Ev> {
                     i += 5;
                 }
                 RECORD_JSON => {
-                    out.extend(summary(&o.events[r[i + 1] as usize]));
+                    let event = o.events[r[i + 1] as usize].clone();
+                    // The binding's JSON is serde_json's text for the same event.
+                    assert_eq!(
+                        parser_records::events_json(std::slice::from_ref(&event)),
+                        serde_json::to_string(&[StreamEvent::from(event.clone())]).unwrap()
+                    );
+                    out.extend(summary(&event.into()));
                     i += 2;
                 }
                 RECORD_START => {
@@ -163,4 +171,73 @@ fn the_record_layout_names_the_positions_the_records_use() {
         layout["sections"][Section::TrailingAnchor as usize],
         "trailing-anchor"
     );
+}
+
+/// The binding writes its JSON without serde_json: the same text, for every
+/// event kind it sends, with and without a format or path, and for the
+/// pending block at every line of replies in each format.
+#[test]
+fn the_binding_json_is_serde_json_text() {
+    let tricky = "a \"q\" \\ \t\r\u{1}\u{8}\u{c}\u{1f}\u{7f} é 👍 \u{2028}";
+    let events = vec![
+        TextEvent::Start {
+            file_path: tricky.into(),
+            format: Some(Format::ApplyPatch),
+            line_number: 4_000_000_000,
+        },
+        TextEvent::Start {
+            file_path: "src/a.py".into(),
+            format: None,
+            line_number: 0,
+        },
+        TextEvent::Update {
+            format: None,
+            section: Section::TrailingAnchor,
+            lines: vec![],
+        },
+        TextEvent::Update {
+            format: Some(Format::Anchored),
+            section: Section::Patch,
+            lines: vec![tricky.into(), String::new()],
+        },
+        TextEvent::Discarded {
+            file_path: None,
+            line_number: 7,
+            reason: tricky.into(),
+        },
+        TextEvent::Discarded {
+            file_path: Some("b/\u{0}c".into()),
+            line_number: 10,
+            reason: String::new(),
+        },
+    ];
+    let serde_events: Vec<StreamEvent> = events.iter().cloned().map(StreamEvent::from).collect();
+    assert_eq!(
+        parser_records::events_json(&events),
+        serde_json::to_string(&serde_events).unwrap()
+    );
+    assert_eq!(parser_records::events_json(&[]), "[]");
+
+    let replies = [
+        "src/a.py\n««« EDIT\nx = \"1\"\t\\\n═══════ REPL\ny\n»»» EDIT END\n",
+        "src/a.py\n««« EDIT\nlead\n───────\nold\n═══════\nnew\n───────\ntrail\n»»»\n",
+        "src/b.rs\n<<<<<<< SEARCH\nfn a() {}\n=======\nfn b() {}\n>>>>>>> REPLACE\n",
+        "*** Begin Patch\n*** Update File: c.txt\n@@\n-a\n+b é\n*** End Patch\n",
+        "--- a/d.txt\n+++ b/d.txt\n@@ -1 +1 @@\n-x\n+y\n",
+    ];
+    let mut seen = 0;
+    for reply in replies {
+        let mut stream = CompactStream::new(&ParseOptions::default());
+        for piece in reply.split_inclusive(['\n', ' ']) {
+            stream.feed(piece);
+            if let Some(p) = stream.pending() {
+                seen += 1;
+                assert_eq!(
+                    parser_records::pending_json(&p),
+                    serde_json::to_string(&p).unwrap()
+                );
+            }
+        }
+    }
+    assert!(seen > 20, "pending blocks seen: {seen}");
 }

@@ -130,10 +130,10 @@ mod prompt;
 mod sink;
 mod stream;
 
-pub use sink::{BlockSink, CompleteBlock, EventSink, PathAt, Sink, SpanSink};
+pub use sink::{AnySink, BlockSink, CompleteBlock, EventSink, Mark, PathAt, Sink, SpanSink};
 pub use stream::{
-    assumed_names, BlockSpans, EditStream, Grammar, PendingBlock, PendingSection, Section,
-    StreamEvent, ASSUMED,
+    assumed_names, BlockSpans, EditStream, Grammar, GrammarCore, PendingBlock, PendingSection,
+    Section, StreamEvent, ASSUMED,
 };
 
 use crate::block::{EditBlock, Format};

@@ -89,26 +89,25 @@ impl<M> CompleteBlock<'_, M> {
 
 /// What the grammar calls as it reads. Every method but [`Sink::complete`],
 /// [`Sink::patch_complete`] and [`Sink::line`] is called only when
-/// [`Sink::EVENTS`] is true.
+/// [`Sink::events`] is true.
 pub trait Sink {
-    /// What the sink wants remembered with a line that may be pointed at
-    /// later (a path line, a block's first line): e.g. its offset in the
-    /// sink's own units. `()` when nothing.
-    type Mark: Copy + Default + Ord;
     /// Whether block starts, updates and discards are wanted (a one-shot
-    /// parse wants only complete blocks).
-    const EVENTS: bool;
+    /// parse wants only complete blocks). Asked once, when the grammar is
+    /// made.
+    fn events(&self) -> bool;
     /// A line of the reply is read (without its line end); returns the mark
-    /// of its start. Called for every line, in order, before anything it
-    /// causes.
-    fn line(&mut self, line: &str) -> Self::Mark;
+    /// of its start: what the sink wants remembered with a line that may be
+    /// pointed at later (a path line, a block's first line), e.g. its offset
+    /// in the sink's own units; 0 when nothing. Called for every line, in
+    /// order, before anything it causes.
+    fn line(&mut self, line: &str) -> Mark;
     /// A start marker was read after a usable path.
     fn block_start(
         &mut self,
         format: Option<Format>,
         line_number: u32,
         file_path: &str,
-        at: PathAt<'_, Self::Mark>,
+        at: PathAt<'_, Mark>,
     );
     /// `line`, the current line, is content of `section`.
     fn content(&mut self, format: Option<Format>, section: Section, line: &str);
@@ -118,7 +117,7 @@ pub trait Sink {
     /// restarted at a start marker it held).
     fn replayed(&mut self, format: Option<Format>, section: Section, lines: Vec<String>);
     /// A text block is complete; `index` is its place among all blocks.
-    fn complete(&mut self, index: usize, block: CompleteBlock<'_, Self::Mark>);
+    fn complete(&mut self, index: usize, block: CompleteBlock<'_, Mark>);
     /// Body lines of the patch operation being read; `current` is the line
     /// just read.
     fn patch_update(&mut self, format: Format, lines: Vec<String>, current: &str);
@@ -129,14 +128,28 @@ pub trait Sink {
     /// the reply line its `raw_block` starts at (its header line), when known;
     /// the raw block is the reply's text from there only when it reads the
     /// same (a patch grammar may have tidied a line).
-    fn patch_complete(
-        &mut self,
-        index: usize,
-        block: EditBlock,
-        raw_at: Option<(usize, Self::Mark)>,
-    );
+    fn patch_complete(&mut self, index: usize, block: EditBlock, raw_at: Option<(usize, Mark)>);
     /// A block was dropped, with the sentence saying why.
     fn discarded(&mut self, file_path: Option<String>, line_number: u32, reason: String);
+}
+
+/// What a sink remembers with a line (see [`Sink::line`]).
+pub type Mark = usize;
+
+/// A [`Sink`] the grammar can hand back as its own type: the grammar holds
+/// its sink as `Box<dyn AnySink>`, so that it is compiled once for all sinks.
+pub trait AnySink: Sink {
+    fn as_any(&self) -> &dyn std::any::Any;
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+}
+
+impl<S: Sink + 'static> AnySink for S {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }
 
 /// Every [`StreamEvent`], consecutive lines of one section merged.
@@ -167,10 +180,19 @@ impl EventSink {
 }
 
 impl Sink for EventSink {
-    type Mark = ();
-    const EVENTS: bool = true;
-    fn line(&mut self, _: &str) {}
-    fn block_start(&mut self, format: Option<Format>, line_number: u32, path: &str, _: PathAt<()>) {
+    fn events(&self) -> bool {
+        true
+    }
+    fn line(&mut self, _: &str) -> Mark {
+        0
+    }
+    fn block_start(
+        &mut self,
+        format: Option<Format>,
+        line_number: u32,
+        path: &str,
+        _: PathAt<Mark>,
+    ) {
         self.events.push(StreamEvent::BlockStart {
             file_path: path.to_string(),
             format,
@@ -194,7 +216,7 @@ impl Sink for EventSink {
             lines,
         });
     }
-    fn complete(&mut self, index: usize, block: CompleteBlock<'_, ()>) {
+    fn complete(&mut self, index: usize, block: CompleteBlock<'_, Mark>) {
         self.events.push(StreamEvent::BlockComplete {
             index,
             block: block.to_edit_block(),
@@ -206,7 +228,7 @@ impl Sink for EventSink {
     fn patch_line(&mut self, format: Format, line: &str) {
         self.push_lines(Some(format), Section::Patch, vec![line.to_string()]);
     }
-    fn patch_complete(&mut self, index: usize, block: EditBlock, _: Option<(usize, ())>) {
+    fn patch_complete(&mut self, index: usize, block: EditBlock, _: Option<(usize, Mark)>) {
         self.events
             .push(StreamEvent::BlockComplete { index, block });
     }
@@ -226,19 +248,22 @@ pub struct BlockSink {
 }
 
 impl Sink for BlockSink {
-    type Mark = ();
-    const EVENTS: bool = false;
-    fn line(&mut self, _: &str) {}
-    fn block_start(&mut self, _: Option<Format>, _: u32, _: &str, _: PathAt<()>) {}
+    fn events(&self) -> bool {
+        false
+    }
+    fn line(&mut self, _: &str) -> Mark {
+        0
+    }
+    fn block_start(&mut self, _: Option<Format>, _: u32, _: &str, _: PathAt<Mark>) {}
     fn content(&mut self, _: Option<Format>, _: Section, _: &str) {}
     fn section(&mut self, _: Option<Format>, _: Section) {}
     fn replayed(&mut self, _: Option<Format>, _: Section, _: Vec<String>) {}
-    fn complete(&mut self, _: usize, block: CompleteBlock<'_, ()>) {
+    fn complete(&mut self, _: usize, block: CompleteBlock<'_, Mark>) {
         self.blocks.push(block.to_edit_block());
     }
     fn patch_update(&mut self, _: Format, _: Vec<String>, _: &str) {}
     fn patch_line(&mut self, _: Format, _: &str) {}
-    fn patch_complete(&mut self, _: usize, block: EditBlock, _: Option<(usize, ())>) {
+    fn patch_complete(&mut self, _: usize, block: EditBlock, _: Option<(usize, Mark)>) {
         self.blocks.push(block);
     }
     fn discarded(&mut self, _: Option<String>, _: u32, _: String) {}
@@ -256,19 +281,22 @@ pub struct SpanSink {
 }
 
 impl Sink for SpanSink {
-    type Mark = ();
-    const EVENTS: bool = false;
-    fn line(&mut self, _: &str) {}
-    fn block_start(&mut self, _: Option<Format>, _: u32, _: &str, _: PathAt<()>) {}
+    fn events(&self) -> bool {
+        false
+    }
+    fn line(&mut self, _: &str) -> Mark {
+        0
+    }
+    fn block_start(&mut self, _: Option<Format>, _: u32, _: &str, _: PathAt<Mark>) {}
     fn content(&mut self, _: Option<Format>, _: Section, _: &str) {}
     fn section(&mut self, _: Option<Format>, _: Section) {}
     fn replayed(&mut self, _: Option<Format>, _: Section, _: Vec<String>) {}
-    fn complete(&mut self, _: usize, block: CompleteBlock<'_, ()>) {
+    fn complete(&mut self, _: usize, block: CompleteBlock<'_, Mark>) {
         self.spans.push(block.to_spans());
     }
     fn patch_update(&mut self, _: Format, _: Vec<String>, _: &str) {}
     fn patch_line(&mut self, _: Format, _: &str) {}
-    fn patch_complete(&mut self, index: usize, block: EditBlock, raw_at: Option<(usize, ())>) {
+    fn patch_complete(&mut self, index: usize, block: EditBlock, raw_at: Option<(usize, Mark)>) {
         self.patches.push((index, block));
         self.patch_offsets.push(raw_at.map(|(offset, _)| offset));
     }

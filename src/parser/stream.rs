@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::markers::{classify, is_fence, spelling, Marker, Spelling};
 use super::path_line::{looks_like_path_word, path_in_line, undecorated};
-use super::sink::{CompleteBlock, EventSink, PathAt, Sink};
+use super::sink::{AnySink, CompleteBlock, EventSink, Mark, PathAt, Sink};
 use super::ParseOptions;
 use crate::block::{EditBlock, Format};
 use crate::patch::{Fed, PatchEvent, PatchReader};
@@ -43,6 +43,23 @@ pub enum Section {
     /// The body of a patch operation (`apply-patch`, `unified-diff`): lines
     /// as written, with their ` `, `-`, `+` or `@@` prefix.
     Patch,
+}
+
+impl Section {
+    /// The kebab-case name used across the JavaScript boundary.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Section::Edit => "edit",
+            Section::Repl => "repl",
+            Section::Anchor => "anchor",
+            Section::Old => "old",
+            Section::New => "new",
+            Section::TrailingAnchor => "trailing-anchor",
+            Section::Search => "search",
+            Section::Replace => "replace",
+            Section::Patch => "patch",
+        }
+    }
 }
 
 /// What happened in the reply, in order. Returned by [`EditStream::feed`] and
@@ -320,8 +337,57 @@ impl EditStream {
 /// [`EditStream`], [`parse_edits`](super::parse_edits) and
 /// [`parse_spans`](super::parse_spans). It reports to its [`Sink`] and keeps
 /// no output of its own.
-pub struct Grammar<S: Sink> {
-    sink: S,
+pub struct Grammar<S> {
+    core: GrammarCore,
+    sink: std::marker::PhantomData<S>,
+}
+
+impl<S: Sink + 'static> Grammar<S> {
+    /// A grammar for the formats in `options` (all when empty), reporting
+    /// to `sink`.
+    pub fn new(options: &ParseOptions, sink: S) -> Grammar<S> {
+        Grammar {
+            core: GrammarCore::new(options, Box::new(sink)),
+            sink: std::marker::PhantomData,
+        }
+    }
+
+    pub fn sink(&self) -> &S {
+        match self.core.sink.as_any().downcast_ref() {
+            Some(sink) => sink,
+            // `new` boxed an `S`, and nothing replaces it.
+            None => unreachable!(),
+        }
+    }
+
+    pub fn sink_mut(&mut self) -> &mut S {
+        match self.core.sink.as_any_mut().downcast_mut() {
+            Some(sink) => sink,
+            None => unreachable!(),
+        }
+    }
+}
+
+impl<S> std::ops::Deref for Grammar<S> {
+    type Target = GrammarCore;
+    fn deref(&self) -> &GrammarCore {
+        &self.core
+    }
+}
+
+impl<S> std::ops::DerefMut for Grammar<S> {
+    fn deref_mut(&mut self) -> &mut GrammarCore {
+        &mut self.core
+    }
+}
+
+/// The grammar itself, over a sink it calls through a vtable: one compiled
+/// copy serves every sink (the wasm's one-shot spans and its streaming
+/// records alike). [`Grammar`] is its typed face.
+pub struct GrammarCore {
+    sink: Box<dyn AnySink>,
+    /// `sink.events()`, asked once.
+    events: bool,
     allow_edit_repl: bool,
     allow_anchored: bool,
     allow_search: bool,
@@ -344,9 +410,9 @@ pub struct Grammar<S: Sink> {
     patches: u32,
     /// The last lines' numbers, offsets and marks (a patch operation is
     /// announced a few lines after its header line).
-    recent: [(u32, usize, S::Mark); 8],
+    recent: [(u32, usize, Mark); 8],
     /// Where the open patch's announced operations start, in order.
-    op_starts: std::collections::VecDeque<(u32, usize, S::Mark)>,
+    op_starts: std::collections::VecDeque<(u32, usize, Mark)>,
     patch_out: Vec<PatchEvent>,
     /// Nothing but byte-order marks read so far.
     at_start: bool,
@@ -355,23 +421,22 @@ pub struct Grammar<S: Sink> {
     line_count: u32,
     /// Normalised byte offset of the next line's start.
     offset: usize,
-    candidate: Candidate<S::Mark>,
+    candidate: Candidate<Mark>,
     lead: String,
     previous_path: String,
     previous_span: (usize, usize),
-    block: Option<Block<S::Mark>>,
+    block: Option<Block<Mark>>,
     /// The last block's text buffer, kept to be reused by the next block.
     spare: String,
     completed: usize,
 }
 
-impl<S: Sink> Grammar<S> {
-    /// A grammar for the formats in `options` (all when empty), reporting
-    /// to `sink`.
-    pub fn new(options: &ParseOptions, sink: S) -> Grammar<S> {
+impl GrammarCore {
+    fn new(options: &ParseOptions, sink: Box<dyn AnySink>) -> GrammarCore {
         let all = options.formats.is_empty();
         let has = |f| all || options.formats.contains(&f);
-        Grammar {
+        GrammarCore {
+            events: sink.events(),
             sink,
             allow_edit_repl: has(Format::EditRepl),
             allow_anchored: has(Format::Anchored),
@@ -384,7 +449,7 @@ impl<S: Sink> Grammar<S> {
             patch: None,
             patch_tentative: false,
             patches: 0,
-            recent: [(0, 0, S::Mark::default()); 8],
+            recent: [(0, 0, 0); 8],
             op_starts: std::collections::VecDeque::new(),
             patch_out: Vec::new(),
             at_start: true,
@@ -401,14 +466,6 @@ impl<S: Sink> Grammar<S> {
         }
     }
 
-    pub fn sink(&self) -> &S {
-        &self.sink
-    }
-
-    pub fn sink_mut(&mut self) -> &mut S {
-        &mut self.sink
-    }
-
     /// Forgets the reply read so far (after [`Grammar::end`]): the next
     /// line is a new reply's first. Options and sink stay.
     pub fn reset(&mut self) {
@@ -417,7 +474,7 @@ impl<S: Sink> Grammar<S> {
         self.patch = None;
         self.patch_tentative = false;
         self.patches = 0;
-        self.recent = [(0, 0, S::Mark::default()); 8];
+        self.recent = [(0, 0, 0); 8];
         self.op_starts.clear();
         self.patch_out.clear();
         self.at_start = true;
@@ -440,7 +497,7 @@ impl<S: Sink> Grammar<S> {
 
     /// The mark of the earliest line the grammar may still point a sink at
     /// (the path line before a block, the open block's first line), if any.
-    pub fn earliest_mark(&self) -> Option<S::Mark> {
+    pub fn earliest_mark(&self) -> Option<Mark> {
         let candidate = match self.candidate {
             Candidate::Line { mark, .. } => Some(mark),
             _ => None,
@@ -811,7 +868,7 @@ impl<S: Sink> Grammar<S> {
             line_number: at,
             raw: String::new(),
             raw_start: self.offset,
-            raw_mark: S::Mark::default(),
+            raw_mark: 0,
             section: 0,
             starts: [first; 4],
             ends: [first; 4],
@@ -850,7 +907,7 @@ impl<S: Sink> Grammar<S> {
     /// line was the patch's (the usual reading is skipped).
     fn patch_line(&mut self, line: &str) -> bool {
         let n = self.line_count;
-        let updates = S::EVENTS;
+        let updates = self.events;
         if let Some(reader) = self.patch.as_mut() {
             let fed = reader.line(line, n, &mut self.patch_out, updates);
             let was_tentative = std::mem::replace(&mut self.patch_tentative, false);
@@ -910,18 +967,18 @@ impl<S: Sink> Grammar<S> {
                     if let Some(at) = self.recent.iter().find(|r| r.0 == line_number) {
                         self.op_starts.push_back(*at);
                     }
-                    if S::EVENTS {
+                    if self.events {
                         self.sink
                             .block_start(Some(format), line_number, &path, PathAt::Elsewhere);
                     }
                 }
                 PatchEvent::Update { format, lines } => {
-                    if S::EVENTS {
+                    if self.events {
                         self.sink.patch_update(format, lines, current);
                     }
                 }
                 PatchEvent::Current { format } => {
-                    if S::EVENTS {
+                    if self.events {
                         self.sink.patch_line(format, current);
                     }
                 }
@@ -950,7 +1007,7 @@ impl<S: Sink> Grammar<S> {
                     line_number,
                     reason,
                 } => {
-                    if S::EVENTS {
+                    if self.events {
                         self.sink.discarded(path, line_number, reason);
                     }
                 }
@@ -960,7 +1017,7 @@ impl<S: Sink> Grammar<S> {
 
     /// Keeps `line` as the path candidate, or adds a blank or fence line to
     /// the text after it.
-    fn note_candidate(&mut self, line: &str, trimmed: &str, offset: usize, mark: S::Mark) {
+    fn note_candidate(&mut self, line: &str, trimmed: &str, offset: usize, mark: Mark) {
         if trimmed.is_empty() || is_fence(trimmed) {
             if let Candidate::Line { .. } = self.candidate {
                 self.lead.push_str(line);
@@ -979,7 +1036,7 @@ impl<S: Sink> Grammar<S> {
         }
     }
 
-    fn start(&mut self, family: Family, marker_line: &str, offset: usize, mark: S::Mark) {
+    fn start(&mut self, family: Family, marker_line: &str, offset: usize, mark: Mark) {
         let format = match family {
             Family::Search => Some(Format::SearchReplace),
             Family::Edit if !self.allow_anchored => Some(Format::EditRepl),
@@ -1038,8 +1095,8 @@ impl<S: Sink> Grammar<S> {
                             "; it names another file than the block before, so that block's path is not reused"
                         };
                         let reason = format!(
-                            "line {line_number} {:?} before `{marker_name}` is not a file path ({why}){other}; put the file's path alone on the line before the marker",
-                            preview(text.trim())
+                            "line {line_number} {} before `{marker_name}` is not a file path ({why}){other}; put the file's path alone on the line before the marker",
+                            crate::text::quoted(&preview(text.trim()))
                         );
                         self.refuse(line_number, reason);
                         (None, (0, 0), line_number, String::new(), offset)
@@ -1099,7 +1156,7 @@ impl<S: Sink> Grammar<S> {
             header_open: family == Family::Search,
             doomed: None,
         };
-        if let (true, Some(path)) = (S::EVENTS, &block.path) {
+        if let (true, Some(path)) = (self.events, &block.path) {
             let at = match path_line {
                 Some((len, range, offset, mark)) => PathAt::Line {
                     line: block.raw.get(..len).unwrap_or(""),
@@ -1115,7 +1172,7 @@ impl<S: Sink> Grammar<S> {
     }
 
     fn refuse(&mut self, line_number: u32, reason: String) {
-        if S::EVENTS {
+        if self.events {
             self.sink.discarded(None, line_number, reason);
         }
     }
@@ -1132,7 +1189,7 @@ impl<S: Sink> Grammar<S> {
                     block.raw.push_str(line);
                     block.raw.push('\n');
                     block.counts[block.section] += 1;
-                    if S::EVENTS {
+                    if self.events {
                         let section = section_name(block, block.section);
                         self.sink.content(block.format, section, line);
                     }
@@ -1154,7 +1211,7 @@ impl<S: Sink> Grammar<S> {
                 let s = block.section;
                 block.starts[s] = block.raw.len();
                 block.ends[s] = block.raw.len();
-                if keep && S::EVENTS {
+                if keep && self.events {
                     let section = section_name(block, s);
                     self.sink.section(block.format, section);
                 }
@@ -1246,7 +1303,7 @@ impl<S: Sink> Grammar<S> {
                 block.raw.push('\n');
                 block.counts[0] += 1;
             }
-            if S::EVENTS && !replayed.is_empty() {
+            if self.events && !replayed.is_empty() {
                 let section = section_name(block, 0);
                 // These lines came in earlier feeds.
                 self.sink.replayed(block.format, section, replayed);
@@ -1257,7 +1314,7 @@ impl<S: Sink> Grammar<S> {
         self.lead.clear();
     }
 
-    fn expected_marker(&self, block: &Block<S::Mark>) -> &'static str {
+    fn expected_marker(&self, block: &Block<Mark>) -> &'static str {
         match (block.family, block.format, block.section) {
             (Family::Search, _, 0) => "`=======`",
             (Family::Search, _, _) => "`>>>>>>> REPLACE`",
@@ -1275,7 +1332,7 @@ impl<S: Sink> Grammar<S> {
         self.spare = raw;
     }
 
-    fn discard(&mut self, mut block: Block<S::Mark>, what: String) {
+    fn discard(&mut self, mut block: Block<Mark>, what: String) {
         let what = block.doomed.take().unwrap_or(what);
         let Some(path) = block.path else {
             self.recycle(block.raw);
@@ -1283,7 +1340,7 @@ impl<S: Sink> Grammar<S> {
             return;
         };
         self.recycle(block.raw);
-        if S::EVENTS {
+        if self.events {
             let reason = format!(
                 "block for {path} at line {} was dropped: {what}",
                 block.line_number
@@ -1306,7 +1363,7 @@ impl<S: Sink> Grammar<S> {
         }
     }
 
-    fn complete(&mut self, mut block: Block<S::Mark>) {
+    fn complete(&mut self, mut block: Block<Mark>) {
         if let Some(why) = block.doomed.take() {
             self.discard(block, why);
             return;

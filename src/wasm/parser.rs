@@ -9,7 +9,9 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::parser_records::{layout_json, utf16_units, CompactStream, PatchEncoder, SPAN_STRIDE};
+use super::parser_records::{
+    events_json, layout_json, pending_json, utf16_units, CompactStream, PatchEncoder, SPAN_STRIDE,
+};
 use crate::block::Format;
 use crate::parser::{self, BlockSpans, ParseOptions};
 
@@ -305,7 +307,7 @@ impl RawEditStream {
         self.json.clear();
         let events = &self.inner.sink().events;
         if !events.is_empty() {
-            self.json = serde_json::to_string(events).unwrap_or_else(|_| "[]".into());
+            self.json = events_json(events);
         }
     }
 
@@ -337,11 +339,7 @@ impl RawEditStream {
     pub fn pending(&self) -> Result<String, JsError> {
         match self.inner.pending() {
             None => Ok(String::new()),
-            Some(p) => serde_json::to_string(&p).map_err(|e| {
-                JsError::new(&format!(
-                    "editblocks: could not encode the pending block: {e}"
-                ))
-            }),
+            Some(p) => Ok(pending_json(&p)),
         }
     }
 }

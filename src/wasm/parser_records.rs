@@ -147,15 +147,7 @@ pub fn layout_json() -> String {
         Section::Replace,
         Section::Patch,
     ];
-    let section_names: Vec<String> = sections
-        .iter()
-        .map(|s| {
-            serde_json::to_string(s)
-                .unwrap_or_default()
-                .trim_matches('"')
-                .to_string()
-        })
-        .collect();
+    let section_names: Vec<String> = sections.iter().map(|s| s.as_str().to_string()).collect();
     let section_refs: Vec<&str> = section_names.iter().map(String::as_str).collect();
     let operations = ["add", "delete", "update"];
     let patch_formats: Vec<String> = Format::ALL
@@ -179,7 +171,11 @@ pub fn layout_json() -> String {
         list(&editblocks::parser::ASSUMED),
         list(&operations),
         patch_formats.join(","),
-        serde_json::to_string(editblocks::parser::LINE_END_PATTERN).unwrap_or_default(),
+        {
+            let mut pattern = String::new();
+            json_str(&mut pattern, editblocks::parser::LINE_END_PATTERN);
+            pattern
+        },
     )
 }
 
@@ -321,11 +317,11 @@ impl PatchEncoder {
 
 /// The binding's sink: numbers per feed (see the layout above); events that
 /// carry text of their own (discards, replayed lines, patch starts) as
-/// [`StreamEvent`]s to send as JSON.
+/// [`TextEvent`]s to send as JSON.
 #[derive(Debug, Default)]
 pub struct RecordSink {
     pub records: Vec<u32>,
-    pub events: Vec<StreamEvent>,
+    pub events: Vec<TextEvent>,
     pub patches: PatchEncoder,
     last_update: Option<usize>,
     /// UTF-16 offset of the next line's start in the normalised reply.
@@ -335,7 +331,7 @@ pub struct RecordSink {
 }
 
 impl RecordSink {
-    fn json(&mut self, event: StreamEvent) {
+    fn json(&mut self, event: TextEvent) {
         self.last_update = None;
         self.records.extend([RECORD_JSON, self.events.len() as u32]);
         self.events.push(event);
@@ -373,8 +369,9 @@ impl RecordSink {
 }
 
 impl Sink for RecordSink {
-    type Mark = usize;
-    const EVENTS: bool = true;
+    fn events(&self) -> bool {
+        true
+    }
 
     fn line(&mut self, line: &str) -> usize {
         let mark = self.offset16;
@@ -402,7 +399,7 @@ impl Sink for RecordSink {
             }
             PathAt::Previous => (NONE, NONE),
             PathAt::Elsewhere => {
-                return self.json(StreamEvent::BlockStart {
+                return self.json(TextEvent::Start {
                     file_path: file_path.to_string(),
                     format,
                     line_number,
@@ -432,7 +429,7 @@ impl Sink for RecordSink {
 
     fn replayed(&mut self, format: Option<Format>, section: Section, lines: Vec<String>) {
         // These lines came in earlier feeds: they travel as text.
-        self.json(StreamEvent::BlockUpdate {
+        self.json(TextEvent::Update {
             format,
             section,
             lines,
@@ -484,7 +481,7 @@ impl Sink for RecordSink {
             && self.records[self.records.len() - 2..] == [RECORD_JSON, k.wrapping_sub(1) as u32];
         if let (
             true,
-            Some(StreamEvent::BlockUpdate {
+            Some(TextEvent::Update {
                 section: Section::Patch,
                 lines: last,
                 ..
@@ -494,7 +491,7 @@ impl Sink for RecordSink {
             last.extend(lines);
             return;
         }
-        self.json(StreamEvent::BlockUpdate {
+        self.json(TextEvent::Update {
             format: Some(format),
             section: Section::Patch,
             lines,
@@ -510,7 +507,7 @@ impl Sink for RecordSink {
     }
 
     fn discarded(&mut self, file_path: Option<String>, line_number: u32, reason: String) {
-        self.json(StreamEvent::BlockDiscarded {
+        self.json(TextEvent::Discarded {
             file_path,
             line_number,
             reason,
@@ -522,7 +519,7 @@ impl Sink for RecordSink {
 #[derive(Debug, Default)]
 pub struct CompactOutput {
     pub records: Vec<u32>,
-    pub events: Vec<StreamEvent>,
+    pub events: Vec<TextEvent>,
     pub patch_hunks: Vec<u32>,
     pub patch_text: String,
     /// UTF-16 offset of the first character the binding still needs to
@@ -631,4 +628,199 @@ pub fn utf16_len(line: &str) -> usize {
     } else {
         utf16_units(line.as_bytes())
     }
+}
+
+/// The events the records carry as text (lines of earlier feeds, a patch
+/// operation's tidied lines, a path that is not text of the reply,
+/// discards): the [`StreamEvent`]s a sink of complete blocks never sends as
+/// text, written as JSON by [`events_json`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TextEvent {
+    Start {
+        file_path: String,
+        format: Option<Format>,
+        line_number: u32,
+    },
+    Update {
+        format: Option<Format>,
+        section: Section,
+        lines: Vec<String>,
+    },
+    Discarded {
+        file_path: Option<String>,
+        line_number: u32,
+        reason: String,
+    },
+}
+
+impl From<TextEvent> for StreamEvent {
+    fn from(event: TextEvent) -> StreamEvent {
+        match event {
+            TextEvent::Start {
+                file_path,
+                format,
+                line_number,
+            } => StreamEvent::BlockStart {
+                file_path,
+                format,
+                line_number,
+            },
+            TextEvent::Update {
+                format,
+                section,
+                lines,
+            } => StreamEvent::BlockUpdate {
+                format,
+                section,
+                lines,
+            },
+            TextEvent::Discarded {
+                file_path,
+                line_number,
+                reason,
+            } => StreamEvent::BlockDiscarded {
+                file_path,
+                line_number,
+                reason,
+            },
+        }
+    }
+}
+
+/// `text` as a JSON string, escaped as serde_json escapes it (so the
+/// binding links no serde_json: the text is the same).
+pub fn json_str(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => {
+                let hex = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(hex[(c as usize) >> 4] as char);
+                out.push(hex[(c as usize) & 0xf] as char);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn json_u32(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let (mut n, mut i) = (n, digits.len());
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(d as char);
+    }
+}
+
+fn json_lines(out: &mut String, lines: &[String]) {
+    out.push('[');
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        json_str(out, line);
+    }
+    out.push(']');
+}
+
+fn json_format(out: &mut String, format: Option<Format>) {
+    if let Some(f) = format {
+        out.push_str(",\"format\":\"");
+        out.push_str(f.as_str());
+        out.push('"');
+    }
+}
+
+/// The events as a JSON array: the text `serde_json` writes for the same
+/// [`StreamEvent`]s (the core's tests compare them).
+pub fn events_json(events: &[TextEvent]) -> String {
+    let mut out = String::from("[");
+    for (i, event) in events.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match event {
+            TextEvent::Start {
+                file_path,
+                format,
+                line_number,
+            } => {
+                out.push_str("{\"type\":\"block-start\",\"filePath\":");
+                json_str(&mut out, file_path);
+                json_format(&mut out, *format);
+                out.push_str(",\"lineNumber\":");
+                json_u32(&mut out, *line_number);
+            }
+            TextEvent::Update {
+                format,
+                section,
+                lines,
+            } => {
+                out.push_str("{\"type\":\"block-update\"");
+                json_format(&mut out, *format);
+                out.push_str(",\"section\":\"");
+                out.push_str(section.as_str());
+                out.push_str("\",\"lines\":");
+                json_lines(&mut out, lines);
+            }
+            TextEvent::Discarded {
+                file_path,
+                line_number,
+                reason,
+            } => {
+                out.push_str("{\"type\":\"block-discarded\"");
+                if let Some(path) = file_path {
+                    out.push_str(",\"filePath\":");
+                    json_str(&mut out, path);
+                }
+                out.push_str(",\"lineNumber\":");
+                json_u32(&mut out, *line_number);
+                out.push_str(",\"reason\":");
+                json_str(&mut out, reason);
+            }
+        }
+        out.push('}');
+    }
+    out.push(']');
+    out
+}
+
+/// The pending block as JSON: the text `serde_json` writes for it.
+pub fn pending_json(block: &editblocks::parser::PendingBlock) -> String {
+    let mut out = String::from("{\"filePath\":");
+    json_str(&mut out, &block.file_path);
+    json_format(&mut out, block.format);
+    out.push_str(",\"lineNumber\":");
+    json_u32(&mut out, block.line_number);
+    out.push_str(",\"sections\":[");
+    for (i, section) in block.sections.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"section\":\"");
+        out.push_str(section.section.as_str());
+        out.push_str("\",\"lines\":");
+        json_lines(&mut out, &section.lines);
+        out.push('}');
+    }
+    out.push_str("],\"partialLine\":");
+    json_str(&mut out, &block.partial_line);
+    out.push('}');
+    out
 }
