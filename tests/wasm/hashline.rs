@@ -29,10 +29,15 @@ fn stale_call_writes_nothing_and_fresh_call_applies() {
     assert_eq!(applied.status, Status::Applied);
     assert_eq!(
         fresh.ops,
-        vec![HostOp::Write {
-            path: "f.txt".into(),
-            content: "a\nB\nc\n".into()
-        }]
+        vec![
+            HostOp::Write {
+                path: "f.txt".into(),
+                content: "a\nB\nc\n".into()
+            },
+            HostOp::Stage {
+                paths: vec!["f.txt".into()]
+            }
+        ]
     );
     assert!(format_hashlines(read, 2, Some(2), 3).starts_with("2#"));
 }

@@ -44,7 +44,7 @@ fn refusal_and_retry_context_on_wasm32() {
         calls: result.calls.clone(),
     });
     assert!(
-        block.contains("start anchor not unique (lines 1, 2)"),
+        block.contains("start anchor not unique (lines 1 and 2)"),
         "{block}"
     );
     assert_eq!(tool_schemas(DiffMode::Off, SchemaApi::Anthropic).len(), 1);
