@@ -53,7 +53,15 @@ function plan(input, options, fn) {
     throw new TypeError(`editblocks: ${fn} needs a reply (string) or an array of EditBlock objects`);
   }
   const checked = checkOptions(options, 'applyEdits', APPLY_OPTIONS);
-  return new EngineApplyPlan(typeof input === 'string' ? input : plainCopy(input, fn, 'blocks'), checked);
+  if (typeof input === 'string') return new EngineApplyPlan(input, checked);
+  // The blocks also go as JSON text, which the core reads far faster than
+  // the objects; a NaN or an Infinity (JSON would make it null) keeps them
+  // objects only. The core falls back to the objects when the text does not
+  // read, so a bad block is refused as before.
+  const report = { nonFinite: false };
+  const copy = plainCopy(input, fn, 'blocks', undefined, report);
+  const json = report.nonFinite ? undefined : JSON.stringify(copy);
+  return new EngineApplyPlan(copy, checked, json);
 }
 
 /**

@@ -50,13 +50,15 @@ const ACCEPTED = 'only strings, numbers, booleans, null, arrays and plain object
  * null; `undefined` properties left out, `undefined` array items as null,
  * as JSON does), or a TypeError that names the function, the argument, the
  * place inside it and the limit or the type that was wrong. `fn` and `arg`
- * name the call: ('applyToolCalls', 'calls').
+ * name the call: ('applyToolCalls', 'calls'). When `report` is given,
+ * `report.nonFinite` is set when the copy holds NaN or ±Infinity (which
+ * JSON.stringify would turn into null).
  *
  * An explicit stack, not recursion; leaves are copied in place and only
  * objects and arrays are pushed. Paths are kept as parent links (one entry
  * per container) and spelt out only for an error.
  */
-export function plainCopy(value, fn, arg, limits = LIMITS) {
+export function plainCopy(value, fn, arg, limits = LIMITS, report = undefined) {
   // Containers seen so far: the container each sits in, and its key there.
   const parentOf = [];
   const keyOf = [];
@@ -88,6 +90,8 @@ export function plainCopy(value, fn, arg, limits = LIMITS) {
         }
         return v;
       case 'number':
+        if (report !== undefined && !Number.isFinite(v)) report.nonFinite = true;
+        return v;
       case 'boolean':
         return v;
       case 'bigint':

@@ -10,8 +10,15 @@ use crate::engine::{self, ApplyOptions};
 use crate::result::EditResult;
 
 /// A reply (string) or parsed blocks (array), as `applyEdits` accepts.
+///
+/// `json` is the same blocks as JSON text (`js/apply.js` gives it when the
+/// copy holds no number that JSON cannot spell): serde_json reads it far
+/// faster than the blocks convert value by value. When it does not read, the
+/// blocks are converted as before, so an invalid block is refused with the
+/// same message.
 fn read_input(
     input: JsValue,
+    json: Option<String>,
     options: &ApplyOptions,
 ) -> Result<(Vec<EditBlock>, Option<String>), JsError> {
     if let Some(reply) = input.as_string() {
@@ -25,6 +32,9 @@ fn read_input(
         return Ok((blocks, Some(reply)));
     }
     if js_sys::Array::is_array(&input) {
+        if let Some(blocks) = json.and_then(|j| serde_json::from_str(&j).ok()) {
+            return Ok((blocks, None));
+        }
         return Ok((
             from_js(
                 input,
@@ -50,9 +60,13 @@ pub struct ApplyPlan {
 #[wasm_bindgen(js_class = EngineApplyPlan)]
 impl ApplyPlan {
     #[wasm_bindgen(constructor)]
-    pub fn new(input: JsValue, options: JsValue) -> Result<ApplyPlan, JsError> {
+    pub fn new(
+        input: JsValue,
+        options: JsValue,
+        json: Option<String>,
+    ) -> Result<ApplyPlan, JsError> {
         let options: ApplyOptions = from_js_or_default(options, "apply options")?;
-        let (blocks, reply) = read_input(input, &options)?;
+        let (blocks, reply) = read_input(input, json, &options)?;
         Ok(ApplyPlan {
             blocks,
             reply,

@@ -106,56 +106,151 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, 
     Ok(host)
 }
 
-/// What the JS driver replays onto the real host after the core ran.
+/// A result that carries each changed file's content before and after
+/// (`fileChanges`): those texts cross the boundary apart from the JSON.
+#[cfg(feature = "full")]
+pub(crate) trait WithFileChanges: Serialize {
+    fn file_changes_mut(&mut self) -> &mut Vec<crate::apply::FileChange>;
+}
+
+#[cfg(feature = "full")]
+impl WithFileChanges for crate::result::ApplyResult {
+    fn file_changes_mut(&mut self) -> &mut Vec<crate::apply::FileChange> {
+        &mut self.file_changes
+    }
+}
+
+#[cfg(feature = "full")]
+impl WithFileChanges for crate::tools::ToolApplyResult {
+    fn file_changes_mut(&mut self) -> &mut Vec<crate::apply::FileChange> {
+        &mut self.file_changes
+    }
+}
+
+#[cfg(feature = "full")]
+impl WithFileChanges for crate::hashline::HashlineResult {
+    fn file_changes_mut(&mut self) -> &mut Vec<crate::apply::FileChange> {
+        &mut self.file_changes
+    }
+}
+
+/// What the JS driver replays onto the real host after the core ran, as the
+/// JSON half: every file text is an index into the texts that cross apart.
 #[cfg(feature = "full")]
 #[derive(Serialize)]
-pub(crate) struct HostChanges<R: Serialize> {
-    pub result: R,
-    pub writes: Vec<WriteOp>,
-    pub deletes: Vec<String>,
-    pub stage: Vec<String>,
+struct HostChanges<'a, R: Serialize> {
+    result: &'a R,
+    writes: Vec<WriteOp<'a>>,
+    deletes: Vec<&'a str>,
+    stage: Vec<&'a str>,
 }
 
 #[cfg(feature = "full")]
 #[derive(Serialize)]
-pub(crate) struct WriteOp {
-    pub path: String,
-    pub content: String,
+struct WriteOp<'a> {
+    path: &'a str,
+    content: usize,
 }
 
-/// Packs the operations a snapshot host recorded, in order, with `result`.
+/// Packs the operations a snapshot host recorded, in order, with `result`:
+/// `{ result, writes: [{ path, content }], deletes, stage }`.
+///
+/// The structure crosses as one JSON text (one string instead of an object
+/// built call by call: a reply touching 1,000 files builds ~30,000 values),
+/// but the file texts do not: escaping, decoding and parsing them as JSON
+/// cost more than the edits. Each distinct text crosses once as a plain
+/// string and is set into its places (a write's `content`, a change's
+/// `before` and `after`); a write and its file's `after` are the same text,
+/// so they share one string. The objects are the ones a whole-JSON
+/// conversion gives, key order included.
 #[cfg(feature = "full")]
-pub(crate) fn host_changes<R: Serialize>(
+pub(crate) fn host_changes<R: WithFileChanges>(
     host: &crate::host::MemoryHost,
-    result: R,
+    mut result: R,
 ) -> Result<JsValue, JsError> {
     use crate::host::HostOp;
-    let mut changes = HostChanges {
-        result,
-        writes: Vec::new(),
-        deletes: Vec::new(),
-        stage: Vec::new(),
-    };
+    let mut texts: Vec<&str> = Vec::new();
+    let mut writes = Vec::new();
+    let mut deletes = Vec::new();
+    let mut stage = Vec::new();
     for op in &host.ops {
         match op {
-            HostOp::Write { path, content } => changes.writes.push(WriteOp {
-                path: path.clone(),
-                content: content.clone(),
-            }),
-            HostOp::Delete { path } => changes.deletes.push(path.clone()),
-            HostOp::Stage { paths } => changes.stage.extend(paths.iter().cloned()),
+            HostOp::Write { path, content } => {
+                writes.push(WriteOp {
+                    path,
+                    content: texts.len(),
+                });
+                texts.push(content);
+            }
+            HostOp::Delete { path } => deletes.push(path.as_str()),
+            HostOp::Stage { paths } => stage.extend(paths.iter().map(String::as_str)),
         }
     }
-    // As JSON text, parsed by the engine: one string crossing instead of an
-    // object built call by call (a reply touching 1,000 files builds ~30,000
-    // values). The objects are the same: `to_js` is JSON-compatible too.
-    let json = serde_json::to_string(&changes).map_err(|e| {
+    // Taken out of the result: it is serialized with `before`/`after` null,
+    // and they are set afterwards (an existing key keeps its place).
+    let changes = std::mem::take(result.file_changes_mut());
+    let mut slots: Vec<(Option<usize>, Option<usize>)> = Vec::with_capacity(changes.len());
+    for change in &changes {
+        let before = change.before.as_deref().map(|t| {
+            texts.push(t);
+            texts.len() - 1
+        });
+        let after = change.after.as_deref().map(|t| {
+            // The last write of this path (what the host holds at the end)
+            // is the same text in a real run; in a dry run there is none.
+            let write = writes
+                .iter()
+                .rev()
+                .find(|w| w.path == change.path)
+                .map(|w| w.content)
+                .filter(|&i| texts[i] == t);
+            write.unwrap_or_else(|| {
+                texts.push(t);
+                texts.len() - 1
+            })
+        });
+        slots.push((before, after));
+    }
+    let convert = |_| JsError::new("editblocks: could not convert a result to JavaScript");
+    *result.file_changes_mut() = changes
+        .iter()
+        .map(|c| crate::apply::FileChange {
+            path: c.path.clone(),
+            before: None,
+            after: None,
+            moved_from: c.moved_from.clone(),
+        })
+        .collect();
+    let json = serde_json::to_string(&HostChanges {
+        result: &result,
+        writes,
+        deletes,
+        stage,
+    })
+    .map_err(|e| {
         JsError::new(&format!(
             "editblocks: could not convert a result to JavaScript: {e}"
         ))
     })?;
-    js_sys::JSON::parse(&json)
-        .map_err(|_| JsError::new("editblocks: could not convert a result to JavaScript"))
+    let out = js_sys::JSON::parse(&json).map_err(convert)?;
+    let strings: Vec<JsValue> = texts.iter().map(|t| JsValue::from_str(t)).collect();
+    let get = |object: &JsValue, key: &str| js_sys::Reflect::get(object, &JsValue::from_str(key));
+    let set = |object: &JsValue, key: &str, value: &JsValue| {
+        js_sys::Reflect::set(object, &JsValue::from_str(key), value).map(|_| ())
+    };
+    let js_writes: js_sys::Array = get(&out, "writes").map_err(convert)?.into();
+    for (i, w) in js_writes.iter().enumerate() {
+        // Writes were numbered in order, one text each.
+        set(&w, "content", &strings[i]).map_err(convert)?;
+    }
+    let js_result = get(&out, "result").map_err(convert)?;
+    let js_changes: js_sys::Array = get(&js_result, "fileChanges").map_err(convert)?.into();
+    for (c, (before, after)) in js_changes.iter().zip(&slots) {
+        let text = |slot: &Option<usize>| slot.map_or(JsValue::NULL, |i| strings[i].clone());
+        set(&c, "before", &text(before)).map_err(convert)?;
+        set(&c, "after", &text(after)).map_err(convert)?;
+    }
+    Ok(out)
 }
 
 /// Shell commands suggested in backticks (`git rm`, `git mv`, `mkdir -p`, `rm -rf`).

@@ -121,6 +121,28 @@ test('misuse is a JS error naming the problem', async () => {
   assert.throws(() => applyEditsSync([FIX], asyncHost({ 'src/math.py': MATH })), /returned a Promise; use the async function/);
 });
 
+test('blocks read as JSON or as objects give one answer: NaN and Infinity are refused, not read as null', () => {
+  // The blocks cross as JSON text when they can; JSON would spell NaN as
+  // null, which an optional number (lineHint) accepts. So these must still
+  // be refused as the objects are.
+  for (const bad of [NaN, Infinity, -Infinity]) {
+    const host = memoryHost({ 'src/math.py': MATH });
+    assert.throws(() => applyEditsSync([{ ...FIX, lineHint: bad }], host), /invalid edit blocks.*lineHint|invalid edit blocks/);
+    assert.equal(host.store.get('src/math.py'), MATH);
+  }
+  const withNull = memoryHost({ 'src/math.py': MATH });
+  assert.equal(applyEditsSync([{ ...FIX, lineHint: null }], withNull).results[0].status, 'applied');
+  // A field JSON reads but the block type does not (a string for a number)
+  // is refused with the objects' message.
+  assert.throws(() => applyEditsSync([{ ...FIX, lineNumber: '3' }], memoryHost({})), /invalid edit blocks \(expected EditBlock objects with format and filePath\): Error: invalid type: string "3", expected u32$/);
+  // A lone surrogate (JSON escapes it; the core's JSON reader refuses it)
+  // is read as the objects are.
+  const lone = { ...FIX, rawBlock: 'x\uD800y' };
+  const a = memoryHost({ 'src/math.py': MATH });
+  assert.equal(applyEditsSync([lone], a).results[0].status, 'applied');
+  assert.equal(a.store.get('src/math.py'), MATH.replace('return a + b  # BUG', 'return a * b'));
+});
+
 test('applyToContent and validateEdit work on strings', () => {
   const { content, result } = applyToContent(FIX, MATH);
   assert.equal(result.status, 'applied');
