@@ -54,6 +54,46 @@ pub(crate) fn quote(text: &str) -> String {
     format!("`{}`", crate::result::clip(text, 80))
 }
 
+/// Why a piece of text the model quoted (`what`: "old_string", "the
+/// anchor") is not in `body`: the first of its non-blank lines that occurs
+/// nowhere in the file (compared trimmed), as `(that line, a sentence naming
+/// it)`; when every line occurs but not together, the first line and a
+/// sentence saying so. The file's lines are gathered once, so a long quote
+/// against a long file stays linear.
+pub(crate) fn first_missing_line(body: &str, lines: &[&str], what: &str) -> (String, String) {
+    let in_file: std::collections::HashSet<&str> = crate::text::body_lines(body)
+        .into_iter()
+        .map(str::trim)
+        .collect();
+    let mut non_empty = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    match non_empty.clone().find(|(_, l)| !in_file.contains(l.trim())) {
+        Some((k, l)) if lines.len() > 1 => (
+            l.to_string(),
+            format!(
+                " Line {} of {what}, {}, is not in the file.",
+                k + 1,
+                quote(l)
+            ),
+        ),
+        Some((_, l)) => (l.to_string(), String::new()),
+        None => {
+            let first = non_empty
+                .next()
+                .map(|(_, l)| l.to_string())
+                .unwrap_or_default();
+            let hint = if lines.len() > 1 {
+                format!(" Each of its lines occurs in the file, but not together in this order; copy {what} as one piece.")
+            } else {
+                String::new()
+            };
+            (first, hint)
+        }
+    }
+}
+
 /// "3", "3 and 9", "3, 9 and 15" (at most ten numbers, then "and N more").
 pub(crate) fn list_lines(lines: &[u32]) -> String {
     const MAX: usize = 10;

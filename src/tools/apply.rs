@@ -431,7 +431,9 @@ fn preview(text: &str) -> String {
     crate::block::preview(text, 50)
 }
 
-use crate::locate::explain::{list_lines as lines_list, quote};
+use crate::locate::explain::{
+    first_missing_line as explain_missing, list_lines as lines_list, quote,
+};
 
 fn nearest(body: &str, wanted: &str) -> Vec<NearLine> {
     crate::locate::explain::nearest_in_body(body, wanted)
@@ -452,46 +454,6 @@ fn nearest_hint(near: &[NearLine]) -> String {
     match near.first() {
         Some(n) => format!(" The closest line is {}: {}.", n.line, quote(&n.text)),
         None => String::new(),
-    }
-}
-
-/// Says which line of a text that was not found is absent from the file
-/// (the first non-empty one that no file line equals, ignoring surrounding
-/// whitespace), and returns that line for ranking the nearest file lines.
-fn explain_missing(body: &str, lines: &[&str], what: &str) -> (String, String) {
-    let present = |l: &str| {
-        crate::text::body_lines(body)
-            .into_iter()
-            .any(|f| f.trim() == l.trim())
-    };
-    let non_empty = || {
-        lines
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-    };
-    match non_empty().find(|(_, l)| !present(l)) {
-        Some((k, l)) if lines.len() > 1 => (
-            l.to_string(),
-            format!(
-                " Line {} of {what}, {}, is not in the file.",
-                k + 1,
-                quote(l)
-            ),
-        ),
-        Some((_, l)) => (l.to_string(), String::new()),
-        None => {
-            let first = non_empty()
-                .next()
-                .map(|(_, l)| l.to_string())
-                .unwrap_or_default();
-            let hint = if lines.len() > 1 {
-                format!(" Each of its lines occurs in the file, but not together in this order; copy {what} as one piece.")
-            } else {
-                String::new()
-            };
-            (first, hint)
-        }
     }
 }
 
