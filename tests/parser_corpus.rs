@@ -14,11 +14,21 @@ use std::path::PathBuf;
 use editblocks::parser::{parse_edits, EditStream, ParseOptions, StreamEvent};
 use parser_support::{random_chunks, Rng};
 
-fn corpus_dir() -> Option<PathBuf> {
+/// The aider chat-history corpus: `../shared` beside the repository (or
+/// `EDITBLOCKS_AIDER_CORPUS`). Missing data fails the test instead of
+/// skipping it.
+fn corpus_dir() -> PathBuf {
     let dir = std::env::var_os("EDITBLOCKS_AIDER_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/corpora/aider-chat-history"));
-    dir.join("gold.txt").exists().then_some(dir)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/aider-chat-history")
+        });
+    assert!(
+        dir.join("gold.txt").exists(),
+        "aider corpus not found at {} (expected ../shared beside the repository, or set EDITBLOCKS_AIDER_CORPUS)",
+        dir.display()
+    );
+    dir
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -65,10 +75,7 @@ fn read_gold(text: &str) -> Vec<Gold> {
 
 #[test]
 fn aider_corpus_blocks_are_recovered_in_any_chunking() {
-    let Some(dir) = corpus_dir() else {
-        eprintln!("aider corpus not found: skipped (set EDITBLOCKS_AIDER_CORPUS)");
-        return;
-    };
+    let dir = corpus_dir();
     let reply = std::fs::read_to_string(dir.join("chat-history.md")).unwrap();
     let gold = read_gold(&std::fs::read_to_string(dir.join("gold.txt")).unwrap());
     assert_eq!(gold.len(), 577, "gold.txt holds 577 SEARCH blocks");

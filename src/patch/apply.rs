@@ -811,8 +811,12 @@ fn start_of(l: &Located) -> Option<usize> {
 
 /// The end of the block the `@@` line just before `from` opens: the first
 /// later non-blank line indented no deeper than it (or the end of the file).
-fn scope_end(lines: &[Line], from: usize) -> usize {
-    let Some(anchor) = from.checked_sub(1).and_then(|i| lines.get(i)) else {
+pub(crate) fn scope_end<S: AsRef<str>>(lines: &[S], from: usize) -> usize {
+    let Some(anchor) = from
+        .checked_sub(1)
+        .and_then(|i| lines.get(i))
+        .map(AsRef::as_ref)
+    else {
         return lines.len();
     };
     let depth = |l: &str| l.len() - l.trim_start().len();
@@ -821,6 +825,9 @@ fn scope_end(lines: &[Line], from: usize) -> usize {
         .iter()
         .enumerate()
         .skip(from)
-        .find(|(_, l)| !l.trim().is_empty() && depth(l) <= d)
+        .find(|(_, l)| {
+            let l = l.as_ref();
+            !l.trim().is_empty() && depth(l) <= d
+        })
         .map_or(lines.len(), |(i, _)| i)
 }

@@ -515,7 +515,7 @@ impl PatchPreview {
                 let pick: Vec<Cand> = if o.end_of_file {
                     many.iter().copied().filter(|c| c.next == len).collect()
                 } else if o.scoped {
-                    let end = scope_end(&self.lines, o.from);
+                    let end = verdict::scope_end(&self.lines, o.from);
                     many.iter().copied().filter(|c| c.start < end).collect()
                 } else if let Some((os, ..)) = o.numbers.filter(|n| n.0 > 0) {
                     let want = ((os as isize - 1) + self.offset).max(0) as usize;
@@ -769,22 +769,6 @@ impl PatchPreview {
         let final_newline = !out.is_empty() && (content.ends_with('\n') || content.is_empty());
         Some(text.encode_lines(&out, final_newline))
     }
-}
-
-/// The end of the block an `@@` line just before `from` opens: the first
-/// later non-blank line indented no deeper than it (or the end of the file).
-fn scope_end(lines: &[String], from: usize) -> usize {
-    let Some(anchor) = from.checked_sub(1).and_then(|i| lines.get(i)) else {
-        return lines.len();
-    };
-    let depth = |l: &str| l.len() - l.trim_start().len();
-    let d = depth(anchor);
-    lines
-        .iter()
-        .enumerate()
-        .skip(from)
-        .find(|(_, l)| !l.trim().is_empty() && depth(l) <= d)
-        .map_or(lines.len(), |(i, _)| i)
 }
 
 /// Lines of context shown above and below the open section.

@@ -13,6 +13,8 @@ use crate::host::MemoryHost;
 /// The matcher's names the preview uses (re-exported here, so a rename changes this file only).
 pub(super) use crate::locate::{Located, Pass};
 use crate::locate::{Prefer, PATCH_PASSES};
+/// Where an `@@` line's block ends, as the patch applier reads it.
+pub(super) use crate::patch::apply::scope_end;
 use crate::result::Status;
 use crate::tools::{apply_tool_calls, ToolCall, ToolOptions};
 
