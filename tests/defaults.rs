@@ -21,6 +21,13 @@ fn staged(host: &MemoryHost) -> Vec<String> {
         .collect()
 }
 
+fn edit_call(path: &str, old: &str, new: &str) -> ToolCall {
+    ToolCall::new(
+        "edit_file",
+        json!({ "path": path, "old_string": old, "new_string": new }),
+    )
+}
+
 fn block(old: &str, new: &str) -> EditBlock {
     EditBlock {
         format: Format::SearchReplace,
@@ -56,14 +63,8 @@ fn a_no_op_is_skipped_in_every_style_and_the_rest_is_written() {
     // Tool calls: atomic, and the no-op does not abort the other call.
     let mut host = MemoryHost::with_files([("a.txt", "one\ntwo\n")]);
     let calls = [
-        ToolCall::new(
-            "edit_file",
-            json!({ "path": "a.txt", "old_string": "one", "new_string": "one" }),
-        ),
-        ToolCall::new(
-            "edit_file",
-            json!({ "path": "a.txt", "old_string": "two", "new_string": "2" }),
-        ),
+        edit_call("a.txt", "one", "one"),
+        edit_call("a.txt", "two", "2"),
     ];
     let r = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
     assert_eq!(
@@ -94,10 +95,7 @@ fn every_style_stages_by_default_and_not_when_asked() {
     apply_edits(&[block("one", "1")], &mut host, &ApplyOptions::default());
     assert_eq!(staged(&host), ["a.txt"]);
 
-    let call = ToolCall::new(
-        "edit_file",
-        json!({ "path": "a.txt", "old_string": "one", "new_string": "1" }),
-    );
+    let call = edit_call("a.txt", "one", "1");
     let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
     apply_tool_calls(
         std::slice::from_ref(&call),
@@ -169,10 +167,7 @@ fn a_refused_path_aborts_an_atomic_reply_in_the_same_words_in_every_style() {
     // Tool calls (always atomic): the reason and the model's answer are one sentence.
     let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
     let calls = [
-        ToolCall::new(
-            "edit_file",
-            json!({ "path": "a.txt", "old_string": "one", "new_string": "1" }),
-        ),
+        edit_call("a.txt", "one", "1"),
         ToolCall::new("write_file", json!({ "path": "../x.txt", "content": "x" })),
     ];
     let r = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
@@ -197,14 +192,8 @@ fn a_refused_path_aborts_an_atomic_reply_in_the_same_words_in_every_style() {
         Some(previous_failed("block 1").as_str())
     );
     let calls = [
-        ToolCall::new(
-            "edit_file",
-            json!({ "path": "a.txt", "old_string": "zzz", "new_string": "1" }),
-        ),
-        ToolCall::new(
-            "edit_file",
-            json!({ "path": "a.txt", "old_string": "one", "new_string": "1" }),
-        ),
+        edit_call("a.txt", "zzz", "1"),
+        edit_call("a.txt", "one", "1"),
     ];
     let r = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
     assert_eq!(

@@ -740,14 +740,11 @@ pub fn apply_edits(
         }
         if state.doc.is_none() {
             if !block.is_create() {
-                let reason = format!(
-                    "File not found: {path}. Check the path's spelling against the files you were shown; to create a new file, leave the old section empty."
-                );
                 out.results.push(refuse(
                     base,
                     Status::Failed,
                     ErrorKind::FileNotFound,
-                    reason,
+                    file_not_found(&path),
                 ));
                 state.failed_at = Some(index);
                 continue;
@@ -802,6 +799,13 @@ pub fn apply_edits(
     }
     out.retry_prompt = retry_prompt(&out.results);
     out
+}
+
+/// The reason of a text block aimed at a file that is not there.
+pub(crate) fn file_not_found(path: &str) -> String {
+    format!(
+        "File not found: {path}. Check the path's spelling against the files you were shown; to create a new file, leave the old section empty."
+    )
 }
 
 /// After a host failure the transaction put back what it had written: the

@@ -291,7 +291,7 @@ fn apply_block(
             if block.is_create() {
                 return apply_text_block(index, block, &path, None, staged, opts);
             }
-            let reason = format!("File not found: {path}. Check the path's spelling against the files you were shown; to create a new file, leave the old section empty.");
+            let reason = crate::engine::file_not_found(&path);
             return refuse(base, Status::Failed, ErrorKind::FileNotFound, reason);
         };
         return apply_text_block(index, block, &path, Some(doc), staged, opts);
