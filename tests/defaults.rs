@@ -132,14 +132,11 @@ fn block_in(path: &str, old: &str, new: &str) -> EditBlock {
 /// same words), a later edit to a failed file is not tried.
 #[test]
 fn a_refused_path_aborts_an_atomic_reply_in_the_same_words_in_every_style() {
-    use editblocks::apply::{atomic_aborted, previous_failed, Mode, Scope};
+    use editblocks::apply::{atomic_aborted, previous_failed, Scope};
 
     // Text blocks, atomic.
     let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
-    let atomic = ApplyOptions {
-        mode: Mode::Atomic,
-        ..ApplyOptions::default()
-    };
+    let atomic: ApplyOptions = serde_json::from_value(json!({ "mode": "atomic" })).unwrap();
     let r = apply_edits(
         &[block("one", "1"), block_in("../x.txt", "a", "b")],
         &mut host,
