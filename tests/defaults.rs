@@ -21,6 +21,13 @@ fn staged(host: &MemoryHost) -> Vec<String> {
         .collect()
 }
 
+fn edit_call(path: &str, old: &str, new: &str) -> ToolCall {
+    ToolCall::new(
+        "edit_file",
+        json!({ "path": path, "old_string": old, "new_string": new }),
+    )
+}
+
 fn block(old: &str, new: &str) -> EditBlock {
     EditBlock {
         format: Format::SearchReplace,
@@ -56,14 +63,8 @@ fn a_no_op_is_skipped_in_every_style_and_the_rest_is_written() {
     // Tool calls: atomic, and the no-op does not abort the other call.
     let mut host = MemoryHost::with_files([("a.txt", "one\ntwo\n")]);
     let calls = [
-        ToolCall::new(
-            "edit_file",
-            json!({ "path": "a.txt", "old_string": "one", "new_string": "one" }),
-        ),
-        ToolCall::new(
-            "edit_file",
-            json!({ "path": "a.txt", "old_string": "two", "new_string": "2" }),
-        ),
+        edit_call("a.txt", "one", "one"),
+        edit_call("a.txt", "two", "2"),
     ];
     let r = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
     assert_eq!(
@@ -94,10 +95,7 @@ fn every_style_stages_by_default_and_not_when_asked() {
     apply_edits(&[block("one", "1")], &mut host, &ApplyOptions::default());
     assert_eq!(staged(&host), ["a.txt"]);
 
-    let call = ToolCall::new(
-        "edit_file",
-        json!({ "path": "a.txt", "old_string": "one", "new_string": "1" }),
-    );
+    let call = edit_call("a.txt", "one", "1");
     let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
     apply_tool_calls(
         std::slice::from_ref(&call),
@@ -120,4 +118,88 @@ fn every_style_stages_by_default_and_not_when_asked() {
     let r = apply_hashline_edit(&call, &mut host, &HashlineOptions::default());
     assert_eq!(r.status, Status::Applied, "{}", r.message);
     assert_eq!(staged(&host), ["a.txt"]);
+}
+
+fn block_in(path: &str, old: &str, new: &str) -> EditBlock {
+    EditBlock {
+        file_path: path.into(),
+        ..block(old, new)
+    }
+}
+
+/// One rule and one sentence for every style: a refused path is a failure
+/// (it aborts an atomic reply, and the edits that were fine say so in the
+/// same words), a later edit to a failed file is not tried.
+#[test]
+fn a_refused_path_aborts_an_atomic_reply_in_the_same_words_in_every_style() {
+    use editblocks::apply::{atomic_aborted, previous_failed, Scope};
+
+    // Text blocks, atomic.
+    let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+    let atomic: ApplyOptions = serde_json::from_value(json!({ "mode": "atomic" })).unwrap();
+    let r = apply_edits(
+        &[block("one", "1"), block_in("../x.txt", "a", "b")],
+        &mut host,
+        &atomic,
+    );
+    assert_eq!(
+        (r.results[1].status, r.results[1].error_kind),
+        (Status::Skipped, Some(ErrorKind::PathEscape))
+    );
+    assert_eq!(r.results[0].error_kind, Some(ErrorKind::AtomicAborted));
+    assert_eq!(
+        r.results[0].reason.as_deref(),
+        Some(atomic_aborted("block 2 (../x.txt)", Scope::Reply).as_str())
+    );
+    assert!(host.changes().is_empty());
+    // Sequential: the refused path stops only itself.
+    let r = apply_edits(
+        &[block("one", "1"), block_in("../x.txt", "a", "b")],
+        &mut host,
+        &ApplyOptions::default(),
+    );
+    assert_eq!(r.results[0].status, Status::Applied);
+    assert_eq!(host.text("a.txt").unwrap(), "1\n");
+
+    // Tool calls (always atomic): the reason and the model's answer are one sentence.
+    let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+    let calls = [
+        edit_call("a.txt", "one", "1"),
+        ToolCall::new("write_file", json!({ "path": "../x.txt", "content": "x" })),
+    ];
+    let r = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
+    assert!(!r.ok);
+    let aborted = atomic_aborted("call 2 (../x.txt)", Scope::Reply);
+    assert_eq!(r.results[0].edit.error_kind, Some(ErrorKind::AtomicAborted));
+    assert_eq!(r.results[0].edit.reason.as_deref(), Some(aborted.as_str()));
+    assert_eq!(r.results[0].output.as_deref(), Some(aborted.as_str()));
+    assert!(host.changes().is_empty());
+
+    // An edit after a failed one on the same file: not tried, the earlier
+    // one named in the style's own words.
+    let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+    let r = apply_edits(
+        &[block("zzz", "1"), block("one", "1")],
+        &mut host,
+        &ApplyOptions::default(),
+    );
+    assert_eq!(r.results[1].error_kind, Some(ErrorKind::PreviousFailed));
+    assert_eq!(
+        r.results[1].reason.as_deref(),
+        Some(previous_failed("block 1").as_str())
+    );
+    let calls = [
+        edit_call("a.txt", "zzz", "1"),
+        edit_call("a.txt", "one", "1"),
+    ];
+    let r = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
+    assert_eq!(
+        r.results[1].edit.error_kind,
+        Some(ErrorKind::PreviousFailed)
+    );
+    assert!(r.results[1]
+        .edit
+        .reason
+        .as_deref()
+        .is_some_and(|why| why.ends_with(&previous_failed("call 1"))));
 }

@@ -117,7 +117,7 @@ fn failure_marks_the_good_changes_atomic_aborted() {
         .reason
         .as_deref()
         .unwrap()
-        .contains("call 1 failed"));
+        .contains("call 1 (b.txt) failed"));
     let bad = &result.results[1];
     assert_eq!(
         (bad.edit.status, bad.edit.error_kind),

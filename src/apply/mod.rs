@@ -19,6 +19,10 @@
 //!    files could not be restored. Then the changed paths are staged when
 //!    asked. A dry run does none of this.
 //!
+//! Between plan and commit, [`abort_unit`] and the sentences of
+//! `outcome.rs` decide, for every style alike, what a failure does to the
+//! rest of a reply (sequential or atomic), and the defaults every style takes.
+//!
 //! Either way the transaction returns each changed file's content before and
 //! after ([`FileChange`]), so a caller can show, accept or undo a change.
 //!
@@ -42,10 +46,16 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::host::{FileHost, HostError};
-use crate::result::{ErrorKind, Status};
+use crate::result::ErrorKind;
 use crate::text::{DecodeError, TextFile};
 
+mod outcome;
 mod staged;
+pub use outcome::{
+    abort_unit, atomic_aborted, fails, host_undone, is_failure, not_in_context, previous_failed,
+    refusal_status, Matching, Mode, Retry, Scope, Unit, UnitResult, STAGE_BY_DEFAULT,
+    TEXT_BLOCKS_MATCHING, TEXT_BLOCKS_MODE, TOOL_CALLS_MATCHING, TOOL_CALLS_MODE,
+};
 pub use staged::{FilePlan, Finished, Slot, Staged};
 
 /// One file's content before and after a call: what a UI shows for
@@ -65,33 +75,6 @@ pub struct FileChange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moved_from: Option<String>,
 }
-
-/// The one rule, for every style, for the status of an edit that was not
-/// applied: a refused path (`path-escape`) and an edit that changes nothing
-/// (`no-op`) are `skipped` — nothing needed doing or could be tried, and
-/// they never abort the other edits of an atomic reply; every other refusal
-/// is `failed`.
-pub fn refusal_status(kind: ErrorKind) -> Status {
-    match kind {
-        ErrorKind::PathEscape | ErrorKind::NoOp => Status::Skipped,
-        _ => Status::Failed,
-    }
-}
-
-/// Whether a result counts as a failure of the reply (for atomic replies
-/// and `ok`): failed, or skipped for any reason but a no-op.
-pub fn is_failure(status: Status, kind: Option<ErrorKind>) -> bool {
-    match status {
-        Status::Failed => true,
-        Status::Skipped => kind != Some(ErrorKind::NoOp),
-        _ => false,
-    }
-}
-
-/// Every style stages what it wrote unless asked not to (`stage: false`);
-/// a host without staging ignores it, `nodeHost` stages only inside a git
-/// work tree.
-pub const STAGE_BY_DEFAULT: bool = true;
 
 /// A path as the transaction read it.
 #[derive(Debug, Clone)]

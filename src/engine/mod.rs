@@ -39,7 +39,7 @@ pub(crate) use rewrite::unescape;
 
 use serde::{Deserialize, Serialize};
 
-use crate::apply::{CommitOptions, HostFailure, Loaded, Staged};
+use crate::apply::{CommitOptions, HostFailure, Loaded, Scope, Staged, Unit};
 use crate::block::{preview, EditBlock, Format};
 use crate::host::FileHost;
 use crate::path::{confine, normalize_path};
@@ -49,29 +49,10 @@ use crate::text::{TextFile, TrailingNewline};
 use crate::locate::index::{Line, Lines};
 use locate::{explain_not_found_with_new, section_lines, LocateFailure, Parts};
 
-/// How failures affect the rest of a reply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Mode {
-    /// Later edits see earlier ones; after a failure the remaining edits to
-    /// that file are skipped and other files go on (seeds 000, 001, 004).
-    #[default]
-    Sequential,
-    /// Everything is validated first; one failure writes nothing at all.
-    Atomic,
-}
-
-/// How strictly old text must match the file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Matching {
-    /// Whole lines, byte for byte (after CRLF is read as LF).
-    #[default]
-    Exact,
-    /// Exact first; when nothing matches, the tolerant passes of
-    /// [`crate::matching`], each accepting only a unique match.
-    Tolerant,
-}
+/// How failures affect the rest of a reply, and how strictly old text must
+/// match: one meaning for every style ([`crate::apply`]). Text blocks match
+/// whole lines.
+pub use crate::apply::{Matching, Mode};
 
 /// The final-newline policy (`'preserve' | 'ensure'`), shared with every edit path.
 pub use crate::text::TrailingNewline as NewlinePolicy;
@@ -110,8 +91,8 @@ impl Default for ApplyOptions {
         ApplyOptions {
             dry_run: false,
             stage: crate::apply::STAGE_BY_DEFAULT,
-            mode: Mode::Sequential,
-            matching: Matching::Exact,
+            mode: crate::apply::TEXT_BLOCKS_MODE,
+            matching: crate::apply::TEXT_BLOCKS_MATCHING,
             in_context: None,
             trailing_newline: NewlinePolicy::Preserve,
             overwrite: false,
@@ -605,12 +586,8 @@ fn precheck(
         ))),
         Ok(path) => match in_context {
             Some(list) if !block.is_create() && !list.contains(&path) => {
-                let reason = format!(
-                    "{path} was not in context, so this edit was not attempted. The file has been added to the context; \
-                     send the edit again now that its full content is visible."
-                );
                 let mut r = result_for(index, &path, block, Status::NotInContext);
-                r.reason = Some(reason);
+                r.reason = Some(crate::apply::not_in_context(&path));
                 Precheck::Refused(Box::new(r))
             }
             _ => Precheck::Go(path),
@@ -738,11 +715,7 @@ pub fn apply_edits(
         if staged.get(&path).is_none() {
             let slot = staged.load(host, &path, |text| Doc::from_text_file(text.clone()));
             if let Some(u) = &slot.unusable {
-                let status = if u.kind == ErrorKind::PathEscape {
-                    Status::Skipped
-                } else {
-                    Status::Failed
-                };
+                let status = crate::apply::refusal_status(u.kind);
                 out.results
                     .push(refuse(base, status, u.kind, u.reason(&path)));
                 if let Some(slot) = staged.get_mut(&path) {
@@ -756,7 +729,7 @@ pub fn apply_edits(
         };
 
         if let Some(first) = state.failed_at {
-            let reason = format!("Previous edit to this file failed (block {} of the reply); fix that edit first, then send this one again.", first + 1);
+            let reason = crate::apply::previous_failed(&Unit::Block.at(first));
             out.results.push(refuse(
                 result_for(index, &path, block, Status::Skipped),
                 Status::Skipped,
@@ -767,14 +740,11 @@ pub fn apply_edits(
         }
         if state.doc.is_none() {
             if !block.is_create() {
-                let reason = format!(
-                    "File not found: {path}. Check the path's spelling against the files you were shown; to create a new file, leave the old section empty."
-                );
                 out.results.push(refuse(
                     base,
                     Status::Failed,
                     ErrorKind::FileNotFound,
-                    reason,
+                    file_not_found(&path),
                 ));
                 state.failed_at = Some(index);
                 continue;
@@ -803,27 +773,8 @@ pub fn apply_edits(
     }
 
     let aborted = opts.mode == Mode::Atomic
-        && out
-            .results
-            .iter()
-            .any(|r| r.status == Status::Failed || r.error_kind == Some(ErrorKind::PathEscape));
-    if aborted {
-        let culprit = out
-            .results
-            .iter()
-            .find(|r| r.status == Status::Failed || r.error_kind == Some(ErrorKind::PathEscape))
-            .map(|r| format!("block {} ({})", r.block_index + 1, r.path))
-            .unwrap_or_default();
-        for r in out
-            .results
-            .iter_mut()
-            .filter(|r| matches!(r.status, Status::Applied | Status::Validated))
-        {
-            r.status = Status::Skipped;
-            r.error_kind = Some(ErrorKind::AtomicAborted);
-            r.reason = Some(format!("Not written: the reply is applied atomically and {culprit} failed. This edit would apply once that one is fixed."));
-        }
-    } else {
+        && crate::apply::abort_unit(&mut out.results, Scope::Reply).is_some();
+    if !aborted {
         let finished = staged.finish(
             host,
             CommitOptions {
@@ -850,6 +801,13 @@ pub fn apply_edits(
     out
 }
 
+/// The reason of a text block aimed at a file that is not there.
+pub(crate) fn file_not_found(path: &str) -> String {
+    format!(
+        "File not found: {path}. Check the path's spelling against the files you were shown; to create a new file, leave the old section empty."
+    )
+}
+
 /// After a host failure the transaction put back what it had written: the
 /// edits that were to be written fail with `host-error`, saying why.
 pub(crate) fn host_failed(out: &mut ApplyResult, failure: &HostFailure) {
@@ -869,7 +827,7 @@ pub(crate) fn host_failed(out: &mut ApplyResult, failure: &HostFailure) {
         r.reason = Some(if r.path == failure.path {
             what.clone()
         } else {
-            format!("Not written: {what} The reply's other writes were put back too; apply it again once the host works.")
+            crate::apply::host_undone(&what)
         });
     }
     out.files_modified.retain(|p| left.contains(&p.as_str()));

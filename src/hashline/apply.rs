@@ -111,12 +111,11 @@ impl HashlineResult {
         }
     }
 
-    fn refuse(path: &str, status: Status, kind: ErrorKind, reason: String) -> HashlineResult {
+    /// A call refused as a whole: `skipped` or `failed` by the one rule
+    /// ([`crate::apply::refusal_status`]); the call is its own atomic unit.
+    fn refuse(path: &str, kind: ErrorKind, reason: String) -> HashlineResult {
         let mut r = HashlineResult::new(path);
-        r.status = match status {
-            Status::Failed => crate::apply::refusal_status(kind),
-            other => other,
-        };
+        r.status = crate::apply::refusal_status(kind);
         r.error_kind = Some(kind);
         r.message = reason.clone();
         r.reason = Some(reason);
@@ -182,8 +181,9 @@ pub fn apply_hashline_edit(
         .to_string();
     match parse_call(call, width) {
         Ok(call) => apply_call(&call, host, options),
-        Err(e) => HashlineResult::refuse(&raw_path, Status::Failed, ErrorKind::Malformed, e.reason)
-            .at(e.operation, None),
+        Err(e) => {
+            HashlineResult::refuse(&raw_path, ErrorKind::Malformed, e.reason).at(e.operation, None)
+        }
     }
 }
 
@@ -230,18 +230,9 @@ pub fn apply_call(
     let confine = |p: &str| confine(p, &options.allow_folders);
     let path = match confine(&call.path) {
         Ok(p) => p,
-        Err(e) => {
-            return HashlineResult::refuse(
-                &call.path,
-                Status::Skipped,
-                ErrorKind::PathEscape,
-                e.reason,
-            )
-        }
+        Err(e) => return HashlineResult::refuse(&call.path, ErrorKind::PathEscape, e.reason),
     };
-    let failed = |kind: ErrorKind, reason: String| {
-        HashlineResult::refuse(&path, Status::Failed, kind, reason)
-    };
+    let failed = |kind: ErrorKind, reason: String| HashlineResult::refuse(&path, kind, reason);
     if call.delete && call.rename.is_some() {
         return failed(ErrorKind::Malformed, format!("The call for {path} asks to delete and to rename the file; these cannot be combined. Send delete: true alone, or rename with its edits."));
     }
@@ -262,7 +253,6 @@ pub fn apply_call(
         Some(Err(e)) => {
             return HashlineResult::refuse(
                 &path,
-                Status::Skipped,
                 ErrorKind::PathEscape,
                 format!("rename: {}", e.reason),
             )
@@ -286,7 +276,7 @@ pub fn apply_call(
     let bytes = match (&loaded, txn.original(&path)) {
         (Loaded::Missing, _) => return failed(ErrorKind::FileNotFound, format!("{path} does not exist, so nothing was changed. Check the path against the file you read.")),
         (Loaded::Unusable(u), _) if u.kind == ErrorKind::PathEscape => {
-            return HashlineResult::refuse(&path, Status::Skipped, ErrorKind::PathEscape, u.reason(&path))
+            return HashlineResult::refuse(&path, ErrorKind::PathEscape, u.reason(&path))
         }
         (Loaded::Unusable(u), None) => return failed(ErrorKind::HostError, format!("{path} could not be read: {}.", u.host_message.as_deref().unwrap_or("the host failed"))),
         (_, Some(bytes)) => bytes.to_vec(),
@@ -325,7 +315,7 @@ pub fn apply_call(
         match txn.read(host, t) {
             Loaded::Missing => {}
             Loaded::Unusable(u) if u.kind == ErrorKind::PathEscape => {
-                return HashlineResult::refuse(&path, Status::Skipped, ErrorKind::PathEscape, format!("Cannot rename {path} to {t}: {}. Nothing outside the project root is read or written.", u.host_message.as_deref().unwrap_or("the host refused it")))
+                return HashlineResult::refuse(&path, ErrorKind::PathEscape, format!("Cannot rename {path} to {t}: {}. Nothing outside the project root is read or written.", u.host_message.as_deref().unwrap_or("the host refused it")))
             }
             Loaded::Unusable(u) if !u.exists => return failed(ErrorKind::HostError, format!("Cannot rename {path} to {t}: {t} could not be checked ({}).", u.host_message.as_deref().unwrap_or("the host failed"))),
             _ if options.overwrite => target_exists = true,
@@ -468,7 +458,7 @@ pub fn edit_body(
 ) -> Result<Edited, Refusal> {
     let failed =
         |kind: ErrorKind, reason: String, op: Option<usize>, line: Option<usize>| -> Refusal {
-            Box::new(HashlineResult::refuse(path, Status::Failed, kind, reason).at(op, line))
+            Box::new(HashlineResult::refuse(path, kind, reason).at(op, line))
         };
     let lines = body_lines(body);
     let count = lines.len();

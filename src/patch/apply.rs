@@ -12,10 +12,12 @@
 //! Hunks are located with [`crate::locate`]: unique-only passes, never the
 //! first of several places.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::{Hunk, Operation, PatchOp};
-use crate::apply::{CommitOptions, Staged};
+use crate::apply::{
+    abort_unit, fails, previous_failed, CommitOptions, Scope, Staged, Unit, UnitResult,
+};
 use crate::block::{preview, EditBlock, Format};
 use crate::engine::locate::{ambiguous, explain_not_found, quote, Parts};
 use crate::engine::{ApplyOptions, Mode};
@@ -170,22 +172,29 @@ pub fn apply_patch_edits(
         }
     }
 
+    // Each unit is applied whole or not at all: every operation is tried
+    // (so every mistake is reported at once), except one whose file an
+    // earlier operation of the unit failed on; then one failure rolls the
+    // unit back and marks the operations that applied as not written.
+    let scope = if opts.mode == Mode::Atomic {
+        Scope::Reply
+    } else {
+        Scope::Patch
+    };
     for unit in units {
         staged.checkpoint();
         let first_result = out.results.len();
-        let mut failed_at: Option<usize> = None;
+        let mut failed_files: HashMap<String, usize> = HashMap::new();
         for &index in &unit {
             let block = &blocks[index];
-            if let Some(f) = failed_at {
-                let reason = format!(
-                    "Not applied: this operation belongs to the same patch as block {} ({}), which failed, and a patch applies whole or not at all. It would apply once that one is fixed.",
-                    f + 1,
-                    blocks[f].file_path
+            let path = normalize_path(&block.file_path).ok();
+            if let Some(&first) = path.as_ref().and_then(|p| failed_files.get(p)) {
+                let mut r = result_for(index, path.as_deref().unwrap_or_default(), block);
+                r.set(
+                    Status::Skipped,
+                    ErrorKind::PreviousFailed,
+                    previous_failed(&Unit::Block.at(first)),
                 );
-                let mut r = result_for(index, &block.file_path, block);
-                r.status = Status::Skipped;
-                r.error_kind = Some(ErrorKind::AtomicAborted);
-                r.reason = Some(reason);
                 out.results.push(r);
                 continue;
             }
@@ -198,25 +207,13 @@ pub fn apply_patch_edits(
                 context.as_deref(),
                 &mut out,
             );
-            if matches!(r.status, Status::Failed) || r.error_kind == Some(ErrorKind::PathEscape) {
-                failed_at = Some(index);
+            if let (Some(path), true) = (path, fails(&r)) {
+                failed_files.entry(path).or_insert(index);
             }
             out.results.push(r);
         }
-        if let Some(f) = failed_at {
+        if abort_unit(&mut out.results[first_result..], scope).is_some() {
             staged.rollback();
-            for r in out.results[first_result..]
-                .iter_mut()
-                .filter(|r| matches!(r.status, Status::Applied | Status::Validated))
-            {
-                r.status = Status::Skipped;
-                r.error_kind = Some(ErrorKind::AtomicAborted);
-                r.reason = Some(format!(
-                    "Not written: this operation belongs to the same patch as block {} ({}), which failed, and a patch applies whole or not at all. It would apply once that one is fixed.",
-                    f + 1,
-                    blocks[f].file_path
-                ));
-            }
         }
     }
 
@@ -278,10 +275,9 @@ fn apply_block(
             if !out.files_auto_added.contains(&path) {
                 out.files_auto_added.push(path.clone());
             }
-            let reason = format!("{path} was not in context, so this edit was not attempted. The file has been added to the context; send the edit again now that its full content is visible.");
             let mut r = base;
             r.status = Status::NotInContext;
-            r.reason = Some(reason);
+            r.reason = Some(crate::apply::not_in_context(&path));
             return r;
         }
     }
@@ -295,7 +291,7 @@ fn apply_block(
             if block.is_create() {
                 return apply_text_block(index, block, &path, None, staged, opts);
             }
-            let reason = format!("File not found: {path}. Check the path's spelling against the files you were shown; to create a new file, leave the old section empty.");
+            let reason = crate::engine::file_not_found(&path);
             return refuse(base, Status::Failed, ErrorKind::FileNotFound, reason);
         };
         return apply_text_block(index, block, &path, Some(doc), staged, opts);

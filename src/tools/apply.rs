@@ -8,7 +8,10 @@ use serde::{Deserialize, Serialize};
 use super::anchored::{self, AnchorError, Region};
 use super::calls::{plan, AnchoredChange, CallKind, Op, Planned, ProviderOp, ToolCall};
 use super::schema::SchemaApi;
-use crate::apply::{is_failure, CommitOptions, FileChange, FilePlan, Loaded, Slot, Staged};
+use crate::apply::{
+    abort_unit, fails, CommitOptions, FileChange, FilePlan, Loaded, Mode, Scope, Slot, Staged,
+    Unit, UnitResult, TOOL_CALLS_MODE,
+};
 use crate::host::FileHost;
 use crate::locate::tolerant::{self as matching, MatchError};
 use crate::locate::{Pass as MatchPass, TOLERANT_PASSES};
@@ -16,16 +19,10 @@ use crate::path::confine;
 use crate::result::{Diagnostics, EditResult, ErrorKind, NearLine, Status};
 use crate::text::{Provenance, TextFile};
 
-/// How `edit_file` locates `old_string`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Matching {
-    /// The raw text, anywhere, unique.
-    Exact,
-    /// The five passes of [`crate::matching`].
-    #[default]
-    Tolerant,
-}
+/// How `edit_file` locates `old_string`: one meaning for every style
+/// ([`crate::apply::Matching`]); tool calls match a substring, tolerantly
+/// unless asked ([`crate::apply::TOOL_CALLS_MATCHING`]).
+pub use crate::apply::Matching;
 
 pub use crate::text::TrailingNewline as NewlinePolicy;
 
@@ -63,7 +60,7 @@ impl Default for ToolOptions {
         ToolOptions {
             dry_run: false,
             stage: crate::apply::STAGE_BY_DEFAULT,
-            matching: Matching::default(),
+            matching: crate::apply::TOOL_CALLS_MATCHING,
             trailing_newline: NewlinePolicy::default(),
             allow_folders: Vec::new(),
             overwrite: false,
@@ -96,6 +93,30 @@ pub struct ToolChangeResult {
     /// (a view's text, "File created successfully at: …", or the refusal).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub output: Option<String>,
+    /// Only read the file (a view): it stands whatever happens and is no
+    /// failure of the reply.
+    #[serde(skip)]
+    read_only: bool,
+}
+
+impl UnitResult for ToolChangeResult {
+    fn status(&self) -> Status {
+        self.edit.status
+    }
+    fn error_kind(&self) -> Option<ErrorKind> {
+        self.edit.error_kind
+    }
+    fn label(&self) -> String {
+        Unit::Call.at_file(self.call_index, &self.edit.path)
+    }
+    fn read_only(&self) -> bool {
+        self.read_only
+    }
+    /// The model is told the same sentence as the result's `reason`.
+    fn set(&mut self, status: Status, kind: ErrorKind, reason: String) {
+        self.output = Some(reason.clone());
+        self.edit.set(status, kind, reason);
+    }
 }
 
 /// The answer to one call, for the message that goes back to the model.
@@ -483,16 +504,11 @@ pub fn apply_tool_calls(
     // Each file as the reply leaves it, in first-used order; an edit that
     // fails leaves its file as it was, and nothing is written unless all apply.
     let mut staged: Staged<FileState> = Staged::new();
-    // Indices of results that only read (a view): they stand whatever happens.
-    let mut read_only: Vec<usize> = Vec::new();
     let mut results: Vec<ToolChangeResult> = Vec::new();
 
     for item in &items {
         let mut push =
             |path: &str, change: Option<usize>, old: &str, new: &str, outcome: Outcome| {
-                if outcome.read_only {
-                    read_only.push(results.len());
-                }
                 let output = match (outcome.said, &outcome.reason, outcome.retry) {
                     (Some(said), _, _) => Some(said),
                     (None, Some(why), Some(retry)) => Some(format!("{why}\n{retry}")),
@@ -521,6 +537,7 @@ pub fn apply_tool_calls(
                         assumed: outcome.assumed,
                     },
                     output,
+                    read_only: outcome.read_only,
                 });
             };
         let op = match &item.op {
@@ -579,7 +596,7 @@ pub fn apply_tool_calls(
             continue;
         };
 
-        let previous_failed = |push: &mut Push, change: Option<usize>| {
+        let previous_failed = |push: &mut Push, change: Option<usize>, first: usize| {
             push(
                 &path,
                 change,
@@ -587,15 +604,15 @@ pub fn apply_tool_calls(
                 "",
                 Outcome::skip(
                     ErrorKind::PreviousFailed,
-                    "not tried, because an earlier change to this file in the reply failed; fix that one and send this one again.".into(),
+                    crate::apply::previous_failed(&Unit::Call.at(first)),
                 ),
             )
         };
 
         match op {
             Op::Write { content } => {
-                if failed_at.is_some() {
-                    previous_failed(&mut push, None);
+                if let Some(first) = *failed_at {
+                    previous_failed(&mut push, None, first);
                     continue;
                 }
                 if let Some((kind, why)) = &state.unusable {
@@ -649,8 +666,8 @@ pub fn apply_tool_calls(
                     );
                     continue;
                 }
-                if failed_at.is_some() {
-                    previous_failed(&mut push, None);
+                if let Some(first) = *failed_at {
+                    previous_failed(&mut push, None, first);
                     continue;
                 }
                 let outcome = replace(state, old, new, *replace_all, options.matching);
@@ -662,8 +679,8 @@ pub fn apply_tool_calls(
                 push(&path, None, old, new, outcome);
             }
             Op::Provider(ProviderOp::Undo) => {
-                if failed_at.is_some() {
-                    previous_failed(&mut push, None);
+                if let Some(first) = *failed_at {
+                    previous_failed(&mut push, None, first);
                     continue;
                 }
                 let outcome = match state.history.pop() {
@@ -699,8 +716,8 @@ pub fn apply_tool_calls(
                 push(&path, None, "", "", outcome);
             }
             Op::Provider(op) => {
-                if failed_at.is_some() {
-                    previous_failed(&mut push, None);
+                if let Some(first) = *failed_at {
+                    previous_failed(&mut push, None, first);
                     continue;
                 }
                 let before = state.encoded(policy);
@@ -727,9 +744,9 @@ pub fn apply_tool_calls(
                 push(&path, None, old, new, outcome);
             }
             Op::Modify { changes } => {
-                if failed_at.is_some() {
+                if let Some(first) = *failed_at {
                     for i in 0..changes.len() {
-                        previous_failed(&mut push, Some(i));
+                        previous_failed(&mut push, Some(i), first);
                     }
                     continue;
                 }
@@ -752,43 +769,19 @@ pub fn apply_tool_calls(
     }
 
     // A failed read (view) is answered, but is no failed change.
-    let failure = |r: &ToolChangeResult| is_failure(r.edit.status, r.edit.error_kind);
     let mut errors: Vec<String> = results
         .iter()
-        .enumerate()
-        .filter(|(i, r)| failure(r) && !read_only.contains(i))
-        .filter_map(|(_, r)| r.edit.reason.clone())
+        .filter(|r| fails(*r))
+        .filter_map(|r| r.edit.reason.clone())
         .collect();
-    let ok = errors.is_empty();
     let mut out = ToolApplyResult {
-        ok,
+        ok: errors.is_empty(),
         calls: calls.iter().map(ToolCall::echo).collect(),
         ..ToolApplyResult::default()
     };
 
-    if !ok {
-        let first_failed = results
-            .iter()
-            .enumerate()
-            .find(|(i, r)| failure(r) && !read_only.contains(i))
-            .map(|(_, r)| r.call_index + 1)
-            .unwrap_or(1);
-        for (i, r) in results
-            .iter_mut()
-            .enumerate()
-            .filter(|(_, r)| r.edit.status == Status::Applied)
-        {
-            if read_only.contains(&i) {
-                continue;
-            }
-            let why = format!(
-                "not written, because call {first_failed} failed and a reply is applied all or nothing; this change itself was fine and can be sent again as it was."
-            );
-            r.edit.status = Status::Skipped;
-            r.edit.error_kind = Some(ErrorKind::AtomicAborted);
-            r.output = Some(format!("Not applied: call {first_failed} of this reply failed and the reply's changes are written all or nothing. This call was fine; send it again as it was, with call {first_failed} fixed."));
-            r.edit.reason = Some(why);
-        }
+    // A reply's calls are written all or nothing.
+    if TOOL_CALLS_MODE == Mode::Atomic && abort_unit(&mut results, Scope::Reply).is_some() {
         out.results = results;
         out.errors = std::mem::take(&mut errors);
         out.call_results = call_results(calls, &out.results);
@@ -866,10 +859,7 @@ pub fn apply_tool_calls(
             r.edit.status = Status::Failed;
             r.edit.error_kind = Some(ErrorKind::HostError);
             r.edit.reason = Some(failure.describe());
-            r.output = Some(format!(
-                "Not applied: {} Send the change again once the host works.",
-                failure.describe()
-            ));
+            r.output = Some(crate::apply::host_undone(&failure.describe()));
         }
         out.history.clear();
     }
@@ -957,13 +947,10 @@ fn default_output(r: &ToolChangeResult) -> String {
 }
 
 /// A file the host could not give: refused as leading outside the root
-/// (`skipped`, like a path the core refuses), or unreadable (`failed`).
+/// (`skipped`, like a path the core refuses), or unreadable (`failed`),
+/// by the one rule ([`crate::apply::refusal_status`]).
 pub(super) fn unusable(kind: ErrorKind, why: String) -> Outcome {
-    if kind == ErrorKind::PathEscape {
-        Outcome::skip(kind, why)
-    } else {
-        Outcome::fail(kind, why)
-    }
+    Outcome::fail(kind, why)
 }
 
 fn replace(

@@ -72,7 +72,7 @@ test('failures are explained, leave files unchanged, prepare a retry prompt and 
   assert.equal(out.status, 1);
   assert.match(out.stdout, /Edit location is ambiguous \(matches at lines \d+ and \d+\)/);
   assert.match(out.stdout, /tabs vs spaces: line \d+ of the file indents with spaces, the edit with tabs/);
-  assert.match(out.stdout, /Previous edit to this file failed/);
+  assert.match(out.stdout, /Not tried: an earlier edit to this file \(block \d+\) failed/);
   assert.match(out.stdout, /File not found: src\/stock\.py/);
   assert.match(out.stdout, /A retry prompt was prepared \(not sent\)/);
   assert.match(out.stdout, /Summary: 3 failed, 1 skipped/);

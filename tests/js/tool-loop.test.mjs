@@ -218,7 +218,7 @@ test('OpenAI Responses: apply_patch_call (create_file, update_file) and function
       ['apply_patch_call_output', 'call_p1', 'failed'],
       ['function_call_output', 'call_f1', undefined],
     ]);
-    assert.match(answers[0].output, /call 2 of this reply failed/);
+    assert.match(answers[0].output, /Not written: call 2 \(app\.py\) failed, and the reply is applied all or nothing/);
     assert.match(answers[1].output, /old_string was not found/);
     assert.match(answers[1].output, /`        result \+= item\.cost`, is not in the file/);
     const done = model.requests[2].body.input;
