@@ -37,6 +37,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use similar::{DiffOp, Instant};
+#[cfg(feature = "full")]
 use unicode_segmentation::UnicodeSegmentation;
 
 /// What a line of a diff is.
@@ -511,7 +512,7 @@ impl<'a> Tokens<'a> {
             }
         } else {
             let mut in_word = false;
-            for (i, g) in text.grapheme_indices(true) {
+            for (i, g) in grapheme_indices(text) {
                 let word = g.chars().next().is_some_and(is_word_char);
                 if !(word && in_word) {
                     bounds.push(i);
@@ -588,6 +589,70 @@ fn myers_ops<T: Eq + std::hash::Hash + Ord>(
     d.into_inner().into_inner().into_ops()
 }
 
+/// The diff of two token lists. The full build compares the tokens as
+/// strings (quickest); `editblocks/lite` interns them and diffs the ids, so
+/// Myers and its compaction are compiled once, for the line diff's `u32`s
+/// (the same ops: two tokens are equal exactly when their ids are).
+#[cfg(feature = "full")]
+fn token_ops(a: &Tokens, b: &Tokens, deadline: Option<Instant>) -> Vec<DiffOp> {
+    myers_ops(&a.all(), &b.all(), deadline)
+}
+
+#[cfg(not(feature = "full"))]
+fn token_ops<'a>(a: &Tokens<'a>, b: &Tokens<'a>, deadline: Option<Instant>) -> Vec<DiffOp> {
+    let mut ids: HashMap<&'a str, u32, FxBuild> =
+        HashMap::with_capacity_and_hasher(a.len() + b.len(), FxBuild);
+    let mut intern = |token: &'a str| -> u32 {
+        let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+        *ids.entry(token).or_insert(next)
+    };
+    let old: Vec<u32> = a.all().into_iter().map(&mut intern).collect();
+    let new: Vec<u32> = b.all().into_iter().map(&mut intern).collect();
+    myers_ops(&old, &new, deadline)
+}
+
+/// The extended grapheme clusters of `text` with their byte offsets
+/// (`unicode-segmentation`).
+#[cfg(feature = "full")]
+fn grapheme_indices(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.grapheme_indices(true)
+}
+
+/// Where graphemes come from in a build without `unicode-segmentation`
+/// (`editblocks/lite`, whose wasm leaves its tables out): a function given
+/// a text that returns the byte offset of each grapheme's start, in order.
+/// The wasm binding installs the host's segmenter (`Intl.Segmenter`).
+#[cfg(not(feature = "full"))]
+pub type GraphemeSegmenter = fn(&str) -> Vec<usize>;
+
+#[cfg(not(feature = "full"))]
+static SEGMENTER: std::sync::OnceLock<GraphemeSegmenter> = std::sync::OnceLock::new();
+
+/// Installs the grapheme segmenter of a build without `unicode-segmentation`
+/// (once: later calls are ignored). Without one, or where it returns
+/// offsets that are not increasing char boundaries starting at 0, every
+/// character is a grapheme of its own.
+#[cfg(not(feature = "full"))]
+pub fn set_grapheme_segmenter(segmenter: GraphemeSegmenter) {
+    let _ = SEGMENTER.set(segmenter);
+}
+
+#[cfg(not(feature = "full"))]
+fn grapheme_indices(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut starts = SEGMENTER.get().map(|f| f(text)).unwrap_or_default();
+    let valid = starts.first().is_some_and(|&s| s == 0)
+        && starts.windows(2).all(|w| w[0] < w[1])
+        && starts.iter().all(|&s| s < text.len() && text.is_char_boundary(s));
+    if !valid {
+        starts = text.char_indices().map(|(i, _)| i).collect();
+    }
+    starts.push(text.len());
+    (0..starts.len().saturating_sub(1)).map(move |k| {
+        let (s, e) = (starts[k], starts[k + 1]);
+        (s, text.get(s..e).unwrap_or(""))
+    })
+}
+
 /// [`changed_spans`], borrowing the text.
 pub fn changed_spans_ref<'a>(
     old: &'a str,
@@ -596,7 +661,7 @@ pub fn changed_spans_ref<'a>(
 ) -> Option<PairSpansRef<'a>> {
     let a = Tokens::new(old);
     let b = Tokens::new(new);
-    let ops = myers_ops(&a.all(), &b.all(), deadline);
+    let ops = token_ops(&a, &b, deadline);
     if deadline.is_some_and(|d| Instant::now() > d) {
         return None;
     }
@@ -633,8 +698,8 @@ fn visible_graphemes(text: &str) -> usize {
     if text.is_ascii() {
         text.bytes().filter(|b| !b.is_ascii_whitespace()).count()
     } else {
-        text.graphemes(true)
-            .filter(|g| !g.chars().all(char::is_whitespace))
+        grapheme_indices(text)
+            .filter(|(_, g)| !g.chars().all(char::is_whitespace))
             .count()
     }
 }
