@@ -642,7 +642,9 @@ fn grapheme_indices(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut starts = SEGMENTER.get().map(|f| f(text)).unwrap_or_default();
     let valid = starts.first().is_some_and(|&s| s == 0)
         && starts.windows(2).all(|w| w[0] < w[1])
-        && starts.iter().all(|&s| s < text.len() && text.is_char_boundary(s));
+        && starts
+            .iter()
+            .all(|&s| s < text.len() && text.is_char_boundary(s));
     if !valid {
         starts = text.char_indices().map(|(i, _)| i).collect();
     }
