@@ -326,10 +326,14 @@ pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> Bl
 /// FxHash (as in rustc): much quicker than SipHash for interning lines, and
 /// nothing here needs protection from chosen collisions beyond a slower diff.
 #[derive(Default, Clone, Copy)]
-struct FxBuild;
+pub(crate) struct FxBuild;
+
+/// Strings interned to ids, with [`FxBuild`] (also the summary's path map:
+/// one hash table instantiation for both).
+pub(crate) type StrIds<'a> = HashMap<&'a str, u32, FxBuild>;
 
 #[derive(Default)]
-struct FxHasher(u64);
+pub(crate) struct FxHasher(u64);
 
 const FX_K: u64 = 0x517c_c1b7_2722_0a95;
 

@@ -873,6 +873,34 @@ fn counts(results: &[ResultView]) -> [(&'static str, &'static str, usize); 5] {
     ]
 }
 
+/// What the summary knows of each path it lists, found through one map
+/// (the diff's string interning map: one hash table instantiation in the
+/// module, no SipHash).
+#[derive(Default)]
+struct FileFacts<'a> {
+    ids: crate::diff::StrIds<'a>,
+    facts: Vec<PathFacts>,
+}
+
+#[derive(Default)]
+struct PathFacts {
+    /// The estimated line of the first applied result for the path.
+    first_applied: Option<Option<u32>>,
+    listed: bool,
+    created: bool,
+}
+
+impl<'a> FileFacts<'a> {
+    fn of(&mut self, path: &'a str) -> &mut PathFacts {
+        let next = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
+        let id = *self.ids.entry(path).or_insert(next) as usize;
+        if id >= self.facts.len() {
+            self.facts.resize_with(id + 1, PathFacts::default);
+        }
+        &mut self.facts[id]
+    }
+}
+
 /// The summary banner: applied, failed and skipped counts (and validated or
 /// not-in-context ones when there are any), the modified and created files,
 /// each failure with its reason, files added to context, suggested shell
@@ -919,35 +947,34 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
     // Modified files: the apply result's list when given, else the files of
     // applied results, in order, once each. Sets and a map keep this linear
     // in the number of results.
-    use std::collections::{HashMap, HashSet};
-    let mut first_applied: HashMap<&str, Option<u32>> = HashMap::new();
+    let mut files = FileFacts::default();
+    let mut modified: Vec<&str> = Vec::new();
     for r in results.iter().filter(|r| r.status == "applied") {
-        first_applied
-            .entry(r.file_path.as_str())
-            .or_insert(r.estimated_line);
-    }
-    let mut modified: Vec<&str> = match &summary.files_modified {
-        Some(files) => files.iter().map(String::as_str).collect(),
-        None => {
-            let mut seen = HashSet::new();
-            results
-                .iter()
-                .filter(|r| r.status == "applied" && seen.insert(r.file_path.as_str()))
-                .map(|r| r.file_path.as_str())
-                .collect()
-        }
-    };
-    let mut listed: HashSet<&str> = modified.iter().copied().collect();
-    for created in &summary.files_created {
-        if listed.insert(created.as_str()) {
-            modified.push(created);
+        let f = files.of(r.file_path.as_str());
+        f.first_applied.get_or_insert(r.estimated_line);
+        if summary.files_modified.is_none() && !f.listed {
+            f.listed = true;
+            modified.push(r.file_path.as_str());
         }
     }
-    let created: HashSet<&str> = summary.files_created.iter().map(String::as_str).collect();
+    for file in summary.files_modified.iter().flatten() {
+        files.of(file).listed = true;
+        modified.push(file);
+    }
+    for file in &summary.files_created {
+        let f = files.of(file);
+        f.created = true;
+        if !f.listed {
+            f.listed = true;
+            modified.push(file);
+        }
+    }
     if !modified.is_empty() {
         html.push_str("<div class=\"eb-summary-section eb-summary-files\"><div class=\"eb-summary-title\">Modified files</div><ul class=\"eb-file-list\">");
         for &file in modified.iter().take(MAX_SUMMARY_ITEMS) {
-            let line = first_applied.get(file).copied().flatten();
+            let f = files.of(file);
+            let line = f.first_applied.flatten();
+            let created = f.created;
             let a = Attrs::new()
                 .add("class", "eb-file")
                 .add("data-action", "open-file")
@@ -959,7 +986,7 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
             );
             push_escaped(&mut html, file);
             html.push_str("</span>");
-            if created.contains(file) {
+            if created {
                 html.push_str(" <span class=\"eb-file-tag\">new</span>");
             }
             html.push_str("</li>");
