@@ -151,7 +151,9 @@ pub fn render_summary_html(summary: JsValue, options: JsValue) -> Result<String,
 
 /// `renderFileChange(change, { status? })`: one file's before and after
 /// (from any style's `fileChanges`) drawn like a text block. `js/render.js`
-/// checks the change and passes its fields.
+/// checks the change and passes its fields. Not in `editblocks/lite` (no
+/// `fileChanges` without applying).
+#[cfg(feature = "full")]
 #[wasm_bindgen(js_name = renderFileChangeHtml)]
 pub fn render_file_change_html(
     path: String,
@@ -173,44 +175,34 @@ pub fn render_file_change_html(
 // fifth of the module): the intra-line diff asks the host's
 // `Intl.Segmenter` for extended grapheme clusters instead, only for lines
 // that are not ASCII. Where the host has none, every code point is one.
+// The offsets come back in UTF-8 bytes; `crate::diff` checks them.
 #[cfg(not(feature = "full"))]
 #[wasm_bindgen(inline_js = "let segmenter;
-export function graphemeStarts16(text) {
+export function graphemeStarts8(text) {
   if (segmenter === undefined) {
     segmenter = typeof Intl === 'object' && typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
   }
   const out = [];
-  if (segmenter === null) {
-    for (let i = 0; i < text.length; i++) {
-      out.push(i);
-      const c = text.charCodeAt(i);
-      if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) i++;
+  let byte = 0;
+  for (const { segment } of segmenter === null ? Array.from(text, (segment) => ({ segment })) : segmenter.segment(text)) {
+    out.push(byte);
+    for (const c of segment) {
+      const u = c.codePointAt(0);
+      byte += u < 0x80 ? 1 : u < 0x800 ? 2 : u < 0x10000 ? 3 : 4;
     }
-  } else {
-    for (const s of segmenter.segment(text)) out.push(s.index);
   }
   return new Uint32Array(out);
 }")]
 extern "C" {
-    #[wasm_bindgen(js_name = graphemeStarts16)]
-    fn grapheme_starts16(text: &str) -> Vec<u32>;
+    #[wasm_bindgen(js_name = graphemeStarts8)]
+    fn grapheme_starts8(text: &str) -> Vec<u32>;
 }
 
-/// The byte offset of each grapheme's start in `text`, from the UTF-16
-/// offsets the host's segmenter gives (one that falls inside a character
-/// is dropped; `crate::diff` checks the rest).
+/// The byte offset of each grapheme's start in `text`, by the host's segmenter.
 #[cfg(not(feature = "full"))]
 pub(crate) fn host_grapheme_starts(text: &str) -> Vec<usize> {
-    let starts16 = grapheme_starts16(text);
-    let mut out = Vec::with_capacity(starts16.len());
-    let mut wanted = starts16.iter().copied().peekable();
-    let mut unit = 0u32;
-    for (byte, c) in text.char_indices() {
-        while wanted.next_if(|&w| w < unit).is_some() {}
-        if wanted.next_if_eq(&unit).is_some() {
-            out.push(byte);
-        }
-        unit += c.len_utf16() as u32;
-    }
-    out
+    grapheme_starts8(text)
+        .into_iter()
+        .map(|b| b as usize)
+        .collect()
 }
