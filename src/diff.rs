@@ -818,6 +818,41 @@ mod tests {
         assert_eq!(pair("", ""), (String::new(), String::new()));
     }
 
+    // The build without `unicode-segmentation` (editblocks/lite): run with
+    // `cargo test --lib --no-default-features diff::`.
+    #[cfg(not(feature = "full"))]
+    #[test]
+    fn a_host_segmenter_decides_the_graphemes_and_bad_offsets_fall_back_to_chars() {
+        fn pairs(text: &str) -> Vec<(usize, &str)> {
+            grapheme_indices(text).collect()
+        }
+        // No segmenter installed yet: every char is one.
+        assert_eq!(pairs("e\u{301}x"), [(0, "e"), (1, "\u{301}"), (3, "x")]);
+        fn host(text: &str) -> Vec<usize> {
+            match text {
+                // A cluster, as Intl.Segmenter would give it.
+                "e\u{301}x" => vec![0, 3],
+                // Inside a char, not starting at 0, not increasing, past the end.
+                "\u{e9}a" => vec![0, 1],
+                "ab" => vec![1],
+                "abc" => vec![0, 2, 1],
+                "ab\u{e9}" => vec![0, 9],
+                _ => Vec::new(),
+            }
+        }
+        set_grapheme_segmenter(host);
+        assert_eq!(pairs("e\u{301}x"), [(0, "e\u{301}"), (3, "x")]);
+        assert_eq!(pairs("\u{e9}a"), [(0, "\u{e9}"), (2, "a")]);
+        assert_eq!(pairs("ab"), [(0, "a"), (1, "b")]);
+        assert_eq!(pairs("abc"), [(0, "a"), (1, "b"), (2, "c")]);
+        assert_eq!(pairs("ab\u{e9}"), [(0, "a"), (1, "b"), (2, "\u{e9}")]);
+        let p = changed_spans("caf\u{e9} e\u{301}x", "caf\u{e9} e\u{300}x", None).unwrap();
+        // The host gives no cluster for this text: the mark is a token alone.
+        assert_eq!(marked(&p.new), "caf\u{e9} e[\u{300}]x");
+        let p = changed_spans("a e\u{301}x", "a e\u{301}x!", None).unwrap();
+        assert_eq!(marked(&p.new), "a e\u{301}x[!]");
+    }
+
     #[test]
     fn split_lines_follows_line_endings() {
         assert_eq!(split_lines(""), Vec::<&str>::new());
