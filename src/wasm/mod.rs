@@ -276,6 +276,9 @@ pub fn system_prompt(kind: &str) -> Result<String, JsError> {
     })
 }
 
+/// `editblocks/lite`'s allocator: `talc` is less than half of dlmalloc's
+/// code. Safe here: wasm32-unknown-unknown without atomics runs one thread,
+/// and `new_global` takes its heap from `memory.grow` as dlmalloc does.
 #[cfg(not(feature = "full"))]
 #[global_allocator]
 static ALLOC: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
