@@ -6,8 +6,9 @@ import {
   renderInProgressHtml,
   renderPendingHtml,
   renderSummaryHtml,
-  renderFileChangeHtml,
 } from 'editblocks-raw';
+// renderFileChange is not in editblocks/lite, whose module leaves its binding out.
+import * as raw from 'editblocks-raw';
 import { checkOptions } from './options.js';
 import { plainCopy } from './boundary.js';
 import { EditStream } from './parser.js';
@@ -168,5 +169,5 @@ export function renderFileChange(change, options) {
   }
   const status = checkOptions(options, 'renderFileChange', { status: STATUSES })?.status;
   const movedFrom = typeof change.movedFrom === 'string' ? change.movedFrom : undefined;
-  return renderFileChangeHtml(change.path, change.before ?? undefined, change.after ?? undefined, movedFrom, status);
+  return raw.renderFileChangeHtml(change.path, change.before ?? undefined, change.after ?? undefined, movedFrom, status);
 }

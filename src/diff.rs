@@ -37,6 +37,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use similar::{DiffOp, Instant};
+#[cfg(feature = "full")]
 use unicode_segmentation::UnicodeSegmentation;
 
 /// What a line of a diff is.
@@ -325,10 +326,14 @@ pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> Bl
 /// FxHash (as in rustc): much quicker than SipHash for interning lines, and
 /// nothing here needs protection from chosen collisions beyond a slower diff.
 #[derive(Default, Clone, Copy)]
-struct FxBuild;
+pub(crate) struct FxBuild;
+
+/// Strings interned to ids, with [`FxBuild`] (also the summary's path map:
+/// one hash table instantiation for both).
+pub(crate) type StrIds<'a> = HashMap<&'a str, u32, FxBuild>;
 
 #[derive(Default)]
-struct FxHasher(u64);
+pub(crate) struct FxHasher(u64);
 
 const FX_K: u64 = 0x517c_c1b7_2722_0a95;
 
@@ -511,7 +516,7 @@ impl<'a> Tokens<'a> {
             }
         } else {
             let mut in_word = false;
-            for (i, g) in text.grapheme_indices(true) {
+            for (i, g) in grapheme_indices(text) {
                 let word = g.chars().next().is_some_and(is_word_char);
                 if !(word && in_word) {
                     bounds.push(i);
@@ -588,6 +593,72 @@ fn myers_ops<T: Eq + std::hash::Hash + Ord>(
     d.into_inner().into_inner().into_ops()
 }
 
+/// The diff of two token lists. The full build compares the tokens as
+/// strings (quickest); `editblocks/lite` interns them and diffs the ids, so
+/// Myers and its compaction are compiled once, for the line diff's `u32`s
+/// (the same ops: two tokens are equal exactly when their ids are).
+#[cfg(feature = "full")]
+fn token_ops(a: &Tokens, b: &Tokens, deadline: Option<Instant>) -> Vec<DiffOp> {
+    myers_ops(&a.all(), &b.all(), deadline)
+}
+
+#[cfg(not(feature = "full"))]
+fn token_ops<'a>(a: &Tokens<'a>, b: &Tokens<'a>, deadline: Option<Instant>) -> Vec<DiffOp> {
+    let mut ids: HashMap<&'a str, u32, FxBuild> =
+        HashMap::with_capacity_and_hasher(a.len() + b.len(), FxBuild);
+    let mut intern = |token: &'a str| -> u32 {
+        let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+        *ids.entry(token).or_insert(next)
+    };
+    let old: Vec<u32> = a.all().into_iter().map(&mut intern).collect();
+    let new: Vec<u32> = b.all().into_iter().map(&mut intern).collect();
+    myers_ops(&old, &new, deadline)
+}
+
+/// The extended grapheme clusters of `text` with their byte offsets
+/// (`unicode-segmentation`).
+#[cfg(feature = "full")]
+fn grapheme_indices(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.grapheme_indices(true)
+}
+
+/// Where graphemes come from in a build without `unicode-segmentation`
+/// (`editblocks/lite`, whose wasm leaves its tables out): a function given
+/// a text that returns the byte offset of each grapheme's start, in order.
+/// The wasm binding installs the host's segmenter (`Intl.Segmenter`).
+#[cfg(not(feature = "full"))]
+pub type GraphemeSegmenter = fn(&str) -> Vec<usize>;
+
+#[cfg(not(feature = "full"))]
+static SEGMENTER: std::sync::OnceLock<GraphemeSegmenter> = std::sync::OnceLock::new();
+
+/// Installs the grapheme segmenter of a build without `unicode-segmentation`
+/// (once: later calls are ignored). Without one, or where it returns
+/// offsets that are not increasing char boundaries starting at 0, every
+/// character is a grapheme of its own.
+#[cfg(not(feature = "full"))]
+pub fn set_grapheme_segmenter(segmenter: GraphemeSegmenter) {
+    let _ = SEGMENTER.set(segmenter);
+}
+
+#[cfg(not(feature = "full"))]
+fn grapheme_indices(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut starts = SEGMENTER.get().map(|f| f(text)).unwrap_or_default();
+    let valid = starts.first().is_some_and(|&s| s == 0)
+        && starts.windows(2).all(|w| w[0] < w[1])
+        && starts
+            .iter()
+            .all(|&s| s < text.len() && text.is_char_boundary(s));
+    if !valid {
+        starts = text.char_indices().map(|(i, _)| i).collect();
+    }
+    starts.push(text.len());
+    (0..starts.len().saturating_sub(1)).map(move |k| {
+        let (s, e) = (starts[k], starts[k + 1]);
+        (s, text.get(s..e).unwrap_or(""))
+    })
+}
+
 /// [`changed_spans`], borrowing the text.
 pub fn changed_spans_ref<'a>(
     old: &'a str,
@@ -596,7 +667,7 @@ pub fn changed_spans_ref<'a>(
 ) -> Option<PairSpansRef<'a>> {
     let a = Tokens::new(old);
     let b = Tokens::new(new);
-    let ops = myers_ops(&a.all(), &b.all(), deadline);
+    let ops = token_ops(&a, &b, deadline);
     if deadline.is_some_and(|d| Instant::now() > d) {
         return None;
     }
@@ -633,8 +704,8 @@ fn visible_graphemes(text: &str) -> usize {
     if text.is_ascii() {
         text.bytes().filter(|b| !b.is_ascii_whitespace()).count()
     } else {
-        text.graphemes(true)
-            .filter(|g| !g.chars().all(char::is_whitespace))
+        grapheme_indices(text)
+            .filter(|(_, g)| !g.chars().all(char::is_whitespace))
             .count()
     }
 }
@@ -745,6 +816,41 @@ mod tests {
     fn empty_lines_pair_cleanly() {
         assert_eq!(pair("", "x"), (String::new(), "[x]".into()));
         assert_eq!(pair("", ""), (String::new(), String::new()));
+    }
+
+    // The build without `unicode-segmentation` (editblocks/lite): run with
+    // `cargo test --lib --no-default-features diff::`.
+    #[cfg(not(feature = "full"))]
+    #[test]
+    fn a_host_segmenter_decides_the_graphemes_and_bad_offsets_fall_back_to_chars() {
+        fn pairs(text: &str) -> Vec<(usize, &str)> {
+            grapheme_indices(text).collect()
+        }
+        // No segmenter installed yet: every char is one.
+        assert_eq!(pairs("e\u{301}x"), [(0, "e"), (1, "\u{301}"), (3, "x")]);
+        fn host(text: &str) -> Vec<usize> {
+            match text {
+                // A cluster, as Intl.Segmenter would give it.
+                "e\u{301}x" => vec![0, 3],
+                // Inside a char, not starting at 0, not increasing, past the end.
+                "\u{e9}a" => vec![0, 1],
+                "ab" => vec![1],
+                "abc" => vec![0, 2, 1],
+                "ab\u{e9}" => vec![0, 9],
+                _ => Vec::new(),
+            }
+        }
+        set_grapheme_segmenter(host);
+        assert_eq!(pairs("e\u{301}x"), [(0, "e\u{301}"), (3, "x")]);
+        assert_eq!(pairs("\u{e9}a"), [(0, "\u{e9}"), (2, "a")]);
+        assert_eq!(pairs("ab"), [(0, "a"), (1, "b")]);
+        assert_eq!(pairs("abc"), [(0, "a"), (1, "b"), (2, "c")]);
+        assert_eq!(pairs("ab\u{e9}"), [(0, "a"), (1, "b"), (2, "\u{e9}")]);
+        let p = changed_spans("caf\u{e9} e\u{301}x", "caf\u{e9} e\u{300}x", None).unwrap();
+        // The host gives no cluster for this text: the mark is a token alone.
+        assert_eq!(marked(&p.new), "caf\u{e9} e[\u{300}]x");
+        let p = changed_spans("a e\u{301}x", "a e\u{301}x!", None).unwrap();
+        assert_eq!(marked(&p.new), "a e\u{301}x[!]");
     }
 
     #[test]

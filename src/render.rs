@@ -65,12 +65,52 @@ pub(crate) fn push_line_text(out: &mut String, text: &str) {
             } else {
                 char::from_u32(0x2400 + code).unwrap_or('\u{fffd}')
             };
-            out.push_str(&format!(
-                "<span class=\"eb-ctrl\" title=\"U+{code:04X}\">{picture}</span>"
-            ));
+            out.push_str("<span class=\"eb-ctrl\" title=\"U+");
+            push_hex4(out, code);
+            out.push_str("\">");
+            out.push(picture);
+            out.push_str("</span>");
         } else {
             push_escaped(out, c.encode_utf8(&mut [0; 4]));
         }
+    }
+}
+
+/// Appends `n` in decimal. The renderers write numbers and HTML with plain
+/// pushes, not `format!`: the formatting machinery it instantiates is a
+/// large part of a small module (`editblocks/lite`).
+pub(crate) fn push_num(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(at..).unwrap_or_default() {
+        out.push(char::from(d));
+    }
+}
+
+/// Appends `code` in upper-case hexadecimal, at least four digits (`{:04X}`).
+fn push_hex4(out: &mut String, code: u32) {
+    let mut started = false;
+    for shift in (0..8).rev() {
+        let digit = (code >> (shift * 4)) & 0xf;
+        if digit != 0 || started || shift < 4 {
+            started = true;
+            out.push(char::from_digit(digit, 16).map_or('0', |c| c.to_ascii_uppercase()));
+        }
+    }
+}
+
+fn push_all(out: &mut String, parts: &[&str]) {
+    for part in parts {
+        out.push_str(part);
     }
 }
 
@@ -239,6 +279,22 @@ impl Attrs {
         self.0.push('"');
         self
     }
+    /// An attribute holding a number, when there is one.
+    pub(crate) fn num(mut self, name: &str, value: Option<u64>) -> Self {
+        if let Some(v) = value {
+            push_all(&mut self.0, &[" ", name, "=\""]);
+            push_num(&mut self.0, v);
+            self.0.push('"');
+        }
+        self
+    }
+    /// An attribute holding a text, when there is one.
+    pub(crate) fn text(self, name: &str, value: Option<&str>) -> Self {
+        match value {
+            Some(v) => self.add(name, v),
+            None => self,
+        }
+    }
     pub(crate) fn opt<T: ToString>(self, name: &str, value: Option<T>) -> Self {
         match value {
             Some(v) => self.add(name, &v.to_string()),
@@ -335,42 +391,41 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
 
     let mut html =
         String::with_capacity(256 + lines.iter().map(|l| l.text.len() + 160).sum::<usize>());
+    let block_class = [
+        "eb-block eb-status-",
+        class,
+        if create { " eb-block-create" } else { "" },
+    ]
+    .concat();
     let attrs = Attrs::new()
-        .add(
-            "class",
-            &format!(
-                "eb-block eb-status-{class}{}",
-                if create { " eb-block-create" } else { "" }
-            ),
-        )
+        .add("class", &block_class)
         .add("data-file-path", &block.file_path)
         .add(
             "data-status",
             if status.is_empty() { "none" } else { class },
         )
         .add("data-format", block.format.as_str())
-        .opt("data-line", file_line)
-        .opt("data-block-index", block_index);
-    html.push_str(&format!("<div{}>", attrs.0));
+        .num("data-line", file_line.map(u64::from))
+        .num("data-block-index", block_index.map(|i| i as u64));
+    push_all(&mut html, &["<div", &attrs.0, ">"]);
 
     // Header: path, new-file tag, +/- counts, badge.
     html.push_str("<div class=\"eb-header\">");
+    let mut title = ["Open ", &block.file_path].concat();
+    if let Some(l) = file_line {
+        title.push_str(" at line ");
+        push_num(&mut title, u64::from(l));
+    }
     let path_attrs = Attrs::new()
         .add("class", "eb-path")
         .add("data-action", "open-file")
         .add("data-file-path", &block.file_path)
-        .opt("data-line", file_line)
-        .add(
-            "title",
-            &match file_line {
-                Some(l) => format!("Open {} at line {l}", block.file_path),
-                None => format!("Open {}", block.file_path),
-            },
-        );
-    html.push_str(&format!(
-        "<span{} role=\"link\" tabindex=\"0\">",
-        path_attrs.0
-    ));
+        .num("data-line", file_line.map(u64::from))
+        .add("title", &title);
+    push_all(
+        &mut html,
+        &["<span", &path_attrs.0, " role=\"link\" tabindex=\"0\">"],
+    );
     push_escaped(&mut html, &block.file_path);
     html.push_str("</span>");
     if create {
@@ -378,28 +433,29 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
     }
     let added = lines.iter().filter(|l| l.kind == LineKind::Added).count();
     let removed = lines.iter().filter(|l| l.kind == LineKind::Removed).count();
-    html.push_str(&format!(
-        "<span class=\"eb-stats\"><span class=\"eb-stat-added\">+{added}</span><span class=\"eb-stat-removed\">\u{2212}{removed}</span></span>"
-    ));
+    html.push_str("<span class=\"eb-stats\"><span class=\"eb-stat-added\">+");
+    push_num(&mut html, added as u64);
+    html.push_str("</span><span class=\"eb-stat-removed\">\u{2212}");
+    push_num(&mut html, removed as u64);
+    html.push_str("</span></span>");
     if let Some(r) = result {
         let action = match class {
             "applied" | "validated" => "show-edit",
             _ => "show-error",
         };
         let badge = Attrs::new()
-            .add("class", &format!("eb-badge eb-badge-{class}"))
+            .add("class", &["eb-badge eb-badge-", class].concat())
             .add("data-action", action)
             .add("data-status", class)
             .add("data-file-path", &block.file_path)
-            .opt("data-line", file_line)
-            .opt("data-block-index", block_index)
-            .opt("data-error-kind", r.error_kind.as_deref())
-            .opt("title", r.reason.as_deref());
-        html.push_str(&format!(
-            "<span{}>{}</span>",
-            badge.0,
-            status_label(&r.status)
-        ));
+            .num("data-line", file_line.map(u64::from))
+            .num("data-block-index", block_index.map(|i| i as u64))
+            .text("data-error-kind", r.error_kind.as_deref())
+            .text("title", r.reason.as_deref());
+        push_all(
+            &mut html,
+            &["<span", &badge.0, ">", status_label(&r.status), "</span>"],
+        );
     }
     html.push_str("</div>");
 
@@ -407,8 +463,8 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
         if let Some(reason) = r.reason.as_deref().filter(|s| !s.is_empty()) {
             let attrs = Attrs::new()
                 .add("class", "eb-reason")
-                .opt("data-error-kind", r.error_kind.as_deref());
-            html.push_str(&format!("<div{} role=\"note\">", attrs.0));
+                .text("data-error-kind", r.error_kind.as_deref());
+            push_all(&mut html, &["<div", &attrs.0, " role=\"note\">"]);
             if let Some(kind) = r.error_kind.as_deref() {
                 html.push_str("<span class=\"eb-reason-kind\">");
                 push_escaped(&mut html, kind);
@@ -466,24 +522,34 @@ fn push_diff_line(html: &mut String, line: &DiffLine, numbering: Option<u32>) {
     let (old, new) = (shift(line.old_line), shift(line.new_line));
     let kind = line.kind.as_str();
     let attrs = Attrs::new()
-        .add("class", &format!("eb-line eb-line-{kind}"))
-        .opt("data-old-line", old)
-        .opt("data-new-line", new);
-    html.push_str(&format!("<div{}>", attrs.0));
-    let num = |n: Option<u32>| n.map_or(String::new(), |n| n.to_string());
-    html.push_str(&format!(
-        "<span class=\"eb-num eb-num-old\">{}</span><span class=\"eb-num eb-num-new\">{}</span>",
-        num(old),
-        num(new)
-    ));
+        .add("class", &["eb-line eb-line-", kind].concat())
+        .num("data-old-line", old.map(u64::from))
+        .num("data-new-line", new.map(u64::from));
+    push_all(
+        html,
+        &["<div", &attrs.0, "><span class=\"eb-num eb-num-old\">"],
+    );
+    if let Some(n) = old {
+        push_num(html, u64::from(n));
+    }
+    html.push_str("</span><span class=\"eb-num eb-num-new\">");
+    if let Some(n) = new {
+        push_num(html, u64::from(n));
+    }
+    html.push_str("</span>");
     let sign = match line.kind {
         LineKind::Context => " ",
         LineKind::Removed => "-",
         LineKind::Added => "+",
     };
-    html.push_str(&format!(
-        "<span class=\"eb-sign\">{sign}</span><span class=\"eb-text\">"
-    ));
+    push_all(
+        html,
+        &[
+            "<span class=\"eb-sign\">",
+            sign,
+            "</span><span class=\"eb-text\">",
+        ],
+    );
     match &line.spans {
         Some(spans) => {
             for span in spans {
@@ -703,17 +769,17 @@ fn render_pending_parts(file_path: &str, parts: &PendingParts<'_>) -> String {
         .add("data-file-path", file_path)
         .add("data-status", "pending")
         .add("aria-busy", "true");
-    html.push_str(&format!("<div{}>", attrs.0));
+    push_all(&mut html, &["<div", &attrs.0, ">"]);
     html.push_str("<div class=\"eb-header\">");
     let path_attrs = Attrs::new()
         .add("class", "eb-path")
         .add("data-action", "open-file")
         .add("data-file-path", file_path)
-        .add("title", &format!("Open {file_path}"));
-    html.push_str(&format!(
-        "<span{} role=\"link\" tabindex=\"0\">",
-        path_attrs.0
-    ));
+        .add("title", &["Open ", file_path].concat());
+    push_all(
+        &mut html,
+        &["<span", &path_attrs.0, " role=\"link\" tabindex=\"0\">"],
+    );
     push_escaped(&mut html, file_path);
     html.push_str("</span><span class=\"eb-badge eb-badge-pending\" data-status=\"pending\">Writing\u{2026}</span></div>");
     html.push_str("<div class=\"eb-diff\">");
@@ -756,9 +822,16 @@ fn render_pending_parts(file_path: &str, parts: &PendingParts<'_>) -> String {
             "added" => "+",
             _ => " ",
         };
-        html.push_str(&format!(
-            "<div class=\"eb-line eb-line-{kind}\"><span class=\"eb-num eb-num-old\"></span><span class=\"eb-num eb-num-new\"></span><span class=\"eb-sign\">{sign}</span><span class=\"eb-text\">"
-        ));
+        push_all(
+            &mut html,
+            &[
+                "<div class=\"eb-line eb-line-",
+                kind,
+                "\"><span class=\"eb-num eb-num-old\"></span><span class=\"eb-num eb-num-new\"></span><span class=\"eb-sign\">",
+                sign,
+                "</span><span class=\"eb-text\">",
+            ],
+        );
         push_line_text(&mut html, text);
         if i + 1 == last {
             html.push_str("<span class=\"eb-cursor\" aria-hidden=\"true\"></span>");
@@ -780,10 +853,12 @@ pub const MAX_SUMMARY_ITEMS: usize = 1000;
 /// The closing `… and N more` entry of a list cut at [`MAX_SUMMARY_ITEMS`].
 fn push_more(html: &mut String, total: usize) {
     if total > MAX_SUMMARY_ITEMS {
-        html.push_str(&format!(
-            "<li class=\"eb-more\" data-count=\"{0}\">\u{2026} and {0} more</li>",
-            total - MAX_SUMMARY_ITEMS
-        ));
+        let more = (total - MAX_SUMMARY_ITEMS) as u64;
+        html.push_str("<li class=\"eb-more\" data-count=\"");
+        push_num(html, more);
+        html.push_str("\">\u{2026} and ");
+        push_num(html, more);
+        html.push_str(" more</li>");
     }
 }
 
@@ -796,6 +871,34 @@ fn counts(results: &[ResultView]) -> [(&'static str, &'static str, usize); 5] {
         ("validated", "would apply", n("validated")),
         ("not-in-context", "not in context", n("not-in-context")),
     ]
+}
+
+/// What the summary knows of each path it lists, found through one map
+/// (the diff's string interning map: one hash table instantiation in the
+/// module, no SipHash).
+#[derive(Default)]
+struct FileFacts<'a> {
+    ids: crate::diff::StrIds<'a>,
+    facts: Vec<PathFacts>,
+}
+
+#[derive(Default)]
+struct PathFacts {
+    /// The estimated line of the first applied result for the path.
+    first_applied: Option<Option<u32>>,
+    listed: bool,
+    created: bool,
+}
+
+impl<'a> FileFacts<'a> {
+    fn of(&mut self, path: &'a str) -> &mut PathFacts {
+        let next = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
+        let id = *self.ids.entry(path).or_insert(next) as usize;
+        if id >= self.facts.len() {
+            self.facts.resize_with(id + 1, PathFacts::default);
+        }
+        &mut self.facts[id]
+    }
 }
 
 /// The summary banner: applied, failed and skipped counts (and validated or
@@ -817,62 +920,73 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
         },
     );
     for (status, _, n) in counts {
-        attrs = attrs.add(&format!("data-{status}"), &n.to_string());
+        attrs = attrs.num(&["data-", status].concat(), Some(n as u64));
     }
-    let mut html = format!("<div{} role=\"status\">", attrs.0);
+    let mut html = ["<div", &attrs.0, " role=\"status\">"].concat();
 
     html.push_str("<div class=\"eb-summary-counts\">");
     for (status, label, n) in counts {
         if n == 0 && matches!(status, "validated" | "not-in-context") {
             continue;
         }
-        html.push_str(&format!(
-            "<span class=\"eb-count eb-count-{status}\" data-count=\"{n}\"><strong>{n}</strong> {label}</span>"
-        ));
+        push_all(
+            &mut html,
+            &[
+                "<span class=\"eb-count eb-count-",
+                status,
+                "\" data-count=\"",
+            ],
+        );
+        push_num(&mut html, n as u64);
+        html.push_str("\"><strong>");
+        push_num(&mut html, n as u64);
+        push_all(&mut html, &["</strong> ", label, "</span>"]);
     }
     html.push_str("</div>");
 
     // Modified files: the apply result's list when given, else the files of
     // applied results, in order, once each. Sets and a map keep this linear
     // in the number of results.
-    use std::collections::{HashMap, HashSet};
-    let mut first_applied: HashMap<&str, Option<u32>> = HashMap::new();
+    let mut files = FileFacts::default();
+    let mut modified: Vec<&str> = Vec::new();
     for r in results.iter().filter(|r| r.status == "applied") {
-        first_applied
-            .entry(r.file_path.as_str())
-            .or_insert(r.estimated_line);
-    }
-    let mut modified: Vec<&str> = match &summary.files_modified {
-        Some(files) => files.iter().map(String::as_str).collect(),
-        None => {
-            let mut seen = HashSet::new();
-            results
-                .iter()
-                .filter(|r| r.status == "applied" && seen.insert(r.file_path.as_str()))
-                .map(|r| r.file_path.as_str())
-                .collect()
-        }
-    };
-    let mut listed: HashSet<&str> = modified.iter().copied().collect();
-    for created in &summary.files_created {
-        if listed.insert(created.as_str()) {
-            modified.push(created);
+        let f = files.of(r.file_path.as_str());
+        f.first_applied.get_or_insert(r.estimated_line);
+        if summary.files_modified.is_none() && !f.listed {
+            f.listed = true;
+            modified.push(r.file_path.as_str());
         }
     }
-    let created: HashSet<&str> = summary.files_created.iter().map(String::as_str).collect();
+    for file in summary.files_modified.iter().flatten() {
+        files.of(file).listed = true;
+        modified.push(file);
+    }
+    for file in &summary.files_created {
+        let f = files.of(file);
+        f.created = true;
+        if !f.listed {
+            f.listed = true;
+            modified.push(file);
+        }
+    }
     if !modified.is_empty() {
         html.push_str("<div class=\"eb-summary-section eb-summary-files\"><div class=\"eb-summary-title\">Modified files</div><ul class=\"eb-file-list\">");
         for &file in modified.iter().take(MAX_SUMMARY_ITEMS) {
-            let line = first_applied.get(file).copied().flatten();
+            let f = files.of(file);
+            let line = f.first_applied.flatten();
+            let created = f.created;
             let a = Attrs::new()
                 .add("class", "eb-file")
                 .add("data-action", "open-file")
                 .add("data-file-path", file)
-                .opt("data-line", line);
-            html.push_str(&format!("<li><span{} role=\"link\" tabindex=\"0\">", a.0));
+                .num("data-line", line.map(u64::from));
+            push_all(
+                &mut html,
+                &["<li><span", &a.0, " role=\"link\" tabindex=\"0\">"],
+            );
             push_escaped(&mut html, file);
             html.push_str("</span>");
-            if created.contains(file) {
+            if created {
                 html.push_str(" <span class=\"eb-file-tag\">new</span>");
             }
             html.push_str("</li>");
@@ -890,20 +1004,25 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
         for r in problems.iter().take(MAX_SUMMARY_ITEMS) {
             let class = status_class(&r.status);
             let a = Attrs::new()
-                .add("class", &format!("eb-failure eb-failure-{class}"))
+                .add("class", &["eb-failure eb-failure-", class].concat())
                 .add("data-action", "show-error")
                 .add("data-file-path", &r.file_path)
                 .add("data-status", class)
-                .opt("data-line", r.estimated_line)
-                .opt("data-block-index", r.block_index)
-                .opt("data-error-kind", r.error_kind.as_deref());
-            html.push_str(&format!("<li{}><span class=\"eb-path\">", a.0));
+                .num("data-line", r.estimated_line.map(u64::from))
+                .num("data-block-index", r.block_index.map(|i| i as u64))
+                .text("data-error-kind", r.error_kind.as_deref());
+            push_all(&mut html, &["<li", &a.0, "><span class=\"eb-path\">"]);
             push_escaped(&mut html, &r.file_path);
-            html.push_str("</span> ");
-            html.push_str(&format!(
-                "<span class=\"eb-badge eb-badge-{class}\">{}</span> ",
-                status_label(&r.status)
-            ));
+            push_all(
+                &mut html,
+                &[
+                    "</span> <span class=\"eb-badge eb-badge-",
+                    class,
+                    "\">",
+                    status_label(&r.status),
+                    "</span> ",
+                ],
+            );
             if let Some(kind) = r.error_kind.as_deref() {
                 html.push_str("<span class=\"eb-failure-kind\">");
                 push_escaped(&mut html, kind);
@@ -927,7 +1046,10 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
                 .add("class", "eb-file")
                 .add("data-action", "open-file")
                 .add("data-file-path", file);
-            html.push_str(&format!("<li><span{} role=\"link\" tabindex=\"0\">", a.0));
+            push_all(
+                &mut html,
+                &["<li><span", &a.0, " role=\"link\" tabindex=\"0\">"],
+            );
             push_escaped(&mut html, file);
             html.push_str("</span></li>");
         }

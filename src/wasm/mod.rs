@@ -25,7 +25,13 @@ mod tools;
 
 #[wasm_bindgen(start)]
 fn start() {
+    // The full module logs a panic's message to the console; `editblocks/lite`
+    // leaves the hook (and the formatting it links) out: a panic still
+    // throws, and js/guard.js still replaces the trapped instance.
+    #[cfg(feature = "full")]
     console_error_panic_hook::set_once();
+    #[cfg(not(feature = "full"))]
+    crate::diff::set_grapheme_segmenter(render::host_grapheme_starts);
 }
 
 /// Converts a core value to a plain JS object (maps as objects, `None` as
@@ -269,3 +275,10 @@ pub fn system_prompt(kind: &str) -> Result<String, JsError> {
         ))
     })
 }
+
+/// `editblocks/lite`'s allocator: `talc` is less than half of dlmalloc's
+/// code. Safe here: wasm32-unknown-unknown without atomics runs one thread,
+/// and `new_global` takes its heap from `memory.grow` as dlmalloc does.
+#[cfg(not(feature = "full"))]
+#[global_allocator]
+static ALLOC: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };

@@ -151,7 +151,9 @@ pub fn render_summary_html(summary: JsValue, options: JsValue) -> Result<String,
 
 /// `renderFileChange(change, { status? })`: one file's before and after
 /// (from any style's `fileChanges`) drawn like a text block. `js/render.js`
-/// checks the change and passes its fields.
+/// checks the change and passes its fields. Not in `editblocks/lite` (no
+/// `fileChanges` without applying).
+#[cfg(feature = "full")]
 #[wasm_bindgen(js_name = renderFileChangeHtml)]
 pub fn render_file_change_html(
     path: String,
@@ -167,4 +169,40 @@ pub fn render_file_change_html(
         moved_from,
     };
     crate::render::render_file_change(&change, status.as_deref())
+}
+
+// `editblocks/lite` is built without `unicode-segmentation` (its tables are a
+// fifth of the module): the intra-line diff asks the host's
+// `Intl.Segmenter` for extended grapheme clusters instead, only for lines
+// that are not ASCII. Where the host has none, every code point is one.
+// The offsets come back in UTF-8 bytes; `crate::diff` checks them.
+#[cfg(not(feature = "full"))]
+#[wasm_bindgen(inline_js = "let segmenter;
+export function graphemeStarts8(text) {
+  if (segmenter === undefined) {
+    segmenter = typeof Intl === 'object' && typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+  }
+  const out = [];
+  let byte = 0;
+  for (const { segment } of segmenter === null ? Array.from(text, (segment) => ({ segment })) : segmenter.segment(text)) {
+    out.push(byte);
+    for (const c of segment) {
+      const u = c.codePointAt(0);
+      byte += u < 0x80 ? 1 : u < 0x800 ? 2 : u < 0x10000 ? 3 : 4;
+    }
+  }
+  return new Uint32Array(out);
+}")]
+extern "C" {
+    #[wasm_bindgen(js_name = graphemeStarts8)]
+    fn grapheme_starts8(text: &str) -> Vec<u32>;
+}
+
+/// The byte offset of each grapheme's start in `text`, by the host's segmenter.
+#[cfg(not(feature = "full"))]
+pub(crate) fn host_grapheme_starts(text: &str) -> Vec<usize> {
+    grapheme_starts8(text)
+        .into_iter()
+        .map(|b| b as usize)
+        .collect()
 }

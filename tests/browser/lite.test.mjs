@@ -30,16 +30,20 @@ test('editblocks/lite loads with init() in Chromium and gives the full entry\'s 
   const seeds = path.join(root, '../shared/seeds');
   const replies = fs.readdirSync(seeds).sort().slice(0, 6).map((f) => fs.readFileSync(path.join(seeds, f), 'utf8'));
   assert.ok(replies.length >= 3, 'the shared seeds are there');
+  // Lite's intra-line diff segments graphemes with Chromium's Intl.Segmenter.
+  const pairs = JSON.parse(fs.readFileSync(path.join(root, 'tests/fixtures/render/graphemes/pairs.json'), 'utf8'));
+  assert.ok(pairs.length >= 20);
   const page = await browser.context.newPage();
   const seen = watch(page);
   const fetched = [];
   page.on('request', (r) => fetched.push(path.basename(new URL(r.url()).pathname)));
   await page.goto(`${url}/pkg/package.json`);
-  const out = await page.evaluate(async ({ base, replies }) => {
+  const out = await page.evaluate(async ({ base, replies, pairs }) => {
     const run = async (entry) => {
       const eb = await import(`${base}/pkg/web/${entry}`);
       await eb.init();
-      return replies.map((reply) => {
+      const graphemes = pairs.map(([old, now]) => eb.diffBlock(old, now));
+      return [graphemes, ...replies.map((reply) => {
         const blocks = eb.parseEdits(reply);
         const stream = new eb.EditStream();
         const events = [];
@@ -57,14 +61,15 @@ test('editblocks/lite loads with init() in Chromium and gives the full entry\'s 
           diffs: blocks.map((b) => eb.diffBlock(b.oldLines, b.newLines)),
           summary: eb.renderEditsSummary(blocks.map((b) => ({ filePath: b.filePath, status: 'failed', reason: 'x' }))),
         };
-      });
+      })];
     };
     const lite = await run('lite.js');
     const names = Object.keys(await import(`${base}/pkg/web/lite.js`)).sort();
     const full = await run('index.js');
     return { lite, full, names };
-  }, { base: url, replies });
-  assert.ok(out.lite.some((r) => r.blocks.length > 0), 'the seeds hold blocks');
+  }, { base: url, replies, pairs });
+  assert.ok(out.lite.slice(1).some((r) => r.blocks.length > 0), 'the seeds hold blocks');
+  assert.ok(out.lite[0].every((d) => d.some((l) => l.spans)), 'every grapheme pair is diffed inside the line');
   assert.deepEqual(out.lite, out.full);
   assert.ok(out.names.includes('parseEdits') && !out.names.includes('applyEdits'));
   assert.ok(fetched.includes('editblocks_lite_bg.wasm'), `fetched: ${fetched.join(', ')}`);

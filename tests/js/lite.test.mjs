@@ -252,3 +252,41 @@ test('the renderers refuse a field of the wrong type by name, quoting a string v
     assert.match(eb.renderEditBlock({ format: 'search-replace', filePath: 'a', oldLines: 'x', newLines: null, lineHint: null }), /eb-block/);
   }
 });
+
+// editblocks/lite has no grapheme tables: its intra-line diff asks the
+// host's Intl.Segmenter (src/wasm/render.rs). Its spans must be the full
+// module's (unicode-segmentation) on every pair and random mix.
+const graphemePairs = () =>
+  JSON.parse(fs.readFileSync(path.join(root, 'tests/fixtures/render/graphemes/pairs.json'), 'utf8'));
+
+test('intra-line diffs of non-ASCII lines cut at the same graphemes in editblocks/lite as in the full entry', () => {
+  const pairs = graphemePairs();
+  assert.ok(pairs.length >= 20);
+  for (const [old, now] of pairs) {
+    const diff = same(`diffBlock ${JSON.stringify(old)}`, (eb) => eb.diffBlock(old, now));
+    assert.ok(diff.some((l) => l.spans), `${JSON.stringify(old)} is diffed inside the line`);
+    same(`renderEditBlock ${JSON.stringify(old)}`, (eb) =>
+      eb.renderEditBlock({ format: 'search-replace', filePath: 'a.txt', oldLines: old, newLines: now }));
+  }
+  const changed = (old, now) =>
+    lite.diffBlock(old, now).find((l) => l.kind === 'added').spans.filter((s) => s.changed).map((s) => s.text);
+  // Whole clusters, never a piece of one.
+  assert.deepEqual(changed('family 👩‍👩‍👧 here', 'family 👩‍👩‍👦 here'), ['👩‍👩‍👦']);
+  assert.deepEqual(changed('wave 👋🏻 hi', 'wave 👋🏿 hi'), ['👋🏿']);
+  assert.deepEqual(changed('flags 🇫🇷🇩🇪 end', 'flags 🇫🇷🇮🇹 end'), ['🇮🇹']);
+  assert.deepEqual(changed('cafe\u0301 au lait', 'cafe\u0300 au lait'), ['cafe\u0300']);
+});
+
+test('random mixes of combining marks, joiners, emoji, flags, jamo and scripts diff alike in both entries', () => {
+  const random = rng(1414);
+  const pool = ['a', 'b', 'é', 'e', '\u0301', '\u0323', '\u200d', '\ufe0f', '👩', '👧', '🏽', '🇫', '🇷', '🇩', '🇪',
+    '\u1100', '\u1161', '\u11a8', '한', 'क', '\u094d', 'ष', '\u093f', '\u0903', 'ไ', 'ท', '\u0e48', '中', '文',
+    'ا', 'ل', '\u0600', '1', '\u20e3', ' ', '_', '-', '\t', '\u0007', '𝒳'];
+  const word = (n) => Array.from({ length: n }, () => pool[Math.floor(random() * pool.length)]).join('');
+  for (let i = 0; i < 400; i++) {
+    const old = word(1 + Math.floor(random() * 14));
+    const cut = Math.floor(random() * old.length);
+    const now = random() < 0.5 ? old.slice(0, cut) + word(1 + Math.floor(random() * 3)) + old.slice(cut) : old + word(2);
+    same(`diffBlock ${JSON.stringify(old)} -> ${JSON.stringify(now)}`, (eb) => eb.diffBlock(`x\n${old}\ny`, `x\n${now}\ny`));
+  }
+});
