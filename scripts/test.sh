@@ -14,11 +14,15 @@ step "core: cargo fmt --check and cargo clippy (host and wasm32)"
 cargo fmt --all --check
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --target wasm32-unknown-unknown --lib -- -D warnings
+# The lite module (feature `full` off) has its own gates and fallbacks.
+cargo clippy --quiet --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
 
 step "core: cargo test"
 # Property tests run a fixed seed here so that a red run can be replayed
 # exactly; hunt with fresh seeds using EDITBLOCKS_PROP_SCALE (tests/prop_support).
 PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261122}" cargo test --quiet
+# …and the core as editblocks/lite compiles it (no `full` feature).
+cargo test --quiet --lib --no-default-features
 
 step "binding: wasm-bindgen-test in Node"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$TOOLS/bin/wasm-bindgen-test-runner" \
