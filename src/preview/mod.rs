@@ -53,6 +53,7 @@
 //! assert_eq!(session.file("a.py"), Some("x = 1\ny = 20\nz = 3\n"));
 //! ```
 
+mod failure;
 mod json;
 mod patch;
 mod render;
@@ -67,6 +68,7 @@ use crate::block::{EditBlock, Format};
 use crate::engine::{apply_to_content, validate_edit, ApplyOptions};
 use crate::parser::{Section, StreamEvent};
 use crate::text::{body_lines, is_binary, TextFile};
+use failure::Failure;
 
 pub use json::{JsonEvent, JsonReader, Seg};
 pub use patch::PatchPreview;
@@ -154,16 +156,6 @@ enum Phase {
     New,
     Trailing,
     Complete,
-}
-
-/// Why the block cannot apply, decided once.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Failure {
-    since: u32,
-    kind: String,
-    reason: String,
-    /// The candidate file lines of an ambiguous block.
-    lines: Vec<u32>,
 }
 
 /// The streaming preview of one block against the current content of its file.
@@ -258,12 +250,7 @@ impl BlockPreview {
     /// unmatched from the start.
     pub fn refused(path: &str, reason: String) -> BlockPreview {
         let mut p = BlockPreview::new(path, None);
-        p.fail(Failure {
-            since: 0,
-            kind: "path-escape".into(),
-            reason,
-            lines: Vec::new(),
-        });
+        p.fail(Failure::path_escape(reason));
         p
     }
 
@@ -402,15 +389,7 @@ impl BlockPreview {
                 )
             });
             let rewritable = self.may_be_rewritten(line);
-            self.fail_maybe_later(
-                Failure {
-                    since,
-                    kind,
-                    reason,
-                    lines: Vec::new(),
-                },
-                rewritable,
-            );
+            self.fail_maybe_later(Failure::since(since, &kind, reason), rewritable);
         }
     }
 
@@ -502,25 +481,14 @@ impl BlockPreview {
             ("file-not-found", format!("File not found: {} does not exist, so the lines to replace cannot be found in it. Check the path, or create the file with an empty old section.", self.path))
         };
         let _ = k;
-        self.fail(Failure {
-            since: 0,
-            kind: kind.into(),
-            reason,
-            lines: Vec::new(),
-        });
+        self.fail(Failure::of(kind, reason));
     }
 
     fn fail(&mut self, failure: Failure) {
         self.candidates.clear();
         if !self.unmatched_sent {
             self.unmatched_sent = true;
-            self.events.push(PreviewEvent::BlockUnmatched {
-                file_path: self.path.clone(),
-                error_kind: failure.kind.clone(),
-                reason: failure.reason.clone(),
-                since: failure.since,
-                lines: failure.lines.clone(),
-            });
+            self.events.push(failure.event(&self.path));
         }
         self.failure = Some(failure);
     }
@@ -562,12 +530,7 @@ impl BlockPreview {
                  To change the file, include context lines copied from it; to replace it entirely, apply with overwrite.",
                 self.path
             );
-            self.fail(Failure {
-                since: 0,
-                kind: "file-exists".into(),
-                reason,
-                lines: Vec::new(),
-            });
+            self.fail(Failure::of("file-exists", reason));
         }
     }
 
@@ -586,10 +549,8 @@ impl BlockPreview {
         // Before the end marker a line hint may still pick one place.
         self.fail_maybe_later(
             Failure {
-                since: 0,
-                kind: "ambiguous".into(),
-                reason,
                 lines,
+                ..Failure::of("ambiguous", reason)
             },
             true,
         );
@@ -730,17 +691,7 @@ impl BlockPreview {
             return PreviewState::Unlocated;
         }
         if let Some(f) = &self.failure {
-            if f.kind == "ambiguous" {
-                return PreviewState::Ambiguous {
-                    lines: f.lines.clone(),
-                    reason: f.reason.clone(),
-                };
-            }
-            return PreviewState::NoMatch {
-                since: f.since,
-                error_kind: f.kind.clone(),
-                reason: f.reason.clone(),
-            };
+            return f.state();
         }
         if self.seq_len() == 0 {
             // An anchored block may still bring a trailing anchor to locate.

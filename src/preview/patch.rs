@@ -26,19 +26,12 @@
 //! (`delete`); a `*** Delete File:` has no body and shows as `delete` once
 //! complete. [`PatchPreview::set_operation`] tells it outright.
 
+use super::failure::Failure;
 use super::verdict::{self, Located, Pass, Verdict};
 use super::{PreviewEvent, PreviewState};
 use crate::block::{EditBlock, Format};
 use crate::patch::Operation;
 use crate::text::{body_lines, is_binary, TextFile};
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Failure {
-    since: u32,
-    kind: String,
-    reason: String,
-    lines: Vec<u32>,
-}
 
 /// A place a section may start: its first file line and the next file line to compare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,24 +95,6 @@ pub struct PatchPreview {
     drawn: Option<Drawn>,
 }
 
-/// `@@ -3,4 +3,5 @@ tail` as (old start, old count, new start, new count).
-fn hunk_numbers(t: &str) -> Option<(u32, u32, u32, u32)> {
-    let rest = t.strip_prefix("@@")?.trim_start();
-    let end = rest.find("@@")?;
-    let mut parts = rest.get(..end)?.split_whitespace();
-    let old = parts.next()?.strip_prefix('-')?;
-    let new = parts.next()?.strip_prefix('+')?;
-    let range = |s: &str| -> Option<(u32, u32)> {
-        match s.split_once(',') {
-            Some((a, b)) => Some((a.parse().ok()?, b.parse().ok()?)),
-            None => Some((s.parse().ok()?, 1)),
-        }
-    };
-    let (os, oc) = range(old)?;
-    let (ns, nc) = range(new)?;
-    Some((os, oc, ns, nc))
-}
-
 impl PatchPreview {
     /// A preview of an operation of `format` (`apply-patch` or
     /// `unified-diff`) on `path`, whose file holds `content` (`None`: no such file).
@@ -158,12 +133,7 @@ impl PatchPreview {
     /// A preview of a path that was refused (it leaves the root): unmatched at once.
     pub fn refused(path: &str, format: Format, reason: String) -> PatchPreview {
         let mut p = PatchPreview::new(path, format, None);
-        p.fail(Failure {
-            since: 0,
-            kind: "path-escape".into(),
-            reason,
-            lines: Vec::new(),
-        });
+        p.fail(Failure::path_escape(reason));
         p
     }
 
@@ -175,12 +145,7 @@ impl PatchPreview {
     pub fn set_operation(&mut self, op: Operation) {
         self.operation = Some(op);
         if op == Operation::Add && self.content.is_some() {
-            self.fail(Failure {
-                since: 0,
-                kind: "file-exists".into(),
-                reason: format!("{} already exists, so a patch adding it is refused. To change it, update it with context lines; to replace it whole, apply with overwrite.", self.path),
-                lines: Vec::new(),
-            });
+            self.fail(Failure::of("file-exists", format!("{} already exists, so a patch adding it is refused. To change it, update it with context lines; to replace it whole, apply with overwrite.", self.path)));
         }
     }
 
@@ -199,13 +164,7 @@ impl PatchPreview {
         }
         if !self.unmatched_sent {
             self.unmatched_sent = true;
-            self.events.push(PreviewEvent::BlockUnmatched {
-                file_path: self.path.clone(),
-                error_kind: f.kind.clone(),
-                reason: f.reason.clone(),
-                since: f.since,
-                lines: f.lines.clone(),
-            });
+            self.events.push(f.event(&self.path));
         }
         self.failure = Some(f);
     }
@@ -266,16 +225,11 @@ impl PatchPreview {
             } else {
                 ("file-not-found", format!("{}: {} does not exist. Check the path against the files you were shown; to create it, add the file instead.", self.which(), self.path))
             };
-            self.fail(Failure {
-                since: 0,
-                kind: kind.into(),
-                reason,
-                lines: Vec::new(),
-            });
+            self.fail(Failure::of(kind, reason));
             return;
         }
         if let Some(rest) = line.strip_prefix("@@") {
-            let numbers = hunk_numbers(line);
+            let numbers = verdict::hunk_numbers(line);
             let starts_new = match self.open.as_ref() {
                 None => true,
                 Some(o) => {
@@ -328,7 +282,7 @@ impl PatchPreview {
     /// Reads the operation from the first body line, when the caller did not say.
     fn infer(&mut self, line: &str) {
         let op = match self.format {
-            Format::UnifiedDiff => match hunk_numbers(line) {
+            Format::UnifiedDiff => match verdict::hunk_numbers(line) {
                 Some((0, 0, _, _)) if self.content.is_none() => Operation::Add,
                 Some((_, _, 0, 0)) => Operation::Delete,
                 _ => Operation::Update,
@@ -372,12 +326,7 @@ impl PatchPreview {
                     self.which(),
                     self.path
                 );
-                self.fail(Failure {
-                    since: 0,
-                    kind: "anchor-not-found".into(),
-                    reason,
-                    lines: Vec::new(),
-                });
+                self.fail(Failure::of("anchor-not-found", reason));
             }
         }
     }
@@ -443,12 +392,7 @@ impl PatchPreview {
                     if from > 0 { format!(" after line {from}") } else { String::new() },
                     text.chars().take(80).collect::<String>()
                 );
-                self.fail(Failure {
-                    since,
-                    kind: "old-mismatch".into(),
-                    reason,
-                    lines: Vec::new(),
-                });
+                self.fail(Failure::since(since, "old-mismatch", reason));
             }
             Some(Some(start)) if !self.located_sent => {
                 self.located_sent = true;
@@ -475,22 +419,12 @@ impl PatchPreview {
             } else if let (Format::UnifiedDiff, Some((os, ..))) = (self.format, o.numbers) {
                 let at = ((os as isize) + self.offset).max(0) as usize;
                 if at > len || at < self.cursor {
-                    self.fail(Failure {
-                        since: 0,
-                        kind: "line-out-of-range".into(),
-                        reason: format!("{which}: the hunk has no context lines and its line number {os} is outside {} ({len} lines) or before the previous hunk. Add context lines copied from the file.", self.path),
-                        lines: Vec::new(),
-                    });
+                    self.fail(Failure::of("line-out-of-range", format!("{which}: the hunk has no context lines and its line number {os} is outside {} ({len} lines) or before the previous hunk. Add context lines copied from the file.", self.path)));
                     return;
                 }
                 at
             } else if self.format == Format::UnifiedDiff && !o.body.is_empty() {
-                self.fail(Failure {
-                    since: 0,
-                    kind: "malformed".into(),
-                    reason: format!("{which}: the hunk has no context lines and no line numbers, so where it goes is not known. Add context lines copied from the file."),
-                    lines: Vec::new(),
-                });
+                self.fail(Failure::of("malformed", format!("{which}: the hunk has no context lines and no line numbers, so where it goes is not known. Add context lines copied from the file.")));
                 return;
             } else {
                 len.max(self.cursor)
@@ -542,10 +476,8 @@ impl PatchPreview {
                     .join(", ")
             );
             self.fail(Failure {
-                since: 0,
-                kind: "ambiguous".into(),
-                reason,
                 lines,
+                ..Failure::of("ambiguous", reason)
             });
             return;
         };
@@ -576,11 +508,7 @@ impl PatchPreview {
         if self.verdict.is_some() {
             return;
         }
-        if self
-            .failure
-            .as_ref()
-            .is_some_and(|f| f.kind == "path-escape")
-        {
+        if self.failure.as_ref().is_some_and(Failure::is_path_escape) {
             return;
         }
         self.streamed = Some((self.state(), self.content_after()));
@@ -607,10 +535,8 @@ impl PatchPreview {
                 .unwrap_or_default();
             self.failure = None;
             self.fail(Failure {
-                since,
-                kind: v.kind.clone(),
-                reason: v.reason.clone(),
                 lines,
+                ..Failure::since(since, &v.kind, v.reason.clone())
             });
             if let Some(f) = self.failure.as_mut() {
                 f.kind = v.kind.clone();
@@ -635,17 +561,7 @@ impl PatchPreview {
     /// Where the open section stands (or the operation, once complete).
     pub fn state(&self) -> PreviewState {
         if let Some(f) = &self.failure {
-            if f.kind == "ambiguous" {
-                return PreviewState::Ambiguous {
-                    lines: f.lines.clone(),
-                    reason: f.reason.clone(),
-                };
-            }
-            return PreviewState::NoMatch {
-                since: f.since,
-                error_kind: f.kind.clone(),
-                reason: f.reason.clone(),
-            };
+            return f.state();
         }
         match self.operation {
             Some(Operation::Add) => return PreviewState::Create,

@@ -22,6 +22,7 @@
 
 use std::collections::HashMap;
 
+use super::failure::Failure;
 use super::json::{last_key, JsonEvent, JsonReader, Seg};
 use super::verdict::{self, Verdict};
 use super::{PreviewEvent, PreviewState};
@@ -89,14 +90,6 @@ fn occurrences(text: &str, piece: &str) -> Vec<usize> {
         from = at + step;
     }
     out
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Failure {
-    since: u32,
-    kind: String,
-    reason: String,
-    lines: Vec<u32>,
 }
 
 /// One `old`/`new` edit of the call.
@@ -315,12 +308,7 @@ impl ToolCallPreview {
     fn malformed(&mut self, reason: String) {
         self.advance();
         if self.edit.failure.is_none() && self.edit.verdict.is_none() {
-            self.fail(Failure {
-                since: 0,
-                kind: "malformed".into(),
-                reason,
-                lines: Vec::new(),
-            });
+            self.fail(Failure::of("malformed", reason));
         }
         self.finished = true;
     }
@@ -432,12 +420,7 @@ impl ToolCallPreview {
             Ok(k) => k,
             Err(reason) => {
                 self.edit.file = Some(None);
-                self.fail(Failure {
-                    since: 0,
-                    kind: "path-escape".into(),
-                    reason,
-                    lines: Vec::new(),
-                });
+                self.fail(Failure::path_escape(reason));
                 return;
             }
         };
@@ -463,14 +446,12 @@ impl ToolCallPreview {
         if file.is_none() {
             if self.edit.has_old && !(self.edit.old_done && self.edit.old.is_empty()) {
                 let path = self.edit.path.clone().unwrap_or_default();
-                self.fail(Failure {
-                    since: 0,
-                    kind: "file-not-found".into(),
-                    reason: format!(
+                self.fail(Failure::of(
+                    "file-not-found",
+                    format!(
                         "File not found: {path}. Check the path against the files you were shown."
                     ),
-                    lines: Vec::new(),
-                });
+                ));
             }
             return;
         }
@@ -544,14 +525,9 @@ impl ToolCallPreview {
         match found.as_slice() {
             [] if !exact_empty || self.edit.loose.is_some() => {
                 let path = self.edit.path.clone().unwrap_or_default();
-                self.fail(Failure {
-                    since,
-                    kind: "old-mismatch".into(),
-                    reason: format!(
+                self.fail(Failure::since(since, "old-mismatch", format!(
                         "The old text does not occur in {path} from its line {since} on (not even with its whitespace ignored). Copy it from the file as it is now."
-                    ),
-                    lines: Vec::new(),
-                });
+                    )));
             }
             [line] if !self.edit.located_sent => {
                 self.edit.located_sent = true;
@@ -585,13 +561,8 @@ impl ToolCallPreview {
     fn fail(&mut self, f: Failure) {
         if !self.edit.unmatched_sent {
             self.edit.unmatched_sent = true;
-            self.events.push(PreviewEvent::BlockUnmatched {
-                file_path: self.edit.path.clone().unwrap_or_default(),
-                error_kind: f.kind.clone(),
-                reason: f.reason.clone(),
-                since: f.since,
-                lines: f.lines.clone(),
-            });
+            self.events
+                .push(f.event(self.edit.path.as_deref().unwrap_or_default()));
         }
         self.edit.failure = Some(f);
     }
@@ -613,7 +584,7 @@ impl ToolCallPreview {
             .edit
             .failure
             .as_ref()
-            .is_some_and(|f| f.kind == "path-escape")
+            .is_some_and(Failure::is_path_escape)
         {
             self.edits_done += 1;
             return;
@@ -645,10 +616,8 @@ impl ToolCallPreview {
             };
             let since = self.edit.failure.as_ref().map_or(0, |f| f.since);
             let f = Failure {
-                since,
-                kind: v.kind.clone(),
-                reason: v.reason.clone(),
                 lines,
+                ..Failure::since(since, &v.kind, v.reason.clone())
             };
             self.fail(f);
         }
@@ -707,17 +676,7 @@ impl ToolCallPreview {
             return PreviewState::Located { line };
         }
         if let Some(f) = &e.failure {
-            if f.kind == "ambiguous" {
-                return PreviewState::Ambiguous {
-                    lines: f.lines.clone(),
-                    reason: f.reason.clone(),
-                };
-            }
-            return PreviewState::NoMatch {
-                since: f.since,
-                error_kind: f.kind.clone(),
-                reason: f.reason.clone(),
-            };
+            return f.state();
         }
         if e.create {
             return PreviewState::Create;

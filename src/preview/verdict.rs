@@ -15,6 +15,8 @@ pub(super) use crate::locate::{Located, Pass};
 use crate::locate::{Prefer, PATCH_PASSES};
 /// Where an `@@` line's block ends, as the patch applier reads it.
 pub(super) use crate::patch::apply::scope_end;
+/// `@@ -3,4 +3,5 @@` as the unified-diff reader reads it.
+pub(super) use crate::patch::unified::hunk_numbers;
 use crate::result::Status;
 use crate::tools::{apply_tool_calls, ToolCall, ToolOptions};
 
