@@ -476,9 +476,9 @@ impl BlockPreview {
 
     fn fail_file(&mut self, k: usize) {
         let (kind, reason) = if self.binary {
-            ("binary", format!("Cannot edit binary file: {} has a NUL byte in its first 8 KiB. Change it with a shell command instead.", self.path))
+            ("binary", verdict::binary_reason(&self.path))
         } else {
-            ("file-not-found", format!("File not found: {} does not exist, so the lines to replace cannot be found in it. Check the path, or create the file with an empty old section.", self.path))
+            ("file-not-found", verdict::file_not_found(&self.path))
         };
         let _ = k;
         self.fail(Failure::of(kind, reason));
@@ -525,11 +525,7 @@ impl BlockPreview {
         if self.binary {
             self.fail_file(0);
         } else if self.lines.iter().any(|l| !l.trim().is_empty()) {
-            let reason = format!(
-                "File already exists: {} is not empty, so this block (an empty edit section, which creates a file) was refused. \
-                 To change the file, include context lines copied from it; to replace it entirely, apply with overwrite.",
-                self.path
-            );
+            let reason = verdict::file_exists_reason(&self.path);
             self.fail(Failure::of("file-exists", reason));
         }
     }

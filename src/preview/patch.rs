@@ -215,13 +215,7 @@ impl PatchPreview {
         }
         if self.content.is_none() || self.binary {
             let (kind, reason) = if self.binary {
-                (
-                    "binary",
-                    format!(
-                        "Cannot edit binary file: {} has a NUL byte in its first 8 KiB.",
-                        self.path
-                    ),
-                )
+                ("binary", verdict::binary_reason(&self.path))
             } else {
                 ("file-not-found", format!("{}: {} does not exist. Check the path against the files you were shown; to create it, add the file instead.", self.which(), self.path))
             };

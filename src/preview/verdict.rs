@@ -20,6 +20,19 @@ pub(super) use crate::patch::unified::hunk_numbers;
 use crate::result::Status;
 use crate::tools::{apply_tool_calls, ToolCall, ToolOptions};
 
+/// The sentences the appliers refuse a missing or existing file with.
+pub(super) use crate::engine::{file_exists_reason, file_not_found};
+
+/// The appliers' sentence for a binary file.
+pub(super) fn binary_reason(path: &str) -> String {
+    crate::apply::Unusable {
+        kind: crate::result::ErrorKind::Binary,
+        exists: true,
+        host_message: None,
+    }
+    .reason(path)
+}
+
 /// The passes a patch section is located with, in order.
 pub(super) fn patch_passes() -> &'static [Pass] {
     &PATCH_PASSES
