@@ -553,42 +553,35 @@ fn apply_hunks(
             }
         }
         let start = if needle.is_empty() {
-            if !hunk.anchors.is_empty() {
-                from
-            } else if let (Format::UnifiedDiff, Some(os)) = (format, hunk.old_start) {
-                // No context: placed by its line number (old start is the line it follows).
+            let placed = place_without_context(
+                &which,
+                path,
+                format,
+                (!hunk.anchors.is_empty()).then_some(from),
+                hunk.old_start,
+                !hunk.is_empty(),
+                (offset, cursor, lines.len()),
+            )
+            .map_err(|(kind, reason)| fail(kind, reason))?;
+            if let (Format::UnifiedDiff, Some(os), None) =
+                (format, hunk.old_start, hunk.anchors.first())
+            {
                 by_line = true;
-                let at = ((os as isize) + offset).max(0) as usize;
-                if at > lines.len() || at < cursor {
-                    return Err(fail(
-                        ErrorKind::LineOutOfRange,
-                        format!("{which}: the hunk has no context lines and its line number {os} is outside {path} ({} lines) or before the previous hunk. Add context lines copied from the file.", lines.len()),
-                    ));
-                }
                 notes.push(format!(
                     "Hunk {} has no context lines and was placed by its line number ({os}).",
                     k + 1
                 ));
-                at
-            } else if format == Format::UnifiedDiff && !hunk.is_empty() {
-                return Err(fail(ErrorKind::Malformed, format!("{which}: the hunk has no context lines and no line numbers, so where it goes is not known. Add context lines copied from the file.")));
-            } else {
-                // apply_patch: a section of added lines only goes at the end of the file.
-                lines.len().max(cursor)
             }
+            placed
         } else {
-            let prefer = if hunk.end_of_file {
-                Prefer::End
-            } else if !hunk.anchors.is_empty() {
-                Prefer::Before(scope_end(lines, from))
-            } else {
-                match hunk.old_start {
-                    Some(os) if os > 0 => {
-                        Prefer::Line(((os as isize - 1) + offset).max(0) as usize)
-                    }
-                    _ => Prefer::Nothing,
-                }
-            };
+            let prefer = section_prefer(
+                lines,
+                hunk.end_of_file,
+                !hunk.anchors.is_empty(),
+                from,
+                hunk.old_start,
+                offset,
+            );
             match locate_hashed(lines, hashes, &needle, &PATCH_PASSES, from, prefer) {
                 Located::Unique {
                     start,
@@ -647,7 +640,7 @@ fn apply_hunks(
             } else {
                 os as isize - 1
             };
-            let moved = start as isize - stated;
+            let moved = hunk_offset(start, os, !needle.is_empty());
             if moved != offset && !needle.is_empty() {
                 let d = start as isize - (stated + offset);
                 if d != 0 && !by_line {
@@ -705,6 +698,78 @@ fn apply_hunks(
             no_op: false,
         },
     ))
+}
+
+/// Where a section without old lines goes: after its `@@` lines (`after_anchors`:
+/// where they left the search), at a unified hunk's stated line (old start is
+/// the line it follows, moved by `offset`, the earlier hunks' actual minus
+/// stated start), or (`apply-patch`) at the end of the file; `(offset,
+/// cursor, len)`: the offset, where the section may start, the file's lines.
+pub(crate) fn place_without_context(
+    which: &str,
+    path: &str,
+    format: Format,
+    after_anchors: Option<usize>,
+    old_start: Option<u32>,
+    has_lines: bool,
+    (offset, cursor, len): (isize, usize, usize),
+) -> Result<usize, (ErrorKind, String)> {
+    if let Some(from) = after_anchors {
+        return Ok(from);
+    }
+    match (format, old_start) {
+        (Format::UnifiedDiff, Some(os)) => {
+            let at = ((os as isize) + offset).max(0) as usize;
+            if at > len || at < cursor {
+                return Err((
+                    ErrorKind::LineOutOfRange,
+                    format!("{which}: the hunk has no context lines and its line number {os} is outside {path} ({len} lines) or before the previous hunk. Add context lines copied from the file."),
+                ));
+            }
+            Ok(at)
+        }
+        (Format::UnifiedDiff, None) if has_lines => Err((
+            ErrorKind::Malformed,
+            format!("{which}: the hunk has no context lines and no line numbers, so where it goes is not known. Add context lines copied from the file."),
+        )),
+        // apply_patch: a section of added lines only goes at the end of the file.
+        _ => Ok(len.max(cursor)),
+    }
+}
+
+/// Which of several places a section with old lines takes: the one at the
+/// end of the file (`*** End of File`), the one inside the block its `@@`
+/// lines open (the search starting at `from`), or the one at a unified
+/// hunk's stated line moved by `offset`.
+pub(crate) fn section_prefer<S: AsRef<str>>(
+    lines: &[S],
+    end_of_file: bool,
+    anchored: bool,
+    from: usize,
+    old_start: Option<u32>,
+    offset: isize,
+) -> Prefer {
+    if end_of_file {
+        Prefer::End
+    } else if anchored {
+        Prefer::Before(scope_end(lines, from))
+    } else {
+        match old_start {
+            Some(os) if os > 0 => Prefer::Line(((os as isize - 1) + offset).max(0) as usize),
+            _ => Prefer::Nothing,
+        }
+    }
+}
+
+/// A unified hunk's actual minus stated start (a hunk with old lines states
+/// its first line, one without the line it follows).
+pub(crate) fn hunk_offset(start: usize, old_start: u32, has_old: bool) -> isize {
+    let stated = if has_old {
+        old_start as isize - 1
+    } else {
+        old_start as isize
+    };
+    start as isize - stated
 }
 
 /// Sections of one operation from which the file's [`LineIndex`] holds
