@@ -54,8 +54,6 @@ struct Open {
     /// unified: the `@@ -os,oc +ns,nc @@` numbers.
     numbers: Option<(u32, u32, u32, u32)>,
     end_of_file: bool,
-    /// The `@@` line just before `from` (the applier's scope rule).
-    scoped: bool,
 }
 
 /// A located section: where it starts and its body.
@@ -299,14 +297,12 @@ impl PatchPreview {
                 if let Some(o) = self.open.as_mut() {
                     o.from = start + 1;
                     o.anchors += 1;
-                    o.scoped = true;
                 }
             }
             Located::Ambiguous { starts, .. } => {
                 if let Some(o) = self.open.as_mut() {
                     o.from = starts.first().map_or(from, |s| s + 1);
                     o.anchors += 1;
-                    o.scoped = true;
                 }
             }
             Located::NotFound => {
@@ -407,24 +403,25 @@ impl PatchPreview {
         }
         let which = self.which();
         let len = self.lines.len();
+        let old_start = o.numbers.map(|(os, ..)| os);
         if o.old_count == 0 {
-            let at = if o.anchors > 0 {
-                o.from
-            } else if let (Format::UnifiedDiff, Some((os, ..))) = (self.format, o.numbers) {
-                let at = ((os as isize) + self.offset).max(0) as usize;
-                if at > len || at < self.cursor {
-                    self.fail(Failure::of("line-out-of-range", format!("{which}: the hunk has no context lines and its line number {os} is outside {} ({len} lines) or before the previous hunk. Add context lines copied from the file.", self.path)));
+            let at = match verdict::place_without_context(
+                &which,
+                &self.path,
+                self.format,
+                (o.anchors > 0).then_some(o.from),
+                old_start,
+                !o.body.is_empty(),
+                (self.offset, self.cursor, len),
+            ) {
+                Ok(at) => at,
+                Err((kind, reason)) => {
+                    self.fail(Failure::of(kind.as_str(), reason));
                     return;
                 }
-                at
-            } else if self.format == Format::UnifiedDiff && !o.body.is_empty() {
-                self.fail(Failure::of("malformed", format!("{which}: the hunk has no context lines and no line numbers, so where it goes is not known. Add context lines copied from the file.")));
-                return;
-            } else {
-                len.max(self.cursor)
             };
-            if let (Format::UnifiedDiff, Some((os, ..))) = (self.format, o.numbers) {
-                self.offset = at as isize - os as isize;
+            if let (Format::UnifiedDiff, Some(os)) = (self.format, old_start) {
+                self.offset = verdict::hunk_offset(at, os, false);
             }
             self.cursor = at;
             self.placed.push(Placed {
@@ -440,17 +437,19 @@ impl PatchPreview {
         let chosen = match cands.as_slice() {
             [one] => Some(*one),
             many => {
-                let pick: Vec<Cand> = if o.end_of_file {
-                    many.iter().copied().filter(|c| c.next == len).collect()
-                } else if o.scoped {
-                    let end = verdict::scope_end(&self.lines, o.from);
-                    many.iter().copied().filter(|c| c.start < end).collect()
-                } else if let Some((os, ..)) = o.numbers.filter(|n| n.0 > 0) {
-                    let want = ((os as isize - 1) + self.offset).max(0) as usize;
-                    many.iter().copied().filter(|c| c.start == want).collect()
-                } else {
-                    Vec::new()
-                };
+                let prefer = verdict::section_prefer(
+                    &self.lines,
+                    o.end_of_file,
+                    o.anchors > 0,
+                    o.from,
+                    old_start,
+                    self.offset,
+                );
+                let pick: Vec<Cand> = many
+                    .iter()
+                    .copied()
+                    .filter(|c| prefer.accepts(c.start, c.next, len))
+                    .collect();
                 match pick.as_slice() {
                     [one] => Some(*one),
                     _ => None,
@@ -483,7 +482,7 @@ impl PatchPreview {
             });
         }
         if let Some((os, ..)) = o.numbers {
-            self.offset = c.start as isize - (os as isize - 1);
+            self.offset = verdict::hunk_offset(c.start, os, true);
         }
         self.cursor = c.next;
         self.placed.push(Placed {

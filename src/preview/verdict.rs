@@ -13,8 +13,9 @@ use crate::host::MemoryHost;
 /// The matcher's names the preview uses (re-exported here, so a rename changes this file only).
 pub(super) use crate::locate::{Located, Pass};
 use crate::locate::{Prefer, PATCH_PASSES};
-/// Where an `@@` line's block ends, as the patch applier reads it.
-pub(super) use crate::patch::apply::scope_end;
+/// Where the patch applier places a section: without old lines, and among
+/// several candidates; a unified hunk's offset from its stated line.
+pub(super) use crate::patch::apply::{hunk_offset, place_without_context, section_prefer};
 /// `@@ -3,4 +3,5 @@` as the unified-diff reader reads it.
 pub(super) use crate::patch::unified::hunk_numbers;
 use crate::result::Status;
