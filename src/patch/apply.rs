@@ -100,11 +100,11 @@ fn status_of(kind: &ErrorKind) -> Status {
 }
 
 /// Why an operation failed.
-struct Failure {
-    kind: ErrorKind,
-    reason: String,
-    line: Option<u32>,
-    diagnostics: Option<Diagnostics>,
+pub(crate) struct Failure {
+    pub(crate) kind: ErrorKind,
+    pub(crate) reason: String,
+    pub(crate) line: Option<u32>,
+    pub(crate) diagnostics: Option<Diagnostics>,
 }
 
 fn fail(kind: ErrorKind, reason: String) -> Failure {
@@ -518,37 +518,7 @@ fn apply_hunks(
                     from = starts[0] + 1;
                 }
                 Located::NotFound => {
-                    let f = explain_not_found(
-                        path,
-                        &owned(&lines[from.min(lines.len())..]),
-                        &Parts {
-                            anchor: vec![anchor.as_str()],
-                            old: vec![],
-                            trailing: vec![],
-                        },
-                    );
-                    let after = if from > 0 {
-                        format!(" after line {from}")
-                    } else {
-                        String::new()
-                    };
-                    let reason = format!(
-                        "{which}: the `@@ {anchor}` line was not found in {path}{after}. Write after `@@` a line copied exactly from the file (such as the enclosing function's signature), or leave it out. {}",
-                        f.reason
-                    );
-                    let nearest =
-                        crate::engine::locate::nearest_lines(&owned(lines), anchor, None, 3);
-                    return Err(Failure {
-                        kind: ErrorKind::AnchorNotFound,
-                        reason,
-                        line: nearest.first().map(|n| n.line),
-                        diagnostics: Some(Diagnostics {
-                            failed_part: Some("anchor".into()),
-                            expected_line: Some(anchor.clone()),
-                            nearest,
-                            ..Diagnostics::default()
-                        }),
-                    });
+                    return Err(anchor_not_found(&which, path, lines, anchor, from))
                 }
             }
         }
@@ -609,18 +579,7 @@ fn apply_hunks(
                     start
                 }
                 Located::Ambiguous { pass, starts } => {
-                    let lines1: Vec<u32> = starts.iter().map(|s| (s + 1) as u32).collect();
-                    let f = ambiguous(path, &lines1, Some(pass.as_str()));
-                    let hint = match format {
-                        Format::ApplyPatch => "Add more context lines, or an `@@` line with the enclosing function or class, so the section matches one place only.",
-                        _ => "Add more context lines so the hunk matches one place only.",
-                    };
-                    return Err(Failure {
-                        kind: ErrorKind::Ambiguous,
-                        reason: format!("{which}: {} {hint}", f.reason),
-                        line: f.estimated_line,
-                        diagnostics: Some(f.diagnostics),
-                    });
+                    return Err(ambiguous_section(&which, path, &starts, pass, format))
                 }
                 Located::NotFound => {
                     return Err(not_found(
@@ -698,6 +657,68 @@ fn apply_hunks(
             no_op: false,
         },
     ))
+}
+
+/// The `@@ {anchor}` line of a section is nowhere in `lines` at or after `from`.
+pub(crate) fn anchor_not_found<S: AsRef<str>>(
+    which: &str,
+    path: &str,
+    lines: &[S],
+    anchor: &str,
+    from: usize,
+) -> Failure {
+    let f = explain_not_found(
+        path,
+        &owned(&lines[from.min(lines.len())..]),
+        &Parts {
+            anchor: vec![anchor],
+            old: vec![],
+            trailing: vec![],
+        },
+    );
+    let after = if from > 0 {
+        format!(" after line {from}")
+    } else {
+        String::new()
+    };
+    let reason = format!(
+        "{which}: the `@@ {anchor}` line was not found in {path}{after}. Write after `@@` a line copied exactly from the file (such as the enclosing function's signature), or leave it out. {}",
+        f.reason
+    );
+    let nearest = crate::engine::locate::nearest_lines(&owned(lines), anchor, None, 3);
+    Failure {
+        kind: ErrorKind::AnchorNotFound,
+        reason,
+        line: nearest.first().map(|n| n.line),
+        diagnostics: Some(Diagnostics {
+            failed_part: Some("anchor".into()),
+            expected_line: Some(anchor.to_string()),
+            nearest,
+            ..Diagnostics::default()
+        }),
+    }
+}
+
+/// A section whose old lines occur at every 0-based line of `starts` (under `pass`).
+pub(crate) fn ambiguous_section(
+    which: &str,
+    path: &str,
+    starts: &[usize],
+    pass: Pass,
+    format: Format,
+) -> Failure {
+    let lines1: Vec<u32> = starts.iter().map(|s| (s + 1) as u32).collect();
+    let f = ambiguous(path, &lines1, Some(pass.as_str()));
+    let hint = match format {
+        Format::ApplyPatch => "Add more context lines, or an `@@` line with the enclosing function or class, so the section matches one place only.",
+        _ => "Add more context lines so the hunk matches one place only.",
+    };
+    Failure {
+        kind: ErrorKind::Ambiguous,
+        reason: format!("{which}: {} {hint}", f.reason),
+        line: f.estimated_line,
+        diagnostics: Some(f.diagnostics),
+    }
 }
 
 /// Where a section without old lines goes: after its `@@` lines (`after_anchors`:
@@ -858,8 +879,8 @@ fn not_found(
 }
 
 /// The lines as owned strings, for the explainers (failures only).
-fn owned(lines: &[Line]) -> Vec<String> {
-    lines.iter().map(|l| l.to_string()).collect()
+fn owned<S: AsRef<str>>(lines: &[S]) -> Vec<String> {
+    lines.iter().map(|l| l.as_ref().to_string()).collect()
 }
 
 fn start_of(l: &Located) -> Option<usize> {
