@@ -125,18 +125,34 @@ struct Done {
 }
 
 fn op_name(block: &EditBlock, op: &PatchOp) -> String {
-    match (block.format, op.operation) {
-        (Format::ApplyPatch, Operation::Add) => format!("`*** Add File: {}`", block.file_path),
-        (Format::ApplyPatch, Operation::Delete) => {
-            format!("`*** Delete File: {}`", block.file_path)
-        }
-        (Format::ApplyPatch, Operation::Update) => {
-            format!("`*** Update File: {}`", block.file_path)
-        }
-        (_, Operation::Add) => format!("the diff creating {}", block.file_path),
-        (_, Operation::Delete) => format!("the diff deleting {}", block.file_path),
-        _ => format!("the diff of {}", block.file_path),
+    operation_name(block.format, op.operation, &block.file_path)
+}
+
+/// How a refusal names a patch operation on `path` (`*** Update File: …`, the diff of …).
+pub(crate) fn operation_name(format: Format, operation: Operation, path: &str) -> String {
+    match (format, operation) {
+        (Format::ApplyPatch, Operation::Add) => format!("`*** Add File: {path}`"),
+        (Format::ApplyPatch, Operation::Delete) => format!("`*** Delete File: {path}`"),
+        (Format::ApplyPatch, Operation::Update) => format!("`*** Update File: {path}`"),
+        (_, Operation::Add) => format!("the diff creating {path}"),
+        (_, Operation::Delete) => format!("the diff deleting {path}"),
+        _ => format!("the diff of {path}"),
     }
+}
+
+/// An operation (`name`) adding `path`, which exists.
+pub(crate) fn add_exists_reason(name: &str, path: &str) -> String {
+    format!("{name} was refused: {path} already exists. To change it, use an update (`*** Update File:` / a diff with context lines); to replace it whole, apply with overwrite.")
+}
+
+/// An operation (`name`) deleting or updating `path`, which does not exist.
+pub(crate) fn missing_reason(name: &str, path: &str, operation: Operation) -> String {
+    let create = if operation == Operation::Delete {
+        ""
+    } else {
+        "; to create it, add the file instead"
+    };
+    format!("{name} was refused: {path} does not exist. Check the path against the files you were shown{create}.")
 }
 
 /// Validates and applies `blocks` (patch blocks, and text blocks of other
@@ -300,24 +316,39 @@ fn apply_block(
     let outcome = match op.operation {
         Operation::Add => {
             if slot.doc.is_some() && !opts.overwrite {
-                Err(fail(
-                    ErrorKind::FileExists,
-                    format!("{name} was refused: {path} already exists. To change it, use an update (`*** Update File:` / a diff with context lines); to replace it whole, apply with overwrite."),
-                ))
+                Err(fail(ErrorKind::FileExists, add_exists_reason(&name, &path)))
             } else {
                 let hunk = op.hunks.first();
-                let lines: Vec<Line> = hunk.map(|h| h.new_side().into_iter().map(Line::new).collect()).unwrap_or_default();
+                let lines: Vec<Line> = hunk
+                    .map(|h| h.new_side().into_iter().map(Line::new).collect())
+                    .unwrap_or_default();
                 let final_newline = !hunk.is_some_and(|h| h.no_newline_new);
-                let file = slot.doc.as_ref().map(|d| d.file.clone()).unwrap_or_else(TextFile::new_file);
+                let file = slot
+                    .doc
+                    .as_ref()
+                    .map(|d| d.file.clone())
+                    .unwrap_or_else(TextFile::new_file);
                 if let Some(slot) = staged.edit(&path) {
-                    slot.doc = Some(Doc { file, lines, final_newline });
+                    slot.doc = Some(Doc {
+                        file,
+                        lines,
+                        final_newline,
+                    });
                     slot.changed = true;
                 }
-                Ok(Done { line: Some(1), matched_by: "exact".into(), note: None, no_op: false })
+                Ok(Done {
+                    line: Some(1),
+                    matched_by: "exact".into(),
+                    note: None,
+                    no_op: false,
+                })
             }
         }
         Operation::Delete => match slot.doc.as_ref() {
-            None => Err(fail(ErrorKind::FileNotFound, format!("{name} was refused: {path} does not exist. Check the path against the files you were shown."))),
+            None => Err(fail(
+                ErrorKind::FileNotFound,
+                missing_reason(&name, &path, Operation::Delete),
+            )),
             Some(doc) => {
                 let mut check = Ok(());
                 if !op.hunks.is_empty() {
@@ -338,19 +369,31 @@ fn apply_block(
                         slot.doc = None;
                         slot.changed = true;
                     }
-                    Done { line: None, matched_by: "exact".into(), note: None, no_op: false }
+                    Done {
+                        line: None,
+                        matched_by: "exact".into(),
+                        note: None,
+                        no_op: false,
+                    }
                 })
             }
         },
         Operation::Update => match slot.doc.as_ref() {
-            None => Err(fail(ErrorKind::FileNotFound, format!("{name} was refused: {path} does not exist. Check the path against the files you were shown; to create it, add the file instead."))),
+            None => Err(fail(
+                ErrorKind::FileNotFound,
+                missing_reason(&name, &path, Operation::Update),
+            )),
             Some(doc) => match apply_hunks(&name, &path, doc, &op.hunks, block.format) {
                 Err(f) => Err(f),
                 Ok((new_doc, mut done)) => {
-                    let unchanged = new_doc.lines == doc.lines && new_doc.final_newline == doc.final_newline;
+                    let unchanged =
+                        new_doc.lines == doc.lines && new_doc.final_newline == doc.final_newline;
                     match &op.move_to {
                         Some(to) => match normalize_path(to) {
-                            Err(e) => Err(fail(ErrorKind::PathEscape, format!("{name}: the move destination was refused: {}", e.reason))),
+                            Err(e) => Err(fail(
+                                ErrorKind::PathEscape,
+                                format!("{name}: the move destination was refused: {}", e.reason),
+                            )),
                             Ok(dest) if dest == path => {
                                 done.no_op = unchanged;
                                 if let Some(slot) = staged.edit(&path) {
@@ -360,7 +403,8 @@ fn apply_block(
                                 Ok(done)
                             }
                             Ok(dest) => {
-                                let target = staged.load(host, &dest, |t| Doc::from_text(t.clone()));
+                                let target =
+                                    staged.load(host, &dest, |t| Doc::from_text(t.clone()));
                                 if target.doc.is_some() && !opts.overwrite {
                                     Err(fail(ErrorKind::FileExists, format!("{name} was refused: it moves the file to {dest}, which already exists. Choose another name, or apply with overwrite.")))
                                 } else if let Some(u) = &target.unusable {
