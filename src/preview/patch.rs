@@ -143,7 +143,9 @@ impl PatchPreview {
     pub fn set_operation(&mut self, op: Operation) {
         self.operation = Some(op);
         if op == Operation::Add && self.content.is_some() {
-            self.fail(Failure::of("file-exists", format!("{} already exists, so a patch adding it is refused. To change it, update it with context lines; to replace it whole, apply with overwrite.", self.path)));
+            let name = verdict::operation_name(self.format, op, &self.path);
+            let reason = verdict::add_exists_reason(&name, &self.path);
+            self.fail(Failure::of("file-exists", reason));
         }
     }
 
@@ -215,7 +217,10 @@ impl PatchPreview {
             let (kind, reason) = if self.binary {
                 ("binary", verdict::binary_reason(&self.path))
             } else {
-                ("file-not-found", format!("{}: {} does not exist. Check the path against the files you were shown; to create it, add the file instead.", self.which(), self.path))
+                let op = self.operation.unwrap_or(Operation::Update);
+                let name = verdict::operation_name(self.format, op, &self.path);
+                let reason = verdict::missing_reason(&name, &self.path, op);
+                ("file-not-found", reason)
             };
             self.fail(Failure::of(kind, reason));
             return;
@@ -306,17 +311,9 @@ impl PatchPreview {
                 }
             }
             Located::NotFound => {
-                let after = if from > 0 {
-                    format!(" after line {from}")
-                } else {
-                    String::new()
-                };
-                let reason = format!(
-                    "{}: the `@@ {anchor}` line was not found in {}{after}. Write after `@@` a line copied exactly from the file, or leave it out.",
-                    self.which(),
-                    self.path
-                );
-                self.fail(Failure::of("anchor-not-found", reason));
+                let f =
+                    verdict::anchor_not_found(&self.which(), &self.path, &self.lines, anchor, from);
+                self.fail(Failure::of(f.kind.as_str(), f.reason));
             }
         }
     }
@@ -457,20 +454,11 @@ impl PatchPreview {
             }
         };
         let Some(c) = chosen else {
-            let lines: Vec<u32> = cands.iter().map(|c| (c.start + 1) as u32).collect();
-            let reason = format!(
-                "{which}: its lines occur {} times in {} (lines {}). Add more context lines so it matches one place only.",
-                lines.len(),
-                self.path,
-                lines
-                    .iter()
-                    .map(u32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
+            let starts: Vec<usize> = cands.iter().map(|c| c.start).collect();
+            let f = verdict::ambiguous_section(&which, &self.path, &starts, *pass, self.format);
             self.fail(Failure {
-                lines,
-                ..Failure::of("ambiguous", reason)
+                lines: starts.iter().map(|s| (s + 1) as u32).collect(),
+                ..Failure::of(f.kind.as_str(), f.reason)
             });
             return;
         };

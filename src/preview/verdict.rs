@@ -13,6 +13,10 @@ use crate::host::MemoryHost;
 /// The matcher's names the preview uses (re-exported here, so a rename changes this file only).
 pub(super) use crate::locate::{Located, Pass};
 use crate::locate::{Prefer, PATCH_PASSES};
+/// The patch applier's refusals of an operation and of a section.
+pub(super) use crate::patch::apply::{
+    add_exists_reason, ambiguous_section, anchor_not_found, missing_reason, operation_name,
+};
 /// Where the patch applier places a section: without old lines, and among
 /// several candidates; a unified hunk's offset from its stated line.
 pub(super) use crate::patch::apply::{hunk_offset, place_without_context, section_prefer};
