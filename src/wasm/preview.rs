@@ -10,17 +10,8 @@ use crate::block::{EditBlock, Format};
 use crate::parser::Section;
 use crate::preview::{BlockPreview, PatchPreview, PreviewEvent, ToolCallPreview};
 
-/// Section numbers as `js/parser.js` numbers them (the order of `Section`).
-const SECTIONS: [Section; 8] = [
-    Section::Edit,
-    Section::Repl,
-    Section::Anchor,
-    Section::Old,
-    Section::New,
-    Section::TrailingAnchor,
-    Section::Search,
-    Section::Replace,
-];
+/// Section numbers as `js/parser.js` numbers them (the parser records' layout).
+use super::parser_records::SECTIONS;
 
 #[wasm_bindgen]
 pub struct RawBlockPreview {
@@ -62,7 +53,11 @@ impl RawBlockPreview {
     /// `count` lines appended to a section (joined by `'\n'`; none when a
     /// section begins); returns how many events are waiting (read them with `events`).
     pub fn push(&mut self, section: u32, lines: &str, count: u32) -> u32 {
-        if let Some(section) = SECTIONS.get(section as usize) {
+        // A text block's sections only (a patch's body goes to `RawPatchPreview`).
+        if let Some(section) = SECTIONS
+            .get(section as usize)
+            .filter(|s| **s != Section::Patch)
+        {
             let lines: Vec<&str> = if count == 0 {
                 Vec::new()
             } else {
