@@ -782,35 +782,24 @@ impl PatchPreview {
     }
 
     fn draw(&self, partial: Option<&str>) -> (String, Drawn) {
-        use crate::render::Attrs;
         let (body, start, pass) = self.open_view();
         let rows_len = body.len();
-        let mut html = String::new();
-        let attrs = Attrs::new()
-            .add(
-                "class",
-                "eb-block eb-block-pending eb-status-pending eb-preview eb-preview-patch",
-            )
-            .add("data-file-path", &self.path)
-            .add("data-status", "pending")
-            .add("aria-busy", "true");
-        html.push_str(&format!("<div{}>", attrs.0));
         let header = self.header_part();
-        html.push_str(&header);
-        html.push_str("<div class=\"eb-diff\"><div class=\"eb-preview-above\">");
-        if let Some(s) = start {
-            html.push_str(&self.context_rows(s.saturating_sub(CONTEXT), s));
-        }
-        html.push_str("</div><div class=\"eb-preview-rows\">");
+        let above = start.map_or(String::new(), |s| {
+            self.context_rows(s.saturating_sub(CONTEXT), s)
+        });
         let (rows, at) = self.body_rows(0, start);
-        html.push_str(&rows);
-        html.push_str("</div><div class=\"eb-preview-partial\">");
         let partial = Self::partial_part(partial);
-        html.push_str(&partial);
-        html.push_str("</div><div class=\"eb-preview-below\">");
         let below = self.below_part(at);
-        html.push_str(&below);
-        html.push_str("</div></div></div>");
+        let html = super::render::frame(&super::render::Frame {
+            path: &self.path,
+            class: "eb-preview-patch",
+            header: &header,
+            above: &above,
+            rows: &rows,
+            partial: &partial,
+            below: &below,
+        });
         let drawn = Drawn {
             layout: (self.sections, start, pass),
             header,
