@@ -69,27 +69,12 @@ impl FileText {
     }
 }
 
-fn strip_ws(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect()
-}
-
-/// Every start (overlapping ones too) of `piece` in `text`.
+/// Every start (overlapping ones too) of `piece` in `text`; none of an empty piece.
 fn occurrences(text: &str, piece: &str) -> Vec<usize> {
-    let mut out = Vec::new();
     if piece.is_empty() {
-        return out;
+        return Vec::new();
     }
-    let mut from = 0;
-    while let Some(i) = text.get(from..).and_then(|t| t.find(piece)) {
-        let at = from + i;
-        out.push(at);
-        let step = text
-            .get(at..)
-            .and_then(|t| t.chars().next())
-            .map_or(1, char::len_utf8);
-        from = at + step;
-    }
-    out
+    verdict::literal_starts(text, piece)
 }
 
 /// One `old`/`new` edit of the call.
@@ -504,12 +489,12 @@ impl ToolCallPreview {
             let (skel, _) = file.skel();
             match e.loose.take() {
                 None => {
-                    let whole = strip_ws(e.old.get(..end).unwrap_or(""));
+                    let whole = verdict::squeeze(e.old.get(..end).unwrap_or(""));
                     e.loose_len = whole.len();
                     e.loose = (!whole.is_empty()).then(|| occurrences(skel, &whole));
                 }
                 Some(mut c) => {
-                    let add = strip_ws(&piece);
+                    let add = verdict::squeeze(&piece);
                     let at = e.loose_len;
                     c.retain(|&s| {
                         skel.get(s + at..)

@@ -25,6 +25,9 @@ pub(super) use crate::patch::unified::hunk_numbers;
 use crate::result::Status;
 use crate::tools::{apply_tool_calls, ToolCall, ToolOptions};
 
+/// The tolerant matcher's overlapping literal starts, and a line without its whitespace.
+pub(super) use crate::locate::{explain::squeeze, tolerant::literal_starts};
+
 /// The sentences the appliers refuse a missing or existing file with.
 pub(super) use crate::engine::{file_exists_reason, file_not_found};
 
