@@ -9,7 +9,7 @@
 //! new line only checks the next file line at each of those positions: the
 //! cost of an update is proportional to the new lines and the candidates,
 //! never to the file or to the block. The first line of the sequence is
-//! found with one scan of the file's line hashes.
+//! found with one scan of the file by the locate module's exact pass.
 //!
 //! States ([`PreviewState`]): `waiting` (no old line yet), `searching` (the
 //! old lines so far occur at `count` places), `located` at a file line,
@@ -65,10 +65,10 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::block::{EditBlock, Format};
-use crate::engine::{apply_to_content, validate_edit, ApplyOptions};
 use crate::parser::{Section, StreamEvent};
 use crate::text::{body_lines, is_binary, TextFile};
 use failure::Failure;
+use verdict::{apply_to_content, validate_edit, ApplyOptions};
 
 pub use json::{JsonEvent, JsonReader, Seg};
 pub use patch::PatchPreview;
@@ -164,7 +164,6 @@ pub struct BlockPreview {
     /// The file as given (`None`: no such file).
     content: Option<String>,
     lines: Vec<String>,
-    hashes: Vec<u64>,
     binary: bool,
     /// False: no file given; lines are only kept for drawing.
     locate: bool,
@@ -192,9 +191,6 @@ pub struct BlockPreview {
     cursor: render::Cursor,
 }
 
-/// Lines are hashed as the locate module hashes them.
-use crate::locate::line_hash;
-
 impl BlockPreview {
     /// A preview of a block to `path`, whose file holds `content` (`None`
     /// when there is no such file). Costs one pass over the file.
@@ -207,12 +203,10 @@ impl BlockPreview {
                 .collect(),
             _ => Vec::new(),
         };
-        let hashes = lines.iter().map(|l| line_hash(l)).collect();
         BlockPreview {
             path: path.to_string(),
             content: content.map(String::from),
             lines,
-            hashes,
             binary,
             format: None,
             seq: Vec::new(),
@@ -357,14 +351,7 @@ impl BlockPreview {
             return;
         }
         if k == 0 {
-            let want = line_hash(line);
-            self.candidates = self
-                .hashes
-                .iter()
-                .enumerate()
-                .filter(|(i, h)| **h == want && self.lines[*i] == line)
-                .map(|(i, _)| i)
-                .collect();
+            self.candidates = verdict::starts_of(&self.lines, line, verdict::Pass::Exact, 0);
         } else {
             let lines = &self.lines;
             self.candidates
@@ -642,7 +629,7 @@ impl BlockPreview {
         if self.failure.is_none() && self.candidates.len() > 1 {
             let anchor_len = split(&block.anchor).len();
             if let Some(pos) =
-                crate::engine::nearest_to_hint(&self.candidates, anchor_len, block.line_hint)
+                verdict::nearest_to_hint(&self.candidates, anchor_len, block.line_hint)
             {
                 self.candidates = vec![pos];
             }
