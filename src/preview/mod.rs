@@ -67,6 +67,7 @@ use serde::Serialize;
 use crate::block::{EditBlock, Format};
 use crate::parser::{Section, StreamEvent};
 use crate::text::{body_lines, is_binary, TextFile};
+
 use failure::Failure;
 use verdict::{apply_to_content, validate_edit, ApplyOptions};
 
@@ -74,6 +75,20 @@ pub use json::{JsonEvent, JsonReader, Seg};
 pub use patch::PatchPreview;
 pub use render::PreviewHtml;
 pub use tool_call::ToolCallPreview;
+
+/// Whether a file is binary, and its lines as the line model splits them
+/// (none for a binary or missing file).
+fn file_lines(content: Option<&str>) -> (bool, Vec<String>) {
+    let binary = content.is_some_and(|c| is_binary(c.as_bytes()));
+    let lines = match content {
+        Some(c) if !binary => body_lines(&TextFile::from_text(c).body)
+            .into_iter()
+            .map(String::from)
+            .collect(),
+        _ => Vec::new(),
+    };
+    (binary, lines)
+}
 
 /// Where a streaming block stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -195,14 +210,7 @@ impl BlockPreview {
     /// A preview of a block to `path`, whose file holds `content` (`None`
     /// when there is no such file). Costs one pass over the file.
     pub fn new(path: &str, content: Option<&str>) -> BlockPreview {
-        let binary = content.is_some_and(|c| is_binary(c.as_bytes()));
-        let lines: Vec<String> = match content {
-            Some(c) if !binary => body_lines(&TextFile::from_text(c).body)
-                .into_iter()
-                .map(String::from)
-                .collect(),
-            _ => Vec::new(),
-        };
+        let (binary, lines) = file_lines(content);
         BlockPreview {
             path: path.to_string(),
             content: content.map(String::from),

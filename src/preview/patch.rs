@@ -31,7 +31,7 @@ use super::verdict::{self, Located, Pass, Verdict};
 use super::{PreviewEvent, PreviewState};
 use crate::block::{EditBlock, Format};
 use crate::patch::Operation;
-use crate::text::{body_lines, is_binary, TextFile};
+use crate::text::TextFile;
 
 /// A place a section may start: its first file line and the next file line to compare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,14 +97,7 @@ impl PatchPreview {
     /// A preview of an operation of `format` (`apply-patch` or
     /// `unified-diff`) on `path`, whose file holds `content` (`None`: no such file).
     pub fn new(path: &str, format: Format, content: Option<&str>) -> PatchPreview {
-        let binary = content.is_some_and(|c| is_binary(c.as_bytes()));
-        let lines = match content {
-            Some(c) if !binary => body_lines(&TextFile::from_text(c).body)
-                .into_iter()
-                .map(String::from)
-                .collect(),
-            _ => Vec::new(),
-        };
+        let (binary, lines) = super::file_lines(content);
         PatchPreview {
             path: path.to_string(),
             format,
