@@ -125,11 +125,15 @@ where
 pub fn run_cases(kind: &str, at_least: usize, run_case: impl Fn(&Path) -> Result<(), String>) {
     let dirs = case_dirs(kind, at_least);
     let failures: Vec<String> = dirs.iter().filter_map(|d| run_case(d).err()).collect();
+    assert_none_failed(&format!("tests/fixtures/{kind}"), dirs.len(), &failures);
+}
+
+/// Fails listing `failures` (each naming its case) when there are any, of `total` cases of `what`.
+pub fn assert_none_failed(what: &str, total: usize, failures: &[String]) {
     assert!(
         failures.is_empty(),
-        "{} of {} cases of tests/fixtures/{kind} failed:\n\n{}",
+        "{} of {total} cases of {what} failed:\n\n{}",
         failures.len(),
-        dirs.len(),
         failures.join("\n\n")
     );
 }
