@@ -772,7 +772,7 @@ impl BlockPreview {
                 .iter()
                 .map(String::as_str),
         );
-        let final_newline = !lines.is_empty() && (content.ends_with('\n') || content.is_empty());
+        let final_newline = !lines.is_empty() && text.has_final_newline();
         Some(text.encode_lines(&lines, final_newline))
     }
 

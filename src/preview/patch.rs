@@ -656,7 +656,7 @@ impl PatchPreview {
         }
         out.extend(lines[copied.min(lines.len())..].iter().map(String::as_str));
         let text = TextFile::from_text(content);
-        let final_newline = !out.is_empty() && (content.ends_with('\n') || content.is_empty());
+        let final_newline = !out.is_empty() && text.has_final_newline();
         Some(text.encode_lines(&out, final_newline))
     }
 }
