@@ -430,13 +430,17 @@ impl ToolCallPreview {
         }
         if file.is_none() {
             if self.edit.has_old && !(self.edit.old_done && self.edit.old.is_empty()) {
+                // The tool applier's own refusal of the missing file, in its tool's voice.
                 let path = self.edit.path.clone().unwrap_or_default();
-                self.fail(Failure::of(
-                    "file-not-found",
+                let v = verdict::tool_edit(&self.tool_name(), self.arguments(), &path, None);
+                let reason = if v.kind == "file-not-found" {
+                    v.reason
+                } else {
                     format!(
                         "File not found: {path}. Check the path against the files you were shown."
-                    ),
-                ));
+                    )
+                };
+                self.fail(Failure::of("file-not-found", reason));
             }
             return;
         }
