@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { servedRepository } from './chromium.mjs';
-import { brief, fixtureCases, readText, withoutPathAlias } from '../fixture_support/preview.mjs';
+import { fixtureCases, patchRunAsFixture, readText, toolRunAsFixture } from '../fixture_support/preview.mjs';
 import { openDemo, replayDeltas } from './preview-support.mjs';
 
 const served = servedRepository();
@@ -18,47 +18,26 @@ test('ToolCallPreview and patch previews in the browser give the fixtures’ res
     async ({ tools, patches }) => {
       const eb = await import('/pkg/web/index.js');
       await eb.init();
-      const toolResults = tools.map((c) => {
-        const p = new eb.ToolCallPreview({ name: c.tool, files: c.files });
-        const events = [];
-        for (let i = 0; i < c.args.length; i += 3) events.push(...p.feed(c.args.slice(i, i + 3)));
-        events.push(...p.finish());
-        const r = { name: c.name, events, final: p.preview(), content: p.previewContent() };
-        p.free();
-        return r;
-      });
-      const patchResults = patches.map((c) => {
-        const stream = new eb.EditStream({ preview: { files: c.files } });
-        const events = [];
-        const finals = [];
-        const take = (evs) => {
-          for (const e of evs) {
-            if (e.type === 'block-located' || e.type === 'block-unmatched') {
-              const { lineNumber, ...rest } = e;
-              events.push(rest);
-            }
-            if ((e.type === 'block-complete' || e.type === 'block-discarded') && e.preview) finals.push([e.block?.filePath ?? e.filePath, e.preview]);
-          }
-        };
-        for (let i = 0; i < c.reply.length; i += 5) take(stream.feed(c.reply.slice(i, i + 5)));
-        take(stream.finish());
-        return { name: c.name, events, finals };
-      });
+      const { runPatchPreview, runToolPreview } = await import('/tests/fixture_support/preview-runs.mjs');
+      const pieces = (text, n) => Array.from({ length: Math.ceil(text.length / n) }, (_, i) => text.slice(i * n, i * n + n));
+      const toolResults = tools.map((c) => runToolPreview(eb, c.tool, c.files, pieces(c.args, 3)));
+      const patchResults = [];
+      for (const c of patches) patchResults.push(await runPatchPreview(eb, c.files, pieces(c.reply, 5), 'files'));
       return { toolResults, patchResults };
     },
     { tools, patches },
   );
-  // Events and the tool preview's state name the file `path` (checked equal to `filePath`, then left out).
+  // Events and states name the file `path` (checked equal to `filePath`, then left out).
   for (const [i, c] of tools.entries()) {
-    const r = out.toolResults[i];
-    assert.deepEqual(r.events.map((e) => withoutPathAlias(e, `${c.name}: event`)), c.expected.events, `${c.name}: events`);
-    assert.equal(brief(withoutPathAlias(r.final, `${c.name}: state`)), c.expected.final, `${c.name}: final state`);
+    const r = toolRunAsFixture(out.toolResults[i], c.name);
+    assert.deepEqual(r.events, c.expected.events, `${c.name}: events`);
+    assert.equal(r.final, c.expected.final, `${c.name}: final state`);
     assert.equal(r.content, c.expected.content, `${c.name}: content`);
   }
   for (const [i, c] of patches.entries()) {
-    const r = out.patchResults[i];
-    assert.deepEqual(r.events.map((e) => withoutPathAlias(e, `${c.name}: event`)), c.expected.events, `${c.name}: events`);
-    assert.deepEqual(r.finals.map(([file, s]) => `${file}: ${brief(s)}`), c.expected.finals, `${c.name}: final states`);
+    const r = patchRunAsFixture(out.patchResults[i], c.name);
+    assert.deepEqual(r.events, c.expected.events, `${c.name}: events`);
+    assert.deepEqual(r.finals, c.expected.finals, `${c.name}: final states`);
   }
   assert.deepEqual(seen.errors, []);
   await page.close();

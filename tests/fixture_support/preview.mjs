@@ -74,3 +74,23 @@ export function withoutPathAlias(value, what = 'a preview event or state') {
   assert.equal(p, value.filePath, `${what}: path and filePath differ`);
   return rest;
 }
+
+/** A `runToolPreview` result as the fixtures write it, its path alias checked: `{ events, final, content }`. */
+export function toolRunAsFixture(r, name) {
+  return {
+    events: r.events.map((e) => withoutPathAlias(e, `${name}: event`)),
+    final: brief(withoutPathAlias(r.state, `${name}: state`)),
+    content: r.content,
+  };
+}
+
+/** A `runPatchPreview` result as the fixtures write it (each event's reply line and path alias checked). */
+export function patchRunAsFixture(r, name) {
+  return {
+    events: r.events.map(({ lineNumber, ...rest }) => {
+      assert.equal(typeof lineNumber, 'number', `${name}: an event without its reply line`);
+      return withoutPathAlias(rest, `${name}: event`);
+    }),
+    finals: r.finals.map(([file, state]) => `${file}: ${brief(state)}`),
+  };
+}

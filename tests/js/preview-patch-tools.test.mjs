@@ -9,8 +9,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import * as eb from '../../pkg/node/index.mjs';
 import { EditStream, ToolCallPreview, renderInProgressEditBlock } from '../../pkg/node/index.mjs';
-import { brief, fixtureCases, readText, root, withoutPathAlias } from '../fixture_support/preview.mjs';
+import { fixtureCases, patchRunAsFixture, readText, root, toolRunAsFixture } from '../fixture_support/preview.mjs';
+import { runPatchPreview, runToolPreview } from '../fixture_support/preview-runs.mjs';
 
 // Random cut lengths from a seed, reproducible.
 function* cuts(seed, max) {
@@ -36,32 +38,8 @@ function chunked(text, seed, max) {
   return out;
 }
 
-async function runPatch(files, chunks, asyncHost) {
-  const host = {
-    readFile: (p) => {
-      const v = Object.hasOwn(files, p) ? files[p] : null;
-      return asyncHost ? Promise.resolve(v) : v;
-    },
-  };
-  const stream = new EditStream({ preview: { host } });
-  const events = [];
-  const finals = [];
-  const take = (evs) => {
-    for (const e of evs) {
-      if (e.type === 'block-located' || e.type === 'block-unmatched') {
-        const { lineNumber, ...rest } = e;
-        assert.equal(typeof lineNumber, 'number');
-        events.push(withoutPathAlias(rest));
-      }
-      if ((e.type === 'block-complete' || e.type === 'block-discarded') && e.preview) finals.push(`${e.block?.filePath ?? e.filePath}: ${brief(e.preview)}`);
-    }
-  };
-  for (const c of chunks) {
-    take(stream.feed(c));
-    if (asyncHost) await new Promise((r) => setImmediate(r));
-  }
-  take(stream.finish());
-  return { events, finals };
+async function runPatch(files, chunks, asyncHost, name) {
+  return patchRunAsFixture(await runPatchPreview(eb, files, chunks, asyncHost ? 'async-host' : 'host'), name);
 }
 
 test('patch previews: fixtures give their events and final states in any chunking', async () => {
@@ -72,11 +50,11 @@ test('patch previews: fixtures give their events and final states in any chunkin
       ['chars', [...reply]],
       ['random', chunked(reply, name.length * 7919, 9)],
     ]) {
-      const r = await runPatch(files, chunks, false);
+      const r = await runPatch(files, chunks, false, name);
       assert.deepEqual(r.events, expected.events, `${name} (${label}): events`);
       assert.deepEqual(r.finals, fin, `${name} (${label}): final states`);
     }
-    const a = await runPatch(files, chunked(reply, 17, 13), true);
+    const a = await runPatch(files, chunked(reply, 17, 13), true, name);
     assert.deepEqual(a.events, expected.events, `${name} (async host): events`);
   }
 });
@@ -101,15 +79,8 @@ test('patch previews: preview() names the open section while an update streams',
   stream.finish();
 });
 
-function runTool(tool, files, chunks, asyncHost) {
-  const opts = asyncHost ? { name: tool, host: { readFile: async (p) => (Object.hasOwn(files, p) ? files[p] : null) } } : { name: tool, files };
-  const p = new ToolCallPreview(opts);
-  const events = [];
-  for (const c of chunks) events.push(...p.feed(c));
-  events.push(...p.finish());
-  const out = { events: events.map((e) => withoutPathAlias(e)), last: brief(withoutPathAlias(p.preview())), content: p.previewContent() };
-  p.free();
-  return out;
+function runTool(tool, files, chunks, asyncHost, name) {
+  return toolRunAsFixture(runToolPreview(eb, tool, files, chunks, asyncHost), name);
 }
 
 test('ToolCallPreview: fixtures give their events, final state and file in any chunking', () => {
@@ -123,9 +94,9 @@ test('ToolCallPreview: fixtures give their events, final state and file in any c
       ['random', chunked(args, name.length * 104729, 7)],
       ['random large', chunked(args, name.length * 31, 40)],
     ]) {
-      const r = runTool(tool, files, chunks, false);
+      const r = runTool(tool, files, chunks, false, name);
       assert.deepEqual(r.events, expected.events, `${name} (${label}): events`);
-      assert.equal(r.last, expected.final, `${name} (${label}): final state`);
+      assert.equal(r.final, expected.final, `${name} (${label}): final state`);
       assert.equal(r.content, expected.content, `${name} (${label}): content`);
     }
   }
