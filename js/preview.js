@@ -417,8 +417,9 @@ class PreviewDriver {
   readState() {
     const b = this.block;
     if (b !== null && b.unsupported) return undefined;
-    if (b !== null) return { filePath: b.filePath, lineNumber: b.lineNumber, ...(b.raw === null ? { state: 'waiting' } : b.raw.state()) };
-    if (this.last !== null) return { filePath: this.last.block.filePath, lineNumber: this.last.block.lineNumber, ...this.last.state };
+    // `filePath`: the deprecated alias of `path` (the name results use).
+    if (b !== null) return { path: b.filePath, filePath: b.filePath, lineNumber: b.lineNumber, ...(b.raw === null ? { state: 'waiting' } : b.raw.state()) };
+    if (this.last !== null) return { path: this.last.block.filePath, filePath: this.last.block.filePath, lineNumber: this.last.block.lineNumber, ...this.last.state };
     return undefined;
   }
 
@@ -579,7 +580,7 @@ export class EditPreview {
 
   /** `{ state, … }` as EditStream.preview() reports it. */
   state() {
-    return { filePath: this._filePath, ...this._live('state').state() };
+    return { path: this._filePath, filePath: this._filePath, ...this._live('state').state() };
   }
 
   /** The file with the new lines so far, or null while not located. */
@@ -615,7 +616,7 @@ export class EditPreview {
  *
  *   const p = new ToolCallPreview({ name: 'edit_file', files: { 'a.py': text } });
  *   for await (const delta of deltas) for (const e of p.feed(delta)) … // block-located / block-unmatched
- *   p.preview();        // { state, filePath, edit?, … } as EditStream.preview()
+ *   p.preview();        // { state, path, edit?, … } as EditStream.preview()
  *   p.previewContent(); // the file with the new text so far, or null
  *   p.finish();         // the call's arguments ended
  */
@@ -707,7 +708,7 @@ export class ToolCallPreview {
     return this._queued.splice(0);
   }
 
-  /** Where the edit being written (or the last one) stands: `{ state, filePath?, edit?, … }`. */
+  /** Where the edit being written (or the last one) stands: `{ state, path?, edit?, … }` (`filePath`: deprecated alias of `path`). */
   preview() {
     return this._live('preview').state();
   }

@@ -11,39 +11,21 @@
 //! the actual results (review the diff before committing).
 
 mod fixture_support;
-use fixture_support::{case_dirs, read_tree, show_tree};
+use fixture_support::{check_expected, run_cases};
 
 mod apply_support;
+use apply_support::{apply_case, read_apply_case};
 
-use std::fs;
 use std::path::Path;
 
-use editblocks::engine::{apply_reply, ApplyOptions};
 use editblocks::normalize_path;
-use editblocks::{HostOp, MemoryHost};
+use editblocks::HostOp;
 
 fn run_case(dir: &Path) -> Result<(), String> {
-    let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-    let reply =
-        fs::read_to_string(dir.join("reply.md")).map_err(|e| format!("{name}: reply.md: {e}"))?;
-    let before = read_tree(&dir.join("before"));
-    let after = if dir.join("after").is_dir() {
-        read_tree(&dir.join("after"))
-    } else {
-        before.clone()
-    };
-    let options: ApplyOptions = match fs::read_to_string(dir.join("options.json")) {
-        Ok(text) => {
-            serde_json::from_str(&text).map_err(|e| format!("{name}: options.json: {e}"))?
-        }
-        Err(_) => ApplyOptions::default(),
-    };
-
-    let mut host = MemoryHost::new();
-    host.files = before.clone();
-    let result = apply_reply(&reply, &mut host, &options);
-
-    if result.results.is_empty() {
+    let case = read_apply_case(dir)?;
+    let name = &case.name;
+    let (mut actual, host) = apply_case(&case)?;
+    if actual["results"].as_array().map_or(true, Vec::is_empty) {
         return Err(format!("{name}: the reply parsed to no blocks"));
     }
     for read in &host.reads {
@@ -51,14 +33,7 @@ fn run_case(dir: &Path) -> Result<(), String> {
             return Err(format!("{name}: the host was asked to read {read:?}, which is not a confined, normalised path"));
         }
     }
-    if host.files != after {
-        return Err(format!(
-            "{name}: files after applying differ.\nexpected:\n{}\nactual:\n{}",
-            show_tree(&after),
-            show_tree(&host.files)
-        ));
-    }
-    if options.dry_run && !host.ops.is_empty() {
+    if case.options.dry_run && !host.ops.is_empty() {
         return Err(format!(
             "{name}: a dry run changed the host: {:?}",
             host.ops
@@ -76,53 +51,11 @@ fn run_case(dir: &Path) -> Result<(), String> {
         })
         .flatten()
         .collect();
-    apply_support::check_file_changes(
-        &name,
-        &result.file_changes,
-        &before,
-        &host.files,
-        options.dry_run,
-    )?;
-    let mut actual = serde_json::to_value(&result).unwrap();
-    // `fileChanges` is checked against `before/` and the files afterwards
-    // above, not repeated in expected.json.
-    if let Some(map) = actual.as_object_mut() {
-        map.remove("fileChanges");
-    }
     actual["staged"] = serde_json::to_value(&staged).unwrap();
-    let expected_path = dir.join("expected.json");
-    if std::env::var_os("BLESS").is_some() {
-        fs::write(
-            &expected_path,
-            serde_json::to_string_pretty(&actual).unwrap() + "\n",
-        )
-        .unwrap();
-        return Ok(());
-    }
-    let expected: serde_json::Value = serde_json::from_str(
-        &fs::read_to_string(&expected_path)
-            .map_err(|e| format!("{name}: expected.json: {e} (run with BLESS=1 to create it)"))?,
-    )
-    .map_err(|e| format!("{name}: expected.json: {e}"))?;
-    if expected != actual {
-        return Err(format!(
-            "{name}: result differs.\nexpected:\n{}\nactual:\n{}",
-            serde_json::to_string_pretty(&expected).unwrap(),
-            serde_json::to_string_pretty(&actual).unwrap()
-        ));
-    }
-    Ok(())
+    check_expected(dir, &actual).map(|_| ())
 }
 
 #[test]
 fn engine_fixtures() {
-    let dirs = case_dirs("engine", 50);
-    let failures: Vec<String> = dirs.iter().filter_map(|d| run_case(d).err()).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} fixtures failed:\n\n{}",
-        failures.len(),
-        dirs.len(),
-        failures.join("\n\n")
-    );
+    run_cases("engine", 50, run_case);
 }

@@ -9,19 +9,8 @@ mod parser_records;
 use editblocks::parser::{EditStream, ParseOptions, Section, StreamEvent};
 use editblocks::Format;
 use parser_records::{
-    CompactStream, TextEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE,
+    CompactStream, TextEvent, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE, SECTIONS,
 };
-
-const SECTIONS: [Section; 8] = [
-    Section::Edit,
-    Section::Repl,
-    Section::Anchor,
-    Section::Old,
-    Section::New,
-    Section::TrailingAnchor,
-    Section::Search,
-    Section::Replace,
-];
 
 /// (kind, section or path, lines) of every event but `block-complete`.
 type Ev = (String, String, Vec<String>);

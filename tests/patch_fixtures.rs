@@ -17,16 +17,17 @@
 //! (review the diff before committing).
 
 mod fixture_support;
-use fixture_support::{case_dirs, read_tree, show_tree};
+use fixture_support::{check_expected, run_cases};
 
 mod apply_support;
+use apply_support::{apply_case, read_apply_case};
 
-use std::fs;
+mod parser_support;
+use parser_support::chunkings;
+
 use std::path::Path;
 
-use editblocks::engine::{apply_reply, ApplyOptions};
 use editblocks::parser::{parse_edits, EditStream, ParseOptions, StreamEvent};
-use editblocks::MemoryHost;
 
 /// Blocks and discard reasons from a stream fed `chunks`.
 fn streamed(chunks: &[&str]) -> (Vec<editblocks::EditBlock>, Vec<String>) {
@@ -54,55 +55,17 @@ fn streamed(chunks: &[&str]) -> (Vec<editblocks::EditBlock>, Vec<String>) {
     (blocks, discards)
 }
 
-/// A small deterministic generator (no extra dependency).
-fn splits(text: &str, seed: u64) -> Vec<&str> {
-    let mut x = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut out = Vec::new();
-    let mut start = 0;
-    let bounds: Vec<usize> = (0..=text.len())
-        .filter(|i| text.is_char_boundary(*i))
-        .collect();
-    let mut k = 0;
-    while k < bounds.len() - 1 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let step = 1 + (x % 23) as usize;
-        k = (k + step).min(bounds.len() - 1);
-        out.push(&text[start..bounds[k]]);
-        start = bounds[k];
-    }
-    out
-}
-
 fn run_case(dir: &Path) -> Result<(), String> {
-    let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-    let reply =
-        fs::read_to_string(dir.join("reply.md")).map_err(|e| format!("{name}: reply.md: {e}"))?;
-    let before = read_tree(&dir.join("before"));
-    let after = if dir.join("after").is_dir() {
-        read_tree(&dir.join("after"))
-    } else {
-        before.clone()
-    };
-    let options: ApplyOptions = match fs::read_to_string(dir.join("options.json")) {
-        Ok(text) => {
-            serde_json::from_str(&text).map_err(|e| format!("{name}: options.json: {e}"))?
-        }
-        Err(_) => ApplyOptions::default(),
-    };
-
-    let one_shot = parse_edits(&reply, &ParseOptions::default());
-    let (whole, discarded) = streamed(&[&reply]);
+    let case = read_apply_case(dir)?;
+    let (name, reply) = (&case.name, &case.reply);
+    let one_shot = parse_edits(reply, &ParseOptions::default());
+    let (whole, discarded) = streamed(&[reply]);
     if whole != one_shot {
         return Err(format!(
             "{name}: the stream fed once differs from parse_edits"
         ));
     }
-    for seed in 1..40u64 {
-        let chunks = splits(&reply, seed);
+    for chunks in chunkings(reply, 0x9a7c_b10c, 40, 23) {
         let (blocks, d) = streamed(&chunks);
         if blocks != one_shot || d != discarded {
             return Err(format!(
@@ -110,64 +73,14 @@ fn run_case(dir: &Path) -> Result<(), String> {
             ));
         }
     }
-
-    let mut host = MemoryHost::new();
-    host.files = before.clone();
-    let result = apply_reply(&reply, &mut host, &options);
-    if host.files != after {
-        return Err(format!(
-            "{name}: files after applying differ.\nexpected:\n{}\nactual:\n{}\nresult: {result:#?}",
-            show_tree(&after),
-            show_tree(&host.files)
-        ));
-    }
-    apply_support::check_file_changes(
-        &name,
-        &result.file_changes,
-        &before,
-        &host.files,
-        options.dry_run,
-    )?;
-    let mut actual = serde_json::json!({ "result": result, "discarded": discarded });
-    // `fileChanges` is checked against `before/` and the files afterwards
-    // above, not repeated in expected.json.
-    if let Some(map) = actual["result"].as_object_mut() {
-        map.remove("fileChanges");
-    }
-    let expected_path = dir.join("expected.json");
-    if std::env::var_os("BLESS").is_some() {
-        fs::write(
-            &expected_path,
-            serde_json::to_string_pretty(&actual).unwrap() + "\n",
-        )
-        .unwrap();
-        return Ok(());
-    }
-    let expected: serde_json::Value = serde_json::from_str(
-        &fs::read_to_string(&expected_path).map_err(|e| format!("{name}: expected.json: {e}"))?,
-    )
-    .map_err(|e| format!("{name}: expected.json: {e}"))?;
-    if actual != expected {
-        return Err(format!(
-            "{name}: result differs.\nexpected: {}\nactual: {}",
-            serde_json::to_string_pretty(&expected).unwrap(),
-            serde_json::to_string_pretty(&actual).unwrap()
-        ));
-    }
-    Ok(())
+    let (result, _) = apply_case(&case)?;
+    let actual = serde_json::json!({ "result": result, "discarded": discarded });
+    check_expected(dir, &actual).map(|_| ())
 }
 
 #[test]
 fn patch_fixtures() {
-    let dirs = case_dirs("patch", 30);
-    let failures: Vec<String> = dirs.iter().filter_map(|d| run_case(d).err()).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases failed:\n\n{}",
-        failures.len(),
-        dirs.len(),
-        failures.join("\n\n")
-    );
+    run_cases("patch", 30, run_case);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! `UPDATE_FIXTURES=1 cargo test --test preview` writes `expected.json` for review.
 
 mod fixture_support;
-use fixture_support::{case_dirs, read_text_tree};
+use fixture_support::{case_name, check_expected, read_case_text, read_text_tree, run_cases, same};
 
 mod parser_support;
 mod prop_support;
@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use editblocks::engine::{validate_edit, ApplyOptions};
 use editblocks::parser::{EditStream, ParseOptions, StreamEvent};
 use editblocks::preview::{PreviewEvent, PreviewSession, PreviewState};
-use parser_support::{random_chunks, Rng};
+use parser_support::{chunkings, cut_at};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -76,6 +76,13 @@ fn run(files: &[(String, String)], reply: &str, chunks: &[&str]) -> Run {
     out
 }
 
+fn to_json<T: Serialize>(values: &[T]) -> Vec<serde_json::Value> {
+    values
+        .iter()
+        .map(|v| serde_json::to_value(v).expect("serialisable"))
+        .collect()
+}
+
 /// The final state must be what validate_edit says of the complete block.
 fn check_against_validate(
     block: &editblocks::EditBlock,
@@ -118,58 +125,32 @@ fn check_against_validate(
 
 #[test]
 fn fixtures_give_their_events_and_states_in_any_chunking() {
-    let cases = case_dirs("preview", 8);
-    let update = std::env::var_os("UPDATE_FIXTURES").is_some();
-    for case in cases {
-        let name = case.file_name().unwrap().to_string_lossy().into_owned();
-        let reply = std::fs::read_to_string(case.join("reply.md"))
-            .unwrap_or_else(|_| panic!("{name}: reply.md"));
+    run_cases("preview", 8, |case| {
+        let name = case_name(case);
+        let reply = read_case_text(case, "reply.md")?;
         let files = read_text_tree(&case.join("files"));
         let whole = run(&files, &reply, &[&reply]);
         for (block, content, state) in &whole.checks {
             check_against_validate(block, content.as_deref(), state)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
+                .map_err(|e| format!("{name}: {e}"))?;
         }
         let actual = Expected {
-            events: whole
-                .events
-                .iter()
-                .map(|e| serde_json::to_value(e).unwrap())
-                .collect(),
-            states: whole
-                .states
-                .iter()
-                .map(|s| serde_json::to_value(s).unwrap())
-                .collect(),
+            events: to_json(&whole.events),
+            states: to_json(&whole.states),
         };
-        let path = case.join("expected.json");
-        if update {
-            std::fs::write(&path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
-            continue;
+        if check_expected(case, &actual)?.is_none() {
+            return Ok(());
         }
-        let expected: Expected = serde_json::from_str(
-            &std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{name}: expected.json")),
-        )
-        .unwrap();
-        assert_eq!(actual, expected, "{name}: whole reply");
-        let chars: Vec<&str> = reply.split_inclusive(|_| true).collect();
-        let one = run(&files, &reply, &chars);
-        assert_eq!(
-            (&one.events, &one.states),
-            (&whole.events, &whole.states),
-            "{name}: one char at a time"
-        );
-        let mut rng = Rng(0x51f1_5eed ^ reply.len() as u64);
-        for _ in 0..40 {
-            let chunks = random_chunks(&reply, &mut rng, 9);
+        for chunks in chunkings(&reply, 0x51f1_5eed, 40, 9) {
             let r = run(&files, &reply, &chunks);
-            assert_eq!(
+            same(
                 (&r.events, &r.states),
                 (&whole.events, &whole.states),
-                "{name}: chunks {chunks:?}"
-            );
+                format!("{name}: chunks {chunks:?}"),
+            )?;
         }
-    }
+        Ok(())
+    });
 }
 
 /// A file of lines drawn from a small set, so that old text often occurs
@@ -282,17 +263,7 @@ proptest! {
             prop_assert!(check_against_validate(block, content.as_deref(), state).is_ok(), "{}", check_against_validate(block, content.as_deref(), state).unwrap_err());
         }
         // Chunks at the generated cut lengths (on char boundaries).
-        let mut chunks = Vec::new();
-        let mut rest = reply.as_str();
-        let mut i = 0;
-        while !rest.is_empty() {
-            let mut cut = cuts[i % cuts.len()].min(rest.len());
-            while !rest.is_char_boundary(cut) { cut += 1; }
-            chunks.push(&rest[..cut]);
-            rest = &rest[cut..];
-            i += 1;
-        }
-        let chunked = run(&files, &reply, &chunks);
+        let chunked = run(&files, &reply, &cut_at(&reply, &cuts));
         prop_assert_eq!(&chunked.events, &whole.events);
         prop_assert_eq!(&chunked.states, &whole.states);
         let _ = BTreeMap::<u8, u8>::new();

@@ -9,7 +9,9 @@
 //! `UPDATE_FIXTURES=1 cargo test --test preview_patch` writes `expected.json` for review.
 
 mod fixture_support;
-use fixture_support::{case_dirs, read_text_tree};
+use fixture_support::{
+    brief, case_name, check_expected, read_case_text, read_text_tree, run_cases, same,
+};
 
 mod parser_support;
 
@@ -17,7 +19,7 @@ use std::collections::BTreeMap;
 
 use editblocks::parser::{EditStream, ParseOptions, StreamEvent};
 use editblocks::preview::{PreviewSession, PreviewState};
-use parser_support::{random_chunks, Rng};
+use parser_support::{chunkings, cut_at};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,22 +31,6 @@ struct Expected {
     finals: Vec<String>,
     /// Every file of the session at the end (`null`: none).
     files: BTreeMap<String, Option<String>>,
-}
-
-/// A state in a few words, for fixtures a person can read.
-fn brief(s: &PreviewState) -> String {
-    match s {
-        PreviewState::Waiting => "waiting".into(),
-        PreviewState::Searching { count, lines } => format!("searching {count} at {lines:?}"),
-        PreviewState::Located { line } => format!("located {line}"),
-        PreviewState::Ambiguous { lines, .. } => format!("ambiguous {lines:?}"),
-        PreviewState::NoMatch {
-            since, error_kind, ..
-        } => format!("no-match since {since} ({error_kind})"),
-        PreviewState::Create => "create".into(),
-        PreviewState::Delete => "delete".into(),
-        PreviewState::Unlocated => "unlocated".into(),
-    }
 }
 
 struct Run {
@@ -125,53 +111,39 @@ fn run(files: &[(String, String)], chunks: &[&str]) -> Run {
 
 #[test]
 fn patch_fixtures_give_their_states_in_any_chunking() {
-    let cases = case_dirs("preview_patch", 10);
-    let update = std::env::var_os("UPDATE_FIXTURES").is_some();
-    for case in cases {
-        let name = case.file_name().unwrap().to_string_lossy().into_owned();
-        let reply = std::fs::read_to_string(case.join("reply.md"))
-            .unwrap_or_else(|_| panic!("{name}: reply.md"));
+    run_cases("preview_patch", 10, |case| {
+        let name = case_name(case);
+        let reply = read_case_text(case, "reply.md")?;
         let files = read_text_tree(&case.join("files"));
         // Line by line: the state sequence the fixture records.
         let lines: Vec<&str> = reply.split_inclusive('\n').collect();
         let by_line = run(&files, &lines);
         for (path, composed, applied) in &by_line.composed {
-            assert_eq!(
-                composed, applied,
-                "{name}: {path}: the streamed preview differs from what the applier made"
-            );
+            same(
+                composed,
+                applied,
+                format!("{name}: {path}: the streamed preview differs from what the applier made"),
+            )?;
         }
         let actual = Expected {
-            states: by_line.states.clone(),
-            events: by_line.events.clone(),
-            finals: by_line.finals.clone(),
-            files: by_line.files.clone(),
+            states: by_line.states,
+            events: by_line.events,
+            finals: by_line.finals,
+            files: by_line.files,
         };
-        let path = case.join("expected.json");
-        if update {
-            std::fs::write(&path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
-            continue;
-        }
-        let expected: Expected = serde_json::from_str(
-            &std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{name}: expected.json")),
-        )
-        .unwrap();
-        assert_eq!(actual, expected, "{name}: line by line");
-        let chars: Vec<&str> = reply.split_inclusive(|_| true).collect();
-        let mut chunkings = vec![vec![reply.as_str()], chars];
-        let mut rng = Rng(0x9a7c_4e11 ^ reply.len() as u64);
-        for _ in 0..30 {
-            chunkings.push(random_chunks(&reply, &mut rng, 9));
-        }
-        for chunks in chunkings {
+        let Some(expected) = check_expected(case, &actual)? else {
+            return Ok(());
+        };
+        for chunks in chunkings(&reply, 0x9a7c_4e11, 30, 9) {
             let r = run(&files, &chunks);
-            assert_eq!(
+            same(
                 (&r.events, &r.finals, &r.files),
                 (&expected.events, &expected.finals, &expected.files),
-                "{name}: chunks {chunks:?}"
-            );
+                format!("{name}: chunks {chunks:?}"),
+            )?;
         }
-    }
+        Ok(())
+    });
 }
 
 /// A file of lines from a small set (so section lines often occur at
@@ -263,22 +235,6 @@ fn patch_case() -> impl proptest::strategy::Strategy<Value = (String, String, Ve
         })
 }
 
-fn cut<'a>(text: &'a str, cuts: &[usize]) -> Vec<&'a str> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    let mut i = 0;
-    while !rest.is_empty() {
-        let mut k = cuts[i % cuts.len()].min(rest.len());
-        while !rest.is_char_boundary(k) {
-            k += 1;
-        }
-        out.push(&rest[..k]);
-        rest = &rest[k..];
-        i += 1;
-    }
-    out
-}
-
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 
@@ -287,7 +243,7 @@ proptest::proptest! {
         let files = vec![("f.txt".to_string(), file)];
         let whole = run(&files, &[&reply]);
         let lines: Vec<&str> = reply.split_inclusive('\n').collect();
-        for r in [run(&files, &cut(&reply, &cuts)), run(&files, &lines)] {
+        for r in [run(&files, &cut_at(&reply, &cuts)), run(&files, &lines)] {
             proptest::prop_assert_eq!(&r.events, &whole.events);
             proptest::prop_assert_eq!(&r.finals, &whole.finals);
             proptest::prop_assert_eq!(&r.files, &whole.files);

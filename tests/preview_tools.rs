@@ -10,12 +10,14 @@
 //! `UPDATE_FIXTURES=1 cargo test --test preview_tools` writes `expected.json` for review.
 
 mod fixture_support;
-use fixture_support::{case_dirs, read_text_tree};
+use fixture_support::{
+    brief, case_name, check_expected, read_case_text, read_text_tree, run_cases, same,
+};
 
 mod parser_support;
 
 use editblocks::preview::{PreviewState, ToolCallPreview};
-use parser_support::{random_chunks, Rng};
+use parser_support::{chunkings, cut_at};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -28,21 +30,6 @@ struct Expected {
     #[serde(rename = "final")]
     last: String,
     content: Option<String>,
-}
-
-fn brief(s: &PreviewState) -> String {
-    match s {
-        PreviewState::Waiting => "waiting".into(),
-        PreviewState::Searching { count, lines } => format!("searching {count} at {lines:?}"),
-        PreviewState::Located { line } => format!("located {line}"),
-        PreviewState::Ambiguous { lines, .. } => format!("ambiguous {lines:?}"),
-        PreviewState::NoMatch {
-            since, error_kind, ..
-        } => format!("no-match since {since} ({error_kind})"),
-        PreviewState::Create => "create".into(),
-        PreviewState::Delete => "delete".into(),
-        PreviewState::Unlocated => "unlocated".into(),
-    }
 }
 
 struct Run {
@@ -115,50 +102,34 @@ fn by_line(args: &str) -> Vec<&str> {
 
 #[test]
 fn tool_fixtures_give_their_states_in_any_chunking() {
-    let cases = case_dirs("preview_tools", 12);
-    let update = std::env::var_os("UPDATE_FIXTURES").is_some();
-    for case in cases {
-        let name = case.file_name().unwrap().to_string_lossy().into_owned();
-        let tool = std::fs::read_to_string(case.join("tool.txt"))
-            .unwrap_or_else(|_| panic!("{name}: tool.txt"));
+    run_cases("preview_tools", 12, |case| {
+        let name = case_name(case);
+        let tool = read_case_text(case, "tool.txt")?;
         let tool = tool.trim();
-        let args = std::fs::read_to_string(case.join("arguments.json"))
-            .unwrap_or_else(|_| panic!("{name}: arguments.json"));
+        let args = read_case_text(case, "arguments.json")?;
         let files = read_text_tree(&case.join("files"));
-        let lines = by_line(&args);
-        let r = run(tool, &files, &lines);
+        let r = run(tool, &files, &by_line(&args));
         let actual = Expected {
-            states: r.states.clone(),
-            events: r.events.clone(),
+            states: r.states,
+            events: r.events,
             last: brief(&r.last),
-            content: r.content.clone(),
+            content: r.content,
         };
-        let path = case.join("expected.json");
-        if update {
-            std::fs::write(&path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
-            continue;
-        }
-        let expected: Expected = serde_json::from_str(
-            &std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{name}: expected.json")),
-        )
-        .unwrap();
-        assert_eq!(actual, expected, "{name}: line by line");
-        let chars: Vec<&str> = args.split_inclusive(|_| true).collect();
-        let mut chunkings = vec![vec![args.as_str()], chars];
-        let mut rng = Rng(0x7001_ca11 ^ args.len() as u64);
-        for _ in 0..40 {
-            chunkings.push(random_chunks(&args, &mut rng, 7));
-        }
-        for (k, chunks) in chunkings.iter().enumerate() {
-            let c = run_with(tool, &files, chunks, k % 2 == 1);
-            assert_eq!(
+        let Some(expected) = check_expected(case, &actual)? else {
+            return Ok(());
+        };
+        for (k, chunks) in chunkings(&args, 0x7001_ca11, 40, 7).iter().enumerate() {
+            // Every other run is given the files only when it asks for them.
+            let lazy = k % 2 == 1;
+            let c = run_with(tool, &files, chunks, lazy);
+            same(
                 (&c.events, brief(&c.last), &c.content),
                 (&expected.events, expected.last.clone(), &expected.content),
-                "{name}: chunks {chunks:?} (files given when asked: {})",
-                k % 2 == 1
-            );
+                format!("{name}: chunks {chunks:?} (files given when asked: {lazy})"),
+            )?;
         }
-    }
+        Ok(())
+    });
 }
 
 /// A file of lines from a small set (old text often occurs at several
@@ -191,23 +162,6 @@ fn edit_case() -> impl Strategy<Value = (String, String, String, bool, Vec<usize
                 cuts,
             )
         })
-}
-
-/// Cuts `text` at the given lengths (at char boundaries).
-fn cut<'a>(text: &'a str, cuts: &[usize]) -> Vec<&'a str> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    let mut i = 0;
-    while !rest.is_empty() {
-        let mut k = cuts[i % cuts.len()].min(rest.len());
-        while !rest.is_char_boundary(k) {
-            k += 1;
-        }
-        out.push(&rest[..k]);
-        rest = &rest[k..];
-        i += 1;
-    }
-    out
 }
 
 /// `s` as a JSON string with every non-ASCII character and some ASCII ones
@@ -245,13 +199,13 @@ proptest! {
         );
         let files = vec![("f.txt".to_string(), file.clone())];
         let whole = run("edit_file", &files, &[&args]);
-        let chunked = run("edit_file", &files, &cut(&args, &cuts));
+        let chunked = run("edit_file", &files, &cut_at(&args, &cuts));
         prop_assert_eq!(&chunked.events, &whole.events);
         prop_assert_eq!(&chunked.last, &whole.last);
         prop_assert_eq!(&chunked.content, &whole.content);
         let lines = run("edit_file", &files, &by_line(&args));
         prop_assert_eq!(&lines.events, &whole.events);
-        let lazy = run_with("edit_file", &files, &cut(&args, &cuts), true);
+        let lazy = run_with("edit_file", &files, &cut_at(&args, &cuts), true);
         prop_assert_eq!(&lazy.events, &whole.events);
         prop_assert_eq!(&lazy.content, &whole.content);
         // What the preview composed before the call closed is what the applier made.
@@ -272,8 +226,8 @@ proptest! {
     #[test]
     fn hostile_arguments_do_not_panic(s in "\\PC{0,200}", cuts in prop::collection::vec(1usize..9, 1..20)) {
         let files = vec![("f.txt".to_string(), "a\nb\n".to_string())];
-        let _ = run("edit_file", &files, &cut(&s, &cuts));
+        let _ = run("edit_file", &files, &cut_at(&s, &cuts));
         let json_ish = format!("{{\"path\":\"f.txt\",\"old_string\":\"{s}");
-        let _ = run("edit_file", &files, &cut(&json_ish, &cuts));
+        let _ = run("edit_file", &files, &cut_at(&json_ish, &cuts));
     }
 }

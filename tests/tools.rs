@@ -20,6 +20,37 @@ fn multi(edits: Vec<Value>) -> ToolCall {
     ToolCall::new("edit_file", json!({ "edits": edits }))
 }
 
+fn exact() -> ToolOptions {
+    ToolOptions {
+        matching: Matching::Exact,
+        ..ToolOptions::default()
+    }
+}
+
+/// `calls` on `path` holding `file`: refused with `matching: 'exact'`, the
+/// file left as it was, then applied with the default (tolerant) matching;
+/// returns that result's assumptions of its first call and the file after.
+fn refused_exact_then_tolerant(
+    calls: &[ToolCall],
+    path: &str,
+    file: &str,
+) -> (Vec<String>, String) {
+    let mut host = MemoryHost::with_files([(path, file)]);
+    let refused = apply_tool_calls(calls, &mut host, &exact());
+    assert!(!refused.ok, "exact matching applied {calls:?}");
+    assert_eq!(
+        host.text(path).unwrap(),
+        file,
+        "a refused call changed {path}"
+    );
+    let tolerant = apply_tool_calls(calls, &mut host, &ToolOptions::default());
+    assert!(tolerant.ok, "{:?}", tolerant.errors);
+    (
+        tolerant.results[0].edit.assumed.clone(),
+        host.text(path).unwrap(),
+    )
+}
+
 #[test]
 fn dry_run_validates_and_writes_nothing() {
     let mut host = MemoryHost::with_files([("a.txt", "one\ntwo\n")]);
@@ -163,14 +194,7 @@ fn exact_matching_option_refuses_what_tolerant_repairs() {
     let file = "fn f() {\n    go();\n}\n";
     let calls = [multi(vec![edit("f.rs", "go();\n", "stop();\n")])];
     let mut host = MemoryHost::with_files([("f.rs", file)]);
-    let exact = apply_tool_calls(
-        &calls,
-        &mut host,
-        &ToolOptions {
-            matching: Matching::Exact,
-            ..ToolOptions::default()
-        },
-    );
+    let exact = apply_tool_calls(&calls, &mut host, &exact());
     assert!(exact.ok, "a raw substring is exact: {:?}", exact.errors);
     assert_eq!(host.text("f.rs").unwrap(), "fn f() {\n    stop();\n}\n");
 
@@ -179,20 +203,8 @@ fn exact_matching_option_refuses_what_tolerant_repairs() {
         "fn f() {\n  go();",
         "fn g() {\n  go();",
     )])];
-    let mut host = MemoryHost::with_files([("f.rs", file)]);
-    let exact = apply_tool_calls(
-        &calls,
-        &mut host,
-        &ToolOptions {
-            matching: Matching::Exact,
-            ..ToolOptions::default()
-        },
-    );
-    assert!(!exact.ok);
-    assert_eq!(host.text("f.rs").unwrap(), file);
-    let tolerant = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
-    assert!(tolerant.ok);
-    assert_eq!(host.text("f.rs").unwrap(), "fn g() {\n    go();\n}\n");
+    let (_, after) = refused_exact_then_tolerant(&calls, "f.rs", file);
+    assert_eq!(after, "fn g() {\n    go();\n}\n");
 }
 
 #[test]
@@ -661,24 +673,9 @@ fn escaped_tool_call_text_is_read_unescaped_in_tolerant_matching_only() {
         "let s = \\\"a\\\\\\\\b\\\";\\nlet t = \\'x\\';",
         "let s = \\\"a\\\\\\\\c\\\";\\nlet t = \\'y\\';",
     )])];
-    let mut host = MemoryHost::with_files([("f.rs", file)]);
-    let exact = apply_tool_calls(
-        &calls,
-        &mut host,
-        &ToolOptions {
-            matching: Matching::Exact,
-            ..ToolOptions::default()
-        },
-    );
-    assert!(!exact.ok);
-    assert_eq!(host.text("f.rs").unwrap(), file);
-    let tolerant = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
-    assert!(tolerant.ok, "{:?}", tolerant.errors);
-    assert_eq!(tolerant.results[0].edit.assumed, ["unescaped"]);
-    assert_eq!(
-        host.text("f.rs").unwrap(),
-        "let s = \"a\\\\c\";\nlet t = 'y';\n"
-    );
+    let (assumed, after) = refused_exact_then_tolerant(&calls, "f.rs", file);
+    assert_eq!(assumed, ["unescaped"]);
+    assert_eq!(after, "let s = \"a\\\\c\";\nlet t = 'y';\n");
     // Unique only: two places that match once unescaped are ambiguous, and nothing changes.
     let twice = "x = 'a'\nx = 'a'\n";
     let calls = [multi(vec![edit("g.py", "x = \\'a\\'", "x = \\'b\\'")])];

@@ -224,11 +224,5 @@ fn tool_call_fixtures() {
         cases.len()
     );
     let failures: Vec<String> = cases.iter().filter_map(|c| run_case(c).err()).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} fixture cases failed:\n\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n\n")
-    );
+    fixture_support::assert_none_failed("tests/fixtures/tools", cases.len(), &failures);
 }

@@ -13,6 +13,7 @@ use libfuzzer_sys::fuzz_target;
 
 #[path = "common.rs"]
 mod common;
+use common::pick;
 
 fuzz_target!(|data: &[u8]| {
     let (flags, parts) = common::parts(data, 3);
@@ -20,39 +21,15 @@ fuzz_target!(|data: &[u8]| {
     let options = ApplyOptions {
         dry_run: flags & 1 != 0,
         stage: flags & 2 != 0,
-        mode: if flags & 4 != 0 {
-            Mode::Atomic
-        } else {
-            Mode::Sequential
-        },
-        matching: if flags & 8 != 0 {
-            Matching::Tolerant
-        } else {
-            Matching::Exact
-        },
-        trailing_newline: if flags & 16 != 0 {
-            NewlinePolicy::Ensure
-        } else {
-            NewlinePolicy::Preserve
-        },
+        mode: pick(flags, 4, Mode::Atomic, Mode::Sequential),
+        matching: pick(flags, 8, Matching::Tolerant, Matching::Exact),
+        trailing_newline: pick(flags, 16, NewlinePolicy::Ensure, NewlinePolicy::Preserve),
         overwrite: flags & 32 != 0,
-        in_context: if flags & 64 != 0 {
-            Some(vec!["a.txt".into()])
-        } else {
-            None
-        },
+        in_context: pick(flags, 64, Some(vec!["a.txt".into()]), None),
         formats: Vec::new(),
         // The folder left out: the file a missing path resolves to.
-        known_files: if flags & 128 != 0 {
-            Some(vec!["a.txt".into(), "src/b.txt".into()])
-        } else {
-            None
-        },
-        allow_folders: if flags & 64 != 0 {
-            vec![".git/info".into()]
-        } else {
-            Vec::new()
-        },
+        known_files: pick(flags, 128, Some(vec!["a.txt".into(), "src/b.txt".into()]), None),
+        allow_folders: common::allowed_folders(flags, 64),
     };
     let blocks = parse_edits(reply, &ParseOptions::default());
     // Every path the reply names holds one of the two files (so edits meet content).

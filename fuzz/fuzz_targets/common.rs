@@ -43,3 +43,18 @@ pub fn chunks<'a>(text: &'a str, rng: &mut Rng, max: usize) -> Vec<&'a str> {
     }
     out
 }
+
+/// `on` when the bit of `flags` with value `bit` is set, else `off` (the
+/// targets choose their options from the flags byte).
+pub fn pick<T>(flags: u8, bit: u8, on: T, off: T) -> T {
+    if flags & bit != 0 {
+        on
+    } else {
+        off
+    }
+}
+
+/// The folder outside the usual tree some runs allow writing to.
+pub fn allowed_folders(flags: u8, bit: u8) -> Vec<String> {
+    pick(flags, bit, vec![".git/info".to_string()], Vec::new())
+}

@@ -25,11 +25,7 @@ fuzz_target!(|data: &[u8]| {
         dry_run: flags & 2 != 0,
         overwrite: flags & 4 != 0,
         stage: flags & 8 != 0,
-        allow_folders: if flags & 16 != 0 {
-            vec![".git/info".into()]
-        } else {
-            Vec::new()
-        },
+        allow_folders: common::allowed_folders(flags, 16),
     };
     let mut host = MemoryHost::new();
     for path in hashline_paths(&call, &options) {

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 #[path = "common.rs"]
 mod common;
+use common::pick;
 
 fuzz_target!(|data: &[u8]| {
     let (flags, parts) = common::parts(data, 2);
@@ -22,32 +23,16 @@ fuzz_target!(|data: &[u8]| {
         Ok(one @ Value::Object(_)) => ToolCall::from_value(&one).into_iter().collect(),
         // Arguments as the text a model streamed, valid JSON or not.
         _ => vec![ToolCall::new(
-            if flags & 64 != 0 {
-                "modify_file"
-            } else {
-                "edit_file"
-            },
+            pick(flags, 64, "modify_file", "edit_file"),
             Value::String(calls_text.clone()),
         )],
     };
     let options = ToolOptions {
         dry_run: flags & 1 != 0,
         stage: flags & 2 != 0,
-        matching: if flags & 8 != 0 {
-            Matching::Tolerant
-        } else {
-            Matching::Exact
-        },
-        trailing_newline: if flags & 16 != 0 {
-            NewlinePolicy::Ensure
-        } else {
-            NewlinePolicy::Preserve
-        },
-        allow_folders: if flags & 32 != 0 {
-            vec![".git/info".into()]
-        } else {
-            Vec::new()
-        },
+        matching: pick(flags, 8, Matching::Tolerant, Matching::Exact),
+        trailing_newline: pick(flags, 16, NewlinePolicy::Ensure, NewlinePolicy::Preserve),
+        allow_folders: common::allowed_folders(flags, 32),
         overwrite: flags & 4 != 0,
         ..ToolOptions::default()
     };

@@ -25,13 +25,29 @@ export type PreviewState =
  * operation (`apply-patch`, `unified-diff`) the state is the open section's, and `section` is its
  * 1-based number; once the operation completes, its final state is the patch applier's verdict.
  */
-export type BlockPreviewState = PreviewState & { filePath: string; lineNumber: number; section?: number };
+export type BlockPreviewState = PreviewState & {
+  /** The block's file (the name results use). */
+  path: string;
+  /** @deprecated use path (the same value) */
+  filePath: string;
+  lineNumber: number;
+  section?: number;
+};
 
 /** Events a stream with `options.preview` adds, right after the update that made them true (at most one of each per block). */
 export type PreviewEvent =
-  | { type: 'block-located'; filePath: string; line: number; lineNumber: number }
+  | {
+      type: 'block-located';
+      path: string;
+      /** @deprecated use path (the same value) */
+      filePath: string;
+      line: number;
+      lineNumber: number;
+    }
   | {
       type: 'block-unmatched';
+      path: string;
+      /** @deprecated use path (the same value) */
       filePath: string;
       /** Reply line of the block's path line. */
       lineNumber: number;
@@ -101,7 +117,11 @@ export class EditPreview {
   /** Complete lines of the new text. */
   pushNew(lines: string[] | string): PreviewEvent[];
   takeEvents(): PreviewEvent[];
-  state(): PreviewState & { filePath: string };
+  state(): PreviewState & {
+    path: string;
+    /** @deprecated use path (the same value) */
+    filePath: string;
+  };
   /** The file with the new lines so far, or null while not located. */
   content(): string | null;
   render(partialLine?: string): string;
@@ -118,6 +138,8 @@ export interface ToolCallPreviewOptions extends PreviewOptions {
 /** A tool-call preview's state: the edit being written (or the last one). */
 export type ToolCallPreviewState = PreviewState & {
   /** The edit's path, once read from the arguments. */
+  path?: string;
+  /** @deprecated use path (the same value) */
   filePath?: string;
   /** Index of the edit in a batched `edits` list. */
   edit?: number;
@@ -125,8 +147,23 @@ export type ToolCallPreviewState = PreviewState & {
 
 /** A tool-call preview's events: as a stream's, without the reply line. */
 export type ToolCallPreviewEvent =
-  | { type: 'block-located'; filePath: string; line: number }
-  | { type: 'block-unmatched'; filePath: string; errorKind: string; reason: string; since: number; lines?: number[] };
+  | {
+      type: 'block-located';
+      path: string;
+      /** @deprecated use path (the same value) */
+      filePath: string;
+      line: number;
+    }
+  | {
+      type: 'block-unmatched';
+      path: string;
+      /** @deprecated use path (the same value) */
+      filePath: string;
+      errorKind: string;
+      reason: string;
+      since: number;
+      lines?: number[];
+    };
 
 /**
  * The live preview of a tool call whose arguments stream (OpenAI `function_call_arguments.delta`,

@@ -416,7 +416,7 @@ fn binary_reason(path: &str) -> String {
     format!("Cannot edit binary file: {path} has a NUL byte in its first 8 KiB. Change it with a shell command instead.")
 }
 
-fn file_exists_reason(path: &str) -> String {
+pub(crate) fn file_exists_reason(path: &str) -> String {
     format!(
         "File already exists: {path} is not empty, so this block (an empty edit section, which creates a file) was refused. \
          To change the file, include context lines copied from it; to replace it entirely, apply with overwrite."

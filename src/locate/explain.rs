@@ -361,7 +361,7 @@ pub(crate) fn explain_not_found_with_new(
 }
 
 /// The line with every whitespace character removed.
-fn squeeze(s: &str) -> String {
+pub(crate) fn squeeze(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 

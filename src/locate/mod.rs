@@ -147,6 +147,19 @@ pub enum Prefer {
     Before(usize),
 }
 
+impl Prefer {
+    /// Whether the candidate covering file lines `start..end` (0-based) of a
+    /// file of `len` lines is a preferred one.
+    pub fn accepts(self, start: usize, end: usize, len: usize) -> bool {
+        match self {
+            Prefer::Nothing => false,
+            Prefer::Line(line) => start == line,
+            Prefer::End => end == len,
+            Prefer::Before(before) => start < before,
+        }
+    }
+}
+
 /// What [`locate`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Located {
@@ -430,16 +443,11 @@ pub fn locate_hashed<S: AsRef<str>>(
                 }
             }
             many => {
-                let pick: Vec<usize> = match prefer {
-                    Prefer::Nothing => Vec::new(),
-                    Prefer::Line(line) => many.iter().copied().filter(|s| *s == line).collect(),
-                    Prefer::End => many
-                        .iter()
-                        .copied()
-                        .filter(|s| s + needle.len() == file.len())
-                        .collect(),
-                    Prefer::Before(end) => many.iter().copied().filter(|s| *s < end).collect(),
-                };
+                let pick: Vec<usize> = many
+                    .iter()
+                    .copied()
+                    .filter(|&s| prefer.accepts(s, s + needle.len(), file.len()))
+                    .collect();
                 if let [start] = pick.as_slice() {
                     return Located::Unique {
                         start: *start,

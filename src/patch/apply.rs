@@ -100,11 +100,11 @@ fn status_of(kind: &ErrorKind) -> Status {
 }
 
 /// Why an operation failed.
-struct Failure {
-    kind: ErrorKind,
-    reason: String,
-    line: Option<u32>,
-    diagnostics: Option<Diagnostics>,
+pub(crate) struct Failure {
+    pub(crate) kind: ErrorKind,
+    pub(crate) reason: String,
+    pub(crate) line: Option<u32>,
+    pub(crate) diagnostics: Option<Diagnostics>,
 }
 
 fn fail(kind: ErrorKind, reason: String) -> Failure {
@@ -125,18 +125,34 @@ struct Done {
 }
 
 fn op_name(block: &EditBlock, op: &PatchOp) -> String {
-    match (block.format, op.operation) {
-        (Format::ApplyPatch, Operation::Add) => format!("`*** Add File: {}`", block.file_path),
-        (Format::ApplyPatch, Operation::Delete) => {
-            format!("`*** Delete File: {}`", block.file_path)
-        }
-        (Format::ApplyPatch, Operation::Update) => {
-            format!("`*** Update File: {}`", block.file_path)
-        }
-        (_, Operation::Add) => format!("the diff creating {}", block.file_path),
-        (_, Operation::Delete) => format!("the diff deleting {}", block.file_path),
-        _ => format!("the diff of {}", block.file_path),
+    operation_name(block.format, op.operation, &block.file_path)
+}
+
+/// How a refusal names a patch operation on `path` (`*** Update File: …`, the diff of …).
+pub(crate) fn operation_name(format: Format, operation: Operation, path: &str) -> String {
+    match (format, operation) {
+        (Format::ApplyPatch, Operation::Add) => format!("`*** Add File: {path}`"),
+        (Format::ApplyPatch, Operation::Delete) => format!("`*** Delete File: {path}`"),
+        (Format::ApplyPatch, Operation::Update) => format!("`*** Update File: {path}`"),
+        (_, Operation::Add) => format!("the diff creating {path}"),
+        (_, Operation::Delete) => format!("the diff deleting {path}"),
+        _ => format!("the diff of {path}"),
     }
+}
+
+/// An operation (`name`) adding `path`, which exists.
+pub(crate) fn add_exists_reason(name: &str, path: &str) -> String {
+    format!("{name} was refused: {path} already exists. To change it, use an update (`*** Update File:` / a diff with context lines); to replace it whole, apply with overwrite.")
+}
+
+/// An operation (`name`) deleting or updating `path`, which does not exist.
+pub(crate) fn missing_reason(name: &str, path: &str, operation: Operation) -> String {
+    let create = if operation == Operation::Delete {
+        ""
+    } else {
+        "; to create it, add the file instead"
+    };
+    format!("{name} was refused: {path} does not exist. Check the path against the files you were shown{create}.")
 }
 
 /// Validates and applies `blocks` (patch blocks, and text blocks of other
@@ -300,24 +316,39 @@ fn apply_block(
     let outcome = match op.operation {
         Operation::Add => {
             if slot.doc.is_some() && !opts.overwrite {
-                Err(fail(
-                    ErrorKind::FileExists,
-                    format!("{name} was refused: {path} already exists. To change it, use an update (`*** Update File:` / a diff with context lines); to replace it whole, apply with overwrite."),
-                ))
+                Err(fail(ErrorKind::FileExists, add_exists_reason(&name, &path)))
             } else {
                 let hunk = op.hunks.first();
-                let lines: Vec<Line> = hunk.map(|h| h.new_side().into_iter().map(Line::new).collect()).unwrap_or_default();
+                let lines: Vec<Line> = hunk
+                    .map(|h| h.new_side().into_iter().map(Line::new).collect())
+                    .unwrap_or_default();
                 let final_newline = !hunk.is_some_and(|h| h.no_newline_new);
-                let file = slot.doc.as_ref().map(|d| d.file.clone()).unwrap_or_else(TextFile::new_file);
+                let file = slot
+                    .doc
+                    .as_ref()
+                    .map(|d| d.file.clone())
+                    .unwrap_or_else(TextFile::new_file);
                 if let Some(slot) = staged.edit(&path) {
-                    slot.doc = Some(Doc { file, lines, final_newline });
+                    slot.doc = Some(Doc {
+                        file,
+                        lines,
+                        final_newline,
+                    });
                     slot.changed = true;
                 }
-                Ok(Done { line: Some(1), matched_by: "exact".into(), note: None, no_op: false })
+                Ok(Done {
+                    line: Some(1),
+                    matched_by: "exact".into(),
+                    note: None,
+                    no_op: false,
+                })
             }
         }
         Operation::Delete => match slot.doc.as_ref() {
-            None => Err(fail(ErrorKind::FileNotFound, format!("{name} was refused: {path} does not exist. Check the path against the files you were shown."))),
+            None => Err(fail(
+                ErrorKind::FileNotFound,
+                missing_reason(&name, &path, Operation::Delete),
+            )),
             Some(doc) => {
                 let mut check = Ok(());
                 if !op.hunks.is_empty() {
@@ -338,19 +369,31 @@ fn apply_block(
                         slot.doc = None;
                         slot.changed = true;
                     }
-                    Done { line: None, matched_by: "exact".into(), note: None, no_op: false }
+                    Done {
+                        line: None,
+                        matched_by: "exact".into(),
+                        note: None,
+                        no_op: false,
+                    }
                 })
             }
         },
         Operation::Update => match slot.doc.as_ref() {
-            None => Err(fail(ErrorKind::FileNotFound, format!("{name} was refused: {path} does not exist. Check the path against the files you were shown; to create it, add the file instead."))),
+            None => Err(fail(
+                ErrorKind::FileNotFound,
+                missing_reason(&name, &path, Operation::Update),
+            )),
             Some(doc) => match apply_hunks(&name, &path, doc, &op.hunks, block.format) {
                 Err(f) => Err(f),
                 Ok((new_doc, mut done)) => {
-                    let unchanged = new_doc.lines == doc.lines && new_doc.final_newline == doc.final_newline;
+                    let unchanged =
+                        new_doc.lines == doc.lines && new_doc.final_newline == doc.final_newline;
                     match &op.move_to {
                         Some(to) => match normalize_path(to) {
-                            Err(e) => Err(fail(ErrorKind::PathEscape, format!("{name}: the move destination was refused: {}", e.reason))),
+                            Err(e) => Err(fail(
+                                ErrorKind::PathEscape,
+                                format!("{name}: the move destination was refused: {}", e.reason),
+                            )),
                             Ok(dest) if dest == path => {
                                 done.no_op = unchanged;
                                 if let Some(slot) = staged.edit(&path) {
@@ -360,7 +403,8 @@ fn apply_block(
                                 Ok(done)
                             }
                             Ok(dest) => {
-                                let target = staged.load(host, &dest, |t| Doc::from_text(t.clone()));
+                                let target =
+                                    staged.load(host, &dest, |t| Doc::from_text(t.clone()));
                                 if target.doc.is_some() && !opts.overwrite {
                                     Err(fail(ErrorKind::FileExists, format!("{name} was refused: it moves the file to {dest}, which already exists. Choose another name, or apply with overwrite.")))
                                 } else if let Some(u) = &target.unusable {
@@ -518,77 +562,40 @@ fn apply_hunks(
                     from = starts[0] + 1;
                 }
                 Located::NotFound => {
-                    let f = explain_not_found(
-                        path,
-                        &owned(&lines[from.min(lines.len())..]),
-                        &Parts {
-                            anchor: vec![anchor.as_str()],
-                            old: vec![],
-                            trailing: vec![],
-                        },
-                    );
-                    let after = if from > 0 {
-                        format!(" after line {from}")
-                    } else {
-                        String::new()
-                    };
-                    let reason = format!(
-                        "{which}: the `@@ {anchor}` line was not found in {path}{after}. Write after `@@` a line copied exactly from the file (such as the enclosing function's signature), or leave it out. {}",
-                        f.reason
-                    );
-                    let nearest =
-                        crate::engine::locate::nearest_lines(&owned(lines), anchor, None, 3);
-                    return Err(Failure {
-                        kind: ErrorKind::AnchorNotFound,
-                        reason,
-                        line: nearest.first().map(|n| n.line),
-                        diagnostics: Some(Diagnostics {
-                            failed_part: Some("anchor".into()),
-                            expected_line: Some(anchor.clone()),
-                            nearest,
-                            ..Diagnostics::default()
-                        }),
-                    });
+                    return Err(anchor_not_found(&which, path, lines, anchor, from))
                 }
             }
         }
         let start = if needle.is_empty() {
-            if !hunk.anchors.is_empty() {
-                from
-            } else if let (Format::UnifiedDiff, Some(os)) = (format, hunk.old_start) {
-                // No context: placed by its line number (old start is the line it follows).
+            let placed = place_without_context(
+                &which,
+                path,
+                format,
+                (!hunk.anchors.is_empty()).then_some(from),
+                hunk.old_start,
+                !hunk.is_empty(),
+                (offset, cursor, lines.len()),
+            )
+            .map_err(|(kind, reason)| fail(kind, reason))?;
+            if let (Format::UnifiedDiff, Some(os), None) =
+                (format, hunk.old_start, hunk.anchors.first())
+            {
                 by_line = true;
-                let at = ((os as isize) + offset).max(0) as usize;
-                if at > lines.len() || at < cursor {
-                    return Err(fail(
-                        ErrorKind::LineOutOfRange,
-                        format!("{which}: the hunk has no context lines and its line number {os} is outside {path} ({} lines) or before the previous hunk. Add context lines copied from the file.", lines.len()),
-                    ));
-                }
                 notes.push(format!(
                     "Hunk {} has no context lines and was placed by its line number ({os}).",
                     k + 1
                 ));
-                at
-            } else if format == Format::UnifiedDiff && !hunk.is_empty() {
-                return Err(fail(ErrorKind::Malformed, format!("{which}: the hunk has no context lines and no line numbers, so where it goes is not known. Add context lines copied from the file.")));
-            } else {
-                // apply_patch: a section of added lines only goes at the end of the file.
-                lines.len().max(cursor)
             }
+            placed
         } else {
-            let prefer = if hunk.end_of_file {
-                Prefer::End
-            } else if !hunk.anchors.is_empty() {
-                Prefer::Before(scope_end(lines, from))
-            } else {
-                match hunk.old_start {
-                    Some(os) if os > 0 => {
-                        Prefer::Line(((os as isize - 1) + offset).max(0) as usize)
-                    }
-                    _ => Prefer::Nothing,
-                }
-            };
+            let prefer = section_prefer(
+                lines,
+                hunk.end_of_file,
+                !hunk.anchors.is_empty(),
+                from,
+                hunk.old_start,
+                offset,
+            );
             match locate_hashed(lines, hashes, &needle, &PATCH_PASSES, from, prefer) {
                 Located::Unique {
                     start,
@@ -616,18 +623,7 @@ fn apply_hunks(
                     start
                 }
                 Located::Ambiguous { pass, starts } => {
-                    let lines1: Vec<u32> = starts.iter().map(|s| (s + 1) as u32).collect();
-                    let f = ambiguous(path, &lines1, Some(pass.as_str()));
-                    let hint = match format {
-                        Format::ApplyPatch => "Add more context lines, or an `@@` line with the enclosing function or class, so the section matches one place only.",
-                        _ => "Add more context lines so the hunk matches one place only.",
-                    };
-                    return Err(Failure {
-                        kind: ErrorKind::Ambiguous,
-                        reason: format!("{which}: {} {hint}", f.reason),
-                        line: f.estimated_line,
-                        diagnostics: Some(f.diagnostics),
-                    });
+                    return Err(ambiguous_section(&which, path, &starts, pass, format))
                 }
                 Located::NotFound => {
                     return Err(not_found(
@@ -647,7 +643,7 @@ fn apply_hunks(
             } else {
                 os as isize - 1
             };
-            let moved = start as isize - stated;
+            let moved = hunk_offset(start, os, !needle.is_empty());
             if moved != offset && !needle.is_empty() {
                 let d = start as isize - (stated + offset);
                 if d != 0 && !by_line {
@@ -705,6 +701,140 @@ fn apply_hunks(
             no_op: false,
         },
     ))
+}
+
+/// The `@@ {anchor}` line of a section is nowhere in `lines` at or after `from`.
+pub(crate) fn anchor_not_found<S: AsRef<str>>(
+    which: &str,
+    path: &str,
+    lines: &[S],
+    anchor: &str,
+    from: usize,
+) -> Failure {
+    let f = explain_not_found(
+        path,
+        &owned(&lines[from.min(lines.len())..]),
+        &Parts {
+            anchor: vec![anchor],
+            old: vec![],
+            trailing: vec![],
+        },
+    );
+    let after = if from > 0 {
+        format!(" after line {from}")
+    } else {
+        String::new()
+    };
+    let reason = format!(
+        "{which}: the `@@ {anchor}` line was not found in {path}{after}. Write after `@@` a line copied exactly from the file (such as the enclosing function's signature), or leave it out. {}",
+        f.reason
+    );
+    let nearest = crate::engine::locate::nearest_lines(&owned(lines), anchor, None, 3);
+    Failure {
+        kind: ErrorKind::AnchorNotFound,
+        reason,
+        line: nearest.first().map(|n| n.line),
+        diagnostics: Some(Diagnostics {
+            failed_part: Some("anchor".into()),
+            expected_line: Some(anchor.to_string()),
+            nearest,
+            ..Diagnostics::default()
+        }),
+    }
+}
+
+/// A section whose old lines occur at every 0-based line of `starts` (under `pass`).
+pub(crate) fn ambiguous_section(
+    which: &str,
+    path: &str,
+    starts: &[usize],
+    pass: Pass,
+    format: Format,
+) -> Failure {
+    let lines1: Vec<u32> = starts.iter().map(|s| (s + 1) as u32).collect();
+    let f = ambiguous(path, &lines1, Some(pass.as_str()));
+    let hint = match format {
+        Format::ApplyPatch => "Add more context lines, or an `@@` line with the enclosing function or class, so the section matches one place only.",
+        _ => "Add more context lines so the hunk matches one place only.",
+    };
+    Failure {
+        kind: ErrorKind::Ambiguous,
+        reason: format!("{which}: {} {hint}", f.reason),
+        line: f.estimated_line,
+        diagnostics: Some(f.diagnostics),
+    }
+}
+
+/// Where a section without old lines goes: after its `@@` lines (`after_anchors`:
+/// where they left the search), at a unified hunk's stated line (old start is
+/// the line it follows, moved by `offset`, the earlier hunks' actual minus
+/// stated start), or (`apply-patch`) at the end of the file; `(offset,
+/// cursor, len)`: the offset, where the section may start, the file's lines.
+pub(crate) fn place_without_context(
+    which: &str,
+    path: &str,
+    format: Format,
+    after_anchors: Option<usize>,
+    old_start: Option<u32>,
+    has_lines: bool,
+    (offset, cursor, len): (isize, usize, usize),
+) -> Result<usize, (ErrorKind, String)> {
+    if let Some(from) = after_anchors {
+        return Ok(from);
+    }
+    match (format, old_start) {
+        (Format::UnifiedDiff, Some(os)) => {
+            let at = ((os as isize) + offset).max(0) as usize;
+            if at > len || at < cursor {
+                return Err((
+                    ErrorKind::LineOutOfRange,
+                    format!("{which}: the hunk has no context lines and its line number {os} is outside {path} ({len} lines) or before the previous hunk. Add context lines copied from the file."),
+                ));
+            }
+            Ok(at)
+        }
+        (Format::UnifiedDiff, None) if has_lines => Err((
+            ErrorKind::Malformed,
+            format!("{which}: the hunk has no context lines and no line numbers, so where it goes is not known. Add context lines copied from the file."),
+        )),
+        // apply_patch: a section of added lines only goes at the end of the file.
+        _ => Ok(len.max(cursor)),
+    }
+}
+
+/// Which of several places a section with old lines takes: the one at the
+/// end of the file (`*** End of File`), the one inside the block its `@@`
+/// lines open (the search starting at `from`), or the one at a unified
+/// hunk's stated line moved by `offset`.
+pub(crate) fn section_prefer<S: AsRef<str>>(
+    lines: &[S],
+    end_of_file: bool,
+    anchored: bool,
+    from: usize,
+    old_start: Option<u32>,
+    offset: isize,
+) -> Prefer {
+    if end_of_file {
+        Prefer::End
+    } else if anchored {
+        Prefer::Before(scope_end(lines, from))
+    } else {
+        match old_start {
+            Some(os) if os > 0 => Prefer::Line(((os as isize - 1) + offset).max(0) as usize),
+            _ => Prefer::Nothing,
+        }
+    }
+}
+
+/// A unified hunk's actual minus stated start (a hunk with old lines states
+/// its first line, one without the line it follows).
+pub(crate) fn hunk_offset(start: usize, old_start: u32, has_old: bool) -> isize {
+    let stated = if has_old {
+        old_start as isize - 1
+    } else {
+        old_start as isize
+    };
+    start as isize - stated
 }
 
 /// Sections of one operation from which the file's [`LineIndex`] holds
@@ -793,8 +923,8 @@ fn not_found(
 }
 
 /// The lines as owned strings, for the explainers (failures only).
-fn owned(lines: &[Line]) -> Vec<String> {
-    lines.iter().map(|l| l.to_string()).collect()
+fn owned<S: AsRef<str>>(lines: &[S]) -> Vec<String> {
+    lines.iter().map(|l| l.as_ref().to_string()).collect()
 }
 
 fn start_of(l: &Located) -> Option<usize> {

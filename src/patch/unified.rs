@@ -56,7 +56,7 @@ fn is_hunk_header(t: &str) -> bool {
 }
 
 /// `@@ -3,4 +3,5 @@ tail` as (old start, old count, new start, new count).
-fn hunk_numbers(t: &str) -> Option<(u32, u32, u32, u32)> {
+pub(crate) fn hunk_numbers(t: &str) -> Option<(u32, u32, u32, u32)> {
     let rest = t.strip_prefix("@@")?.trim_start();
     let end = rest.find("@@")?;
     let mut parts = rest[..end].split_whitespace();

@@ -9,7 +9,7 @@
 //! new line only checks the next file line at each of those positions: the
 //! cost of an update is proportional to the new lines and the candidates,
 //! never to the file or to the block. The first line of the sequence is
-//! found with one scan of the file's line hashes.
+//! found with one scan of the file by the locate module's exact pass.
 //!
 //! States ([`PreviewState`]): `waiting` (no old line yet), `searching` (the
 //! old lines so far occur at `count` places), `located` at a file line,
@@ -53,6 +53,7 @@
 //! assert_eq!(session.file("a.py"), Some("x = 1\ny = 20\nz = 3\n"));
 //! ```
 
+mod failure;
 mod json;
 mod patch;
 mod render;
@@ -64,14 +65,30 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::block::{EditBlock, Format};
-use crate::engine::{apply_to_content, validate_edit, ApplyOptions};
 use crate::parser::{Section, StreamEvent};
 use crate::text::{body_lines, is_binary, TextFile};
+
+use failure::Failure;
+use verdict::{apply_to_content, validate_edit, ApplyOptions};
 
 pub use json::{JsonEvent, JsonReader, Seg};
 pub use patch::PatchPreview;
 pub use render::PreviewHtml;
 pub use tool_call::ToolCallPreview;
+
+/// Whether a file is binary, and its lines as the line model splits them
+/// (none for a binary or missing file).
+fn file_lines(content: Option<&str>) -> (bool, Vec<String>) {
+    let binary = content.is_some_and(|c| is_binary(c.as_bytes()));
+    let lines = match content {
+        Some(c) if !binary => body_lines(&TextFile::from_text(c).body)
+            .into_iter()
+            .map(String::from)
+            .collect(),
+        _ => Vec::new(),
+    };
+    (binary, lines)
+}
 
 /// Where a streaming block stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -156,23 +173,12 @@ enum Phase {
     Complete,
 }
 
-/// Why the block cannot apply, decided once.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Failure {
-    since: u32,
-    kind: String,
-    reason: String,
-    /// The candidate file lines of an ambiguous block.
-    lines: Vec<u32>,
-}
-
 /// The streaming preview of one block against the current content of its file.
 pub struct BlockPreview {
     path: String,
     /// The file as given (`None`: no such file).
     content: Option<String>,
     lines: Vec<String>,
-    hashes: Vec<u64>,
     binary: bool,
     /// False: no file given; lines are only kept for drawing.
     locate: bool,
@@ -200,27 +206,15 @@ pub struct BlockPreview {
     cursor: render::Cursor,
 }
 
-/// Lines are hashed as the locate module hashes them.
-use crate::locate::line_hash;
-
 impl BlockPreview {
     /// A preview of a block to `path`, whose file holds `content` (`None`
     /// when there is no such file). Costs one pass over the file.
     pub fn new(path: &str, content: Option<&str>) -> BlockPreview {
-        let binary = content.is_some_and(|c| is_binary(c.as_bytes()));
-        let lines: Vec<String> = match content {
-            Some(c) if !binary => body_lines(&TextFile::from_text(c).body)
-                .into_iter()
-                .map(String::from)
-                .collect(),
-            _ => Vec::new(),
-        };
-        let hashes = lines.iter().map(|l| line_hash(l)).collect();
+        let (binary, lines) = file_lines(content);
         BlockPreview {
             path: path.to_string(),
             content: content.map(String::from),
             lines,
-            hashes,
             binary,
             format: None,
             seq: Vec::new(),
@@ -258,12 +252,7 @@ impl BlockPreview {
     /// unmatched from the start.
     pub fn refused(path: &str, reason: String) -> BlockPreview {
         let mut p = BlockPreview::new(path, None);
-        p.fail(Failure {
-            since: 0,
-            kind: "path-escape".into(),
-            reason,
-            lines: Vec::new(),
-        });
+        p.fail(Failure::path_escape(reason));
         p
     }
 
@@ -370,14 +359,7 @@ impl BlockPreview {
             return;
         }
         if k == 0 {
-            let want = line_hash(line);
-            self.candidates = self
-                .hashes
-                .iter()
-                .enumerate()
-                .filter(|(i, h)| **h == want && self.lines[*i] == line)
-                .map(|(i, _)| i)
-                .collect();
+            self.candidates = verdict::starts_of(&self.lines, line, verdict::Pass::Exact, 0);
         } else {
             let lines = &self.lines;
             self.candidates
@@ -402,15 +384,7 @@ impl BlockPreview {
                 )
             });
             let rewritable = self.may_be_rewritten(line);
-            self.fail_maybe_later(
-                Failure {
-                    since,
-                    kind,
-                    reason,
-                    lines: Vec::new(),
-                },
-                rewritable,
-            );
+            self.fail_maybe_later(Failure::since(since, &kind, reason), rewritable);
         }
     }
 
@@ -497,30 +471,19 @@ impl BlockPreview {
 
     fn fail_file(&mut self, k: usize) {
         let (kind, reason) = if self.binary {
-            ("binary", format!("Cannot edit binary file: {} has a NUL byte in its first 8 KiB. Change it with a shell command instead.", self.path))
+            ("binary", verdict::binary_reason(&self.path))
         } else {
-            ("file-not-found", format!("File not found: {} does not exist, so the lines to replace cannot be found in it. Check the path, or create the file with an empty old section.", self.path))
+            ("file-not-found", verdict::file_not_found(&self.path))
         };
         let _ = k;
-        self.fail(Failure {
-            since: 0,
-            kind: kind.into(),
-            reason,
-            lines: Vec::new(),
-        });
+        self.fail(Failure::of(kind, reason));
     }
 
     fn fail(&mut self, failure: Failure) {
         self.candidates.clear();
         if !self.unmatched_sent {
             self.unmatched_sent = true;
-            self.events.push(PreviewEvent::BlockUnmatched {
-                file_path: self.path.clone(),
-                error_kind: failure.kind.clone(),
-                reason: failure.reason.clone(),
-                since: failure.since,
-                lines: failure.lines.clone(),
-            });
+            self.events.push(failure.event(&self.path));
         }
         self.failure = Some(failure);
     }
@@ -557,17 +520,8 @@ impl BlockPreview {
         if self.binary {
             self.fail_file(0);
         } else if self.lines.iter().any(|l| !l.trim().is_empty()) {
-            let reason = format!(
-                "File already exists: {} is not empty, so this block (an empty edit section, which creates a file) was refused. \
-                 To change the file, include context lines copied from it; to replace it entirely, apply with overwrite.",
-                self.path
-            );
-            self.fail(Failure {
-                since: 0,
-                kind: "file-exists".into(),
-                reason,
-                lines: Vec::new(),
-            });
+            let reason = verdict::file_exists_reason(&self.path);
+            self.fail(Failure::of("file-exists", reason));
         }
     }
 
@@ -586,10 +540,8 @@ impl BlockPreview {
         // Before the end marker a line hint may still pick one place.
         self.fail_maybe_later(
             Failure {
-                since: 0,
-                kind: "ambiguous".into(),
-                reason,
                 lines,
+                ..Failure::of("ambiguous", reason)
             },
             true,
         );
@@ -685,7 +637,7 @@ impl BlockPreview {
         if self.failure.is_none() && self.candidates.len() > 1 {
             let anchor_len = split(&block.anchor).len();
             if let Some(pos) =
-                crate::engine::nearest_to_hint(&self.candidates, anchor_len, block.line_hint)
+                verdict::nearest_to_hint(&self.candidates, anchor_len, block.line_hint)
             {
                 self.candidates = vec![pos];
             }
@@ -730,17 +682,7 @@ impl BlockPreview {
             return PreviewState::Unlocated;
         }
         if let Some(f) = &self.failure {
-            if f.kind == "ambiguous" {
-                return PreviewState::Ambiguous {
-                    lines: f.lines.clone(),
-                    reason: f.reason.clone(),
-                };
-            }
-            return PreviewState::NoMatch {
-                since: f.since,
-                error_kind: f.kind.clone(),
-                reason: f.reason.clone(),
-            };
+            return f.state();
         }
         if self.seq_len() == 0 {
             // An anchored block may still bring a trailing anchor to locate.
@@ -830,7 +772,7 @@ impl BlockPreview {
                 .iter()
                 .map(String::as_str),
         );
-        let final_newline = !lines.is_empty() && (content.ends_with('\n') || content.is_empty());
+        let final_newline = !lines.is_empty() && text.has_final_newline();
         Some(text.encode_lines(&lines, final_newline))
     }
 

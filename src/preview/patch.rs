@@ -26,19 +26,12 @@
 //! (`delete`); a `*** Delete File:` has no body and shows as `delete` once
 //! complete. [`PatchPreview::set_operation`] tells it outright.
 
+use super::failure::Failure;
 use super::verdict::{self, Located, Pass, Verdict};
 use super::{PreviewEvent, PreviewState};
 use crate::block::{EditBlock, Format};
 use crate::patch::Operation;
-use crate::text::{body_lines, is_binary, TextFile};
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Failure {
-    since: u32,
-    kind: String,
-    reason: String,
-    lines: Vec<u32>,
-}
+use crate::text::TextFile;
 
 /// A place a section may start: its first file line and the next file line to compare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,8 +54,6 @@ struct Open {
     /// unified: the `@@ -os,oc +ns,nc @@` numbers.
     numbers: Option<(u32, u32, u32, u32)>,
     end_of_file: bool,
-    /// The `@@` line just before `from` (the applier's scope rule).
-    scoped: bool,
 }
 
 /// A located section: where it starts and its body.
@@ -102,36 +93,11 @@ pub struct PatchPreview {
     drawn: Option<Drawn>,
 }
 
-/// `@@ -3,4 +3,5 @@ tail` as (old start, old count, new start, new count).
-fn hunk_numbers(t: &str) -> Option<(u32, u32, u32, u32)> {
-    let rest = t.strip_prefix("@@")?.trim_start();
-    let end = rest.find("@@")?;
-    let mut parts = rest.get(..end)?.split_whitespace();
-    let old = parts.next()?.strip_prefix('-')?;
-    let new = parts.next()?.strip_prefix('+')?;
-    let range = |s: &str| -> Option<(u32, u32)> {
-        match s.split_once(',') {
-            Some((a, b)) => Some((a.parse().ok()?, b.parse().ok()?)),
-            None => Some((s.parse().ok()?, 1)),
-        }
-    };
-    let (os, oc) = range(old)?;
-    let (ns, nc) = range(new)?;
-    Some((os, oc, ns, nc))
-}
-
 impl PatchPreview {
     /// A preview of an operation of `format` (`apply-patch` or
     /// `unified-diff`) on `path`, whose file holds `content` (`None`: no such file).
     pub fn new(path: &str, format: Format, content: Option<&str>) -> PatchPreview {
-        let binary = content.is_some_and(|c| is_binary(c.as_bytes()));
-        let lines = match content {
-            Some(c) if !binary => body_lines(&TextFile::from_text(c).body)
-                .into_iter()
-                .map(String::from)
-                .collect(),
-            _ => Vec::new(),
-        };
+        let (binary, lines) = super::file_lines(content);
         PatchPreview {
             path: path.to_string(),
             format,
@@ -158,12 +124,7 @@ impl PatchPreview {
     /// A preview of a path that was refused (it leaves the root): unmatched at once.
     pub fn refused(path: &str, format: Format, reason: String) -> PatchPreview {
         let mut p = PatchPreview::new(path, format, None);
-        p.fail(Failure {
-            since: 0,
-            kind: "path-escape".into(),
-            reason,
-            lines: Vec::new(),
-        });
+        p.fail(Failure::path_escape(reason));
         p
     }
 
@@ -175,12 +136,9 @@ impl PatchPreview {
     pub fn set_operation(&mut self, op: Operation) {
         self.operation = Some(op);
         if op == Operation::Add && self.content.is_some() {
-            self.fail(Failure {
-                since: 0,
-                kind: "file-exists".into(),
-                reason: format!("{} already exists, so a patch adding it is refused. To change it, update it with context lines; to replace it whole, apply with overwrite.", self.path),
-                lines: Vec::new(),
-            });
+            let name = verdict::operation_name(self.format, op, &self.path);
+            let reason = verdict::add_exists_reason(&name, &self.path);
+            self.fail(Failure::of("file-exists", reason));
         }
     }
 
@@ -199,13 +157,7 @@ impl PatchPreview {
         }
         if !self.unmatched_sent {
             self.unmatched_sent = true;
-            self.events.push(PreviewEvent::BlockUnmatched {
-                file_path: self.path.clone(),
-                error_kind: f.kind.clone(),
-                reason: f.reason.clone(),
-                since: f.since,
-                lines: f.lines.clone(),
-            });
+            self.events.push(f.event(&self.path));
         }
         self.failure = Some(f);
     }
@@ -256,26 +208,18 @@ impl PatchPreview {
         }
         if self.content.is_none() || self.binary {
             let (kind, reason) = if self.binary {
-                (
-                    "binary",
-                    format!(
-                        "Cannot edit binary file: {} has a NUL byte in its first 8 KiB.",
-                        self.path
-                    ),
-                )
+                ("binary", verdict::binary_reason(&self.path))
             } else {
-                ("file-not-found", format!("{}: {} does not exist. Check the path against the files you were shown; to create it, add the file instead.", self.which(), self.path))
+                let op = self.operation.unwrap_or(Operation::Update);
+                let name = verdict::operation_name(self.format, op, &self.path);
+                let reason = verdict::missing_reason(&name, &self.path, op);
+                ("file-not-found", reason)
             };
-            self.fail(Failure {
-                since: 0,
-                kind: kind.into(),
-                reason,
-                lines: Vec::new(),
-            });
+            self.fail(Failure::of(kind, reason));
             return;
         }
         if let Some(rest) = line.strip_prefix("@@") {
-            let numbers = hunk_numbers(line);
+            let numbers = verdict::hunk_numbers(line);
             let starts_new = match self.open.as_ref() {
                 None => true,
                 Some(o) => {
@@ -328,7 +272,7 @@ impl PatchPreview {
     /// Reads the operation from the first body line, when the caller did not say.
     fn infer(&mut self, line: &str) {
         let op = match self.format {
-            Format::UnifiedDiff => match hunk_numbers(line) {
+            Format::UnifiedDiff => match verdict::hunk_numbers(line) {
                 Some((0, 0, _, _)) if self.content.is_none() => Operation::Add,
                 Some((_, _, 0, 0)) => Operation::Delete,
                 _ => Operation::Update,
@@ -351,33 +295,18 @@ impl PatchPreview {
                 if let Some(o) = self.open.as_mut() {
                     o.from = start + 1;
                     o.anchors += 1;
-                    o.scoped = true;
                 }
             }
             Located::Ambiguous { starts, .. } => {
                 if let Some(o) = self.open.as_mut() {
                     o.from = starts.first().map_or(from, |s| s + 1);
                     o.anchors += 1;
-                    o.scoped = true;
                 }
             }
             Located::NotFound => {
-                let after = if from > 0 {
-                    format!(" after line {from}")
-                } else {
-                    String::new()
-                };
-                let reason = format!(
-                    "{}: the `@@ {anchor}` line was not found in {}{after}. Write after `@@` a line copied exactly from the file, or leave it out.",
-                    self.which(),
-                    self.path
-                );
-                self.fail(Failure {
-                    since: 0,
-                    kind: "anchor-not-found".into(),
-                    reason,
-                    lines: Vec::new(),
-                });
+                let f =
+                    verdict::anchor_not_found(&self.which(), &self.path, &self.lines, anchor, from);
+                self.fail(Failure::of(f.kind.as_str(), f.reason));
             }
         }
     }
@@ -443,12 +372,7 @@ impl PatchPreview {
                     if from > 0 { format!(" after line {from}") } else { String::new() },
                     text.chars().take(80).collect::<String>()
                 );
-                self.fail(Failure {
-                    since,
-                    kind: "old-mismatch".into(),
-                    reason,
-                    lines: Vec::new(),
-                });
+                self.fail(Failure::since(since, "old-mismatch", reason));
             }
             Some(Some(start)) if !self.located_sent => {
                 self.located_sent = true;
@@ -469,34 +393,25 @@ impl PatchPreview {
         }
         let which = self.which();
         let len = self.lines.len();
+        let old_start = o.numbers.map(|(os, ..)| os);
         if o.old_count == 0 {
-            let at = if o.anchors > 0 {
-                o.from
-            } else if let (Format::UnifiedDiff, Some((os, ..))) = (self.format, o.numbers) {
-                let at = ((os as isize) + self.offset).max(0) as usize;
-                if at > len || at < self.cursor {
-                    self.fail(Failure {
-                        since: 0,
-                        kind: "line-out-of-range".into(),
-                        reason: format!("{which}: the hunk has no context lines and its line number {os} is outside {} ({len} lines) or before the previous hunk. Add context lines copied from the file.", self.path),
-                        lines: Vec::new(),
-                    });
+            let at = match verdict::place_without_context(
+                &which,
+                &self.path,
+                self.format,
+                (o.anchors > 0).then_some(o.from),
+                old_start,
+                !o.body.is_empty(),
+                (self.offset, self.cursor, len),
+            ) {
+                Ok(at) => at,
+                Err((kind, reason)) => {
+                    self.fail(Failure::of(kind.as_str(), reason));
                     return;
                 }
-                at
-            } else if self.format == Format::UnifiedDiff && !o.body.is_empty() {
-                self.fail(Failure {
-                    since: 0,
-                    kind: "malformed".into(),
-                    reason: format!("{which}: the hunk has no context lines and no line numbers, so where it goes is not known. Add context lines copied from the file."),
-                    lines: Vec::new(),
-                });
-                return;
-            } else {
-                len.max(self.cursor)
             };
-            if let (Format::UnifiedDiff, Some((os, ..))) = (self.format, o.numbers) {
-                self.offset = at as isize - os as isize;
+            if let (Format::UnifiedDiff, Some(os)) = (self.format, old_start) {
+                self.offset = verdict::hunk_offset(at, os, false);
             }
             self.cursor = at;
             self.placed.push(Placed {
@@ -512,17 +427,19 @@ impl PatchPreview {
         let chosen = match cands.as_slice() {
             [one] => Some(*one),
             many => {
-                let pick: Vec<Cand> = if o.end_of_file {
-                    many.iter().copied().filter(|c| c.next == len).collect()
-                } else if o.scoped {
-                    let end = verdict::scope_end(&self.lines, o.from);
-                    many.iter().copied().filter(|c| c.start < end).collect()
-                } else if let Some((os, ..)) = o.numbers.filter(|n| n.0 > 0) {
-                    let want = ((os as isize - 1) + self.offset).max(0) as usize;
-                    many.iter().copied().filter(|c| c.start == want).collect()
-                } else {
-                    Vec::new()
-                };
+                let prefer = verdict::section_prefer(
+                    &self.lines,
+                    o.end_of_file,
+                    o.anchors > 0,
+                    o.from,
+                    old_start,
+                    self.offset,
+                );
+                let pick: Vec<Cand> = many
+                    .iter()
+                    .copied()
+                    .filter(|c| prefer.accepts(c.start, c.next, len))
+                    .collect();
                 match pick.as_slice() {
                     [one] => Some(*one),
                     _ => None,
@@ -530,22 +447,11 @@ impl PatchPreview {
             }
         };
         let Some(c) = chosen else {
-            let lines: Vec<u32> = cands.iter().map(|c| (c.start + 1) as u32).collect();
-            let reason = format!(
-                "{which}: its lines occur {} times in {} (lines {}). Add more context lines so it matches one place only.",
-                lines.len(),
-                self.path,
-                lines
-                    .iter()
-                    .map(u32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
+            let starts: Vec<usize> = cands.iter().map(|c| c.start).collect();
+            let f = verdict::ambiguous_section(&which, &self.path, &starts, *pass, self.format);
             self.fail(Failure {
-                since: 0,
-                kind: "ambiguous".into(),
-                reason,
-                lines,
+                lines: starts.iter().map(|s| (s + 1) as u32).collect(),
+                ..Failure::of(f.kind.as_str(), f.reason)
             });
             return;
         };
@@ -557,7 +463,7 @@ impl PatchPreview {
             });
         }
         if let Some((os, ..)) = o.numbers {
-            self.offset = c.start as isize - (os as isize - 1);
+            self.offset = verdict::hunk_offset(c.start, os, true);
         }
         self.cursor = c.next;
         self.placed.push(Placed {
@@ -576,11 +482,7 @@ impl PatchPreview {
         if self.verdict.is_some() {
             return;
         }
-        if self
-            .failure
-            .as_ref()
-            .is_some_and(|f| f.kind == "path-escape")
-        {
+        if self.failure.as_ref().is_some_and(Failure::is_path_escape) {
             return;
         }
         self.streamed = Some((self.state(), self.content_after()));
@@ -607,10 +509,8 @@ impl PatchPreview {
                 .unwrap_or_default();
             self.failure = None;
             self.fail(Failure {
-                since,
-                kind: v.kind.clone(),
-                reason: v.reason.clone(),
                 lines,
+                ..Failure::since(since, &v.kind, v.reason.clone())
             });
             if let Some(f) = self.failure.as_mut() {
                 f.kind = v.kind.clone();
@@ -635,17 +535,7 @@ impl PatchPreview {
     /// Where the open section stands (or the operation, once complete).
     pub fn state(&self) -> PreviewState {
         if let Some(f) = &self.failure {
-            if f.kind == "ambiguous" {
-                return PreviewState::Ambiguous {
-                    lines: f.lines.clone(),
-                    reason: f.reason.clone(),
-                };
-            }
-            return PreviewState::NoMatch {
-                since: f.since,
-                error_kind: f.kind.clone(),
-                reason: f.reason.clone(),
-            };
+            return f.state();
         }
         match self.operation {
             Some(Operation::Add) => return PreviewState::Create,
@@ -766,7 +656,7 @@ impl PatchPreview {
         }
         out.extend(lines[copied.min(lines.len())..].iter().map(String::as_str));
         let text = TextFile::from_text(content);
-        let final_newline = !out.is_empty() && (content.ends_with('\n') || content.is_empty());
+        let final_newline = !out.is_empty() && text.has_final_newline();
         Some(text.encode_lines(&out, final_newline))
     }
 }
@@ -885,35 +775,24 @@ impl PatchPreview {
     }
 
     fn draw(&self, partial: Option<&str>) -> (String, Drawn) {
-        use crate::render::Attrs;
         let (body, start, pass) = self.open_view();
         let rows_len = body.len();
-        let mut html = String::new();
-        let attrs = Attrs::new()
-            .add(
-                "class",
-                "eb-block eb-block-pending eb-status-pending eb-preview eb-preview-patch",
-            )
-            .add("data-file-path", &self.path)
-            .add("data-status", "pending")
-            .add("aria-busy", "true");
-        html.push_str(&format!("<div{}>", attrs.0));
         let header = self.header_part();
-        html.push_str(&header);
-        html.push_str("<div class=\"eb-diff\"><div class=\"eb-preview-above\">");
-        if let Some(s) = start {
-            html.push_str(&self.context_rows(s.saturating_sub(CONTEXT), s));
-        }
-        html.push_str("</div><div class=\"eb-preview-rows\">");
+        let above = start.map_or(String::new(), |s| {
+            self.context_rows(s.saturating_sub(CONTEXT), s)
+        });
         let (rows, at) = self.body_rows(0, start);
-        html.push_str(&rows);
-        html.push_str("</div><div class=\"eb-preview-partial\">");
         let partial = Self::partial_part(partial);
-        html.push_str(&partial);
-        html.push_str("</div><div class=\"eb-preview-below\">");
         let below = self.below_part(at);
-        html.push_str(&below);
-        html.push_str("</div></div></div>");
+        let html = super::render::frame(&super::render::Frame {
+            path: &self.path,
+            class: "eb-preview-patch",
+            header: &header,
+            above: &above,
+            rows: &rows,
+            partial: &partial,
+            below: &below,
+        });
         let drawn = Drawn {
             layout: (self.sections, start, pass),
             header,

@@ -138,25 +138,44 @@ pub(super) fn delta(p: &mut BlockPreview, partial: Option<&str>) -> PreviewHtml 
     out
 }
 
-pub(super) fn full(p: &BlockPreview, partial: Option<&str>) -> String {
-    let mut html = String::new();
+/// The parts of a preview, each already HTML, in the layout above.
+pub(super) struct Frame<'a> {
+    pub path: &'a str,
+    /// Extra classes of the outer element (`eb-preview-patch`).
+    pub class: &'a str,
+    pub header: &'a str,
+    pub above: &'a str,
+    pub rows: &'a str,
+    pub partial: &'a str,
+    pub below: &'a str,
+}
+
+/// The whole preview element around its parts (a text block's and a patch section's).
+pub(super) fn frame(f: &Frame) -> String {
+    let class = format!(
+        "eb-block eb-block-pending eb-status-pending eb-preview{}{}",
+        if f.class.is_empty() { "" } else { " " },
+        f.class
+    );
     let attrs = Attrs::new()
-        .add(
-            "class",
-            "eb-block eb-block-pending eb-status-pending eb-preview",
-        )
-        .add("data-file-path", &p.path)
+        .add("class", &class)
+        .add("data-file-path", f.path)
         .add("data-status", "pending")
         .add("aria-busy", "true");
-    html.push_str(&format!("<div{}>", attrs.0));
-    html.push_str(&header(p));
-    html.push_str("<div class=\"eb-diff\"><div class=\"eb-preview-above\">");
+    format!(
+        "<div{}>{}<div class=\"eb-diff\"><div class=\"eb-preview-above\">{}</div><div class=\"eb-preview-rows\">{}</div><div class=\"eb-preview-partial\">{}</div><div class=\"eb-preview-below\">{}</div></div></div>",
+        attrs.0, f.header, f.above, f.rows, f.partial, f.below
+    )
+}
+
+pub(super) fn full(p: &BlockPreview, partial: Option<&str>) -> String {
+    let mut above = String::new();
     if let Some(s) = p.located_start() {
         for i in s.saturating_sub(CONTEXT)..s {
-            file_row(&mut html, p, i, i as i64 - s as i64);
+            file_row(&mut above, p, i, i as i64 - s as i64);
         }
     }
-    html.push_str("</div><div class=\"eb-preview-rows\">");
+    let mut html = String::new();
     for i in 0..p.seq.len() {
         match (p.phase != Phase::Old).then(|| pair(p, i)).flatten() {
             Some(spans) => {
@@ -173,12 +192,15 @@ pub(super) fn full(p: &BlockPreview, partial: Option<&str>) -> String {
     for t in 0..p.trailing.len() {
         trailing_row(&mut html, p, t);
     }
-    html.push_str("</div><div class=\"eb-preview-partial\">");
-    html.push_str(&partial_row(p, partial));
-    html.push_str("</div><div class=\"eb-preview-below\">");
-    html.push_str(&below(p));
-    html.push_str("</div></div></div>");
-    html
+    frame(&Frame {
+        path: &p.path,
+        class: "",
+        header: &header(p),
+        above: &above,
+        rows: &html,
+        partial: &partial_row(p, partial),
+        below: &below(p),
+    })
 }
 
 fn header(p: &BlockPreview) -> String {

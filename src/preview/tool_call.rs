@@ -22,6 +22,7 @@
 
 use std::collections::HashMap;
 
+use super::failure::Failure;
 use super::json::{last_key, JsonEvent, JsonReader, Seg};
 use super::verdict::{self, Verdict};
 use super::{PreviewEvent, PreviewState};
@@ -68,35 +69,12 @@ impl FileText {
     }
 }
 
-fn strip_ws(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect()
-}
-
-/// Every start (overlapping ones too) of `piece` in `text`.
+/// Every start (overlapping ones too) of `piece` in `text`; none of an empty piece.
 fn occurrences(text: &str, piece: &str) -> Vec<usize> {
-    let mut out = Vec::new();
     if piece.is_empty() {
-        return out;
+        return Vec::new();
     }
-    let mut from = 0;
-    while let Some(i) = text.get(from..).and_then(|t| t.find(piece)) {
-        let at = from + i;
-        out.push(at);
-        let step = text
-            .get(at..)
-            .and_then(|t| t.chars().next())
-            .map_or(1, char::len_utf8);
-        from = at + step;
-    }
-    out
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Failure {
-    since: u32,
-    kind: String,
-    reason: String,
-    lines: Vec<u32>,
+    verdict::literal_starts(text, piece)
 }
 
 /// One `old`/`new` edit of the call.
@@ -315,12 +293,7 @@ impl ToolCallPreview {
     fn malformed(&mut self, reason: String) {
         self.advance();
         if self.edit.failure.is_none() && self.edit.verdict.is_none() {
-            self.fail(Failure {
-                since: 0,
-                kind: "malformed".into(),
-                reason,
-                lines: Vec::new(),
-            });
+            self.fail(Failure::of("malformed", reason));
         }
         self.finished = true;
     }
@@ -432,12 +405,7 @@ impl ToolCallPreview {
             Ok(k) => k,
             Err(reason) => {
                 self.edit.file = Some(None);
-                self.fail(Failure {
-                    since: 0,
-                    kind: "path-escape".into(),
-                    reason,
-                    lines: Vec::new(),
-                });
+                self.fail(Failure::path_escape(reason));
                 return;
             }
         };
@@ -462,15 +430,17 @@ impl ToolCallPreview {
         }
         if file.is_none() {
             if self.edit.has_old && !(self.edit.old_done && self.edit.old.is_empty()) {
+                // The tool applier's own refusal of the missing file, in its tool's voice.
                 let path = self.edit.path.clone().unwrap_or_default();
-                self.fail(Failure {
-                    since: 0,
-                    kind: "file-not-found".into(),
-                    reason: format!(
+                let v = verdict::tool_edit(&self.tool_name(), self.arguments(), &path, None);
+                let reason = if v.kind == "file-not-found" {
+                    v.reason
+                } else {
+                    format!(
                         "File not found: {path}. Check the path against the files you were shown."
-                    ),
-                    lines: Vec::new(),
-                });
+                    )
+                };
+                self.fail(Failure::of("file-not-found", reason));
             }
             return;
         }
@@ -523,12 +493,12 @@ impl ToolCallPreview {
             let (skel, _) = file.skel();
             match e.loose.take() {
                 None => {
-                    let whole = strip_ws(e.old.get(..end).unwrap_or(""));
+                    let whole = verdict::squeeze(e.old.get(..end).unwrap_or(""));
                     e.loose_len = whole.len();
                     e.loose = (!whole.is_empty()).then(|| occurrences(skel, &whole));
                 }
                 Some(mut c) => {
-                    let add = strip_ws(&piece);
+                    let add = verdict::squeeze(&piece);
                     let at = e.loose_len;
                     c.retain(|&s| {
                         skel.get(s + at..)
@@ -544,14 +514,9 @@ impl ToolCallPreview {
         match found.as_slice() {
             [] if !exact_empty || self.edit.loose.is_some() => {
                 let path = self.edit.path.clone().unwrap_or_default();
-                self.fail(Failure {
-                    since,
-                    kind: "old-mismatch".into(),
-                    reason: format!(
+                self.fail(Failure::since(since, "old-mismatch", format!(
                         "The old text does not occur in {path} from its line {since} on (not even with its whitespace ignored). Copy it from the file as it is now."
-                    ),
-                    lines: Vec::new(),
-                });
+                    )));
             }
             [line] if !self.edit.located_sent => {
                 self.edit.located_sent = true;
@@ -585,13 +550,8 @@ impl ToolCallPreview {
     fn fail(&mut self, f: Failure) {
         if !self.edit.unmatched_sent {
             self.edit.unmatched_sent = true;
-            self.events.push(PreviewEvent::BlockUnmatched {
-                file_path: self.edit.path.clone().unwrap_or_default(),
-                error_kind: f.kind.clone(),
-                reason: f.reason.clone(),
-                since: f.since,
-                lines: f.lines.clone(),
-            });
+            self.events
+                .push(f.event(self.edit.path.as_deref().unwrap_or_default()));
         }
         self.edit.failure = Some(f);
     }
@@ -613,7 +573,7 @@ impl ToolCallPreview {
             .edit
             .failure
             .as_ref()
-            .is_some_and(|f| f.kind == "path-escape")
+            .is_some_and(Failure::is_path_escape)
         {
             self.edits_done += 1;
             return;
@@ -645,10 +605,8 @@ impl ToolCallPreview {
             };
             let since = self.edit.failure.as_ref().map_or(0, |f| f.since);
             let f = Failure {
-                since,
-                kind: v.kind.clone(),
-                reason: v.reason.clone(),
                 lines,
+                ..Failure::since(since, &v.kind, v.reason.clone())
             };
             self.fail(f);
         }
@@ -707,17 +665,7 @@ impl ToolCallPreview {
             return PreviewState::Located { line };
         }
         if let Some(f) = &e.failure {
-            if f.kind == "ambiguous" {
-                return PreviewState::Ambiguous {
-                    lines: f.lines.clone(),
-                    reason: f.reason.clone(),
-                };
-            }
-            return PreviewState::NoMatch {
-                since: f.since,
-                error_kind: f.kind.clone(),
-                reason: f.reason.clone(),
-            };
+            return f.state();
         }
         if e.create {
             return PreviewState::Create;

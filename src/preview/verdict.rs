@@ -8,15 +8,40 @@
 //! memory), so a preview never disagrees with the apply that follows.
 
 use crate::block::EditBlock;
-use crate::engine::{ApplyOptions, Mode};
+use crate::engine::Mode;
+/// The engine's own answers for a text block (validation, its content after, a line hint).
+pub(super) use crate::engine::{apply_to_content, nearest_to_hint, validate_edit, ApplyOptions};
 use crate::host::MemoryHost;
 /// The matcher's names the preview uses (re-exported here, so a rename changes this file only).
 pub(super) use crate::locate::{Located, Pass};
 use crate::locate::{Prefer, PATCH_PASSES};
-/// Where an `@@` line's block ends, as the patch applier reads it.
-pub(super) use crate::patch::apply::scope_end;
-use crate::result::Status;
+/// The patch applier's refusals of an operation and of a section.
+pub(super) use crate::patch::apply::{
+    add_exists_reason, ambiguous_section, anchor_not_found, missing_reason, operation_name,
+};
+/// Where the patch applier places a section: without old lines, and among
+/// several candidates; a unified hunk's offset from its stated line.
+pub(super) use crate::patch::apply::{hunk_offset, place_without_context, section_prefer};
+/// `@@ -3,4 +3,5 @@` as the unified-diff reader reads it.
+pub(super) use crate::patch::unified::hunk_numbers;
+use crate::result::{EditResult, Status};
 use crate::tools::{apply_tool_calls, ToolCall, ToolOptions};
+
+/// The tolerant matcher's overlapping literal starts, and a line without its whitespace.
+pub(super) use crate::locate::{explain::squeeze, tolerant::literal_starts};
+
+/// The sentences the appliers refuse a missing or existing file with.
+pub(super) use crate::engine::{file_exists_reason, file_not_found};
+
+/// The appliers' sentence for a binary file.
+pub(super) fn binary_reason(path: &str) -> String {
+    crate::apply::Unusable {
+        kind: crate::result::ErrorKind::Binary,
+        exists: true,
+        host_message: None,
+    }
+    .reason(path)
+}
 
 /// The passes a patch section is located with, in order.
 pub(super) fn patch_passes() -> &'static [Pass] {
@@ -51,6 +76,34 @@ pub(super) struct Verdict {
     pub after: Option<String>,
 }
 
+impl Verdict {
+    /// What the applier's result `r` says; the file after is `path` in `host` when applied.
+    fn of(r: &EditResult, applied: bool, host: &MemoryHost, path: &str) -> Verdict {
+        Verdict {
+            applied,
+            kind: r
+                .error_kind
+                .as_ref()
+                .map(|k| k.as_str().to_string())
+                .unwrap_or_default(),
+            reason: r.reason.clone().unwrap_or_default(),
+            line: r.estimated_line,
+            after: if applied { host.text(path) } else { None },
+        }
+    }
+
+    /// The applier gave no result for `what` (not expected; said rather than assumed).
+    fn none(what: &str) -> Verdict {
+        Verdict {
+            applied: false,
+            kind: "malformed".into(),
+            reason: format!("{what} gave no result."),
+            line: None,
+            after: None,
+        }
+    }
+}
+
 /// A host holding the one file (under its normalised path, as the appliers read it).
 fn host_with(path: &str, content: Option<&str>) -> (MemoryHost, String) {
     let key = crate::path::normalize_path(path).unwrap_or_else(|_| path.to_string());
@@ -73,32 +126,12 @@ pub(super) fn patch_block(block: &EditBlock, path: &str, content: Option<&str>) 
     b.file_path = path.to_string();
     let r = crate::patch::apply_patch_edits(std::slice::from_ref(&b), &mut host, &opts);
     let Some(first) = r.results.first() else {
-        return Verdict {
-            applied: false,
-            kind: "malformed".into(),
-            reason: "The patch operation gave no result.".into(),
-            line: None,
-            after: None,
-        };
+        return Verdict::none("The patch operation");
     };
     let applied = matches!(first.status, Status::Applied);
-    Verdict {
-        applied,
-        kind: first
-            .error_kind
-            .as_ref()
-            .map(|k| k.as_str().to_string())
-            .unwrap_or_default(),
-        reason: first.reason.clone().unwrap_or_default(),
-        line: first.estimated_line,
-        after: if applied {
-            let to = b.patch.as_ref().and_then(|p| p.move_to.as_deref());
-            let to = to.and_then(|t| crate::path::normalize_path(t).ok());
-            host.text(to.as_deref().unwrap_or(&key))
-        } else {
-            None
-        },
-    }
+    let to = b.patch.as_ref().and_then(|p| p.move_to.as_deref());
+    let to = to.and_then(|t| crate::path::normalize_path(t).ok());
+    Verdict::of(first, applied, &host, to.as_deref().unwrap_or(&key))
 }
 
 /// One `old`/`new` edit of a tool call applied in memory (the call as
@@ -117,25 +150,9 @@ pub(super) fn tool_edit(
         &ToolOptions::default(),
     );
     let Some(first) = r.results.first() else {
-        return Verdict {
-            applied: false,
-            kind: "malformed".into(),
-            reason: "The tool call gave no result.".into(),
-            line: None,
-            after: None,
-        };
+        return Verdict::none("The tool call");
     };
     let e = &first.edit;
     let applied = r.ok && matches!(e.status, Status::Applied);
-    Verdict {
-        applied,
-        kind: e
-            .error_kind
-            .as_ref()
-            .map(|k| k.as_str().to_string())
-            .unwrap_or_default(),
-        reason: e.reason.clone().unwrap_or_default(),
-        line: e.estimated_line,
-        after: if applied { host.text(&key) } else { None },
-    }
+    Verdict::of(e, applied, &host, &key)
 }

@@ -14,6 +14,19 @@ use editblocks::parser::{
 };
 use editblocks::{EditBlock, Format};
 
+/// The sections by the number a record gives them (`layout.sections`).
+pub const SECTIONS: [Section; 9] = [
+    Section::Edit,
+    Section::Repl,
+    Section::Anchor,
+    Section::Old,
+    Section::New,
+    Section::TrailingAnchor,
+    Section::Search,
+    Section::Replace,
+    Section::Patch,
+];
+
 /// Record kinds.
 pub const RECORD_UPDATE: u32 = 1;
 pub const RECORD_COMPLETE: u32 = 2;
@@ -136,18 +149,7 @@ pub fn layout_json() -> String {
         format!("[{}]", inner.join(","))
     };
     let formats: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
-    let sections = [
-        Section::Edit,
-        Section::Repl,
-        Section::Anchor,
-        Section::Old,
-        Section::New,
-        Section::TrailingAnchor,
-        Section::Search,
-        Section::Replace,
-        Section::Patch,
-    ];
-    let section_names: Vec<String> = sections.iter().map(|s| s.as_str().to_string()).collect();
+    let section_names: Vec<String> = SECTIONS.iter().map(|s| s.as_str().to_string()).collect();
     let section_refs: Vec<&str> = section_names.iter().map(String::as_str).collect();
     let operations = ["add", "delete", "update"];
     let patch_formats: Vec<String> = Format::ALL

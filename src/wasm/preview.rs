@@ -10,17 +10,23 @@ use crate::block::{EditBlock, Format};
 use crate::parser::Section;
 use crate::preview::{BlockPreview, PatchPreview, PreviewEvent, ToolCallPreview};
 
-/// Section numbers as `js/parser.js` numbers them (the order of `Section`).
-const SECTIONS: [Section; 8] = [
-    Section::Edit,
-    Section::Repl,
-    Section::Anchor,
-    Section::Old,
-    Section::New,
-    Section::TrailingAnchor,
-    Section::Search,
-    Section::Replace,
-];
+/// Section numbers as `js/parser.js` numbers them (the parser records' layout).
+use super::parser_records::SECTIONS;
+
+/// Preview events for JavaScript: each names its file `path`, as results
+/// do, and keeps `filePath` (the same value) as a deprecated alias.
+fn events_to_js(events: &[PreviewEvent]) -> Result<JsValue, JsError> {
+    let v = to_js(events)?;
+    let (path, file_path) = (JsValue::from_str("path"), JsValue::from_str("filePath"));
+    for e in js_sys::Array::from(&v).iter() {
+        if let Ok(p) = js_sys::Reflect::get(&e, &file_path) {
+            if p.is_string() {
+                let _ = js_sys::Reflect::set(&e, &path, &p);
+            }
+        }
+    }
+    Ok(v)
+}
 
 #[wasm_bindgen]
 pub struct RawBlockPreview {
@@ -62,7 +68,11 @@ impl RawBlockPreview {
     /// `count` lines appended to a section (joined by `'\n'`; none when a
     /// section begins); returns how many events are waiting (read them with `events`).
     pub fn push(&mut self, section: u32, lines: &str, count: u32) -> u32 {
-        if let Some(section) = SECTIONS.get(section as usize) {
+        // A text block's sections only (a patch's body goes to `RawPatchPreview`).
+        if let Some(section) = SECTIONS
+            .get(section as usize)
+            .filter(|s| **s != Section::Patch)
+        {
             let lines: Vec<&str> = if count == 0 {
                 Vec::new()
             } else {
@@ -93,8 +103,7 @@ impl RawBlockPreview {
 #[wasm_bindgen]
 impl RawBlockPreview {
     pub fn events(&mut self) -> Result<JsValue, JsError> {
-        let events = std::mem::take(&mut self.pending_events);
-        to_js(&events)
+        events_to_js(&std::mem::take(&mut self.pending_events))
     }
 
     pub fn state(&self) -> Result<JsValue, JsError> {
@@ -194,7 +203,7 @@ impl RawPatchPreview {
     }
 
     pub fn events(&mut self) -> Result<JsValue, JsError> {
-        to_js(&std::mem::take(&mut self.pending_events))
+        events_to_js(&std::mem::take(&mut self.pending_events))
     }
 
     /// The state, with `section`: the 1-based number of the open section.
@@ -282,14 +291,17 @@ impl RawToolCallPreview {
     }
 
     pub fn events(&mut self) -> Result<JsValue, JsError> {
-        to_js(&std::mem::take(&mut self.pending_events))
+        events_to_js(&std::mem::take(&mut self.pending_events))
     }
 
-    /// The state, with `filePath` and `edit` (index in `edits`) when known.
+    /// The state, with `path` (and its deprecated alias `filePath`) and
+    /// `edit` (index in `edits`) when known.
     pub fn state(&self) -> Result<JsValue, JsError> {
         let v = to_js(&self.inner.state())?;
         if let Some(p) = self.inner.file_path() {
-            let _ = js_sys::Reflect::set(&v, &JsValue::from_str("filePath"), &JsValue::from_str(p));
+            let p = JsValue::from_str(p);
+            let _ = js_sys::Reflect::set(&v, &JsValue::from_str("path"), &p);
+            let _ = js_sys::Reflect::set(&v, &JsValue::from_str("filePath"), &p);
         }
         if let Some(i) = self.inner.edit_index() {
             let _ = js_sys::Reflect::set(&v, &JsValue::from_str("edit"), &JsValue::from(i as u32));

@@ -5,15 +5,13 @@
 // render draws.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { servedRepository, watch } from './chromium.mjs';
+import { servedRepository } from './chromium.mjs';
+import { openDemo, replayDeltas } from './preview-support.mjs';
 
 const served = servedRepository();
 
 test('the demo shows where a streaming block lands, then that the next one cannot apply, while the reply streams', async () => {
-  const page = await served.browser.context.newPage();
-  const seen = watch(page);
-  await page.goto(`${served.base}/www/?reply=search-replace&speed=120&theme=light`);
-  await page.waitForSelector('body[data-phase="ready"]', { timeout: 20000 });
+  const { page, seen } = await openDemo(served, 'reply=search-replace&speed=120&theme=light');
   await page.click('#stream');
 
   // The page redraws every tick: read each state in one go, when it shows.
@@ -63,43 +61,26 @@ test('the demo shows where a streaming block lands, then that the next one canno
 });
 
 test('applyPreviewDelta builds, chunk by chunk, the DOM the full render draws', async () => {
-  const page = await served.browser.context.newPage();
-  const seen = watch(page);
-  await page.goto(`${served.base}/www/?theme=light`);
-  await page.waitForSelector('body[data-phase="ready"]', { timeout: 20000 });
-  const result = await page.evaluate(async () => {
-    const eb = await import('/pkg/web/index.js');
-    await eb.init();
-    const file = Array.from({ length: 60 }, (_, i) => `  value_${i} = compute(${i})`).join('\n') + '\n';
-    const old = file.split('\n').slice(20, 30);
-    const neu = old.map((l, i) => (i % 2 ? l.replace('compute', 'compute_fast') : l));
-    const reply = `Change.\n\nsrc/x.py\n<<<<<<< SEARCH\n${old.join('\n')}\n=======\n${neu.join('\n')}\n>>>>>>> REPLACE\n`;
-    const stream = new eb.EditStream({ preview: { files: { 'src/x.py': file } } });
-    const live = document.createElement('div');
-    const fresh = document.createElement('div');
-    let mismatches = 0;
-    let checks = 0;
-    let resets = 0;
-    const end = reply.length - 18;
-    for (let i = 0; i < end; i += 4) {
-      stream.feed(reply.slice(i, Math.min(i + 4, end)));
-      const delta = eb.renderInProgressEditBlock(stream, { incremental: true });
-      if (delta === null) continue;
-      if (delta.reset !== undefined) resets++;
-      eb.applyPreviewDelta(live, delta);
-      fresh.innerHTML = eb.renderInProgressEditBlock(stream);
-      checks++;
-      if (live.innerHTML !== fresh.innerHTML) mismatches++;
-    }
-    const state = stream.preview();
-    stream.finish();
-    return { mismatches, checks, resets, state, added: live.querySelectorAll('.eb-line-added').length, changes: live.querySelectorAll('.eb-line-added .eb-change').length };
+  const { page, seen } = await openDemo(served);
+  const file = Array.from({ length: 60 }, (_, i) => `  value_${i} = compute(${i})`).join('\n') + '\n';
+  const old = file.split('\n').slice(20, 30);
+  const neu = old.map((l, i) => (i % 2 ? l.replace('compute', 'compute_fast') : l));
+  const reply = `Change.\n\nsrc/x.py\n<<<<<<< SEARCH\n${old.join('\n')}\n=======\n${neu.join('\n')}\n>>>>>>> REPLACE\n`;
+  const result = await page.evaluate(replayDeltas, {
+    files: { 'src/x.py': file },
+    reply,
+    step: 4,
+    stop: 18,
+    count: { added: '.eb-line-added', changes: '.eb-line-added .eb-change' },
   });
   assert.ok(result.checks > 100, JSON.stringify(result));
   assert.equal(result.mismatches, 0, JSON.stringify(result));
   assert.ok(result.resets <= 4, `a full redraw only when the layout changes: ${result.resets}`);
   assert.equal(result.state.state, 'located');
   assert.equal(result.state.line, 21);
+  // The state names its file `path`, as results do; `filePath` is its deprecated alias.
+  assert.equal(result.state.path, 'src/x.py');
+  assert.equal(result.state.filePath, 'src/x.py');
   assert.ok(result.added >= 9 && result.changes >= 4, JSON.stringify(result));
   assert.deepEqual(seen.errors, []);
   await page.close();

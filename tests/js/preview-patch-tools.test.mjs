@@ -9,36 +9,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import * as eb from '../../pkg/node/index.mjs';
 import { EditStream, ToolCallPreview, renderInProgressEditBlock } from '../../pkg/node/index.mjs';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function readFiles(dir, base = dir, out = {}) {
-  if (!fs.existsSync(dir)) return out;
-  for (const name of fs.readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (fs.statSync(p).isDirectory()) readFiles(p, base, out);
-    else out[path.relative(base, p).split(path.sep).join('/')] = fs.readFileSync(p, 'utf8');
-  }
-  return out;
-}
-
-// The fixtures' few-word states (tests/preview_patch.rs and tests/preview_tools.rs write them so).
-function brief(s) {
-  switch (s.state) {
-    case 'searching':
-      return `searching ${s.count} at [${s.lines.join(', ')}]`;
-    case 'located':
-      return `located ${s.line}`;
-    case 'ambiguous':
-      return `ambiguous [${s.lines.join(', ')}]`;
-    case 'no-match':
-      return `no-match since ${s.since} (${s.errorKind})`;
-    default:
-      return s.state;
-  }
-}
+import { fixtureCases, patchRunAsFixture, readText, root, toolRunAsFixture } from '../fixture_support/preview.mjs';
+import { runPatchPreview, runToolPreview } from '../fixture_support/preview-runs.mjs';
 
 // Random cut lengths from a seed, reproducible.
 function* cuts(seed, max) {
@@ -64,53 +38,23 @@ function chunked(text, seed, max) {
   return out;
 }
 
-async function runPatch(files, chunks, asyncHost) {
-  const host = {
-    readFile: (p) => {
-      const v = Object.hasOwn(files, p) ? files[p] : null;
-      return asyncHost ? Promise.resolve(v) : v;
-    },
-  };
-  const stream = new EditStream({ preview: { host } });
-  const events = [];
-  const finals = [];
-  const take = (evs) => {
-    for (const e of evs) {
-      if (e.type === 'block-located' || e.type === 'block-unmatched') {
-        const { lineNumber, ...rest } = e;
-        assert.equal(typeof lineNumber, 'number');
-        events.push(rest);
-      }
-      if ((e.type === 'block-complete' || e.type === 'block-discarded') && e.preview) finals.push(`${e.block?.filePath ?? e.filePath}: ${brief(e.preview)}`);
-    }
-  };
-  for (const c of chunks) {
-    take(stream.feed(c));
-    if (asyncHost) await new Promise((r) => setImmediate(r));
-  }
-  take(stream.finish());
-  return { events, finals };
+async function runPatch(files, chunks, asyncHost, name) {
+  return patchRunAsFixture(await runPatchPreview(eb, files, chunks, asyncHost ? 'async-host' : 'host'), name);
 }
 
 test('patch previews: fixtures give their events and final states in any chunking', async () => {
-  const dir = path.join(root, 'tests', 'fixtures', 'preview_patch');
-  const cases = fs.readdirSync(dir).sort();
-  assert.ok(cases.length >= 10, 'fixture folder looks incomplete');
-  for (const name of cases) {
-    const reply = fs.readFileSync(path.join(dir, name, 'reply.md'), 'utf8');
-    const files = readFiles(path.join(dir, name, 'files'));
-    const expected = JSON.parse(fs.readFileSync(path.join(dir, name, 'expected.json'), 'utf8'));
+  for (const { name, files, expected, reply } of fixtureCases('preview_patch', 10, (d) => ({ reply: readText(d, 'reply.md') }))) {
     const fin = expected.finals.map((f) => f.replace(/^\.\.\/outside\.py/, '../outside.py'));
     for (const [label, chunks] of [
       ['whole', [reply]],
       ['chars', [...reply]],
       ['random', chunked(reply, name.length * 7919, 9)],
     ]) {
-      const r = await runPatch(files, chunks, false);
+      const r = await runPatch(files, chunks, false, name);
       assert.deepEqual(r.events, expected.events, `${name} (${label}): events`);
       assert.deepEqual(r.finals, fin, `${name} (${label}): final states`);
     }
-    const a = await runPatch(files, chunked(reply, 17, 13), true);
+    const a = await runPatch(files, chunked(reply, 17, 13), true, name);
     assert.deepEqual(a.events, expected.events, `${name} (async host): events`);
   }
 });
@@ -119,7 +63,7 @@ test('patch previews: preview() names the open section while an update streams',
   const file = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
   const stream = new EditStream({ preview: { files: { 'n.txt': file } } });
   stream.feed('*** Begin Patch\n*** Update File: n.txt\n@@\n line 3\n-line 4\n+four\n');
-  assert.deepEqual(stream.preview(), { filePath: 'n.txt', lineNumber: 2, state: 'located', line: 3, section: 1 });
+  assert.deepEqual(stream.preview(), { path: 'n.txt', filePath: 'n.txt', lineNumber: 2, state: 'located', line: 3, section: 1 });
   assert.equal(stream.previewContent(), file.replace('line 4\n', 'four\n'));
   stream.feed('@@\n line 20\n');
   assert.equal(stream.preview().section, 2);
@@ -135,26 +79,13 @@ test('patch previews: preview() names the open section while an update streams',
   stream.finish();
 });
 
-function runTool(tool, files, chunks, asyncHost) {
-  const opts = asyncHost ? { name: tool, host: { readFile: async (p) => (Object.hasOwn(files, p) ? files[p] : null) } } : { name: tool, files };
-  const p = new ToolCallPreview(opts);
-  const events = [];
-  for (const c of chunks) events.push(...p.feed(c));
-  events.push(...p.finish());
-  const out = { events, last: brief(p.preview()), content: p.previewContent() };
-  p.free();
-  return out;
+function runTool(tool, files, chunks, asyncHost, name) {
+  return toolRunAsFixture(runToolPreview(eb, tool, files, chunks, asyncHost), name);
 }
 
 test('ToolCallPreview: fixtures give their events, final state and file in any chunking', () => {
-  const dir = path.join(root, 'tests', 'fixtures', 'preview_tools');
-  const cases = fs.readdirSync(dir).sort();
-  assert.ok(cases.length >= 12, 'fixture folder looks incomplete');
-  for (const name of cases) {
-    const tool = fs.readFileSync(path.join(dir, name, 'tool.txt'), 'utf8').trim();
-    const args = fs.readFileSync(path.join(dir, name, 'arguments.json'), 'utf8');
-    const files = readFiles(path.join(dir, name, 'files'));
-    const expected = JSON.parse(fs.readFileSync(path.join(dir, name, 'expected.json'), 'utf8'));
+  const read = (d) => ({ tool: readText(d, 'tool.txt').trim(), args: readText(d, 'arguments.json') });
+  for (const { name, files, expected, tool, args } of fixtureCases('preview_tools', 12, read)) {
     // JS strings are UTF-16: cutting between the halves of a surrogate pair must not matter either.
     const units = args.split('');
     for (const [label, chunks] of [
@@ -163,9 +94,9 @@ test('ToolCallPreview: fixtures give their events, final state and file in any c
       ['random', chunked(args, name.length * 104729, 7)],
       ['random large', chunked(args, name.length * 31, 40)],
     ]) {
-      const r = runTool(tool, files, chunks, false);
+      const r = runTool(tool, files, chunks, false, name);
       assert.deepEqual(r.events, expected.events, `${name} (${label}): events`);
-      assert.equal(r.last, expected.final, `${name} (${label}): final state`);
+      assert.equal(r.final, expected.final, `${name} (${label}): final state`);
       assert.equal(r.content, expected.content, `${name} (${label}): content`);
     }
   }
@@ -178,9 +109,9 @@ test('ToolCallPreview: an async host answers later; the events come with a later
   assert.equal(p.preview().state, 'waiting');
   await new Promise((r) => setImmediate(r));
   const evs = p.feed('","new_string":"B\\n"}');
-  assert.deepEqual(evs, [{ type: 'block-located', filePath: 'f.txt', line: 2 }]);
+  assert.deepEqual(evs, [{ type: 'block-located', path: 'f.txt', filePath: 'f.txt', line: 2 }]);
   assert.equal(p.previewContent(), 'a\nB\nc\n');
-  assert.deepEqual(p.preview(), { state: 'located', line: 2, filePath: 'f.txt' });
+  assert.deepEqual(p.preview(), { state: 'located', line: 2, path: 'f.txt', filePath: 'f.txt' });
   p.free();
   assert.throws(() => p.feed('x'), /after free/);
 });

@@ -8,21 +8,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { EditStream, validateEdit, renderInProgressEditBlock } from '../../pkg/node/index.mjs';
+import { fixtureCases, readText, root, withoutPathAlias } from '../fixture_support/preview.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const fixtures = path.join(root, 'tests', 'fixtures', 'preview');
-
-function readFiles(dir, base = dir, out = {}) {
-  if (!fs.existsSync(dir)) return out;
-  for (const name of fs.readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (fs.statSync(p).isDirectory()) readFiles(p, base, out);
-    else out[path.relative(base, p).split(path.sep).join('/')] = fs.readFileSync(p, 'utf8');
-  }
-  return out;
-}
 
 // Feeds `reply` in chunks of `size`; returns the preview events and each block's final state.
 function run(files, reply, size, host) {
@@ -40,16 +28,10 @@ function run(files, reply, size, host) {
   return { events, states };
 }
 
-const strip = ({ lineNumber, ...rest }) => rest;
+const strip = ({ lineNumber, ...rest }) => withoutPathAlias(rest);
 
 test('every preview fixture gives the core\'s events and final states through the package, in any chunking', () => {
-  const cases = fs.readdirSync(fixtures).sort();
-  assert.ok(cases.length >= 8);
-  for (const name of cases) {
-    const dir = path.join(fixtures, name);
-    const reply = fs.readFileSync(path.join(dir, 'reply.md'), 'utf8');
-    const files = readFiles(path.join(dir, 'files'));
-    const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8'));
+  for (const { name, files, expected, reply } of fixtureCases('preview', 8, (d) => ({ reply: readText(d, 'reply.md') }))) {
     for (const size of [1, 3, 4, 17, reply.length]) {
       const { events, states } = run(files, reply, size);
       assert.deepEqual(events.map(strip), expected.events, `${name}: events, chunks of ${size}`);
@@ -72,7 +54,8 @@ test('block-unmatched comes in the middle of the block, with the reason validate
   stream.finish();
   assert.ok(event, 'block-unmatched was emitted');
   assert.ok(unmatchedAt < cut, 'as soon as the mismatching line ends, before the rest of the block');
-  assert.equal(event.filePath, 'src/shapes.py');
+  assert.equal(event.path, 'src/shapes.py');
+  assert.equal(event.filePath, 'src/shapes.py', 'the deprecated alias still reads');
   assert.equal(event.lineNumber, 3);
   assert.equal(event.since, 2);
   assert.equal(event.errorKind, 'old-mismatch');
@@ -85,11 +68,11 @@ test('states while streaming: waiting, searching, located; previewContent is the
   stream.feed('a.txt\n<<<<<<< SEARCH\n');
   assert.equal(stream.preview().state, 'waiting');
   stream.feed('x\n');
-  assert.deepEqual(stream.preview(), { filePath: 'a.txt', lineNumber: 1, state: 'searching', count: 2, lines: [1, 3] });
+  assert.deepEqual(stream.preview(), { path: 'a.txt', filePath: 'a.txt', lineNumber: 1, state: 'searching', count: 2, lines: [1, 3] });
   stream.feed('y\n');
   assert.equal(stream.preview().count, 2);
   const located = stream.feed('z\n').filter((e) => e.type === 'block-located');
-  assert.deepEqual(located, [{ type: 'block-located', filePath: 'a.txt', line: 3, lineNumber: 1 }]);
+  assert.deepEqual(located, [{ type: 'block-located', path: 'a.txt', filePath: 'a.txt', line: 3, lineNumber: 1 }]);
   assert.equal(stream.previewContent(), 'x\ny\nx\ny\nz\n');
   stream.feed('=======\nX\n');
   assert.equal(stream.previewContent(), 'x\ny\nX\n');
@@ -193,10 +176,10 @@ test('CLI --stop-on-unmatched stops reading a piped reply at the first block tha
 test('EditPreview: an edit fed by hand (e.g. str_replace arguments as they stream)', async () => {
   const { EditPreview } = await import('../../pkg/node/index.mjs');
   const p = new EditPreview('src/shapes.py', FILE);
-  assert.deepEqual(p.pushOld(['def perimeter(w, h):']), [{ type: 'block-located', filePath: 'src/shapes.py', line: 5 }]);
+  assert.deepEqual(p.pushOld(['def perimeter(w, h):']), [{ type: 'block-located', path: 'src/shapes.py', filePath: 'src/shapes.py', line: 5 }]);
   p.pushOld('    return 2 * (w + h)');
   p.pushNew(['def perimeter(w, h):', '    return 2 * w + 2 * h']);
-  assert.equal(p.state().state, 'located');
+  assert.deepEqual(p.state(), { path: 'src/shapes.py', filePath: 'src/shapes.py', state: 'located', line: 5 });
   assert.equal(p.content(), FILE.replace('2 * (w + h)', '2 * w + 2 * h'));
   assert.match(p.render(), /data-preview-state="located"/);
   p.free();

@@ -201,3 +201,31 @@ pub fn random_chunks<'a>(text: &'a str, rng: &mut Rng, max: usize) -> Vec<&'a st
     }
     out
 }
+
+/// Cuts `text` at the given lengths in turn (moved on to char boundaries).
+pub fn cut_at<'a>(text: &'a str, cuts: &[usize]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    let mut i = 0;
+    while !rest.is_empty() {
+        let mut k = cuts[i % cuts.len()].max(1).min(rest.len());
+        while !rest.is_char_boundary(k) {
+            k += 1;
+        }
+        out.push(&rest[..k]);
+        rest = &rest[k..];
+        i += 1;
+    }
+    out
+}
+
+/// The chunkings a fixture is fed in: whole, one character at a time, and
+/// `random` random ones of 1..=`max` bytes from `seed` (the same every run).
+pub fn chunkings(text: &str, seed: u64, random: usize, max: usize) -> Vec<Vec<&str>> {
+    let mut out = vec![vec![text], text.split_inclusive(|_| true).collect()];
+    let mut rng = Rng(seed ^ text.len() as u64);
+    for _ in 0..random {
+        out.push(random_chunks(text, &mut rng, max));
+    }
+    out
+}
