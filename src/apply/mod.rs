@@ -108,12 +108,18 @@ impl Unusable {
             .as_deref()
             .unwrap_or("the host refused it");
         match self.kind {
-            ErrorKind::Binary => format!("Cannot edit binary file: {path} has a NUL byte in its first 8 KiB. Change it with a shell command instead."),
+            ErrorKind::Binary => binary_reason(path),
             ErrorKind::Encoding => format!("Cannot edit {path}: it is not valid UTF-8 text. Change it with a shell command instead."),
             ErrorKind::PathEscape => format!("Cannot edit {path}: {host}. Nothing outside the project root is read or written."),
             _ => format!("Could not read {path}: {host}."),
         }
     }
+}
+
+/// The one sentence for a binary file, wherever it is found (the
+/// transaction's read, `applyToContent`, a streaming preview).
+pub fn binary_reason(path: &str) -> String {
+    format!("Cannot edit binary file: {path} has a NUL byte in its first 8 KiB. Change it with a shell command instead.")
 }
 
 /// What is planned for one path.

@@ -412,10 +412,6 @@ fn no_op_reason(path: &str, line: u32) -> String {
     format!("The edit changes nothing: its old and new lines are identical (at line {line} of {path}). Put the intended new lines in the replacement section.")
 }
 
-fn binary_reason(path: &str) -> String {
-    format!("Cannot edit binary file: {path} has a NUL byte in its first 8 KiB. Change it with a shell command instead.")
-}
-
 pub(crate) fn file_exists_reason(path: &str) -> String {
     format!(
         "File already exists: {path} is not empty, so this block (an empty edit section, which creates a file) was refused. \
@@ -548,7 +544,7 @@ pub fn apply_to_content(
                 base,
                 Status::Failed,
                 ErrorKind::Binary,
-                binary_reason(&path),
+                crate::apply::binary_reason(&path),
             ),
         );
     }

@@ -34,14 +34,7 @@ pub(super) use crate::locate::{explain::squeeze, tolerant::literal_starts};
 pub(super) use crate::engine::{file_exists_reason, file_not_found};
 
 /// The appliers' sentence for a binary file.
-pub(super) fn binary_reason(path: &str) -> String {
-    crate::apply::Unusable {
-        kind: crate::result::ErrorKind::Binary,
-        exists: true,
-        host_message: None,
-    }
-    .reason(path)
-}
+pub(super) use crate::apply::binary_reason;
 
 /// The passes a patch section is located with, in order.
 pub(super) fn patch_passes() -> &'static [Pass] {
