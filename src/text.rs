@@ -243,33 +243,50 @@ impl<'a> LineText<'a> {
         let full = text.as_bytes();
         let tail = full.iter().rev().take_while(|&&b| b == b'\r').count();
         let bytes = &full[..full.len() - tail];
-        let mut spans = Vec::new();
+        // One pass over the bytes, eight at a time: a span ends at each LF,
+        // the CRs just before it read as part of the ending.
+        let mut spans = Vec::with_capacity(bytes.len() / 32 + 1);
         let mut start = 0;
-        while start < bytes.len() {
-            match bytes[start..].iter().position(|&b| b == b'\n') {
-                Some(k) => {
-                    let lf = start + k;
-                    let crs = bytes[start..lf]
-                        .iter()
-                        .rev()
-                        .take_while(|&&b| b == b'\r')
-                        .count();
-                    spans.push(LineSpan {
-                        start,
-                        end: lf - crs,
-                        ending: crs + 1,
-                    });
-                    start = lf + 1;
-                }
-                None => {
-                    spans.push(LineSpan {
-                        start,
-                        end: bytes.len(),
-                        ending: 0,
-                    });
-                    start = bytes.len();
-                }
+        let mut on_lf = |lf: usize| {
+            let mut end = lf;
+            while end > start && bytes[end - 1] == b'\r' {
+                end -= 1;
             }
+            spans.push(LineSpan {
+                start,
+                end,
+                ending: lf + 1 - end,
+            });
+            start = lf + 1;
+        };
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const LFS: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+        let mut chunks = bytes.chunks_exact(8);
+        let mut base = 0;
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            // The high bit of each byte that is a LF (exact: no borrow
+            // crosses bytes), lowest byte first.
+            let x = u64::from_le_bytes(word) ^ LFS;
+            let mut found = !(((x & LOW7) + LOW7) | x | LOW7);
+            while found != 0 {
+                on_lf(base + (found.trailing_zeros() / 8) as usize);
+                found &= found - 1;
+            }
+            base += 8;
+        }
+        for (i, &b) in chunks.remainder().iter().enumerate() {
+            if b == b'\n' {
+                on_lf(base + i);
+            }
+        }
+        if start < bytes.len() {
+            spans.push(LineSpan {
+                start,
+                end: bytes.len(),
+                ending: 0,
+            });
         }
         LineText {
             text,
@@ -361,7 +378,7 @@ impl SharedLine {
 
     /// The lines of an LF body by the one rule ([`split_lines`]), each a
     /// range of the one shared body.
-    pub fn split_body(body: String) -> Vec<SharedLine> {
+    pub fn split_body(body: &str) -> Vec<SharedLine> {
         let text: std::rc::Rc<str> = std::rc::Rc::from(body);
         let split = LineText::without_bom(&text);
         split
@@ -391,7 +408,11 @@ impl AsRef<str> for SharedLine {
 
 impl PartialEq for SharedLine {
     fn eq(&self, other: &SharedLine) -> bool {
-        **self == **other
+        // The same range of the same text (a kept line) needs no comparison.
+        (std::rc::Rc::ptr_eq(&self.text, &other.text)
+            && self.start == other.start
+            && self.end == other.end)
+            || **self == **other
     }
 }
 
@@ -524,6 +545,18 @@ impl TextFile {
         }
     }
 
+    /// The file's conventions (BOM, endings, tail) with an empty body, for
+    /// a caller that keeps the body's lines apart.
+    pub fn without_body(&self) -> TextFile {
+        TextFile {
+            body: String::new(),
+            bom: self.bom,
+            crlf: self.crlf,
+            mixed: self.mixed.clone(),
+            tail_crs: self.tail_crs,
+        }
+    }
+
     /// A new file: no BOM, LF endings.
     pub fn new_file() -> TextFile {
         TextFile {
@@ -649,7 +682,19 @@ impl TextFile {
     /// in a file without a final newline is written as an empty, unterminated
     /// line (so `["a", ""]` without a final newline is `"a\n"`).
     pub fn encode_lines<S: AsRef<str>>(&self, lines: &[S], final_newline: bool) -> String {
-        self.encode_kept_lines(lines.iter().map(|l| (l.as_ref(), None)), final_newline)
+        // Sized once: the lines, an ending each, a BOM and the tail.
+        let ending = if self.crlf { 2 } else { 1 };
+        let capacity = lines
+            .iter()
+            .map(|l| l.as_ref().len() + ending)
+            .sum::<usize>()
+            + 3
+            + self.tail_crs as usize;
+        self.encode_kept_lines_into(
+            String::with_capacity(capacity),
+            lines.iter().map(|l| (l.as_ref(), None)),
+            final_newline,
+        )
     }
 
     /// As [`TextFile::encode_lines`], for lines that say which line of the
@@ -661,8 +706,16 @@ impl TextFile {
         lines: impl Iterator<Item = (&'a str, Option<usize>)>,
         final_newline: bool,
     ) -> String {
+        self.encode_kept_lines_into(String::new(), lines, final_newline)
+    }
+
+    fn encode_kept_lines_into<'a>(
+        &self,
+        mut out: String,
+        lines: impl Iterator<Item = (&'a str, Option<usize>)>,
+        final_newline: bool,
+    ) -> String {
         let majority = if self.crlf { "\r\n" } else { "\n" };
-        let mut out = String::new();
         if self.bom {
             out.push('\u{feff}');
         }
@@ -689,6 +742,69 @@ impl TextFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The spans as a plain byte-by-byte reading gives them.
+    fn naive_spans(text: &str) -> (Vec<LineSpan>, usize) {
+        let full = text.as_bytes();
+        let tail = full.iter().rev().take_while(|&&b| b == b'\r').count();
+        let bytes = &full[..full.len() - tail];
+        let (mut spans, mut start) = (Vec::new(), 0);
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                let crs = bytes[start..i]
+                    .iter()
+                    .rev()
+                    .take_while(|&&c| c == b'\r')
+                    .count();
+                spans.push(LineSpan {
+                    start,
+                    end: i - crs,
+                    ending: crs + 1,
+                });
+                start = i + 1;
+            }
+        }
+        if start < bytes.len() {
+            spans.push(LineSpan {
+                start,
+                end: bytes.len(),
+                ending: 0,
+            });
+        }
+        (spans, tail)
+    }
+
+    #[test]
+    fn split_reads_eight_bytes_at_a_time_as_one_at_a_time() {
+        // LFs and CRs at every position of the eight-byte words, runs of
+        // them across word edges, multi-byte characters, and tails.
+        let pieces = [
+            "a",
+            "\n",
+            "\r",
+            "\r\n",
+            "\r\r\n",
+            "é",
+            "\n\n",
+            "12345678",
+            "\u{1F600}",
+            "\t",
+        ];
+        let mut seed = 7u64;
+        for len in 0..400 {
+            let mut text = String::new();
+            for _ in 0..(len % 40) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            let split = LineText::without_bom(&text);
+            let (spans, tail) = naive_spans(&text);
+            assert_eq!((&split.spans, split.tail), (&spans, tail), "{text:?}");
+            assert_eq!(split.join(), text);
+        }
+    }
 
     #[test]
     fn crlf_and_bom_round_trip() {

@@ -40,13 +40,12 @@ struct Doc {
 }
 
 impl Doc {
-    fn from_text(mut file: TextFile) -> Doc {
-        let final_newline = file.body.is_empty() || file.body.ends_with('\n');
-        let lines = Line::split_body(std::mem::take(&mut file.body));
+    /// The file's lines share one copy of its body.
+    fn from_text(file: &TextFile) -> Doc {
         Doc {
-            file,
-            lines,
-            final_newline,
+            file: file.without_body(),
+            lines: Line::split_body(&file.body),
+            final_newline: file.has_final_newline(),
         }
     }
 
@@ -281,7 +280,7 @@ fn apply_block(
             return r;
         }
     }
-    let slot = staged.load(host, &path, |t| Doc::from_text(t.clone()));
+    let slot = staged.load(host, &path, Doc::from_text);
     if let Some(u) = &slot.unusable {
         return refuse(base, status_of(&u.kind), u.kind, u.reason(&path));
     }
@@ -360,7 +359,7 @@ fn apply_block(
                                 Ok(done)
                             }
                             Ok(dest) => {
-                                let target = staged.load(host, &dest, |t| Doc::from_text(t.clone()));
+                                let target = staged.load(host, &dest, Doc::from_text);
                                 if target.doc.is_some() && !opts.overwrite {
                                     Err(fail(ErrorKind::FileExists, format!("{name} was refused: it moves the file to {dest}, which already exists. Choose another name, or apply with overwrite.")))
                                 } else if let Some(u) = &target.unusable {
@@ -440,7 +439,7 @@ fn apply_text_block(
     r.path = path.to_string();
     if r.status == Status::Applied {
         if let Some(slot) = staged.edit(path) {
-            slot.doc = Some(Doc::from_text(TextFile::from_text(&new_content)));
+            slot.doc = Some(Doc::from_text(&TextFile::from_text(&new_content)));
             slot.changed = true;
         }
         staged.touch(path);
