@@ -393,6 +393,49 @@ impl SharedLine {
     }
 }
 
+impl SharedLine {
+    /// The file's lines written back: runs of lines that are still
+    /// consecutive in one shared text are copied as one piece. For an
+    /// LF-only file without mixed endings; otherwise as
+    /// [`TextFile::encode_lines`].
+    pub fn encode(file: &TextFile, lines: &[SharedLine], final_newline: bool) -> String {
+        if file.crlf || file.mixed.is_some() {
+            return file.encode_lines(lines, final_newline);
+        }
+        let size: usize = lines.iter().map(|l| l.end - l.start + 1).sum();
+        let mut out = String::with_capacity(size + 3 + file.tail_crs as usize);
+        if file.bom {
+            out.push('\u{feff}');
+        }
+        let mut i = 0;
+        while i < lines.len() {
+            // Extend the run while the next line starts right after this
+            // one's LF in the same text.
+            let first = &lines[i];
+            let mut end = first.end;
+            let mut j = i + 1;
+            while let Some(next) = lines.get(j) {
+                if std::rc::Rc::ptr_eq(&next.text, &first.text)
+                    && next.start == end + 1
+                    && first.text.as_bytes().get(end) == Some(&b'\n')
+                {
+                    end = next.end;
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            out.push_str(first.text.get(first.start..end).unwrap_or(""));
+            if j < lines.len() || final_newline {
+                out.push('\n');
+            }
+            i = j;
+        }
+        file.push_tail(&mut out, lines.is_empty());
+        out
+    }
+}
+
 impl std::ops::Deref for SharedLine {
     type Target = str;
     fn deref(&self) -> &str {
@@ -467,7 +510,38 @@ fn push_ending(out: &mut String, crs: u32) {
 
 /// True when `bytes` has a NUL in its first 8 KiB.
 pub fn is_binary(bytes: &[u8]) -> bool {
-    bytes[..bytes.len().min(BINARY_SNIFF_LEN)].contains(&0)
+    has_byte(&bytes[..bytes.len().min(BINARY_SNIFF_LEN)], 0)
+}
+
+/// Whether `bytes` holds `byte`, read eight bytes at a time (wasm's
+/// `memchr` reads four).
+fn has_byte(bytes: &[u8], byte: u8) -> bool {
+    find_byte(bytes, byte).is_some()
+}
+
+/// The first position of `byte` in `bytes`, read eight bytes at a time
+/// (for short lines too: `str::find` costs a call into `memchr` each).
+pub(crate) fn find_byte(bytes: &[u8], byte: u8) -> Option<usize> {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let pattern = u64::from_le_bytes([byte; 8]);
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word) ^ pattern;
+        // The high bit of each byte equal to `byte` (exact), lowest first.
+        let found = !(((x & LOW7) + LOW7) | x | LOW7);
+        if found != 0 {
+            return Some(base + (found.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == byte)
+        .map(|i| base + i)
 }
 
 impl TextFile {
@@ -490,8 +564,8 @@ impl TextFile {
         let kept = text.trim_end_matches('\r');
         let tail_crs = (text.len() - kept.len()) as u32;
         let text = kept;
-        // No CR at all (one memchr-style scan): no line endings to count.
-        let crlfs = if text.as_bytes().contains(&b'\r') {
+        // No CR at all (one scan, eight bytes at a time): no line endings to count.
+        let crlfs = if has_byte(text.as_bytes(), b'\r') {
             text.matches("\r\n").count()
         } else {
             0
@@ -803,6 +877,55 @@ mod tests {
             let (spans, tail) = naive_spans(&text);
             assert_eq!((&split.spans, split.tail), (&spans, tail), "{text:?}");
             assert_eq!(split.join(), text);
+        }
+    }
+
+    #[test]
+    fn shared_lines_encode_as_encode_lines() {
+        for text in [
+            "",
+            "a\n",
+            "a\nb",
+            "\u{feff}a\n\nb\n",
+            "a\rb\nc\n\r",
+            "x\ny\nz\n",
+        ] {
+            let file = TextFile::from_text(text);
+            let shared = SharedLine::split_body(&file.body);
+            // Kept, dropped, reordered and new lines.
+            let mut edits: Vec<Vec<SharedLine>> = vec![shared.clone()];
+            if shared.len() > 1 {
+                edits.push(shared[1..].to_vec());
+                edits.push(vec![shared[1].clone(), shared[0].clone()]);
+                let mut with_new = shared.clone();
+                with_new.insert(1, SharedLine::new("new"));
+                edits.push(with_new);
+            }
+            edits.push(vec![SharedLine::new("only")]);
+            edits.push(Vec::new());
+            for lines in &edits {
+                for final_newline in [true, false] {
+                    assert_eq!(
+                        SharedLine::encode(&file, lines, final_newline),
+                        file.encode_lines(lines, final_newline),
+                        "{text:?} {lines:?} {final_newline}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn has_byte_finds_a_byte_anywhere() {
+        for len in 0..40 {
+            for at in 0..len {
+                let mut bytes = vec![b'a'; len];
+                assert!(!has_byte(&bytes, b'\r'));
+                bytes[at] = b'\r';
+                assert!(has_byte(&bytes, b'\r'), "{len} {at}");
+                bytes[at] = 0x8d; // the same low seven bits
+                assert!(!has_byte(&bytes, b'\r'), "{len} {at}");
+            }
         }
     }
 

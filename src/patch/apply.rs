@@ -51,7 +51,7 @@ impl Doc {
 
     fn encode(&self) -> String {
         let final_newline = !self.lines.is_empty() && self.final_newline;
-        self.file.encode_lines(&self.lines, final_newline)
+        Line::encode(&self.file, &self.lines, final_newline)
     }
 }
 
@@ -479,11 +479,7 @@ fn apply_hunks(
     };
     let hashes = index.as_ref();
     for (k, hunk) in hunks.iter().enumerate() {
-        let which = if total > 1 {
-            format!("{name}, section {} of {total}", k + 1)
-        } else {
-            name.to_string()
-        };
+        let which = Which { name, k, total };
         let needle = hunk.old_side();
         let mut from = cursor;
         // `@@` lines narrow the search, each to what follows the one before.
@@ -630,7 +626,7 @@ fn apply_hunks(
                 }
                 Located::NotFound => {
                     return Err(not_found(
-                        &which,
+                        &which.to_string(),
                         path,
                         lines,
                         &needle,
@@ -704,6 +700,24 @@ fn apply_hunks(
             no_op: false,
         },
     ))
+}
+
+/// "`*** Update File: x`, section 2 of 3", written only when a failure
+/// names it.
+struct Which<'a> {
+    name: &'a str,
+    k: usize,
+    total: usize,
+}
+
+impl std::fmt::Display for Which<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.total > 1 {
+            write!(f, "{}, section {} of {}", self.name, self.k + 1, self.total)
+        } else {
+            f.write_str(self.name)
+        }
+    }
 }
 
 /// Sections of one operation from which the file's [`LineIndex`] holds
