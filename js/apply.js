@@ -9,6 +9,8 @@ import { driveAsync, driveSync } from './host-driver.js';
 import { checkOptions } from './options.js';
 import { plainCopy, requireString } from './boundary.js';
 
+const utf8 = new TextEncoder();
+
 const APPLY_OPTIONS = {
   dryRun: 'boolean',
   stage: 'boolean',
@@ -53,7 +55,8 @@ function plan(input, options, fn) {
     throw new TypeError(`editblocks: ${fn} needs a reply (string) or an array of EditBlock objects`);
   }
   const checked = checkOptions(options, 'applyEdits', APPLY_OPTIONS);
-  if (typeof input === 'string') return new EngineApplyPlan(input, checked);
+  // A reply crosses as UTF-8 bytes (see read_input in src/wasm/engine.rs).
+  if (typeof input === 'string') return new EngineApplyPlan(utf8.encode(input), checked);
   // The blocks also go as JSON text, which the core reads far faster than
   // the objects; a NaN or an Infinity (JSON would make it null) keeps them
   // objects only. The core falls back to the objects when the text does not

@@ -44,6 +44,28 @@ function forCore(files) {
   return out;
 }
 
+const lossyUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * Sets each `fileChanges[i].before` the core left to the snapshot
+ * (`out.beforeFromSnapshot`: `[i, path]`): the file as the host gave it, read
+ * as the core read it (bytes as UTF-8 with U+FFFD for what is not; a lone
+ * surrogate in a string as U+FFFD, as TextEncoder wrote it). The text then
+ * never crosses back from wasm.
+ */
+function fillBefore(out, files) {
+  const list = out.beforeFromSnapshot;
+  delete out.beforeFromSnapshot;
+  const changes = out.result && out.result.fileChanges;
+  if (!Array.isArray(list) || !Array.isArray(changes)) return out;
+  for (const [i, path] of list) {
+    const v = files[path];
+    const text = typeof v === 'string' ? (typeof v.isWellFormed !== 'function' || v.isWellFormed() ? v : v.toWellFormed()) : v instanceof Uint8Array ? lossyUtf8.decode(v) : null;
+    if (changes[i]) changes[i].before = text;
+  }
+  return out;
+}
+
 const messageOf = (e) => String(e && e.message ? e.message : e);
 // A host refuses a path that a symbolic link leads out of the root by throwing
 // an error with code 'EDITBLOCKS_PATH_ESCAPE': the core reports it as
@@ -312,7 +334,7 @@ export function driveSync(host, plan) {
   checkHost(host, plan.needsDelete);
   for (let attempt = 1; ; attempt++) {
     const files = readSnapshotSync(host, plan);
-    const out = plan.run(forCore(files));
+    const out = fillBefore(plan.run(forCore(files)), files);
     const r = replaySync(host, plan, out, files, attempt > 1);
     if (r !== RETRY) return withPathAlias(r);
   }
@@ -395,7 +417,7 @@ export async function driveAsync(host, plan) {
   checkHost(host, plan.needsDelete);
   for (let attempt = 1; ; attempt++) {
     const files = await readSnapshotAsync(host, plan);
-    const out = plan.run(forCore(files));
+    const out = fillBefore(plan.run(forCore(files)), files);
     const r = await replayAsync(host, plan, out, files, attempt > 1);
     if (r !== RETRY) return withPathAlias(r);
   }

@@ -243,33 +243,50 @@ impl<'a> LineText<'a> {
         let full = text.as_bytes();
         let tail = full.iter().rev().take_while(|&&b| b == b'\r').count();
         let bytes = &full[..full.len() - tail];
-        let mut spans = Vec::new();
+        // One pass over the bytes, eight at a time: a span ends at each LF,
+        // the CRs just before it read as part of the ending.
+        let mut spans = Vec::with_capacity(bytes.len() / 32 + 1);
         let mut start = 0;
-        while start < bytes.len() {
-            match bytes[start..].iter().position(|&b| b == b'\n') {
-                Some(k) => {
-                    let lf = start + k;
-                    let crs = bytes[start..lf]
-                        .iter()
-                        .rev()
-                        .take_while(|&&b| b == b'\r')
-                        .count();
-                    spans.push(LineSpan {
-                        start,
-                        end: lf - crs,
-                        ending: crs + 1,
-                    });
-                    start = lf + 1;
-                }
-                None => {
-                    spans.push(LineSpan {
-                        start,
-                        end: bytes.len(),
-                        ending: 0,
-                    });
-                    start = bytes.len();
-                }
+        let mut on_lf = |lf: usize| {
+            let mut end = lf;
+            while end > start && bytes[end - 1] == b'\r' {
+                end -= 1;
             }
+            spans.push(LineSpan {
+                start,
+                end,
+                ending: lf + 1 - end,
+            });
+            start = lf + 1;
+        };
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const LFS: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+        let mut chunks = bytes.chunks_exact(8);
+        let mut base = 0;
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            // The high bit of each byte that is a LF (exact: no borrow
+            // crosses bytes), lowest byte first.
+            let x = u64::from_le_bytes(word) ^ LFS;
+            let mut found = !(((x & LOW7) + LOW7) | x | LOW7);
+            while found != 0 {
+                on_lf(base + (found.trailing_zeros() / 8) as usize);
+                found &= found - 1;
+            }
+            base += 8;
+        }
+        for (i, &b) in chunks.remainder().iter().enumerate() {
+            if b == b'\n' {
+                on_lf(base + i);
+            }
+        }
+        if start < bytes.len() {
+            spans.push(LineSpan {
+                start,
+                end: bytes.len(),
+                ending: 0,
+            });
         }
         LineText {
             text,
@@ -361,7 +378,7 @@ impl SharedLine {
 
     /// The lines of an LF body by the one rule ([`split_lines`]), each a
     /// range of the one shared body.
-    pub fn split_body(body: String) -> Vec<SharedLine> {
+    pub fn split_body(body: &str) -> Vec<SharedLine> {
         let text: std::rc::Rc<str> = std::rc::Rc::from(body);
         let split = LineText::without_bom(&text);
         split
@@ -373,6 +390,49 @@ impl SharedLine {
                 end: s.end,
             })
             .collect()
+    }
+}
+
+impl SharedLine {
+    /// The file's lines written back: runs of lines that are still
+    /// consecutive in one shared text are copied as one piece. For an
+    /// LF-only file without mixed endings; otherwise as
+    /// [`TextFile::encode_lines`].
+    pub fn encode(file: &TextFile, lines: &[SharedLine], final_newline: bool) -> String {
+        if file.crlf || file.mixed.is_some() {
+            return file.encode_lines(lines, final_newline);
+        }
+        let size: usize = lines.iter().map(|l| l.end - l.start + 1).sum();
+        let mut out = String::with_capacity(size + 3 + file.tail_crs as usize);
+        if file.bom {
+            out.push('\u{feff}');
+        }
+        let mut i = 0;
+        while i < lines.len() {
+            // Extend the run while the next line starts right after this
+            // one's LF in the same text.
+            let first = &lines[i];
+            let mut end = first.end;
+            let mut j = i + 1;
+            while let Some(next) = lines.get(j) {
+                if std::rc::Rc::ptr_eq(&next.text, &first.text)
+                    && next.start == end + 1
+                    && first.text.as_bytes().get(end) == Some(&b'\n')
+                {
+                    end = next.end;
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            out.push_str(first.text.get(first.start..end).unwrap_or(""));
+            if j < lines.len() || final_newline {
+                out.push('\n');
+            }
+            i = j;
+        }
+        file.push_tail(&mut out, lines.is_empty());
+        out
     }
 }
 
@@ -391,7 +451,11 @@ impl AsRef<str> for SharedLine {
 
 impl PartialEq for SharedLine {
     fn eq(&self, other: &SharedLine) -> bool {
-        **self == **other
+        // The same range of the same text (a kept line) needs no comparison.
+        (std::rc::Rc::ptr_eq(&self.text, &other.text)
+            && self.start == other.start
+            && self.end == other.end)
+            || **self == **other
     }
 }
 
@@ -446,7 +510,38 @@ fn push_ending(out: &mut String, crs: u32) {
 
 /// True when `bytes` has a NUL in its first 8 KiB.
 pub fn is_binary(bytes: &[u8]) -> bool {
-    bytes[..bytes.len().min(BINARY_SNIFF_LEN)].contains(&0)
+    has_byte(&bytes[..bytes.len().min(BINARY_SNIFF_LEN)], 0)
+}
+
+/// Whether `bytes` holds `byte`, read eight bytes at a time (wasm's
+/// `memchr` reads four).
+fn has_byte(bytes: &[u8], byte: u8) -> bool {
+    find_byte(bytes, byte).is_some()
+}
+
+/// The first position of `byte` in `bytes`, read eight bytes at a time
+/// (for short lines too: `str::find` costs a call into `memchr` each).
+pub(crate) fn find_byte(bytes: &[u8], byte: u8) -> Option<usize> {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let pattern = u64::from_le_bytes([byte; 8]);
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word) ^ pattern;
+        // The high bit of each byte equal to `byte` (exact), lowest first.
+        let found = !(((x & LOW7) + LOW7) | x | LOW7);
+        if found != 0 {
+            return Some(base + (found.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == byte)
+        .map(|i| base + i)
 }
 
 impl TextFile {
@@ -469,8 +564,8 @@ impl TextFile {
         let kept = text.trim_end_matches('\r');
         let tail_crs = (text.len() - kept.len()) as u32;
         let text = kept;
-        // No CR at all (one memchr-style scan): no line endings to count.
-        let crlfs = if text.as_bytes().contains(&b'\r') {
+        // No CR at all (one scan, eight bytes at a time): no line endings to count.
+        let crlfs = if has_byte(text.as_bytes(), b'\r') {
             text.matches("\r\n").count()
         } else {
             0
@@ -521,6 +616,18 @@ impl TextFile {
                 crs: endings,
             })),
             tail_crs,
+        }
+    }
+
+    /// The file's conventions (BOM, endings, tail) with an empty body, for
+    /// a caller that keeps the body's lines apart.
+    pub fn without_body(&self) -> TextFile {
+        TextFile {
+            body: String::new(),
+            bom: self.bom,
+            crlf: self.crlf,
+            mixed: self.mixed.clone(),
+            tail_crs: self.tail_crs,
         }
     }
 
@@ -649,7 +756,19 @@ impl TextFile {
     /// in a file without a final newline is written as an empty, unterminated
     /// line (so `["a", ""]` without a final newline is `"a\n"`).
     pub fn encode_lines<S: AsRef<str>>(&self, lines: &[S], final_newline: bool) -> String {
-        self.encode_kept_lines(lines.iter().map(|l| (l.as_ref(), None)), final_newline)
+        // Sized once: the lines, an ending each, a BOM and the tail.
+        let ending = if self.crlf { 2 } else { 1 };
+        let capacity = lines
+            .iter()
+            .map(|l| l.as_ref().len() + ending)
+            .sum::<usize>()
+            + 3
+            + self.tail_crs as usize;
+        self.encode_kept_lines_into(
+            String::with_capacity(capacity),
+            lines.iter().map(|l| (l.as_ref(), None)),
+            final_newline,
+        )
     }
 
     /// As [`TextFile::encode_lines`], for lines that say which line of the
@@ -661,8 +780,16 @@ impl TextFile {
         lines: impl Iterator<Item = (&'a str, Option<usize>)>,
         final_newline: bool,
     ) -> String {
+        self.encode_kept_lines_into(String::new(), lines, final_newline)
+    }
+
+    fn encode_kept_lines_into<'a>(
+        &self,
+        mut out: String,
+        lines: impl Iterator<Item = (&'a str, Option<usize>)>,
+        final_newline: bool,
+    ) -> String {
         let majority = if self.crlf { "\r\n" } else { "\n" };
-        let mut out = String::new();
         if self.bom {
             out.push('\u{feff}');
         }
@@ -689,6 +816,118 @@ impl TextFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The spans as a plain byte-by-byte reading gives them.
+    fn naive_spans(text: &str) -> (Vec<LineSpan>, usize) {
+        let full = text.as_bytes();
+        let tail = full.iter().rev().take_while(|&&b| b == b'\r').count();
+        let bytes = &full[..full.len() - tail];
+        let (mut spans, mut start) = (Vec::new(), 0);
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                let crs = bytes[start..i]
+                    .iter()
+                    .rev()
+                    .take_while(|&&c| c == b'\r')
+                    .count();
+                spans.push(LineSpan {
+                    start,
+                    end: i - crs,
+                    ending: crs + 1,
+                });
+                start = i + 1;
+            }
+        }
+        if start < bytes.len() {
+            spans.push(LineSpan {
+                start,
+                end: bytes.len(),
+                ending: 0,
+            });
+        }
+        (spans, tail)
+    }
+
+    #[test]
+    fn split_reads_eight_bytes_at_a_time_as_one_at_a_time() {
+        // LFs and CRs at every position of the eight-byte words, runs of
+        // them across word edges, multi-byte characters, and tails.
+        let pieces = [
+            "a",
+            "\n",
+            "\r",
+            "\r\n",
+            "\r\r\n",
+            "é",
+            "\n\n",
+            "12345678",
+            "\u{1F600}",
+            "\t",
+        ];
+        let mut seed = 7u64;
+        for len in 0..400 {
+            let mut text = String::new();
+            for _ in 0..(len % 40) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            let split = LineText::without_bom(&text);
+            let (spans, tail) = naive_spans(&text);
+            assert_eq!((&split.spans, split.tail), (&spans, tail), "{text:?}");
+            assert_eq!(split.join(), text);
+        }
+    }
+
+    #[test]
+    fn shared_lines_encode_as_encode_lines() {
+        for text in [
+            "",
+            "a\n",
+            "a\nb",
+            "\u{feff}a\n\nb\n",
+            "a\rb\nc\n\r",
+            "x\ny\nz\n",
+        ] {
+            let file = TextFile::from_text(text);
+            let shared = SharedLine::split_body(&file.body);
+            // Kept, dropped, reordered and new lines.
+            let mut edits: Vec<Vec<SharedLine>> = vec![shared.clone()];
+            if shared.len() > 1 {
+                edits.push(shared[1..].to_vec());
+                edits.push(vec![shared[1].clone(), shared[0].clone()]);
+                let mut with_new = shared.clone();
+                with_new.insert(1, SharedLine::new("new"));
+                edits.push(with_new);
+            }
+            edits.push(vec![SharedLine::new("only")]);
+            edits.push(Vec::new());
+            for lines in &edits {
+                for final_newline in [true, false] {
+                    assert_eq!(
+                        SharedLine::encode(&file, lines, final_newline),
+                        file.encode_lines(lines, final_newline),
+                        "{text:?} {lines:?} {final_newline}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn has_byte_finds_a_byte_anywhere() {
+        for len in 0..40 {
+            for at in 0..len {
+                let mut bytes = vec![b'a'; len];
+                assert!(!has_byte(&bytes, b'\r'));
+                bytes[at] = b'\r';
+                assert!(has_byte(&bytes, b'\r'), "{len} {at}");
+                bytes[at] = 0x8d; // the same low seven bits
+                assert!(!has_byte(&bytes, b'\r'), "{len} {at}");
+            }
+        }
+    }
 
     #[test]
     fn crlf_and_bom_round_trip() {

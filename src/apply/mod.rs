@@ -421,9 +421,12 @@ impl Transaction {
 }
 
 fn text_of(bytes: &Option<Vec<u8>>) -> Option<String> {
-    bytes
-        .as_deref()
-        .map(|b| String::from_utf8_lossy(b).into_owned())
+    // Valid UTF-8 (every file read as text) is copied as is; the lossy
+    // reading, far slower, is for a deleted binary or non-UTF-8 file.
+    bytes.as_deref().map(|b| match std::str::from_utf8(b) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(b).into_owned(),
+    })
 }
 
 /// Reads and decodes one path: binary, non-UTF-8 and refused reads are

@@ -93,44 +93,50 @@ impl<M> CompleteBlock<'_, M> {
 pub trait Sink {
     /// Whether block starts, updates and discards are wanted (a one-shot
     /// parse wants only complete blocks). Asked once, when the grammar is
-    /// made.
-    fn events(&self) -> bool;
+    /// made. By default not: the defaults below ignore every event, for a
+    /// sink that wants complete blocks only.
+    fn events(&self) -> bool {
+        false
+    }
     /// A line of the reply is read (without its line end); returns the mark
     /// of its start: what the sink wants remembered with a line that may be
     /// pointed at later (a path line, a block's first line), e.g. its offset
     /// in the sink's own units; 0 when nothing. Called for every line, in
     /// order, before anything it causes.
-    fn line(&mut self, line: &str) -> Mark;
+    fn line(&mut self, _line: &str) -> Mark {
+        0
+    }
     /// A start marker was read after a usable path.
     fn block_start(
         &mut self,
-        format: Option<Format>,
-        line_number: u32,
-        file_path: &str,
-        at: PathAt<'_, Mark>,
-    );
+        _format: Option<Format>,
+        _line_number: u32,
+        _file_path: &str,
+        _at: PathAt<'_, Mark>,
+    ) {
+    }
     /// `line`, the current line, is content of `section`.
-    fn content(&mut self, format: Option<Format>, section: Section, line: &str);
+    fn content(&mut self, _format: Option<Format>, _section: Section, _line: &str) {}
     /// A new section begins (its marker is the current line).
-    fn section(&mut self, format: Option<Format>, section: Section);
+    fn section(&mut self, _format: Option<Format>, _section: Section) {}
     /// Lines read earlier are content of `section` after all (a block
     /// restarted at a start marker it held).
-    fn replayed(&mut self, format: Option<Format>, section: Section, lines: Vec<String>);
+    fn replayed(&mut self, _format: Option<Format>, _section: Section, _lines: Vec<String>) {}
     /// A text block is complete; `index` is its place among all blocks.
     fn complete(&mut self, index: usize, block: CompleteBlock<'_, Mark>);
     /// Body lines of the patch operation being read; `current` is the line
     /// just read.
-    fn patch_update(&mut self, format: Format, lines: Vec<String>, current: &str);
+    fn patch_update(&mut self, _format: Format, _lines: Vec<String>, _current: &str) {}
     /// `line`, the line just read, is a body line of the patch operation
     /// being read, as written.
-    fn patch_line(&mut self, format: Format, line: &str);
+    fn patch_line(&mut self, _format: Format, _line: &str) {}
     /// A patch operation is complete. `raw_at`: the byte offset and mark of
     /// the reply line its `raw_block` starts at (its header line), when known;
     /// the raw block is the reply's text from there only when it reads the
     /// same (a patch grammar may have tidied a line).
     fn patch_complete(&mut self, index: usize, block: EditBlock, raw_at: Option<(usize, Mark)>);
     /// A block was dropped, with the sentence saying why.
-    fn discarded(&mut self, file_path: Option<String>, line_number: u32, reason: String);
+    fn discarded(&mut self, _file_path: Option<String>, _line_number: u32, _reason: String) {}
 }
 
 /// What a sink remembers with a line (see [`Sink::line`]).
@@ -248,25 +254,12 @@ pub struct BlockSink {
 }
 
 impl Sink for BlockSink {
-    fn events(&self) -> bool {
-        false
-    }
-    fn line(&mut self, _: &str) -> Mark {
-        0
-    }
-    fn block_start(&mut self, _: Option<Format>, _: u32, _: &str, _: PathAt<Mark>) {}
-    fn content(&mut self, _: Option<Format>, _: Section, _: &str) {}
-    fn section(&mut self, _: Option<Format>, _: Section) {}
-    fn replayed(&mut self, _: Option<Format>, _: Section, _: Vec<String>) {}
     fn complete(&mut self, _: usize, block: CompleteBlock<'_, Mark>) {
         self.blocks.push(block.to_edit_block());
     }
-    fn patch_update(&mut self, _: Format, _: Vec<String>, _: &str) {}
-    fn patch_line(&mut self, _: Format, _: &str) {}
     fn patch_complete(&mut self, _: usize, block: EditBlock, _: Option<(usize, Mark)>) {
         self.blocks.push(block);
     }
-    fn discarded(&mut self, _: Option<String>, _: u32, _: String) {}
 }
 
 /// Complete text blocks as byte ranges of the reply (no text copied), and
@@ -281,24 +274,11 @@ pub struct SpanSink {
 }
 
 impl Sink for SpanSink {
-    fn events(&self) -> bool {
-        false
-    }
-    fn line(&mut self, _: &str) -> Mark {
-        0
-    }
-    fn block_start(&mut self, _: Option<Format>, _: u32, _: &str, _: PathAt<Mark>) {}
-    fn content(&mut self, _: Option<Format>, _: Section, _: &str) {}
-    fn section(&mut self, _: Option<Format>, _: Section) {}
-    fn replayed(&mut self, _: Option<Format>, _: Section, _: Vec<String>) {}
     fn complete(&mut self, _: usize, block: CompleteBlock<'_, Mark>) {
         self.spans.push(block.to_spans());
     }
-    fn patch_update(&mut self, _: Format, _: Vec<String>, _: &str) {}
-    fn patch_line(&mut self, _: Format, _: &str) {}
     fn patch_complete(&mut self, index: usize, block: EditBlock, raw_at: Option<(usize, Mark)>) {
         self.patches.push((index, block));
         self.patch_offsets.push(raw_at.map(|(offset, _)| offset));
     }
-    fn discarded(&mut self, _: Option<String>, _: u32, _: String) {}
 }

@@ -957,7 +957,9 @@ impl GrammarCore {
         if self.patch_out.is_empty() {
             return;
         }
-        for event in std::mem::take(&mut self.patch_out) {
+        // Drained in place: the buffer keeps its capacity for the next line.
+        let mut events = std::mem::take(&mut self.patch_out);
+        for event in events.drain(..) {
             match event {
                 PatchEvent::Start {
                     path,
@@ -1012,6 +1014,9 @@ impl GrammarCore {
                     }
                 }
             }
+        }
+        if self.patch_out.is_empty() {
+            self.patch_out = events;
         }
     }
 

@@ -40,19 +40,18 @@ struct Doc {
 }
 
 impl Doc {
-    fn from_text(mut file: TextFile) -> Doc {
-        let final_newline = file.body.is_empty() || file.body.ends_with('\n');
-        let lines = Line::split_body(std::mem::take(&mut file.body));
+    /// The file's lines share one copy of its body.
+    fn from_text(file: &TextFile) -> Doc {
         Doc {
-            file,
-            lines,
-            final_newline,
+            file: file.without_body(),
+            lines: Line::split_body(&file.body),
+            final_newline: file.has_final_newline(),
         }
     }
 
     fn encode(&self) -> String {
         let final_newline = !self.lines.is_empty() && self.final_newline;
-        self.file.encode_lines(&self.lines, final_newline)
+        Line::encode(&self.file, &self.lines, final_newline)
     }
 }
 
@@ -297,7 +296,7 @@ fn apply_block(
             return r;
         }
     }
-    let slot = staged.load(host, &path, |t| Doc::from_text(t.clone()));
+    let slot = staged.load(host, &path, Doc::from_text);
     if let Some(u) = &slot.unusable {
         return refuse(base, status_of(&u.kind), u.kind, u.reason(&path));
     }
@@ -403,8 +402,7 @@ fn apply_block(
                                 Ok(done)
                             }
                             Ok(dest) => {
-                                let target =
-                                    staged.load(host, &dest, |t| Doc::from_text(t.clone()));
+                                let target = staged.load(host, &dest, Doc::from_text);
                                 if target.doc.is_some() && !opts.overwrite {
                                     Err(fail(ErrorKind::FileExists, format!("{name} was refused: it moves the file to {dest}, which already exists. Choose another name, or apply with overwrite.")))
                                 } else if let Some(u) = &target.unusable {
@@ -484,7 +482,7 @@ fn apply_text_block(
     r.path = path.to_string();
     if r.status == Status::Applied {
         if let Some(slot) = staged.edit(path) {
-            slot.doc = Some(Doc::from_text(TextFile::from_text(&new_content)));
+            slot.doc = Some(Doc::from_text(&TextFile::from_text(&new_content)));
             slot.changed = true;
         }
         staged.touch(path);
@@ -524,11 +522,7 @@ fn apply_hunks(
     };
     let hashes = index.as_ref();
     for (k, hunk) in hunks.iter().enumerate() {
-        let which = if total > 1 {
-            format!("{name}, section {} of {total}", k + 1)
-        } else {
-            name.to_string()
-        };
+        let which = Which { name, k, total };
         let needle = hunk.old_side();
         let mut from = cursor;
         // `@@` lines narrow the search, each to what follows the one before.
@@ -562,13 +556,19 @@ fn apply_hunks(
                     from = starts[0] + 1;
                 }
                 Located::NotFound => {
-                    return Err(anchor_not_found(&which, path, lines, anchor, from))
+                    return Err(anchor_not_found(
+                        &which.to_string(),
+                        path,
+                        lines,
+                        anchor,
+                        from,
+                    ))
                 }
             }
         }
         let start = if needle.is_empty() {
             let placed = place_without_context(
-                &which,
+                &which.to_string(),
                 path,
                 format,
                 (!hunk.anchors.is_empty()).then_some(from),
@@ -623,11 +623,17 @@ fn apply_hunks(
                     start
                 }
                 Located::Ambiguous { pass, starts } => {
-                    return Err(ambiguous_section(&which, path, &starts, pass, format))
+                    return Err(ambiguous_section(
+                        &which.to_string(),
+                        path,
+                        &starts,
+                        pass,
+                        format,
+                    ))
                 }
                 Located::NotFound => {
                     return Err(not_found(
-                        &which,
+                        &which.to_string(),
                         path,
                         lines,
                         &needle,
@@ -835,6 +841,24 @@ pub(crate) fn hunk_offset(start: usize, old_start: u32, has_old: bool) -> isize 
         old_start as isize
     };
     start as isize - stated
+}
+
+/// "`*** Update File: x`, section 2 of 3", written only when a failure
+/// names it.
+struct Which<'a> {
+    name: &'a str,
+    k: usize,
+    total: usize,
+}
+
+impl std::fmt::Display for Which<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.total > 1 {
+            write!(f, "{}, section {} of {}", self.name, self.k + 1, self.total)
+        } else {
+            f.write_str(self.name)
+        }
+    }
 }
 
 /// Sections of one operation from which the file's [`LineIndex`] holds

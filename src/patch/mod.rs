@@ -140,12 +140,21 @@ impl Serialize for Hunk {
 impl Hunk {
     /// The body lines, each with its prefix.
     pub fn lines(&self) -> impl Iterator<Item = &str> + '_ {
-        let body = if self.body.is_empty() {
-            None
-        } else {
-            Some(self.body.split('\n'))
-        };
-        body.into_iter().flatten()
+        // `split('\n')`, with the LF found eight bytes at a time.
+        let mut rest = (!self.body.is_empty()).then_some(self.body.as_str());
+        std::iter::from_fn(move || {
+            let text = rest?;
+            match crate::text::find_byte(text.as_bytes(), b'\n') {
+                Some(i) => {
+                    rest = text.get(i + 1..);
+                    text.get(..i)
+                }
+                None => {
+                    rest = None;
+                    Some(text)
+                }
+            }
+        })
     }
 
     /// The body lines joined by `'\n'` (no final newline).
@@ -155,6 +164,10 @@ impl Hunk {
 
     /// Appends a body line (with its prefix).
     pub fn push_line(&mut self, line: &str) {
+        if self.body.capacity() == 0 {
+            // Room for a typical section at once, not eight doublings.
+            self.body.reserve(256);
+        }
         if !self.body.is_empty() {
             self.body.push('\n');
         }

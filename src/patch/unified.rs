@@ -51,6 +51,9 @@ pub(crate) struct Reader {
     held: Option<(String, u32)>,
 }
 
+/// What a file's text is first given room for (it grows from there).
+const RAW_CAPACITY: usize = 1024;
+
 fn is_hunk_header(t: &str) -> bool {
     t.starts_with("@@")
 }
@@ -58,7 +61,9 @@ fn is_hunk_header(t: &str) -> bool {
 /// `@@ -3,4 +3,5 @@ tail` as (old start, old count, new start, new count).
 pub(crate) fn hunk_numbers(t: &str) -> Option<(u32, u32, u32, u32)> {
     let rest = t.strip_prefix("@@")?.trim_start();
-    let end = rest.find("@@")?;
+    // The first `@@` (a byte search: `str::find` with a two-byte pattern
+    // sets up a general searcher for each header).
+    let end = rest.as_bytes().windows(2).position(|w| w == b"@@")?;
     let mut parts = rest[..end].split_whitespace();
     let old = parts.next()?.strip_prefix('-')?;
     let new = parts.next()?.strip_prefix('+')?;
@@ -128,6 +133,7 @@ impl Reader {
         let mut f = File {
             line_number: n,
             git: git_names(rest),
+            raw: String::with_capacity(RAW_CAPACITY),
             ..File::default()
         };
         f.raw.push_str(line);
@@ -165,6 +171,7 @@ impl Reader {
                     self.complete(out);
                     self.file = Some(File {
                         line_number: at,
+                        raw: String::with_capacity(RAW_CAPACITY),
                         ..File::default()
                     });
                 }

@@ -105,7 +105,8 @@ impl Reader {
                 shown(t)
             ));
         }
-        let mut raw = String::new();
+        // Room for a typical operation's text (it grows from there).
+        let mut raw = String::with_capacity(1024);
         raw.push_str(t);
         raw.push('\n');
         out.push(PatchEvent::Start {

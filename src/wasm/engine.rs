@@ -21,7 +21,17 @@ fn read_input(
     json: Option<String>,
     options: &ApplyOptions,
 ) -> Result<(Vec<EditBlock>, Option<String>), JsError> {
-    if let Some(reply) = input.as_string() {
+    // The reply as UTF-8 bytes (`js/apply.js` encodes it with TextEncoder,
+    // far faster than a string crosses: wasm-bindgen copies an ASCII string
+    // one character at a time in JavaScript).
+    let reply = match input.dyn_ref::<js_sys::Uint8Array>() {
+        Some(bytes) => Some(
+            String::from_utf8(bytes.to_vec())
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        ),
+        None => input.as_string(),
+    };
+    if let Some(reply) = reply {
         let blocks = crate::parser::parse_edits(
             &reply,
             &crate::parser::ParseOptions {

@@ -149,6 +149,11 @@ struct HostChanges<'a, R: Serialize> {
     writes: Vec<WriteOp<'a>>,
     deletes: Vec<&'a str>,
     stage: Vec<&'a str>,
+    /// `[change index, path]`: that change's `before` is what the snapshot
+    /// gave for `path` (the driver holds it already, so it does not cross
+    /// back; `js/host-driver.js` sets it).
+    #[serde(rename = "beforeFromSnapshot")]
+    before_from_snapshot: Vec<(usize, &'a str)>,
 }
 
 #[cfg(feature = "full")]
@@ -156,6 +161,26 @@ struct HostChanges<'a, R: Serialize> {
 struct WriteOp<'a> {
     path: &'a str,
     content: usize,
+}
+
+/// Whether two texts are equal, eight bytes at a time: the texts are whole
+/// files, and wasm's `memcmp` compares byte by byte.
+#[cfg(feature = "full")]
+fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let word = |c: &[u8]| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        u64::from_le_bytes(w)
+    };
+    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
+    let differs = (&mut x)
+        .zip(&mut y)
+        .fold(0u64, |acc, (p, q)| acc | (word(p) ^ word(q)));
+    differs == 0 && x.remainder() == y.remainder()
 }
 
 /// Packs the operations a snapshot host recorded, in order, with `result`:
@@ -196,11 +221,27 @@ pub(crate) fn host_changes<R: WithFileChanges>(
     // and they are set afterwards (an existing key keeps its place).
     let changes = std::mem::take(result.file_changes_mut());
     let mut slots: Vec<(Option<usize>, Option<usize>)> = Vec::with_capacity(changes.len());
-    for change in &changes {
-        let before = change.before.as_deref().map(|t| {
-            texts.push(t);
-            texts.len() - 1
-        });
+    let mut before_from_snapshot = Vec::new();
+    for (k, change) in changes.iter().enumerate() {
+        // A change's `before` is the file as read (its old name's, for a
+        // move): the text the snapshot gave for that path, read as UTF-8
+        // (lossily for bytes that are not) — the driver has it.
+        let source = change.moved_from.as_deref().unwrap_or(&change.path);
+        let in_snapshot = host
+            .snapshot_of
+            .as_ref()
+            .is_some_and(|read| read.contains(source));
+        let before = match change.before.as_deref() {
+            Some(_) if in_snapshot => {
+                before_from_snapshot.push((k, source));
+                None
+            }
+            Some(t) => {
+                texts.push(t);
+                Some(texts.len() - 1)
+            }
+            None => None,
+        };
         let after = change.after.as_deref().map(|t| {
             // The last write of this path (what the host holds at the end)
             // is the same text in a real run; in a dry run there is none.
@@ -209,7 +250,7 @@ pub(crate) fn host_changes<R: WithFileChanges>(
                 .rev()
                 .find(|w| w.path == change.path)
                 .map(|w| w.content)
-                .filter(|&i| texts[i] == t);
+                .filter(|&i| same_text(texts[i], t));
             write.unwrap_or_else(|| {
                 texts.push(t);
                 texts.len() - 1
@@ -232,6 +273,7 @@ pub(crate) fn host_changes<R: WithFileChanges>(
         writes,
         deletes,
         stage,
+        before_from_snapshot,
     })
     .map_err(|e| {
         JsError::new(&format!(
