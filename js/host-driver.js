@@ -258,7 +258,8 @@ function markFileChanged(result, path, cause, atomic) {
     } else if (atomic) {
       r.status = 'skipped';
       r.errorKind = 'atomic-aborted';
-      r.reason = `Not written: the changes are applied atomically and ${path} changed on disk while they were written. This edit would apply once that file is read again.`;
+      // The shared atomic sentence (src/apply/outcome.rs), with the cause a concurrent write.
+      r.reason = `Not written: ${path} changed on disk while the reply was written, and the reply is applied all or nothing. This edit was fine: send it again as it was, once ${path} has been read again.`;
     }
   }
   for (const key of ['filesModified', 'filesCreated', 'filesDeleted']) {

@@ -118,6 +118,7 @@ test('a file that keeps changing fails as file-changed, naming the file, and not
     if (mode === 'atomic') {
       assert.equal(b.status, 'skipped');
       assert.equal(b.errorKind, 'atomic-aborted');
+      assert.match(b.reason, /a\.txt changed on disk while the reply was written, and the reply is applied all or nothing/);
       assert.equal(fs.readFileSync(path.join(root, 'b.txt'), 'utf8'), 'bee\n');
       assert.deepEqual(result.filesModified, []);
     } else {
