@@ -239,7 +239,7 @@ export class EditStream {
   // Every batch of events leaves through here: pendingDelta() tracks them,
   // and the preview adds block-located / block-unmatched.
   _out(events) {
-    if (events.length > 0) this._tracker.track(events);
+    if (events.length > 0 && this._tracker.active) this._tracker.track(events);
     return this._preview === null ? events : this._preview.route(events);
   }
 
@@ -339,6 +339,13 @@ export class EditStream {
   pendingDelta() {
     this._checkNotFreed('pendingDelta');
     if (this._finished) return null;
+    if (!this._tracker.active) {
+      // The first call starts the tracking (a stream nobody asks for deltas
+      // keeps no copy of its lines): the open block so far is its reset.
+      const open = this.pending();
+      this._tracker.start(open);
+      if (open === null) return null;
+    }
     return this._tracker.take(this._typing());
   }
 

@@ -449,9 +449,19 @@ class PreviewDriver {
  */
 export class PendingTracker {
   constructor() {
-    this.open = null; // { filePath, format, lineNumber, sections: count of lines per section }
+    this.open = null; // { filePath, format, lineNumber }
     this.added = [];
     this.fresh = false; // a block started since the last call
+    this.active = false; // tracking starts at the first pendingDelta()
+  }
+
+  /** Starts tracking with the open block so far (`pending()`, or null between blocks). */
+  start(pending) {
+    this.active = true;
+    if (pending === null) return;
+    this.open = { filePath: pending.filePath, format: pending.format, lineNumber: pending.lineNumber };
+    this.added = pending.sections;
+    this.fresh = true;
   }
 
   track(events) {

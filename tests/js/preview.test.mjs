@@ -119,6 +119,51 @@ test('pendingDelta reports only what is new; pending() still gives the whole blo
   stream.finish();
 });
 
+test('pendingDelta adds up to pending() whenever its first call comes (it tracks only once asked)', () => {
+  const reply = [
+    'Intro text.\n', 'a.txt\n', '<<<<<<< SEARCH\n', 'one\n', 'two\n', '=======\n', 'uno\n', '>>>>>>> REPLACE\n',
+    'Between.\n', '```diff\n', '--- a/b.txt\n', '+++ b/b.txt\n', '@@ -1,2 +1,2 @@\n', ' keep\n', '-old\n', '+new\n', '```\n',
+    '*** Begin Patch\n', '*** Update File: c.txt\n', '@@ def f():\n', ' x = 1\n', '-y = 2\n', '+y = 3\n', '*** End Patch\n',
+  ].join('');
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let round = 0; round < 40; round++) {
+    const chunks = [];
+    for (let i = 0; i < reply.length;) {
+      const n = 1 + Math.floor(rand() * 12);
+      chunks.push(reply.slice(i, i + n));
+      i += n;
+    }
+    const firstCall = Math.floor(rand() * chunks.length);
+    const stream = new EditStream();
+    let rebuilt = null;
+    chunks.forEach((chunk, i) => {
+      stream.feed(chunk);
+      if (i < firstCall) return;
+      const delta = stream.pendingDelta();
+      const whole = stream.pending();
+      if (delta === null) {
+        assert.equal(whole, null, `round ${round}, chunk ${i}: a null delta means no open block`);
+        rebuilt = null;
+        return;
+      }
+      if (delta.reset || rebuilt === null) {
+        assert.ok(delta.reset, `round ${round}, chunk ${i}: the first delta of a block is a reset`);
+        rebuilt = [];
+      }
+      for (const { section, lines } of delta.added) {
+        const last = rebuilt[rebuilt.length - 1];
+        if (last !== undefined && last.section === section && lines.length > 0) last.lines.push(...lines);
+        else if (last === undefined || last.section !== section || lines.length === 0) rebuilt.push({ section, lines: [...lines] });
+      }
+      assert.deepEqual(rebuilt.filter((s) => s.lines.length > 0), whole.sections.filter((s) => s.lines.length > 0), `round ${round}, chunk ${i} (first call at ${firstCall})`);
+      assert.equal(delta.filePath, whole.filePath);
+      assert.equal(delta.partialLine, whole.partialLine);
+    });
+    stream.finish();
+  }
+});
+
 test('renderInProgressEditBlock(stream) draws the block in place; the incremental form adds up to it', () => {
   const file = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
   const reply = 'f.txt\n<<<<<<< SEARCH\nline 10\nline 11\n=======\nline 10\nline eleven\nline 11.5\n>>>>>>> REPLACE\n';
