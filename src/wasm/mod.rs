@@ -220,6 +220,13 @@ pub(crate) fn host_changes<R: WithFileChanges>(
     // Taken out of the result: it is serialized with `before`/`after` null,
     // and they are set afterwards (an existing key keeps its place).
     let changes = std::mem::take(result.file_changes_mut());
+    // The last write of each path, found by hash: a reply of thousands of
+    // files must not compare every change's path with every write's.
+    let mut last_write: std::collections::HashMap<&str, usize> =
+        std::collections::HashMap::with_capacity(writes.len());
+    for w in &writes {
+        last_write.insert(w.path, w.content);
+    }
     let mut slots: Vec<(Option<usize>, Option<usize>)> = Vec::with_capacity(changes.len());
     let mut before_from_snapshot = Vec::new();
     for (k, change) in changes.iter().enumerate() {
@@ -245,11 +252,9 @@ pub(crate) fn host_changes<R: WithFileChanges>(
         let after = change.after.as_deref().map(|t| {
             // The last write of this path (what the host holds at the end)
             // is the same text in a real run; in a dry run there is none.
-            let write = writes
-                .iter()
-                .rev()
-                .find(|w| w.path == change.path)
-                .map(|w| w.content)
+            let write = last_write
+                .get(change.path.as_str())
+                .copied()
                 .filter(|&i| same_text(texts[i], t));
             write.unwrap_or_else(|| {
                 texts.push(t);
