@@ -270,7 +270,7 @@ impl<D> Staged<D> {
                 }
             }
         }
-        out.committed = self.txn.commit(host, options);
+        out.committed = self.txn.commit_final(host, options);
         out
     }
 }
