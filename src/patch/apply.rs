@@ -436,8 +436,7 @@ fn apply_block(
                         None => {
                             done.no_op = unchanged;
                             if !unchanged {
-                                if let Some(slot) = staged.edit(&path) {
-                                    slot.doc = Some(new_doc);
+                                if let Some(slot) = staged.set_doc(&path, Some(new_doc)) {
                                     slot.changed = true;
                                 }
                             }
