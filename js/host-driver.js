@@ -31,17 +31,49 @@ function snapshotEntry(value) {
 const utf8 = new TextEncoder();
 
 /**
- * The snapshot as the core reads it: text as UTF-8 bytes (TextEncoder
- * copies them into wasm memory far faster than a string crosses the
- * boundary). `files` itself keeps what the host gave, for rollback.
+ * The snapshot as the core reads it, packed so that it crosses into wasm in
+ * a few calls whatever the number of files: every file's bytes one after
+ * the other in one Uint8Array (text as UTF-8: TextEncoder writes it far
+ * faster than a string crosses the boundary), `ends[i]` where path `i`'s
+ * bytes end, and `others` for a path with no bytes (`null`: no such file;
+ * `{ error, kind? }`: the read failed). `files` itself keeps what the host
+ * gave, for rollback. (src/wasm/mod.rs `snapshot_host` reads it.)
  */
 function forCore(files) {
-  const out = {};
-  for (const path of Object.keys(files)) {
+  const paths = Object.keys(files);
+  // Room for the worst case (three bytes per UTF-16 unit); only what is
+  // written crosses. Past 16 MB of room, each text is encoded on its own
+  // first, so the buffer is never three times the files.
+  let room = 0;
+  for (const path of paths) {
     const v = files[path];
-    out[path] = typeof v === 'string' ? utf8.encode(v) : v;
+    if (typeof v === 'string') room += v.length * 3;
+    else if (v instanceof Uint8Array) room += v.length;
   }
-  return out;
+  const exact = room > 16 * 1024 * 1024;
+  const source = exact ? Object.create(null) : files;
+  if (exact) {
+    room = 0;
+    for (const path of paths) {
+      const v = files[path];
+      source[path] = typeof v === 'string' ? utf8.encode(v) : v;
+      if (source[path] instanceof Uint8Array) room += source[path].length;
+    }
+  }
+  const bytes = new Uint8Array(room);
+  const ends = new Uint32Array(paths.length);
+  const others = Object.create(null);
+  let at = 0;
+  for (let i = 0; i < paths.length; i++) {
+    const v = source[paths[i]];
+    if (typeof v === 'string') at += utf8.encodeInto(v, bytes.subarray(at)).written;
+    else if (v instanceof Uint8Array) {
+      bytes.set(v, at);
+      at += v.length;
+    } else others[paths[i]] = v === undefined ? null : v;
+    ends[i] = at;
+  }
+  return { packed: true, paths, bytes: bytes.subarray(0, at), ends, others };
 }
 
 const lossyUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -219,7 +251,7 @@ function aliasErrors(paths, realPaths) {
     if (!byReal.has(real)) byReal.set(real, []);
     if (!byReal.get(real).includes(p)) byReal.get(real).push(p);
   });
-  const errors = {};
+  const errors = Object.create(null);
   for (const [real, names] of byReal) {
     if (names.length < 2) continue;
     const list = names.map((n) => JSON.stringify(n)).join(' and ');
@@ -288,7 +320,7 @@ export function withPathAlias(result) {
 const RETRY = Symbol('retry');
 
 function readSnapshotSync(host, plan) {
-  const files = typeof host.realPath === 'function' && plan.paths.length > 1 ? aliasErrors(plan.paths, plan.paths.map((p) => realPathSync(host, p))) : {};
+  const files = typeof host.realPath === 'function' && plan.paths.length > 1 ? aliasErrors(plan.paths, plan.paths.map((p) => realPathSync(host, p))) : Object.create(null);
   for (const path of plan.paths) {
     if (files[path]) continue;
     let value;
@@ -307,7 +339,8 @@ function readSnapshotSync(host, plan) {
 }
 
 async function readSnapshotAsync(host, plan) {
-  let files = {};
+  // No prototype: a file may be named `__proto__`.
+  let files = Object.create(null);
   if (typeof host.realPath === 'function' && plan.paths.length > 1) {
     const reals = await Promise.all(plan.paths.map(async (p) => { try { return await host.realPath(p); } catch { return null; } }));
     files = aliasErrors(plan.paths, reals);

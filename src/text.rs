@@ -240,54 +240,8 @@ impl<'a> LineText<'a> {
     }
 
     fn split(text: &'a str, bom: bool) -> LineText<'a> {
-        let full = text.as_bytes();
-        let tail = full.iter().rev().take_while(|&&b| b == b'\r').count();
-        let bytes = &full[..full.len() - tail];
-        // One pass over the bytes, eight at a time: a span ends at each LF,
-        // the CRs just before it read as part of the ending.
-        let mut spans = Vec::with_capacity(bytes.len() / 32 + 1);
-        let mut start = 0;
-        let mut on_lf = |lf: usize| {
-            let mut end = lf;
-            while end > start && bytes[end - 1] == b'\r' {
-                end -= 1;
-            }
-            spans.push(LineSpan {
-                start,
-                end,
-                ending: lf + 1 - end,
-            });
-            start = lf + 1;
-        };
-        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-        const LFS: u64 = 0x0a0a_0a0a_0a0a_0a0a;
-        let mut chunks = bytes.chunks_exact(8);
-        let mut base = 0;
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            // The high bit of each byte that is a LF (exact: no borrow
-            // crosses bytes), lowest byte first.
-            let x = u64::from_le_bytes(word) ^ LFS;
-            let mut found = !(((x & LOW7) + LOW7) | x | LOW7);
-            while found != 0 {
-                on_lf(base + (found.trailing_zeros() / 8) as usize);
-                found &= found - 1;
-            }
-            base += 8;
-        }
-        for (i, &b) in chunks.remainder().iter().enumerate() {
-            if b == b'\n' {
-                on_lf(base + i);
-            }
-        }
-        if start < bytes.len() {
-            spans.push(LineSpan {
-                start,
-                end: bytes.len(),
-                ending: 0,
-            });
-        }
+        let mut spans = Vec::with_capacity(text.len() / 32 + 1);
+        let tail = scan_lines(text.as_bytes(), |span| spans.push(span));
         LineText {
             text,
             bom,
@@ -356,6 +310,58 @@ impl<'a> LineText<'a> {
     }
 }
 
+/// The one line rule over `full`, in one pass eight bytes at a time: calls
+/// `push` with each line's span (a span ends at each LF, the CRs just before
+/// it read as part of the ending; an unterminated last line has no ending)
+/// and returns how many CRs end the text after its last line.
+fn scan_lines(full: &[u8], mut push: impl FnMut(LineSpan)) -> usize {
+    let tail = full.iter().rev().take_while(|&&b| b == b'\r').count();
+    let bytes = &full[..full.len() - tail];
+    let mut start = 0;
+    let mut on_lf = |lf: usize| {
+        let mut end = lf;
+        while end > start && bytes[end - 1] == b'\r' {
+            end -= 1;
+        }
+        push(LineSpan {
+            start,
+            end,
+            ending: lf + 1 - end,
+        });
+        start = lf + 1;
+    };
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const LFS: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        // The high bit of each byte that is a LF (exact: no borrow
+        // crosses bytes), lowest byte first.
+        let x = u64::from_le_bytes(word) ^ LFS;
+        let mut found = !(((x & LOW7) + LOW7) | x | LOW7);
+        while found != 0 {
+            on_lf(base + (found.trailing_zeros() / 8) as usize);
+            found &= found - 1;
+        }
+        base += 8;
+    }
+    for (i, &b) in chunks.remainder().iter().enumerate() {
+        if b == b'\n' {
+            on_lf(base + i);
+        }
+    }
+    if start < bytes.len() {
+        push(LineSpan {
+            start,
+            end: bytes.len(),
+            ending: 0,
+        });
+    }
+    tail
+}
+
 /// One line of a text shared by many lines (a range of it), so reading a
 /// file's lines costs one allocation, not one per line, and copying a list
 /// of lines costs reference counts.
@@ -380,16 +386,16 @@ impl SharedLine {
     /// range of the one shared body.
     pub fn split_body(body: &str) -> Vec<SharedLine> {
         let text: std::rc::Rc<str> = std::rc::Rc::from(body);
-        let split = LineText::without_bom(&text);
-        split
-            .spans
-            .iter()
-            .map(|s| SharedLine {
+        // One pass, straight into the lines (no list of spans between).
+        let mut lines = Vec::with_capacity(body.len() / 32 + 1);
+        scan_lines(text.as_bytes(), |s| {
+            lines.push(SharedLine {
                 text: text.clone(),
                 start: s.start,
                 end: s.end,
             })
-            .collect()
+        });
+        lines
     }
 }
 

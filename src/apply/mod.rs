@@ -351,12 +351,34 @@ impl Transaction {
     /// order; on a host failure puts back what was already changed. Stages
     /// the changed paths when asked. See the module docs.
     pub fn commit(&mut self, host: &mut dyn FileHost, options: CommitOptions) -> Committed {
-        let mut committed = Committed {
-            file_changes: self.file_changes(),
-            ..Committed::default()
+        self.commit_inner(host, options, false)
+    }
+
+    /// As [`Transaction::commit`], for the transaction's last use: each
+    /// change's texts move into `file_changes` instead of being copied (a
+    /// reply of many files copies each file twice less).
+    pub fn commit_final(mut self, host: &mut dyn FileHost, options: CommitOptions) -> Committed {
+        self.commit_inner(host, options, true)
+    }
+
+    fn commit_inner(
+        &mut self,
+        host: &mut dyn FileHost,
+        options: CommitOptions,
+        take: bool,
+    ) -> Committed {
+        let changes = |txn: &mut Transaction| {
+            if take {
+                txn.take_file_changes()
+            } else {
+                txn.file_changes()
+            }
         };
         if options.dry_run {
-            return committed;
+            return Committed {
+                file_changes: changes(self),
+                ..Committed::default()
+            };
         }
         let mut steps: Vec<(&String, &Plan)> = Vec::new();
         for want_delete in [false, true] {
@@ -369,6 +391,7 @@ impl Transaction {
             }
         }
         let mut done: Vec<&String> = Vec::new();
+        let mut failed = None;
         for (path, plan) in steps {
             let outcome = match plan {
                 Plan::Write(content) => host.write_file(path, content),
@@ -382,7 +405,7 @@ impl Transaction {
                     restored: Vec::new(),
                     not_restored: Vec::new(),
                 };
-                for path in done.into_iter().rev() {
+                for path in done.drain(..).rev() {
                     let original = self.entries.get(path).and_then(|e| e.original.as_deref());
                     let put_back = match original {
                         None => host.delete_file(path),
@@ -398,25 +421,82 @@ impl Transaction {
                         Err(e) => failure.not_restored.push((path.clone(), e)),
                     }
                 }
-                committed.file_changes.retain(|c| {
-                    failure
-                        .not_restored
-                        .iter()
-                        .any(|(p, _)| *p == c.path || c.moved_from.as_deref() == Some(p.as_str()))
-                });
-                committed.failure = Some(failure);
-                return committed;
+                failed = Some(failure);
+                break;
             }
             done.push(path);
         }
-        committed.touched = done.into_iter().cloned().collect();
+        let touched: Vec<String> = done.into_iter().cloned().collect();
+        let mut committed = Committed {
+            file_changes: changes(self),
+            ..Committed::default()
+        };
+        if let Some(failure) = failed {
+            committed.file_changes.retain(|c| {
+                failure
+                    .not_restored
+                    .iter()
+                    .any(|(p, _)| *p == c.path || c.moved_from.as_deref() == Some(p.as_str()))
+            });
+            committed.failure = Some(failure);
+            return committed;
+        }
+        committed.touched = touched;
         if options.stage && !committed.touched.is_empty() {
-            // Staging is a convenience: a host that cannot stage has still written the files.
             if let Err(e) = host.stage(&committed.touched) {
                 committed.stage_error = Some(e);
             }
         }
         committed
+    }
+
+    /// [`Transaction::file_changes`], moving the texts out of the
+    /// transaction (its plans and originals are not used again).
+    fn take_file_changes(&mut self) -> Vec<FileChange> {
+        // A file another one was moved from keeps its original: that
+        // change's `before` is copied from it.
+        let sources: std::collections::HashSet<String> = self
+            .entries
+            .values()
+            .filter_map(|e| e.moved_from.clone())
+            .collect();
+        let mut out = Vec::with_capacity(self.order.len());
+        for path in &self.order {
+            let before = match self.entries.get(path).and_then(|e| e.moved_from.as_ref()) {
+                Some(from) => self.entries.get(from).and_then(|s| text_of(&s.original)),
+                None => None,
+            };
+            let Some(e) = self.entries.get_mut(path) else {
+                continue;
+            };
+            let Some(plan) = e.plan.as_mut() else {
+                continue;
+            };
+            if e.moved_away && matches!(plan, Plan::Delete) {
+                continue;
+            }
+            let before = match &e.moved_from {
+                Some(_) => before,
+                None if sources.contains(path) => text_of(&e.original),
+                None => e
+                    .original
+                    .take()
+                    .map(|bytes| match String::from_utf8(bytes) {
+                        Ok(text) => text,
+                        Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
+                    }),
+            };
+            out.push(FileChange {
+                path: path.clone(),
+                before,
+                after: match plan {
+                    Plan::Write(c) => Some(std::mem::take(c)),
+                    Plan::Delete => None,
+                },
+                moved_from: e.moved_from.clone(),
+            });
+        }
+        out
     }
 }
 

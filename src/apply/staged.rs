@@ -270,7 +270,7 @@ impl<D> Staged<D> {
                 }
             }
         }
-        out.committed = self.txn.commit(host, options);
+        out.committed = self.txn.commit_final(host, options);
         out
     }
 }
@@ -284,6 +284,26 @@ impl<D: Clone> Staged<D> {
             self.saved.insert(path.to_string(), slot);
         }
         self.slots.get_mut(path)
+    }
+
+    /// As [`Staged::edit`] followed by setting the slot's document to
+    /// `doc`: the document it replaces is kept for [`Staged::rollback`]
+    /// by moving it, not by copying it first.
+    pub fn set_doc(&mut self, path: &str, doc: Option<D>) -> Option<&mut Slot<D>> {
+        let slot = self.slots.get_mut(path)?;
+        let old = std::mem::replace(&mut slot.doc, doc);
+        if !self.saved.contains_key(path) {
+            let before = Slot {
+                doc: old,
+                existed: slot.existed,
+                unusable: slot.unusable.clone(),
+                changed: slot.changed,
+                moved_from: slot.moved_from.clone(),
+                failed_at: slot.failed_at,
+            };
+            self.saved.insert(path.to_string(), before);
+        }
+        Some(slot)
     }
 }
 
@@ -319,6 +339,21 @@ mod tests {
         assert!(done.deleted.is_empty());
         assert_eq!(host.text("a.txt").as_deref(), Some("A\n"));
         assert_eq!(host.text("b.txt").as_deref(), Some("b\n"));
+    }
+
+    #[test]
+    fn set_doc_keeps_the_replaced_document_for_rollback() {
+        let mut host = MemoryHost::with_files([("a.txt", "a\n")]);
+        let mut staged: Staged<String> = Staged::new();
+        staged.load(&mut host, "a.txt", open);
+        staged.checkpoint();
+        staged.set_doc("a.txt", Some("b\n".into())).unwrap().changed = true;
+        staged.set_doc("a.txt", Some("c\n".into()));
+        assert_eq!(staged.get("a.txt").unwrap().doc.as_deref(), Some("c\n"));
+        staged.rollback();
+        let slot = staged.get("a.txt").unwrap();
+        assert_eq!((slot.doc.as_deref(), slot.changed), (Some("a\n"), false));
+        assert!(staged.set_doc("missing.txt", None).is_none());
     }
 
     #[test]

@@ -216,6 +216,7 @@ pub fn apply_patch_edits(
             let r = apply_block(
                 index,
                 block,
+                path.clone(),
                 host,
                 &mut staged,
                 opts,
@@ -266,6 +267,7 @@ pub fn apply_patch_edits(
 fn apply_block(
     index: usize,
     block: &EditBlock,
+    normalized: Option<String>,
     host: &mut dyn FileHost,
     staged: &mut Staged<Doc>,
     opts: &ApplyOptions,
@@ -279,12 +281,17 @@ fn apply_block(
         r.reason = Some(reason);
         r
     };
-    let path = match normalize_path(&block.file_path) {
+    // The caller normalised the path already; only a refused one is normalised
+    // again, for its reason.
+    let path = match normalized
+        .ok_or(())
+        .or_else(|_| normalize_path(&block.file_path))
+    {
         Ok(p) => p,
         Err(e) => return refuse(base, Status::Skipped, ErrorKind::PathEscape, e.reason),
     };
     let mut base = base;
-    base.path = path.clone();
+    base.path.clone_from(&path);
     if let (Some(list), false) = (context, block.is_create()) {
         if !list.contains(&path) {
             if !out.files_auto_added.contains(&path) {
@@ -429,8 +436,7 @@ fn apply_block(
                         None => {
                             done.no_op = unchanged;
                             if !unchanged {
-                                if let Some(slot) = staged.edit(&path) {
-                                    slot.doc = Some(new_doc);
+                                if let Some(slot) = staged.set_doc(&path, Some(new_doc)) {
                                     slot.changed = true;
                                 }
                             }

@@ -82,6 +82,13 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, 
     let object: &Object = files
         .dyn_ref()
         .ok_or_else(|| JsError::new("editblocks: the file snapshot must be an object"))?;
+    let packed = Reflect::get(object, &JsValue::from_str("packed"))
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    if packed {
+        return packed_snapshot(object, host);
+    }
     let mut read = std::collections::BTreeSet::new();
     for entry in Object::entries(object).iter() {
         let pair: js_sys::Array = entry.into();
@@ -93,20 +100,83 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, 
         } else if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
             host.files.insert(path, bytes.to_vec());
         } else if value.is_object() {
-            let message = Reflect::get(&value, &JsValue::from_str("error"))
-                .ok()
-                .and_then(|v| v.as_string());
-            let kind = Reflect::get(&value, &JsValue::from_str("kind"))
-                .ok()
-                .and_then(|v| v.as_string());
-            if kind.as_deref() == Some("path-escape") {
-                host.escapes.insert(path.clone());
-            }
-            host.unreadable.insert(
-                path,
-                message.unwrap_or_else(|| "the host could not read this file".into()),
-            );
+            read_failed(&mut host, path, &value);
         }
+    }
+    host.snapshot_of = Some(read);
+    Ok(host)
+}
+
+/// A path whose read failed (`{ error, kind? }`): unreadable, and refused
+/// as leading outside the root when `kind` is `'path-escape'`.
+#[cfg(feature = "full")]
+fn read_failed(host: &mut crate::host::MemoryHost, path: String, value: &JsValue) {
+    use js_sys::Reflect;
+    let message = Reflect::get(value, &JsValue::from_str("error"))
+        .ok()
+        .and_then(|v| v.as_string());
+    let kind = Reflect::get(value, &JsValue::from_str("kind"))
+        .ok()
+        .and_then(|v| v.as_string());
+    if kind.as_deref() == Some("path-escape") {
+        host.escapes.insert(path.clone());
+    }
+    host.unreadable.insert(
+        path,
+        message.unwrap_or_else(|| "the host could not read this file".into()),
+    );
+}
+
+/// The packed snapshot `js/host-driver.js` (`forCore`) gives: `paths`,
+/// every file's bytes one after the other in `bytes`, `ends[i]` where path
+/// `i`'s bytes end, and `others[path]` for a path with no bytes (`null`: no
+/// such file; `{ error, kind? }`: the read failed). The bytes cross in one
+/// copy instead of one per file.
+#[cfg(feature = "full")]
+fn packed_snapshot(
+    object: &js_sys::Object,
+    mut host: crate::host::MemoryHost,
+) -> Result<crate::host::MemoryHost, JsError> {
+    use js_sys::{Array, Reflect, Uint32Array, Uint8Array};
+    let bad = || JsError::new("editblocks: the packed file snapshot is malformed");
+    let get = |key: &str| Reflect::get(object, &JsValue::from_str(key)).map_err(|_| bad());
+    let paths: Array = get("paths")?.dyn_into().map_err(|_| bad())?;
+    let bytes = get("bytes")?
+        .dyn_into::<Uint8Array>()
+        .map_err(|_| bad())?
+        .to_vec();
+    let ends = get("ends")?
+        .dyn_into::<Uint32Array>()
+        .map_err(|_| bad())?
+        .to_vec();
+    let others = get("others")?;
+    if ends.len() != paths.length() as usize {
+        return Err(bad());
+    }
+    let mut read = std::collections::BTreeSet::new();
+    let mut start = 0usize;
+    for (i, path) in paths.iter().enumerate() {
+        let path = path.as_string().unwrap_or_default();
+        let end = ends[i] as usize;
+        let other = if end == start {
+            Reflect::get(&others, &JsValue::from_str(&path)).ok()
+        } else {
+            None
+        };
+        read.insert(path.clone());
+        match other {
+            // An empty file, or no such file (`null`).
+            Some(v) if v.is_undefined() => {
+                host.files.insert(path, Vec::new());
+            }
+            Some(v) if v.is_null() => {}
+            Some(v) => read_failed(&mut host, path, &v),
+            None => {
+                let text = bytes.get(start..end).ok_or_else(bad)?;
+                host.files.insert(path, text.to_vec());
+            }
+        }
+        start = end;
     }
     host.snapshot_of = Some(read);
     Ok(host)
@@ -220,6 +290,13 @@ pub(crate) fn host_changes<R: WithFileChanges>(
     // Taken out of the result: it is serialized with `before`/`after` null,
     // and they are set afterwards (an existing key keeps its place).
     let changes = std::mem::take(result.file_changes_mut());
+    // The last write of each path, found by hash: a reply of thousands of
+    // files must not compare every change's path with every write's.
+    let mut last_write: std::collections::HashMap<&str, usize> =
+        std::collections::HashMap::with_capacity(writes.len());
+    for w in &writes {
+        last_write.insert(w.path, w.content);
+    }
     let mut slots: Vec<(Option<usize>, Option<usize>)> = Vec::with_capacity(changes.len());
     let mut before_from_snapshot = Vec::new();
     for (k, change) in changes.iter().enumerate() {
@@ -245,11 +322,9 @@ pub(crate) fn host_changes<R: WithFileChanges>(
         let after = change.after.as_deref().map(|t| {
             // The last write of this path (what the host holds at the end)
             // is the same text in a real run; in a dry run there is none.
-            let write = writes
-                .iter()
-                .rev()
-                .find(|w| w.path == change.path)
-                .map(|w| w.content)
+            let write = last_write
+                .get(change.path.as_str())
+                .copied()
                 .filter(|&i| same_text(texts[i], t));
             write.unwrap_or_else(|| {
                 texts.push(t);

@@ -162,3 +162,57 @@ test('HostFailureError is one class for import and require, with the documented 
   const made = new HostFailureError('boom', { result: { ok: false }, rolledBack: ['x'] });
   assert.deepEqual([made.message, made.result, made.changed, made.rolledBack, made.notChanged], ['boom', { ok: false }, [], ['x'], []]);
 });
+
+// The snapshot crosses into wasm packed (js/host-driver.js forCore): every
+// kind of entry in one run must read as it did one file at a time, and a
+// snapshot past the packing's 16 MB of room (encoded file by file first)
+// must give the same bytes.
+const packedHost = (files) => {
+  const store = new Map(Object.entries(files));
+  return {
+    store,
+    readFile: (p) => {
+      if (p === 'locked.txt') throw new Error('permission denied');
+      return store.has(p) ? store.get(p) : null;
+    },
+    writeFile: (p, c) => void store.set(p, c),
+    deleteFile: (p) => void store.delete(p),
+  };
+};
+
+test('a packed snapshot keeps empty, missing, unreadable, byte and non-ASCII files apart', () => {
+  const host = packedHost({ 'empty.txt': '', 'bytes.txt': new TextEncoder().encode('b1\nb2\n'), 'uni.txt': 'é1\n€2\n', ['__proto__']: 'p\n' });
+  const patch = [
+    '*** Begin Patch',
+    '*** Update File: uni.txt', '@@', ' é1', '-€2', '+€3',
+    '*** Update File: bytes.txt', '@@', ' b1', '-b2', '+b3',
+    '*** Update File: __proto__', '@@', '-p', '+q',
+    '*** Add File: new.txt', '+n',
+    '*** Update File: empty.txt', '@@', '+e',
+    '*** End Patch', '',
+  ].join('\n');
+  const r = applyEditsSync(patch, host, { stage: false });
+  assert.deepEqual(r.results.map((x) => [x.path, x.status]), [
+    ['uni.txt', 'applied'], ['bytes.txt', 'applied'], ['__proto__', 'applied'], ['new.txt', 'applied'], ['empty.txt', 'applied'],
+  ]);
+  assert.equal(host.store.get('uni.txt'), 'é1\n€3\n');
+  assert.equal(host.store.get('bytes.txt'), 'b1\nb3\n');
+  assert.equal(host.store.get('__proto__'), 'q\n');
+  assert.equal(host.store.get('new.txt'), 'n\n');
+  assert.equal(host.store.get('empty.txt'), 'e\n');
+  const locked = applyEditsSync('*** Begin Patch\n*** Update File: locked.txt\n@@\n-a\n+b\n*** Update File: missing.txt\n@@\n-a\n+b\n*** End Patch\n', host, { stage: false, mode: 'sequential' });
+  assert.equal(locked.results[0].status, 'failed');
+  assert.match(locked.results[0].reason, /permission denied/);
+  assert.equal(locked.results[1].errorKind, 'file-not-found');
+});
+
+test('a snapshot past 16 MB of room gives the same bytes', () => {
+  const line = 'x'.repeat(99) + '\n';
+  const big = line.repeat(60_000) + 'é last\n'; // ~6M UTF-16 units: 18 MB of room
+  const host = packedHost({ 'big.txt': big, 'small.txt': 's\n' });
+  const r = applyEditsSync('*** Begin Patch\n*** Update File: big.txt\n@@\n-é last\n+€ last\n*** Update File: small.txt\n@@\n-s\n+t\n*** End Patch\n', host, { stage: false });
+  assert.deepEqual(r.results.map((x) => x.status), ['applied', 'applied']);
+  assert.equal(host.store.get('big.txt'), line.repeat(60_000) + '€ last\n');
+  assert.equal(host.store.get('small.txt'), 't\n');
+  assert.equal(r.fileChanges[0].before, big);
+});
