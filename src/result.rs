@@ -187,6 +187,35 @@ pub struct EditResult {
     pub assumed: Vec<String>,
 }
 
+impl EditResult {
+    /// The result of block `index` of a reply, before anything is known
+    /// about it beyond `status`: its path and the previews of its sections
+    /// (each cut to 50 characters), with the block's own assumptions. The
+    /// one constructor of a block's result.
+    pub(crate) fn for_block(
+        index: usize,
+        path: &str,
+        block: &crate::block::EditBlock,
+        status: Status,
+    ) -> EditResult {
+        use crate::block::preview;
+        EditResult {
+            block_index: index,
+            path: path.to_string(),
+            status,
+            error_kind: None,
+            reason: None,
+            estimated_line: None,
+            anchor_preview: preview(&block.anchor, 50),
+            old_preview: preview(&block.old_lines, 50),
+            new_preview: preview(&block.new_lines, 50),
+            diagnostics: None,
+            matched_by: None,
+            assumed: block.assumed.clone(),
+        }
+    }
+}
+
 /// Everything that happened when a reply was applied.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -40,7 +40,7 @@ pub(crate) use rewrite::unescape;
 use serde::{Deserialize, Serialize};
 
 use crate::apply::{CommitOptions, HostFailure, Loaded, Scope, Staged, Unit};
-use crate::block::{preview, EditBlock, Format};
+use crate::block::{EditBlock, Format};
 use crate::host::FileHost;
 use crate::path::{confine, normalize_path};
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
@@ -225,38 +225,27 @@ fn apply_block_to_doc(
     let new = section_lines(&block.new_lines);
     let seq = parts.sequence();
     let starts = doc.find_all(&seq);
+    // One place; or equal candidates, of which the block's line hint (Roo
+    // Code's `:start_line:`) picks the one nearest to it, when exactly one is.
+    let found = match starts.as_slice() {
+        [pos] => Some((*pos, false)),
+        many => nearest_to_hint(many, parts.anchor.len(), block.line_hint).map(|pos| (pos, true)),
+    };
+    if let Some((pos, by_hint)) = found {
+        let from = pos + parts.anchor.len();
+        let to = from + parts.old.len();
+        let no_op = parts.old == new;
+        if !no_op {
+            doc.splice(from..to, &new);
+        }
+        return Ok(Located {
+            line: (pos + 1) as u32,
+            pass: "exact".into(),
+            no_op,
+            by_hint,
+        });
+    }
     match starts.as_slice() {
-        [pos] => {
-            let from = pos + parts.anchor.len();
-            let to = from + parts.old.len();
-            let no_op = parts.old == new;
-            if !no_op {
-                doc.splice(from..to, &new);
-            }
-            Ok(Located {
-                line: (*pos + 1) as u32,
-                pass: "exact".into(),
-                no_op,
-                by_hint: false,
-            })
-        }
-        // Equal candidates: the block's line hint (Roo Code's
-        // `:start_line:`) picks the one nearest to it, when exactly one is.
-        many if nearest_to_hint(many, parts.anchor.len(), block.line_hint).is_some() => {
-            let pos = nearest_to_hint(many, parts.anchor.len(), block.line_hint).unwrap_or(many[0]);
-            let from = pos + parts.anchor.len();
-            let to = from + parts.old.len();
-            let no_op = parts.old == new;
-            if !no_op {
-                doc.splice(from..to, &new);
-            }
-            Ok(Located {
-                line: (pos + 1) as u32,
-                pass: "exact".into(),
-                no_op,
-                by_hint: true,
-            })
-        }
         [] if matching == Matching::Tolerant => apply_tolerant(doc, path, &parts, &new),
         [] => Err(Box::new(explain_not_found_with_new(
             path,
@@ -375,23 +364,6 @@ pub(crate) fn nearest_to_hint(
     }
 }
 
-fn result_for(index: usize, path: &str, block: &EditBlock, status: Status) -> EditResult {
-    EditResult {
-        block_index: index,
-        path: path.to_string(),
-        status,
-        error_kind: None,
-        reason: None,
-        estimated_line: None,
-        anchor_preview: preview(&block.anchor, 50),
-        old_preview: preview(&block.old_lines, 50),
-        new_preview: preview(&block.new_lines, 50),
-        diagnostics: None,
-        matched_by: None,
-        assumed: block.assumed.clone(),
-    }
-}
-
 fn refuse(mut r: EditResult, status: Status, kind: ErrorKind, reason: String) -> EditResult {
     r.status = status;
     r.error_kind = Some(kind);
@@ -436,7 +408,7 @@ fn apply_one(
     doc: &mut Doc,
     opts: &ApplyOptions,
 ) -> (EditResult, Outcome) {
-    let base = result_for(index, path, block, Status::Applied);
+    let base = EditResult::for_block(index, path, block, Status::Applied);
     if block.is_create() {
         if !doc.is_blank() && !opts.overwrite {
             return (
@@ -537,7 +509,7 @@ pub fn apply_to_content(
 ) -> (String, EditResult) {
     let path = normalize_path(&block.file_path).unwrap_or_else(|_| block.file_path.clone());
     if crate::text::is_binary(content.as_bytes()) {
-        let base = result_for(0, &path, block, Status::Failed);
+        let base = EditResult::for_block(0, &path, block, Status::Failed);
         return (
             content.to_string(),
             refuse(
@@ -575,14 +547,14 @@ fn precheck(
 ) -> Precheck {
     match confine(&block.file_path, allow_folders) {
         Err(e) => Precheck::Refused(Box::new(refuse(
-            result_for(index, &block.file_path, block, Status::Skipped),
+            EditResult::for_block(index, &block.file_path, block, Status::Skipped),
             Status::Skipped,
             ErrorKind::PathEscape,
             e.reason,
         ))),
         Ok(path) => match in_context {
             Some(list) if !block.is_create() && !list.contains(&path) => {
-                let mut r = result_for(index, &path, block, Status::NotInContext);
+                let mut r = EditResult::for_block(index, &path, block, Status::NotInContext);
                 r.reason = Some(crate::apply::not_in_context(&path));
                 Precheck::Refused(Box::new(r))
             }
@@ -695,7 +667,7 @@ pub fn apply_edits(
                         candidates.join(", ")
                     );
                         out.results.push(refuse(
-                            result_for(index, &path, block, Status::Failed),
+                            EditResult::for_block(index, &path, block, Status::Failed),
                             Status::Failed,
                             ErrorKind::FileNotFound,
                             reason,
@@ -706,7 +678,7 @@ pub fn apply_edits(
             }
             _ => path,
         };
-        let base = result_for(index, &path, block, Status::Failed);
+        let base = EditResult::for_block(index, &path, block, Status::Failed);
 
         if staged.get(&path).is_none() {
             let slot = staged.load(host, &path, |text| Doc::from_text_file(text.clone()));
@@ -727,7 +699,7 @@ pub fn apply_edits(
         if let Some(first) = state.failed_at {
             let reason = crate::apply::previous_failed(&Unit::Block.at(first));
             out.results.push(refuse(
-                result_for(index, &path, block, Status::Skipped),
+                EditResult::for_block(index, &path, block, Status::Skipped),
                 Status::Skipped,
                 ErrorKind::PreviousFailed,
                 reason,

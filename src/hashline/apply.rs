@@ -271,6 +271,10 @@ pub fn apply_call(
         }
     }
 
+    let commit = CommitOptions {
+        dry_run: options.dry_run,
+        stage: options.stage,
+    };
     let mut txn = Transaction::new();
     let loaded = txn.read(host, &path).clone();
     let bytes = match (&loaded, txn.original(&path)) {
@@ -285,13 +289,7 @@ pub fn apply_call(
 
     if call.delete {
         txn.delete(&path);
-        let committed = txn.commit(
-            host,
-            CommitOptions {
-                dry_run: options.dry_run,
-                stage: options.stage,
-            },
-        );
+        let committed = txn.commit(host, commit);
         if let Some(f) = committed.failure {
             return failed(
                 ErrorKind::HostError,
@@ -406,13 +404,7 @@ pub fn apply_call(
         Some(t) => txn.move_file(&path, t, content),
         None => txn.write(&path, content),
     }
-    let committed = txn.commit(
-        host,
-        CommitOptions {
-            dry_run: options.dry_run,
-            stage: options.stage,
-        },
-    );
+    let committed = txn.commit(host, commit);
     if let Some(f) = committed.failure {
         let reason = match (f.deleting, f.not_restored.is_empty()) {
             (false, _) => format!("{written} could not be written: {}. Nothing was changed.", f.error),

@@ -640,30 +640,21 @@ pub fn apply_tool_calls(
                 new,
                 replace_all,
             } => {
-                if old == new {
-                    push(
-                        &path,
-                        None,
-                        old,
-                        new,
-                        Outcome::fail(
-                            ErrorKind::NoOp,
-                            "old_string and new_string are identical, so this edit changes nothing; drop it or put the change in new_string.".into(),
-                        ),
-                    );
-                    continue;
-                }
-                if old.is_empty() {
-                    push(
-                        &path,
-                        None,
-                        old,
-                        new,
-                        Outcome::fail(
-                            ErrorKind::Malformed,
-                            "old_string is empty; copy the lines to replace into it, or use write_file to create or rewrite a whole file.".into(),
-                        ),
-                    );
+                let refused = if old == new {
+                    Some((
+                        ErrorKind::NoOp,
+                        "old_string and new_string are identical, so this edit changes nothing; drop it or put the change in new_string.",
+                    ))
+                } else if old.is_empty() {
+                    Some((
+                        ErrorKind::Malformed,
+                        "old_string is empty; copy the lines to replace into it, or use write_file to create or rewrite a whole file.",
+                    ))
+                } else {
+                    None
+                };
+                if let Some((kind, why)) = refused {
+                    push(&path, None, old, new, Outcome::fail(kind, why.into()));
                     continue;
                 }
                 if let Some(first) = *failed_at {
@@ -1014,14 +1005,7 @@ fn replace(
         Ok(matches) => {
             let line = matches.first().map(|m| matching::line_of(body, m.start));
             let pass = matches.first().map(|m| m.pass);
-            let mut next = String::with_capacity(body.len() + new.len());
-            let mut at = 0;
-            for m in &matches {
-                next.push_str(&body[at..m.start]);
-                next.push_str(&m.replacement);
-                at = m.end;
-            }
-            next.push_str(&body[at..]);
+            let next = spliced(body, &matches, new.len());
             state.provenance.replace(
                 &matches
                     .iter()
@@ -1301,6 +1285,20 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
         state.body = Some(next);
     }
     outcomes
+}
+
+/// `body` with each match's span replaced by its replacement (the matches
+/// in order, not overlapping); `extra` is a hint for the new length.
+pub(super) fn spliced(body: &str, matches: &[matching::TolerantMatch], extra: usize) -> String {
+    let mut next = String::with_capacity(body.len() + extra);
+    let mut at = 0;
+    for m in matches {
+        next.push_str(&body[at..m.start]);
+        next.push_str(&m.replacement);
+        at = m.end;
+    }
+    next.push_str(&body[at..]);
+    next
 }
 
 #[cfg(test)]

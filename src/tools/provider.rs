@@ -321,14 +321,7 @@ fn replace(
         Ok(matches) if matches.len() == expected || expected == 1 => {
             let line = matches.first().map(|m| matching::line_of(&body, m.start)).unwrap_or(1);
             let pass = matches.first().map(|m| m.pass);
-            let mut next = String::with_capacity(body.len() + new.len());
-            let mut at = 0;
-            for m in &matches {
-                next.push_str(&body[at..m.start]);
-                next.push_str(&m.replacement);
-                at = m.end;
-            }
-            next.push_str(&body[at..]);
+            let next = super::apply::spliced(&body, &matches, new.len());
             let said = match voice {
                 Voice::Gemini => format!("Successfully modified file: {path} ({} replacement{}).", matches.len(), plural(matches.len())),
                 _ => {
