@@ -18,7 +18,7 @@ use super::{Hunk, Operation, PatchOp};
 use crate::apply::{
     abort_unit, fails, previous_failed, CommitOptions, Scope, Staged, Unit, UnitResult,
 };
-use crate::block::{preview, EditBlock, Format};
+use crate::block::{EditBlock, Format};
 use crate::engine::locate::{ambiguous, explain_not_found, quote, Parts};
 use crate::engine::{ApplyOptions, Mode};
 use crate::host::FileHost;
@@ -77,20 +77,7 @@ pub fn patch_paths(blocks: &[EditBlock], _opts: &ApplyOptions) -> Vec<String> {
 }
 
 fn result_for(index: usize, path: &str, block: &EditBlock) -> EditResult {
-    EditResult {
-        block_index: index,
-        path: path.to_string(),
-        status: Status::Applied,
-        error_kind: None,
-        reason: None,
-        estimated_line: None,
-        anchor_preview: preview(&block.anchor, 50),
-        old_preview: preview(&block.old_lines, 50),
-        new_preview: preview(&block.new_lines, 50),
-        diagnostics: None,
-        matched_by: None,
-        assumed: block.assumed.clone(),
-    }
+    EditResult::for_block(index, path, block, Status::Applied)
 }
 
 /// A refused path is skipped (nothing was attempted); anything else failed.
