@@ -100,6 +100,30 @@ pub struct EditBlock {
 }
 
 impl EditBlock {
+    /// A block built by hand rather than parsed from a reply: `old_lines` of
+    /// `path` become `new_lines`, with no anchors, at line 1. Set the other
+    /// fields with struct update syntax (`EditBlock { anchor, ..EditBlock::new(…) }`).
+    pub fn new(
+        format: Format,
+        path: impl Into<String>,
+        old_lines: impl Into<String>,
+        new_lines: impl Into<String>,
+    ) -> EditBlock {
+        EditBlock {
+            format,
+            file_path: path.into(),
+            anchor: String::new(),
+            old_lines: old_lines.into(),
+            new_lines: new_lines.into(),
+            trailing_anchor: String::new(),
+            raw_block: String::new(),
+            line_number: 1,
+            assumed: Vec::new(),
+            line_hint: None,
+            patch: None,
+        }
+    }
+
     /// A block that creates a file: nothing to find, only new content.
     pub fn is_create(&self) -> bool {
         if let Some(op) = &self.patch {

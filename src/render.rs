@@ -495,19 +495,12 @@ pub fn render_file_change(change: &crate::apply::FileChange, status: Option<&str
             body.strip_suffix('\n').map(str::to_string).unwrap_or(body)
         }
     };
-    let block = EditBlock {
-        format: crate::block::Format::EditRepl,
-        file_path: change.path.clone(),
-        anchor: String::new(),
-        old_lines: lines(&change.before),
-        new_lines: lines(&change.after),
-        trailing_anchor: String::new(),
-        raw_block: String::new(),
-        line_number: 1,
-        assumed: Vec::new(),
-        line_hint: None,
-        patch: None,
-    };
+    let block = EditBlock::new(
+        crate::block::Format::EditRepl,
+        change.path.clone(),
+        lines(&change.before),
+        lines(&change.after),
+    );
     let result = status.map(|s| ResultView {
         file_path: change.path.clone(),
         status: s.to_string(),

@@ -29,19 +29,7 @@ fn edit_call(path: &str, old: &str, new: &str) -> ToolCall {
 }
 
 fn block(old: &str, new: &str) -> EditBlock {
-    EditBlock {
-        format: Format::SearchReplace,
-        file_path: "a.txt".into(),
-        anchor: String::new(),
-        old_lines: old.into(),
-        new_lines: new.into(),
-        trailing_anchor: String::new(),
-        raw_block: String::new(),
-        line_number: 1,
-        assumed: Vec::new(),
-        line_hint: None,
-        patch: None,
-    }
+    EditBlock::new(Format::SearchReplace, "a.txt", old, new)
 }
 
 #[test]

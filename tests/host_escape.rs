@@ -23,19 +23,7 @@ fn host(escape: bool) -> MemoryHost {
 }
 
 fn block() -> EditBlock {
-    EditBlock {
-        format: Format::EditRepl,
-        file_path: "link/x.py".into(),
-        anchor: String::new(),
-        old_lines: "a = 1".into(),
-        new_lines: "a = 2".into(),
-        trailing_anchor: String::new(),
-        raw_block: String::new(),
-        line_number: 1,
-        assumed: Vec::new(),
-        line_hint: None,
-        patch: None,
-    }
+    EditBlock::new(Format::EditRepl, "link/x.py", "a = 1", "a = 2")
 }
 
 #[test]

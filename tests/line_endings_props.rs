@@ -12,19 +12,7 @@ use proptest::prelude::*;
 use serde_json::json;
 
 fn block(old: &str, new: &str) -> EditBlock {
-    EditBlock {
-        format: Format::SearchReplace,
-        file_path: "f.txt".into(),
-        anchor: String::new(),
-        old_lines: old.into(),
-        new_lines: new.into(),
-        trailing_anchor: String::new(),
-        raw_block: String::new(),
-        line_number: 1,
-        assumed: Vec::new(),
-        line_hint: None,
-        patch: None,
-    }
+    EditBlock::new(Format::SearchReplace, "f.txt", old, new)
 }
 
 #[test]

@@ -68,19 +68,7 @@ fn accepted() -> Vec<(String, String)> {
 }
 
 fn block(path: &str, old: &str, new: &str) -> EditBlock {
-    EditBlock {
-        format: Format::SearchReplace,
-        file_path: path.into(),
-        anchor: String::new(),
-        old_lines: old.into(),
-        new_lines: new.into(),
-        trailing_anchor: String::new(),
-        raw_block: String::new(),
-        line_number: 1,
-        assumed: Vec::new(),
-        line_hint: None,
-        patch: None,
-    }
+    EditBlock::new(Format::SearchReplace, path, old, new)
 }
 
 /// A host where every refused path (and its normalised twin) would exist, so

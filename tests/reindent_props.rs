@@ -75,19 +75,7 @@ fn case() -> impl Strategy<Value = (Vec<Line>, usize, usize, Vec<Line>, usize)> 
 }
 
 fn block(old: &str, new: &str) -> EditBlock {
-    EditBlock {
-        format: Format::SearchReplace,
-        file_path: "f.py".into(),
-        anchor: String::new(),
-        old_lines: old.into(),
-        new_lines: new.into(),
-        trailing_anchor: String::new(),
-        raw_block: String::new(),
-        line_number: 1,
-        assumed: Vec::new(),
-        line_hint: None,
-        patch: None,
-    }
+    EditBlock::new(Format::SearchReplace, "f.py", old, new)
 }
 
 proptest! {

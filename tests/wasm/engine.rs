@@ -11,17 +11,8 @@ use wasm_bindgen_test::*;
 
 fn block(path: &str, anchor: &str, old: &str, new: &str) -> EditBlock {
     EditBlock {
-        format: Format::EditRepl,
-        file_path: path.into(),
         anchor: anchor.into(),
-        old_lines: old.into(),
-        new_lines: new.into(),
-        trailing_anchor: String::new(),
-        raw_block: String::new(),
-        line_number: 1,
-        assumed: Vec::new(),
-        line_hint: None,
-        patch: None,
+        ..EditBlock::new(Format::EditRepl, path, old, new)
     }
 }
 
