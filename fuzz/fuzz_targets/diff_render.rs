@@ -82,23 +82,10 @@ fuzz_target!(|data: &[u8]| {
 
     let format =
         [Format::EditRepl, Format::Anchored, Format::SearchReplace][usize::from(flags % 3)];
-    let block = EditBlock {
-        format,
-        file_path: path.clone(),
-        anchor: if flags & 4 != 0 {
-            new.clone()
-        } else {
-            String::new()
-        },
-        old_lines: old.clone(),
-        new_lines: new.clone(),
-        trailing_anchor: String::new(),
-        raw_block: String::new(),
-        line_number: 1,
-        assumed: Vec::new(),
-        line_hint: None,
-        patch: None,
-    };
+    let mut block = EditBlock::new(format, path.clone(), old.clone(), new.clone());
+    if flags & 4 != 0 {
+        block.anchor = new.clone();
+    }
     let result = ResultView {
         block_index: Some(0),
         file_path: path.clone(),
