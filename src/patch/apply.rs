@@ -545,7 +545,16 @@ fn apply_hunks(
     };
     let hashes = index.as_ref();
     for (k, hunk) in hunks.iter().enumerate() {
-        let which = Which { name, k, total };
+        let which = Which {
+            name,
+            k,
+            total,
+            unit: if format == Format::UnifiedDiff {
+                "hunk"
+            } else {
+                "section"
+            },
+        };
         let needle = hunk.old_side();
         let mut from = cursor;
         // `@@` lines narrow the search, each to what follows the one before.
@@ -667,7 +676,7 @@ fn apply_hunks(
                 }
                 Located::NotFound => {
                     return Err(not_found(
-                        &which.to_string(),
+                        &which,
                         path,
                         lines,
                         &needle,
@@ -904,18 +913,26 @@ pub(crate) fn hunk_offset(start: usize, old_start: u32, has_old: bool) -> isize 
     start as isize - stated
 }
 
-/// "`*** Update File: x`, section 2 of 3", written only when a failure
-/// names it.
+/// "`*** Update File: x`, section 2 of 3" (a unified diff's "hunk 2 of 3"),
+/// written only when a failure names it.
 struct Which<'a> {
     name: &'a str,
     k: usize,
     total: usize,
+    unit: &'static str,
 }
 
 impl std::fmt::Display for Which<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.total > 1 {
-            write!(f, "{}, section {} of {}", self.name, self.k + 1, self.total)
+            write!(
+                f,
+                "{}, {} {} of {}",
+                self.name,
+                self.unit,
+                self.k + 1,
+                self.total
+            )
         } else {
             f.write_str(self.name)
         }
@@ -939,7 +956,7 @@ fn loosest_of(a: Pass, b: Pass) -> Pass {
 /// the current lines to copy; or that its result (`after`: its context and
 /// added lines) is already there.
 fn not_found(
-    which: &str,
+    which: &Which,
     path: &str,
     lines: &[Line],
     needle: &[&str],
@@ -951,8 +968,9 @@ fn not_found(
         start_of(&locate(lines, needle, &PATCH_PASSES, 0, Prefer::Nothing)).filter(|s| *s < from)
     {
         let reason = format!(
-            "{which}: its lines are at line {} of {path}, before the end of the previous section (line {from}); sections apply in file order. Put the sections in the order their lines appear in the file.",
-            at + 1
+            "{which}: its lines are at line {} of {path}, before the end of the previous {unit} (line {from}); {unit}s apply in file order. Put the {unit}s in the order their lines appear in the file.",
+            at + 1,
+            unit = which.unit
         );
         return Failure {
             kind: ErrorKind::OldMismatch,
