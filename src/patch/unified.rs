@@ -48,6 +48,9 @@ struct File {
     blanks: u32,
     /// The counts were used up and a blank line followed: the hunk is closed.
     gap: bool,
+    /// The line (number, text) that ended the diff while the last hunk's
+    /// counts still expected lines.
+    cut_short: Option<(u32, String)>,
     raw: String,
 }
 
@@ -347,6 +350,11 @@ impl Reader {
                 }
             }
         }
+        if in_counts {
+            if let Some(f) = self.file.as_mut() {
+                f.cut_short = Some((n, line.to_string()));
+            }
+        }
         self.complete(out);
         Fed::Ended
     }
@@ -410,6 +418,28 @@ impl Reader {
                 format: FORMAT,
                 line_number: f.line_number,
             });
+        }
+        if let (Some((at, text)), Some(last)) = (&f.cut_short, f.hunks.last()) {
+            if !last
+                .lines()
+                .any(|l| matches!(l.as_bytes().first(), Some(b'+' | b'-')))
+            {
+                // No `-` or `+` line before the line that ended it: most likely a context
+                // line written without its leading space (the change would be lost).
+                let reason = format!(
+                    "the diff of {path} at line {} was dropped: line {at} `{}` ends its last hunk before any `-` or `+` line, though the hunk's counts expect more lines. \
+                     Start every context line of a hunk with a space (` {}`), or fix the `@@` counts",
+                    f.line_number,
+                    super::shown(text),
+                    super::shown(text)
+                );
+                out.push(PatchEvent::Discarded {
+                    path: Some(path),
+                    line_number: f.line_number,
+                    reason,
+                });
+                return;
+            }
         }
         if f.binary {
             let reason = format!(
