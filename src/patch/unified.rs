@@ -350,8 +350,11 @@ impl Reader {
                 }
             }
         }
-        if in_counts {
-            if let Some(f) = self.file.as_mut() {
+        if let Some(f) = self.file.as_mut() {
+            // Ended inside a hunk's counts, or inside a hunk without counts
+            // that has lines: if it has no change yet, it lost one.
+            let open = f.hunk.as_ref().is_some_and(|h| !h.is_empty() && !f.counted);
+            if in_counts || open {
                 f.cut_short = Some((n, line.to_string()));
             }
         }
@@ -427,11 +430,12 @@ impl Reader {
                 // No `-` or `+` line before the line that ended it: most likely a context
                 // line written without its leading space (the change would be lost).
                 let reason = format!(
-                    "the diff of {path} at line {} was dropped: line {at} `{}` ends its last hunk before any `-` or `+` line, though the hunk's counts expect more lines. \
-                     Start every context line of a hunk with a space (` {}`), or fix the `@@` counts",
+                    "the diff of {path} at line {} was dropped: line {at} `{}` ends its last hunk before any `-` or `+` line. \
+                     Start every context line of a hunk with a space (` {}`){}",
                     f.line_number,
                     super::shown(text),
-                    super::shown(text)
+                    super::shown(text),
+                    if f.counted { ", or fix the `@@` counts" } else { "" }
                 );
                 out.push(PatchEvent::Discarded {
                     path: Some(path),
