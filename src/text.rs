@@ -51,6 +51,9 @@ struct MixedEndings {
     /// How many CRs stood before the LF of every line that had an ending
     /// (an unterminated last line has none): 0 for LF, 1 for CRLF.
     crs: Vec<u32>,
+    /// The LF body's length: a [`SharedLine`] of a text this long that ends
+    /// at one of `newlines` is a line of that body.
+    body_len: usize,
 }
 
 /// Where the bytes of an edited LF body came from: runs copied from the
@@ -405,7 +408,19 @@ impl SharedLine {
     /// LF-only file without mixed endings; otherwise as
     /// [`TextFile::encode_lines`].
     pub fn encode(file: &TextFile, lines: &[SharedLine], final_newline: bool) -> String {
-        if file.crlf || file.mixed.is_some() {
+        if let Some(mixed) = &file.mixed {
+            // A line still in the body as read keeps its own ending (an
+            // edit of a mixed file rewrites only the lines it touches).
+            let origin = |l: &SharedLine| {
+                let kept =
+                    l.text.len() == mixed.body_len && l.text.as_bytes().get(l.end) == Some(&b'\n');
+                kept.then(|| mixed.newlines.binary_search(&l.end).ok())
+                    .flatten()
+            };
+            let kept = lines.iter().map(|l| (l.as_ref(), origin(l)));
+            return file.encode_kept_lines(kept, final_newline);
+        }
+        if file.crlf {
             return file.encode_lines(lines, final_newline);
         }
         let size: usize = lines.iter().map(|l| l.end - l.start + 1).sum();
@@ -613,6 +628,7 @@ impl TextFile {
         let with_cr = endings.iter().filter(|&&n| n > 0).count();
         // Ties go to LF, the convention of a new file.
         let crlf = with_cr > endings.len() - with_cr;
+        let body_len = body.len();
         TextFile {
             body,
             bom,
@@ -620,6 +636,7 @@ impl TextFile {
             mixed: Some(Box::new(MixedEndings {
                 newlines: offsets,
                 crs: endings,
+                body_len,
             })),
             tail_crs,
         }

@@ -372,6 +372,36 @@ fn apply_block(
             }
         },
         Operation::Update => match slot.doc.as_ref() {
+            // A unified diff of a missing file that only adds lines (`@@
+            // -0,0 +1,3 @@` under `--- a/x`, aider's new files): nothing to
+            // find, so its added lines are the file.
+            None if block.format == Format::UnifiedDiff
+                && op.move_to.is_none()
+                && !op.hunks.is_empty()
+                && op.hunks.iter().all(|h| h.old_side().is_empty()) =>
+            {
+                let lines: Vec<Line> = op
+                    .hunks
+                    .iter()
+                    .flat_map(|h| h.new_side())
+                    .map(Line::new)
+                    .collect();
+                let final_newline = !op.hunks.iter().any(|h| h.no_newline_new);
+                if let Some(slot) = staged.edit(&path) {
+                    slot.doc = Some(Doc {
+                        file: TextFile::new_file(),
+                        lines,
+                        final_newline,
+                    });
+                    slot.changed = true;
+                }
+                Ok(Done {
+                    line: Some(1),
+                    matched_by: "exact".into(),
+                    note: Some(format!("{path} did not exist; the diff only adds lines, so it was created with them.")),
+                    no_op: false,
+                })
+            }
             None => Err(fail(
                 ErrorKind::FileNotFound,
                 missing_reason(&name, &path, Operation::Update),
@@ -515,7 +545,16 @@ fn apply_hunks(
     };
     let hashes = index.as_ref();
     for (k, hunk) in hunks.iter().enumerate() {
-        let which = Which { name, k, total };
+        let which = Which {
+            name,
+            k,
+            total,
+            unit: if format == Format::UnifiedDiff {
+                "hunk"
+            } else {
+                "section"
+            },
+        };
         let needle = hunk.old_side();
         let mut from = cursor;
         // `@@` lines narrow the search, each to what follows the one before.
@@ -566,18 +605,22 @@ fn apply_hunks(
                 format,
                 (!hunk.anchors.is_empty()).then_some(from),
                 hunk.old_start,
-                !hunk.is_empty(),
                 (offset, cursor, lines.len()),
             )
             .map_err(|(kind, reason)| fail(kind, reason))?;
-            if let (Format::UnifiedDiff, Some(os), None) =
-                (format, hunk.old_start, hunk.anchors.first())
-            {
-                by_line = true;
-                notes.push(format!(
-                    "Hunk {} has no context lines and was placed by its line number ({os}).",
+            match (format, hunk.old_start) {
+                (Format::UnifiedDiff, Some(os)) => {
+                    by_line = true;
+                    notes.push(format!(
+                        "Hunk {} has no context lines and was placed by its line number ({os}).",
+                        k + 1
+                    ));
+                }
+                (Format::UnifiedDiff, None) => notes.push(format!(
+                    "Hunk {} has no context lines and no line numbers; its lines were added at the end of the file.",
                     k + 1
-                ));
+                )),
+                _ => {}
             }
             placed
         } else {
@@ -613,6 +656,13 @@ fn apply_hunks(
                             k + 1
                         ));
                     }
+                    if hunk.end_of_file && start + needle.len() < lines.len() {
+                        notes.push(format!(
+                            "Section {} is marked `*** End of File`, but its lines occur once, at line {}, not at the end; it was applied there.",
+                            k + 1,
+                            start + 1
+                        ));
+                    }
                     start
                 }
                 Located::Ambiguous { pass, starts } => {
@@ -626,7 +676,7 @@ fn apply_hunks(
                 }
                 Located::NotFound => {
                     return Err(not_found(
-                        &which.to_string(),
+                        &which,
                         path,
                         lines,
                         &needle,
@@ -672,6 +722,16 @@ fn apply_hunks(
                 }
             }
         }
+        if format == Format::UnifiedDiff {
+            // The next hunk may start in this one's trailing context (as
+            // jsdiff and GNU patch allow): those lines are handed back.
+            let change = |l: &str| matches!(l.as_bytes().first(), Some(b'+' | b'-'));
+            let trailing = hunk.body().rsplit('\n').take_while(|l| !change(l)).count();
+            if hunk.lines().any(change) {
+                out.truncate(out.len() - trailing);
+                at -= trailing;
+            }
+        }
         copied = at;
         cursor = at;
         if hunk.no_newline_new {
@@ -710,6 +770,26 @@ pub(crate) fn anchor_not_found<S: AsRef<str>>(
     anchor: &str,
     from: usize,
 ) -> Failure {
+    // Found, but only before where the search starts: the sections are out of order.
+    let before = &lines[..from.min(lines.len())];
+    if let Some(at) = start_of(&locate(
+        before,
+        &[anchor],
+        &PATCH_PASSES,
+        0,
+        Prefer::Nothing,
+    )) {
+        let reason = format!(
+            "{which}: the `@@ {anchor}` line is at line {} of {path}, before the end of the previous section (line {from}); sections apply in file order, each `@@` line found after the one before. Put the sections in the order their lines appear in the file, or leave this `@@` line out.",
+            at + 1
+        );
+        return Failure {
+            kind: ErrorKind::AnchorNotFound,
+            reason,
+            line: Some((at + 1) as u32),
+            diagnostics: None,
+        };
+    }
     let f = explain_not_found(
         path,
         &owned(&lines[from.min(lines.len())..]),
@@ -767,15 +847,15 @@ pub(crate) fn ambiguous_section(
 /// Where a section without old lines goes: after its `@@` lines (`after_anchors`:
 /// where they left the search), at a unified hunk's stated line (old start is
 /// the line it follows, moved by `offset`, the earlier hunks' actual minus
-/// stated start), or (`apply-patch`) at the end of the file; `(offset,
-/// cursor, len)`: the offset, where the section may start, the file's lines.
+/// stated start), or (`apply-patch`, a unified hunk without numbers) at the
+/// end of the file; `(offset, cursor, len)`: the offset, where the section
+/// may start, the file's lines.
 pub(crate) fn place_without_context(
     which: &str,
     path: &str,
     format: Format,
     after_anchors: Option<usize>,
     old_start: Option<u32>,
-    has_lines: bool,
     (offset, cursor, len): (isize, usize, usize),
 ) -> Result<usize, (ErrorKind, String)> {
     if let Some(from) = after_anchors {
@@ -792,11 +872,8 @@ pub(crate) fn place_without_context(
             }
             Ok(at)
         }
-        (Format::UnifiedDiff, None) if has_lines => Err((
-            ErrorKind::Malformed,
-            format!("{which}: the hunk has no context lines and no line numbers, so where it goes is not known. Add context lines copied from the file."),
-        )),
-        // apply_patch: a section of added lines only goes at the end of the file.
+        // apply_patch, and a unified hunk with no numbers either (aider's
+        // `@@ ... @@`): added lines only go at the end of the file.
         _ => Ok(len.max(cursor)),
     }
 }
@@ -836,18 +913,26 @@ pub(crate) fn hunk_offset(start: usize, old_start: u32, has_old: bool) -> isize 
     start as isize - stated
 }
 
-/// "`*** Update File: x`, section 2 of 3", written only when a failure
-/// names it.
+/// "`*** Update File: x`, section 2 of 3" (a unified diff's "hunk 2 of 3"),
+/// written only when a failure names it.
 struct Which<'a> {
     name: &'a str,
     k: usize,
     total: usize,
+    unit: &'static str,
 }
 
 impl std::fmt::Display for Which<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.total > 1 {
-            write!(f, "{}, section {} of {}", self.name, self.k + 1, self.total)
+            write!(
+                f,
+                "{}, {} {} of {}",
+                self.name,
+                self.unit,
+                self.k + 1,
+                self.total
+            )
         } else {
             f.write_str(self.name)
         }
@@ -871,7 +956,7 @@ fn loosest_of(a: Pass, b: Pass) -> Pass {
 /// the current lines to copy; or that its result (`after`: its context and
 /// added lines) is already there.
 fn not_found(
-    which: &str,
+    which: &Which,
     path: &str,
     lines: &[Line],
     needle: &[&str],
@@ -883,8 +968,9 @@ fn not_found(
         start_of(&locate(lines, needle, &PATCH_PASSES, 0, Prefer::Nothing)).filter(|s| *s < from)
     {
         let reason = format!(
-            "{which}: its lines are at line {} of {path}, before the end of the previous section (line {from}); sections apply in file order. Put the sections in the order their lines appear in the file.",
-            at + 1
+            "{which}: its lines are at line {} of {path}, before the end of the previous {unit} (line {from}); {unit}s apply in file order. Put the {unit}s in the order their lines appear in the file.",
+            at + 1,
+            unit = which.unit
         );
         return Failure {
             kind: ErrorKind::OldMismatch,

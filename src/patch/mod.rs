@@ -375,9 +375,15 @@ impl PatchReader {
     }
 }
 
-/// Removes surrounding quotes a path may carry (`"a b.txt"`).
+/// Removes surrounding quotes a path may carry (`"a b.txt"`); a
+/// double-quoted path is read with git's C-style escapes (`\t`, `\"`,
+/// `\303\251` for the UTF-8 bytes of `é`), as git writes any path with
+/// such characters.
 pub(crate) fn clean_path(p: &str) -> String {
     let t = p.trim();
+    if let Some(unquoted) = unquote_c(t).filter(|(_, used)| *used == t.len()) {
+        return unquoted.0;
+    }
     let t = t
         .strip_prefix('"')
         .and_then(|x| x.strip_suffix('"'))
@@ -387,6 +393,55 @@ pub(crate) fn clean_path(p: &str) -> String {
         .and_then(|x| x.strip_suffix('`'))
         .unwrap_or(t);
     t.to_string()
+}
+
+/// A C-style quoted string at the start of `s` (`"a/caf\303\251.txt"`):
+/// its text and the bytes it took, quotes included. `None` when `s` does
+/// not start with `"`, the quote is not closed, or an escape is unknown.
+pub(crate) fn unquote_c(s: &str) -> Option<(String, usize)> {
+    let rest = s.strip_prefix('"')?;
+    let bytes = rest.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                return Some((String::from_utf8_lossy(&out).into_owned(), i + 2));
+            }
+            b'\\' => {
+                let c = *bytes.get(i + 1)?;
+                let plain = match c {
+                    b'a' => Some(7),
+                    b'b' => Some(8),
+                    b'f' => Some(12),
+                    b'n' => Some(b'\n'),
+                    b'r' => Some(b'\r'),
+                    b't' => Some(b'\t'),
+                    b'v' => Some(11),
+                    b'\\' | b'"' => Some(c),
+                    _ => None,
+                };
+                if let Some(b) = plain {
+                    out.push(b);
+                    i += 2;
+                    continue;
+                }
+                // Three octal digits: one raw byte (of a UTF-8 sequence).
+                let digits = bytes.get(i + 1..i + 4)?;
+                if !digits.iter().all(|d| (b'0'..=b'7').contains(d)) {
+                    return None;
+                }
+                let value = digits.iter().fold(0u32, |v, d| v * 8 + u32::from(d - b'0'));
+                out.push(u8::try_from(value).ok()?);
+                i += 4;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    None
 }
 
 /// The line cut short for a message.

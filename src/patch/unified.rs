@@ -30,6 +30,12 @@ struct File {
     copied: bool,
     new_mode: bool,
     deleted_mode: bool,
+    /// `old mode` / `new mode`: the permissions change (not applied).
+    mode_change: bool,
+    /// `Binary files … differ` or `GIT binary patch`: no text to apply.
+    binary: bool,
+    /// After `GIT binary patch`: its `literal` / `delta` blocks of base85 lines follow.
+    base85: bool,
     /// Header lines read; hunks may follow.
     headers_done: bool,
     hunks: Vec<Hunk>,
@@ -42,6 +48,9 @@ struct File {
     blanks: u32,
     /// The counts were used up and a blank line followed: the hunk is closed.
     gap: bool,
+    /// The line (number, text) that ended the diff while the last hunk's
+    /// counts still expected lines.
+    cut_short: Option<(u32, String)>,
     raw: String,
 }
 
@@ -98,6 +107,21 @@ fn git_names(rest: &str) -> Option<(String, String)> {
         }
         let i = a.find(" b/")?;
         return Some((format!("a/{}", &a[..i]), a[i + 1..].to_string()));
+    }
+    // Quoted names (git quotes a name with a tab, a quote, a backslash or
+    // a non-ASCII character): each ends at its closing quote.
+    if let Some((old, used)) = super::unquote_c(rest) {
+        let second = rest[used..].trim_start();
+        let new = match super::unquote_c(second) {
+            Some((new, _)) => new,
+            None => clean_path(second),
+        };
+        return Some((old, new));
+    }
+    if let Some(q) = rest.find(" \"") {
+        if let Some((new, _)) = super::unquote_c(&rest[q + 1..]) {
+            return Some((clean_path(&rest[..q]), new));
+        }
     }
     let mut it = rest.splitn(2, ' ');
     Some((clean_path(it.next()?), clean_path(it.next()?)))
@@ -220,8 +244,17 @@ impl Reader {
                 return Fed::Taken;
             }
         }
-        if line.starts_with("--- ") && (f.hunk.is_some() || f.headers_done || f.git.is_none()) {
+        // A `--- x` line may start the next file's headers, or (in a `diff
+        // --git` file still in its extended headers) this file's: only the
+        // next line (`+++ y`) tells.
+        if line.starts_with("--- ") {
             self.held = Some((line.to_string(), n));
+            return Fed::Taken;
+        }
+        if f.base85 && is_binary_data(line) {
+            // `literal 5` / `delta 12` and their base85 lines.
+            f.raw.push_str(line);
+            f.raw.push('\n');
             return Fed::Taken;
         }
         if f.git.is_some() && !f.headers_done && f.hunk.is_none() {
@@ -238,6 +271,8 @@ impl Reader {
                 "copy to ",
                 "rename from ",
                 "rename to ",
+                "Binary files ",
+                "GIT binary patch",
             ];
             if known.iter().any(|k| line.starts_with(k)) {
                 if let Some(p) = line.strip_prefix("rename from ") {
@@ -249,6 +284,10 @@ impl Reader {
                 f.copied |= line.starts_with("copy from ") || line.starts_with("copy to ");
                 f.new_mode |= line.starts_with("new file mode ");
                 f.deleted_mode |= line.starts_with("deleted file mode ");
+                f.mode_change |= line.starts_with("old mode ") || line.starts_with("new mode ");
+                f.binary |=
+                    line.starts_with("Binary files ") || line.starts_with("GIT binary patch");
+                f.base85 |= line.starts_with("GIT binary patch");
                 f.raw.push_str(line);
                 f.raw.push('\n');
                 return Fed::Taken;
@@ -309,6 +348,14 @@ impl Reader {
                     }
                     _ => {}
                 }
+            }
+        }
+        if let Some(f) = self.file.as_mut() {
+            // Ended inside a hunk's counts, or inside a hunk without counts
+            // that has lines: if it has no change yet, it lost one.
+            let open = f.hunk.as_ref().is_some_and(|h| !h.is_empty() && !f.counted);
+            if in_counts || open {
+                f.cut_short = Some((n, line.to_string()));
             }
         }
         self.complete(out);
@@ -375,6 +422,42 @@ impl Reader {
                 line_number: f.line_number,
             });
         }
+        if let (Some((at, text)), Some(last)) = (&f.cut_short, f.hunks.last()) {
+            if !last
+                .lines()
+                .any(|l| matches!(l.as_bytes().first(), Some(b'+' | b'-')))
+            {
+                // No `-` or `+` line before the line that ended it: most likely a context
+                // line written without its leading space (the change would be lost).
+                let reason = format!(
+                    "the diff of {path} at line {} was dropped: line {at} `{}` ends its last hunk before any `-` or `+` line. \
+                     Start every context line of a hunk with a space (` {}`){}",
+                    f.line_number,
+                    super::shown(text),
+                    super::shown(text),
+                    if f.counted { ", or fix the `@@` counts" } else { "" }
+                );
+                out.push(PatchEvent::Discarded {
+                    path: Some(path),
+                    line_number: f.line_number,
+                    reason,
+                });
+                return;
+            }
+        }
+        if f.binary {
+            let reason = format!(
+                "the diff of {path} at line {} is a binary diff (`Binary files … differ` or `GIT binary patch`), which cannot be applied as text; {path} was not changed. \
+                 Change a binary file outside the patch, or send a text file's new lines as a diff",
+                f.line_number
+            );
+            out.push(PatchEvent::Discarded {
+                path: Some(path),
+                line_number: f.line_number,
+                reason,
+            });
+            return;
+        }
         if f.copied {
             // Read as a move it would delete the source; as an edit it would change the source.
             let reason = format!(
@@ -409,7 +492,11 @@ impl Reader {
         };
         let move_to = renamed.filter(|to| *to != path);
         if operation == Operation::Update && f.hunks.is_empty() && move_to.is_none() {
-            let reason = format!("the diff for {path} at line {} has no hunks; add `@@` hunks with the lines to change", f.line_number);
+            let reason = if f.mode_change {
+                format!("the diff for {path} at line {} changes only the file's mode (`old mode` / `new mode`), which is not applied; its text stays as it is. To change the text, add `@@` hunks", f.line_number)
+            } else {
+                format!("the diff for {path} at line {} has no hunks; add `@@` hunks with the lines to change", f.line_number)
+            };
             out.push(PatchEvent::Discarded {
                 path: Some(path),
                 line_number: f.line_number,
@@ -467,6 +554,16 @@ impl Reader {
         }
         self.complete(out);
     }
+}
+
+/// A line of a `GIT binary patch` after its header: `literal 5`, `delta 12`,
+/// a base85 data line, or the blank line that ends a block.
+fn is_binary_data(line: &str) -> bool {
+    line.starts_with("literal ")
+        || line.starts_with("delta ")
+        || line
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&()*+-;<=>?@^_`{|}~".contains(&b))
 }
 
 fn push_update(out: &mut Vec<PatchEvent>, line: &str) {
@@ -554,5 +651,24 @@ mod tests {
             git_names("a/old.txt b/new.txt"),
             Some(("a/old.txt".into(), "b/new.txt".into()))
         );
+    }
+
+    #[test]
+    fn reads_quoted_names() {
+        // git's C-style quoting: octal escapes are UTF-8 bytes.
+        assert_eq!(
+            git_names(r#""a/caf\303\251.txt" "b/caf\303\251.txt""#),
+            Some(("a/café.txt".into(), "b/café.txt".into()))
+        );
+        assert_eq!(
+            git_names(r#"a/plain.txt "b/tab\there.txt""#),
+            Some(("a/plain.txt".into(), "b/tab\there.txt".into()))
+        );
+        assert_eq!(
+            header_path(concat!(r#""b/say \"hi\".txt""#, "\t2024-01-01")),
+            r#"b/say "hi".txt"#
+        );
+        // Not C-quoted (an unknown escape): only the quotes go.
+        assert_eq!(clean_path(r#""a\q.txt""#), r"a\q.txt");
     }
 }

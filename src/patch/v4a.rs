@@ -228,7 +228,10 @@ impl Reader {
                         op.close_hunk();
                     }
                     let a = anchor.strip_prefix(' ').unwrap_or(anchor);
-                    if !a.trim().is_empty() {
+                    // `@@ -3,4 +3,5 @@` (a unified-diff hunk header, as models
+                    // sometimes write here) names no line: read as a bare `@@`.
+                    let numbers = super::unified::hunk_numbers(line.trim_end()).is_some();
+                    if !a.trim().is_empty() && !numbers {
                         op.hunk.anchors.push(a.to_string());
                     }
                     shown_line = Some(line);
@@ -271,16 +274,15 @@ impl Reader {
         let why = why.or_else(|| self.failed.take());
         let ops = std::mem::take(&mut self.done);
         if ops.is_empty() {
-            if let Some(reason) = why {
-                out.push(PatchEvent::Discarded {
-                    path: None,
-                    line_number: self.begin_line,
-                    reason: format!(
-                        "the patch at line {} was dropped: {reason}",
-                        self.begin_line
-                    ),
-                });
-            }
+            let reason = why.unwrap_or_else(|| "it has no file operations between `*** Begin Patch` and `*** End Patch`, so nothing was changed; put `*** Add File:`, `*** Delete File:` or `*** Update File:` sections in it".to_string());
+            out.push(PatchEvent::Discarded {
+                path: None,
+                line_number: self.begin_line,
+                reason: format!(
+                    "the patch at line {} was dropped: {reason}",
+                    self.begin_line
+                ),
+            });
             return;
         }
         for op in ops {

@@ -401,7 +401,6 @@ impl PatchPreview {
                 self.format,
                 (o.anchors > 0).then_some(o.from),
                 old_start,
-                !o.body.is_empty(),
                 (self.offset, self.cursor, len),
             ) {
                 Ok(at) => at,
