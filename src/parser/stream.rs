@@ -620,10 +620,10 @@ impl GrammarCore {
         self.offset += line.len() + 1;
         let mark = self.sink.line(line);
         self.recent[self.line_count as usize % 8] = (self.line_count, offset, mark);
-        let trimmed = trim(line);
         if self.block.is_none() && (self.allow_v4a || self.allow_unified) && self.patch_line(line) {
             return;
         }
+        let trimmed = trim(line);
         let marker = classify(trimmed);
         if self.block.is_some() {
             let starts = match marker {
