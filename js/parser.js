@@ -22,6 +22,10 @@ onReset(() => {
   u8view = new Uint8Array(0);
 });
 
+// The UTF-8 text at `ptr` in wasm memory (a byte-order mark is text).
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+const utf8At = (ptr, len) => (len === 0 ? '' : decoder.decode(u8().subarray(ptr, ptr + len)));
+
 // Writes `text` as UTF-8 at the address `reserve(capacity)` returns (lone
 // surrogates become U+FFFD); returns the byte length.
 function writeInput(text, reserve) {
@@ -59,11 +63,11 @@ function addAssumed(block, mask, hint) {
 
 /**
  * A patch block from its record at `rec[k]` (layout `L.patch`): texts are
- * ranges of `text`, hunks records of `hunks` (layout `L.hunk`, each followed
+ * ranges of `text`, hunks records of `hunks` from `hunksAt` on (layout `L.hunk`, each followed
  * by its anchors' ranges); the raw block and hunk bodies flagged so are
  * ranges of `reply` (one-shot parses).
  */
-function patchBlock(rec, k, text, hunks, reply) {
+function patchBlock(rec, k, text, hunks, hunksAt, reply) {
   const P = L.patch;
   const H = L.hunk;
   const block = {
@@ -82,7 +86,7 @@ function patchBlock(rec, k, text, hunks, reply) {
   const list = new Array(count);
   const width = L.hunkWidth;
   const flag = L.hunkFlagBits;
-  for (let j = 0, h = rec[k + P.hunksAt]; j < count; j++) {
+  for (let j = 0, h = hunksAt + rec[k + P.hunksAt]; j < count; j++) {
     const flags = hunks[h + H.flags];
     const hunk = {};
     const anchors = hunks[h + H.anchorCount];
@@ -176,7 +180,7 @@ export function parseEdits(text, options) {
         ptext = raw.takePatchText();
         hunks = raw.takePatchHunks();
       }
-      blocks[i] = patchBlock(s, k, ptext, hunks, t);
+      blocks[i] = patchBlock(s, k, ptext, hunks, 0, t);
       continue;
     }
     const block = {
@@ -230,7 +234,7 @@ export class EditStream {
     this._input = 0; // address and size of the stream's input buffer in wasm memory
     this._inputCapacity = 0;
     this._view = null;
-    this._slots = this._raw.slots() >>> 2; // [keepFrom, records address, current line length], set by every feed
+    this._slots = this._raw.slots() >>> 2; // [keepFrom, records address, current line length, then text places], set by every feed
     // Live preview (options.preview) and pendingDelta(): see js/preview.js.
     this._preview = previewDriver(options?.preview);
     this._tracker = new PendingTracker();
@@ -390,14 +394,15 @@ export class EditStream {
         this._input = stream.input(this._inputCapacity);
         this._view = null;
       }
-      text = clean(text);
       // A view over the input buffer, remade when the buffer moves or
       // memory grows (no typed-array view per feed).
       let view = this._view;
       if (view === null || view.byteLength === 0) view = this._view = new Uint8Array(buffer(), this._input, this._inputCapacity);
+      text = clean(text);
       ret = stream.feedInput(encoder.encodeInto(text, view).written);
     }
     const before = this._partial;
+    const textAt = this._keptStart + this._kept.length; // UTF-16 offset of `text` in the reply
     this._kept += text;
     if (finishing) this._partial = '';
     else {
@@ -406,19 +411,20 @@ export class EditStream {
       this._partial = rest >= text.length ? before + text : text.slice(text.length - rest);
     }
     if (ret === 0) {
-      this._trim(u32()[this._slots]);
+      this._trim(u32()[this._slots], text, textAt);
       return [];
     }
-    // Text-bearing events and patch texts first: fetching them allocates in
-    // wasm, which may move memory; the records are read after.
-    const json = ret & 1 ? JSON.parse(stream.events()) : null;
-    const patchText = ret & 2 ? stream.patchText() : null;
-    const patchHunks = ret & 2 ? stream.patchHunks() : null;
+    // Everything is read in place (the slots say where): nothing here
+    // calls into wasm, so memory cannot move while it is read.
+    const rec = u32();
+    const slots = this._slots;
+    const json = ret & 1 ? JSON.parse(utf8At(rec[slots + 3], rec[slots + 4])) : null;
+    const patchText = ret & 2 ? utf8At(rec[slots + 5], rec[slots + 6]) : null;
+    const hunksAt = rec[slots + 7] >>> 2;
     const n = ret >>> 2;
     const { record: R, span: S, update: U, start: B, json: J, head: H, stride, formats, sections } = layout();
-    const rec = u32();
-    const base = rec[this._slots + 1] >>> 2;
-    const keepFrom = rec[this._slots];
+    const base = rec[slots + 1] >>> 2;
+    const keepFrom = rec[slots];
     const events = [];
     // Lines completed by this feed, numbered from 0, read on demand in order.
     let lineIndex = -1;
@@ -465,15 +471,21 @@ export class EditStream {
         events.push({ type: 'block-complete', index: rec[i + H.index], block });
         i += H.size + stride;
       } else if (kind === R.patch) {
-        events.push({ type: 'block-complete', index: rec[i + H.index], block: patchBlock(rec, i + H.size, patchText, patchHunks, null) });
+        events.push({ type: 'block-complete', index: rec[i + H.index], block: patchBlock(rec, i + H.size, patchText, rec, hunksAt, null) });
         i += H.size + stride;
       } else if (kind === R.json) {
         events.push(json[rec[i + J.event]]);
         i += J.size;
       } else if (kind === R.start) {
-        if (rec[i + B.pathStart] !== L.none) this._path = this._kept.slice(rec[i + B.pathStart] - this._keptStart, rec[i + B.pathEnd] - this._keptStart);
-        const event = { type: 'block-start', filePath: this._path };
-        if (rec[i + B.format] !== 0) event.format = formats[rec[i + B.format] - 1];
+        const format = rec[i + B.format];
+        let path = this._path;
+        if (rec[i + B.pathStart] !== L.none) {
+          path = this._kept.slice(rec[i + B.pathStart] - this._keptStart, rec[i + B.pathEnd] - this._keptStart);
+          // A patch operation's path is never carried over to a later block.
+          if (format === 0 || !L.isPatch[format - 1]) this._path = path;
+        }
+        const event = { type: 'block-start', filePath: path };
+        if (format !== 0) event.format = formats[format - 1];
         event.lineNumber = rec[i + B.lineNumber];
         events.push(event);
         i += B.size;
@@ -481,13 +493,18 @@ export class EditStream {
         throw new Error(`editblocks: internal error: unknown parser record ${kind}`);
       }
     }
-    this._trim(keepFrom);
+    this._trim(keepFrom, text, textAt);
     return events;
   }
 
-  // Drops the text the core can no longer point into.
-  _trim(keepFrom) {
-    if (keepFrom > this._keptStart) {
+  // Drops the text the core can no longer point into. `text`, the end of
+  // what is kept, starts at `textAt`: when all that is kept lies in it, it
+  // is sliced from there (slicing the kept text would flatten it first).
+  _trim(keepFrom, text, textAt) {
+    if (keepFrom >= textAt) {
+      this._kept = keepFrom === textAt ? text : text.slice(keepFrom - textAt);
+      this._keptStart = keepFrom;
+    } else if (keepFrom > this._keptStart) {
       this._kept = this._kept.slice(keepFrom - this._keptStart);
       this._keptStart = keepFrom;
     }

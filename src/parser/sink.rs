@@ -23,7 +23,8 @@ pub enum PathAt<'a, M> {
     },
     /// The previous block's path, carried over.
     Previous,
-    /// Not text of the reply as is (a patch operation's cleaned path).
+    /// Not text of the reply as is (a patch operation's cleaned path that
+    /// is not in the line just read).
     Elsewhere,
 }
 

@@ -620,10 +620,10 @@ impl GrammarCore {
         self.offset += line.len() + 1;
         let mark = self.sink.line(line);
         self.recent[self.line_count as usize % 8] = (self.line_count, offset, mark);
-        let trimmed = trim(line);
         if self.block.is_none() && (self.allow_v4a || self.allow_unified) && self.patch_line(line) {
             return;
         }
+        let trimmed = trim(line);
         let marker = classify(trimmed);
         if self.block.is_some() {
             let starts = match marker {
@@ -913,6 +913,13 @@ impl GrammarCore {
             let was_tentative = std::mem::replace(&mut self.patch_tentative, false);
             match fed {
                 Fed::Taken => {
+                    if was_tentative {
+                        // The `--- x` line read as usual is a diff header
+                        // after all: it is no path candidate (the patch's
+                        // end resets it anyway), and keeping it would pin
+                        // the reply from there for the whole diff.
+                        self.after_block(None);
+                    }
                     self.flush_patch(line);
                     return true;
                 }
@@ -970,8 +977,20 @@ impl GrammarCore {
                         self.op_starts.push_back(*at);
                     }
                     if self.events {
-                        self.sink
-                            .block_start(Some(format), line_number, &path, PathAt::Elsewhere);
+                        // The cleaned path is mostly text of the line just
+                        // read (any occurrence reads the same): a sink that
+                        // points into the reply can point there.
+                        let (n, offset, mark) = self.recent[self.line_count as usize % 8];
+                        let at = match current.find(path.as_str()) {
+                            Some(s) if n == self.line_count && !path.is_empty() => PathAt::Line {
+                                line: current,
+                                range: (s, s + path.len()),
+                                offset,
+                                mark,
+                            },
+                            _ => PathAt::Elsewhere,
+                        };
+                        self.sink.block_start(Some(format), line_number, &path, at);
                     }
                 }
                 PatchEvent::Update { format, lines } => {

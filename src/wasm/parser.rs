@@ -10,7 +10,8 @@
 use wasm_bindgen::prelude::*;
 
 use super::parser_records::{
-    events_json, layout_json, pending_json, utf16_units, CompactStream, PatchEncoder, SPAN_STRIDE,
+    events_json, layout_json, pending_json, starts_with_bytes, utf16_units, CompactStream,
+    PatchEncoder, SPAN_STRIDE,
 };
 use crate::block::Format;
 use crate::parser::{self, BlockSpans, ParseOptions};
@@ -100,7 +101,7 @@ pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
                     .filter(|&at| {
                         text.as_bytes()
                             .get(at..)
-                            .is_some_and(|r| r.starts_with(raw))
+                            .is_some_and(|r| starts_with_bytes(r, raw))
                     })
                     .map(|at| (cursor.at(at), cursor.at(at + raw.len())));
                 out.extend(encoder.block(&block, in_reply));
@@ -233,10 +234,12 @@ pub struct RawEditStream {
     inner: CompactStream,
     input: Vec<u8>,
     json: String,
-    /// After each feed: the UTF-16 offset to keep text from, the address
-    /// of the records, and the UTF-16 length of the current unterminated
-    /// line (read by `js/parser.js` without a call).
-    slots: Box<[u32; 3]>,
+    /// After each feed, read by `js/parser.js` without a call: the UTF-16
+    /// offset to keep text from, the address of the records, the UTF-16
+    /// length of the current unterminated line, then address and length of
+    /// the events' JSON, of the patch texts (UTF-8) and of the hunk records
+    /// (in `u32`s). JavaScript reads those in place: no copy per feed.
+    slots: Box<[u32; 9]>,
 }
 
 #[wasm_bindgen]
@@ -247,7 +250,7 @@ impl RawEditStream {
             inner: CompactStream::new(&options(formats, known)),
             input: Vec::new(),
             json: String::new(),
-            slots: Box::new([0; 3]),
+            slots: Box::new([0; 9]),
         }
     }
 
@@ -263,7 +266,7 @@ impl RawEditStream {
     }
 
     /// Feeds the first `len` bytes written at [`RawEditStream::input`];
-    /// returns [`RawEditStream::counts`].
+    /// returns [`RawEditStream::publish`].
     #[wasm_bindgen(js_name = feedInput)]
     pub fn feed_input(&mut self, len: usize) -> usize {
         let written = &self.input[..len.min(self.input.len())];
@@ -274,65 +277,52 @@ impl RawEditStream {
                 self.inner.feed_in_place(&text)
             }
         }
-        self.encode();
-        self.slots[0] = self.inner.keep_from() as u32;
-        self.slots[2] = self.inner.partial_len16() as u32;
-        self.counts()
+        let partial = self.inner.partial_len16() as u32;
+        let earliest = self.inner.earliest_mark();
+        self.publish(Some(earliest), partial)
     }
 
     /// Ends the reply; returns what [`RawEditStream::feed_input`] returns.
     #[wasm_bindgen(js_name = finishInput)]
     pub fn finish_input(&mut self) -> usize {
         self.inner.finish_in_place();
-        self.encode();
-        self.slots[0] = 0;
-        self.slots[2] = 0;
-        self.counts()
+        self.publish(None, 0)
     }
 
-    /// Four times the number of records, plus 1 when
-    /// [`RawEditStream::events`] has events, plus 2 when there are patch
-    /// records ([`RawEditStream::patch_text`]).
-    fn counts(&mut self) -> usize {
+    /// Sets the slots after a feed (`earliest`: the grammar's earliest mark,
+    /// `None` after the reply's end: nothing to keep) and returns four times
+    /// the number of records, plus 1 when there are events carrying text,
+    /// plus 2 when there are patch records. The sink is looked up once.
+    fn publish(&mut self, earliest: Option<Option<usize>>, partial: u32) -> usize {
         let sink = self.inner.sink();
-        self.slots[1] = sink.records.as_ptr() as u32;
+        // Events that carry text, as JSON. Encoding plain strings and
+        // numbers cannot fail; if it ever did, the events would be lost,
+        // not the stream.
+        self.json.clear();
+        if !sink.events.is_empty() {
+            self.json = events_json(&sink.events);
+        }
+        let keep_from = earliest.map_or(0, |m| sink.keep_from(m));
+        let patches = &sink.patches;
+        *self.slots = [
+            keep_from as u32,
+            sink.records.as_ptr() as u32,
+            partial,
+            self.json.as_ptr() as u32,
+            self.json.len() as u32,
+            patches.text.as_ptr() as u32,
+            patches.text.len() as u32,
+            patches.hunks.as_ptr() as u32,
+            patches.hunks.len() as u32,
+        ];
         sink.records.len() * 4
             + !self.json.is_empty() as usize
-            + 2 * !sink.patches.text.is_empty() as usize
+            + 2 * !patches.text.is_empty() as usize
     }
 
-    /// Events that carry text, as JSON. Encoding plain strings and numbers
-    /// cannot fail; if it ever did, the events would be lost, not the stream.
-    fn encode(&mut self) {
-        self.json.clear();
-        let events = &self.inner.sink().events;
-        if !events.is_empty() {
-            self.json = events_json(events);
-        }
-    }
-
-    /// Address of three numbers set by every feed: the UTF-16 offset to
-    /// keep text from, the address of the records, and the UTF-16 length of
-    /// the current unterminated line.
+    /// Address of the numbers set by every feed (see the field `slots`).
     pub fn slots(&self) -> *const u32 {
         self.slots.as_ptr()
-    }
-
-    /// The events of the last feed that carry text (JSON array).
-    pub fn events(&self) -> String {
-        self.json.clone()
-    }
-
-    /// The texts of the last feed's patch records.
-    #[wasm_bindgen(js_name = patchText)]
-    pub fn patch_text(&self) -> String {
-        self.inner.sink().patches.text.clone()
-    }
-
-    /// The hunk records of the last feed's patch records.
-    #[wasm_bindgen(js_name = patchHunks)]
-    pub fn patch_hunks(&self) -> Vec<u32> {
-        self.inner.sink().patches.hunks.clone()
     }
 
     /// The pending block as JSON, or `""` when there is none.

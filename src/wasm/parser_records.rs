@@ -276,7 +276,7 @@ impl PatchEncoder {
             for _ in 0..=anchors {
                 if bytes
                     .get(at..)
-                    .is_some_and(|rest| rest.starts_with(body.as_bytes()))
+                    .is_some_and(|rest| starts_with_bytes(rest, body.as_bytes()))
                 {
                     found = Some(at);
                     break;
@@ -333,6 +333,12 @@ pub struct RecordSink {
 }
 
 impl RecordSink {
+    /// The UTF-16 offset of the first character still needed, given the
+    /// grammar's earliest mark: that mark, or the next line's start.
+    pub fn keep_from(&self, earliest_mark: Option<usize>) -> usize {
+        earliest_mark.map_or(self.offset16, |m| m.min(self.offset16))
+    }
+
     fn json(&mut self, event: TextEvent) {
         self.last_update = None;
         self.records.extend([RECORD_JSON, self.events.len() as u32]);
@@ -566,8 +572,12 @@ impl CompactStream {
 
     /// The UTF-16 offset of the first character still needed.
     pub fn keep_from(&self) -> usize {
-        let next = self.grammar.sink().offset16;
-        self.grammar.earliest_mark().map_or(next, |m| m.min(next))
+        self.grammar.sink().keep_from(self.grammar.earliest_mark())
+    }
+
+    /// The grammar's earliest mark (see [`RecordSink::keep_from`]).
+    pub fn earliest_mark(&self) -> Option<usize> {
+        self.grammar.earliest_mark()
     }
 
     /// UTF-16 length of the current unterminated line.
@@ -604,6 +614,22 @@ impl CompactStream {
         out.keep_from = 0;
         out
     }
+}
+
+/// `hay` starts with `needle`, compared eight bytes at a time (the wasm
+/// target's `memcmp` goes byte by byte, and patch texts are long).
+pub fn starts_with_bytes(hay: &[u8], needle: &[u8]) -> bool {
+    let Some(head) = hay.get(..needle.len()) else {
+        return false;
+    };
+    let (mut a, mut b) = (head.chunks_exact(8), needle.chunks_exact(8));
+    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+    for (x, y) in (&mut a).zip(&mut b) {
+        if word(x) != word(y) {
+            return false;
+        }
+    }
+    a.remainder() == b.remainder()
 }
 
 /// UTF-16 length of a UTF-8 byte string, eight ASCII bytes at a time.
