@@ -5,8 +5,10 @@
 //!
 //! The open section (hunk) is located as the applier locates it
 //! ([`crate::locate`]'s passes, through [`super::verdict`]): after the end
-//! of the section before it, after each `@@ context` line of an
-//! `apply-patch` section, with the unified diff's stated line and the
+//! of the section before it (a unified hunk may start in the previous
+//! hunk's trailing context, by the applier's own rule), after each `@@
+//! context` line of an `apply-patch` section, with the unified diff's
+//! stated line and the
 //! `*** End of File` marker breaking ties when the section ends. Its first
 //! old line is found with one scan per pass; every later old line only
 //! checks each candidate's next file line, so an update costs the new lines
@@ -464,7 +466,9 @@ impl PatchPreview {
         if let Some((os, ..)) = o.numbers {
             self.offset = verdict::hunk_offset(c.start, os, true);
         }
-        self.cursor = c.next;
+        // The next hunk may start in this one's trailing context, as the applier allows.
+        let back = verdict::handed_back(self.format, o.body.iter().rev().map(String::as_str));
+        self.cursor = c.next.saturating_sub(back).max(c.start);
         self.placed.push(Placed {
             start: c.start,
             pass: *pass,
@@ -651,6 +655,10 @@ impl PatchPreview {
                 }
                 at += 1;
             }
+            // Trailing context the next hunk may start in is the next hunk's to copy.
+            let back = verdict::handed_back(self.format, p.body.iter().rev().map(String::as_str));
+            out.truncate(out.len().saturating_sub(back));
+            at = at.saturating_sub(back);
             copied = at.min(lines.len());
         }
         out.extend(lines[copied.min(lines.len())..].iter().map(String::as_str));
