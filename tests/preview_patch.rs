@@ -4,8 +4,8 @@
 //! the reply, the preview events, each operation's final state and the
 //! files as the session leaves them. Fed in any chunking, the events, final
 //! states and files are the same; and the file the preview composed from
-//! the streamed lines just before an operation completes is the file the
-//! patch applier makes of the complete operation.
+//! the streamed lines just before an operation completes (located, or
+//! created) is the file the patch applier makes of the complete operation.
 //! `UPDATE_FIXTURES=1 cargo test --test preview_patch` writes `expected.json` for review.
 
 mod fixture_support;
@@ -73,10 +73,15 @@ fn run(files: &[(String, String)], chunks: &[&str]) -> Run {
                 let state = p.state();
                 out.finals
                     .push(format!("{}: {}", p.file_path(), brief(&state)));
-                if let (
-                    Some((PreviewState::Located { .. }, composed)),
-                    PreviewState::Located { .. },
-                ) = (p.streamed(), &state)
+                // Located or created as streamed, and by the applier.
+                let kind = |s: &PreviewState| match s {
+                    PreviewState::Located { .. } => Some("located"),
+                    PreviewState::Create => Some("create"),
+                    _ => None,
+                };
+                if let Some((_, composed)) = p
+                    .streamed()
+                    .filter(|(s, _)| kind(s).is_some() && kind(s) == kind(&state))
                 {
                     out.composed.push((
                         p.file_path().to_string(),
