@@ -4,8 +4,8 @@
 //! the reply, the preview events, each operation's final state and the
 //! files as the session leaves them. Fed in any chunking, the events, final
 //! states and files are the same; and the file the preview composed from
-//! the streamed lines just before an operation completes is the file the
-//! patch applier makes of the complete operation.
+//! the streamed lines just before an operation completes (located, or
+//! created) is the file the patch applier makes of the complete operation.
 //! `UPDATE_FIXTURES=1 cargo test --test preview_patch` writes `expected.json` for review.
 
 mod fixture_support;
@@ -73,10 +73,15 @@ fn run(files: &[(String, String)], chunks: &[&str]) -> Run {
                 let state = p.state();
                 out.finals
                     .push(format!("{}: {}", p.file_path(), brief(&state)));
-                if let (
-                    Some((PreviewState::Located { .. }, composed)),
-                    PreviewState::Located { .. },
-                ) = (p.streamed(), &state)
+                // Located or created as streamed, and by the applier.
+                let kind = |s: &PreviewState| match s {
+                    PreviewState::Located { .. } => Some("located"),
+                    PreviewState::Create => Some("create"),
+                    _ => None,
+                };
+                if let Some((_, composed)) = p
+                    .streamed()
+                    .filter(|(s, _)| kind(s).is_some() && kind(s) == kind(&state))
                 {
                     out.composed.push((
                         p.file_path().to_string(),
@@ -151,7 +156,8 @@ fn patch_fixtures_give_their_states_in_any_chunking() {
 /// sections copied from it: context and removed lines, added lines between,
 /// sometimes a changed line (it then matches nowhere), as `apply-patch`
 /// (blank context lines sometimes written as empty lines, which the stream
-/// drops) or as a unified diff with the lines' numbers.
+/// drops) or as a unified diff with the lines' numbers, whose second hunk
+/// may start in the first one's trailing context (as jsdiff allows).
 fn patch_case() -> impl proptest::strategy::Strategy<Value = (String, String, Vec<usize>)> {
     use proptest::prelude::*;
     let words = ["a", "b", "}", "", "  x = 1", "fn f() {", "c"];
@@ -175,9 +181,12 @@ fn patch_case() -> impl proptest::strategy::Strategy<Value = (String, String, Ve
                 reply.push_str("*** Begin Patch\n*** Update File: f.txt\n");
             }
             let mut next = 0usize;
+            // unified: the last hunk's trailing context lines, when it changes any.
+            let mut trailing = 0usize;
             let mut shift: isize = 0;
             for (k, (at, n, kinds)) in sections.iter().enumerate() {
-                let start = next + at % (lines.len().saturating_sub(next).max(1));
+                let from = next - trailing;
+                let start = from + at % (lines.len().saturating_sub(from).max(1));
                 if start >= lines.len() {
                     break;
                 }
@@ -213,6 +222,12 @@ fn patch_case() -> impl proptest::strategy::Strategy<Value = (String, String, Ve
                     }
                 }
                 if unified {
+                    let changes = |l: &String| l.starts_with(['-', '+']);
+                    trailing = if body.iter().any(changes) {
+                        body.iter().rev().take_while(|l| !changes(l)).count()
+                    } else {
+                        0
+                    };
                     let new_start = start as isize + 1 + shift;
                     reply.push_str(&format!(
                         "@@ -{},{old_n} +{new_start},{new_n} @@\n",

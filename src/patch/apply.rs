@@ -722,16 +722,9 @@ fn apply_hunks(
                 }
             }
         }
-        if format == Format::UnifiedDiff {
-            // The next hunk may start in this one's trailing context (as
-            // jsdiff and GNU patch allow): those lines are handed back.
-            let change = |l: &str| matches!(l.as_bytes().first(), Some(b'+' | b'-'));
-            let trailing = hunk.body().rsplit('\n').take_while(|l| !change(l)).count();
-            if hunk.lines().any(change) {
-                out.truncate(out.len() - trailing);
-                at -= trailing;
-            }
-        }
+        let trailing = handed_back(format, hunk.body().rsplit('\n'));
+        out.truncate(out.len() - trailing);
+        at -= trailing;
         copied = at;
         cursor = at;
         if hunk.no_newline_new {
@@ -842,6 +835,23 @@ pub(crate) fn ambiguous_section(
         line: f.estimated_line,
         diagnostics: Some(f.diagnostics),
     }
+}
+
+/// How many of a section's last lines the next section may start in
+/// (`last_first`: its body lines, last first): a unified hunk's trailing
+/// context, as jsdiff and GNU patch allow, when the hunk changes anything;
+/// none for `apply-patch`. The applier and the live preview both hand them back.
+pub(crate) fn handed_back<'a>(format: Format, last_first: impl Iterator<Item = &'a str>) -> usize {
+    if format != Format::UnifiedDiff {
+        return 0;
+    }
+    for (trailing, l) in last_first.enumerate() {
+        if matches!(l.as_bytes().first(), Some(b'+' | b'-')) {
+            return trailing;
+        }
+    }
+    // Context only: nothing changed, so nothing to hand back.
+    0
 }
 
 /// Where a section without old lines goes: after its `@@` lines (`after_anchors`:

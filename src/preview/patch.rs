@@ -5,8 +5,10 @@
 //!
 //! The open section (hunk) is located as the applier locates it
 //! ([`crate::locate`]'s passes, through [`super::verdict`]): after the end
-//! of the section before it, after each `@@ context` line of an
-//! `apply-patch` section, with the unified diff's stated line and the
+//! of the section before it (a unified hunk may start in the previous
+//! hunk's trailing context, by the applier's own rule), after each `@@
+//! context` line of an `apply-patch` section, with the unified diff's
+//! stated line and the
 //! `*** End of File` marker breaking ties when the section ends. Its first
 //! old line is found with one scan per pass; every later old line only
 //! checks each candidate's next file line, so an update costs the new lines
@@ -20,9 +22,12 @@
 //! complete its final state is the applier's own verdict on the whole
 //! operation ([`super::verdict::patch_block`]).
 //!
-//! The operation is read from the body: a diff whose first hunk is
-//! `-0,0` on a missing file, or an `apply-patch` body of `+` lines for a
-//! missing file, creates it (`create`); a hunk `+0,0` deletes it
+//! The operation is read from the body: a diff of a missing file, or an
+//! `apply-patch` body of `+` lines for a missing file, creates it
+//! (`create`: the applier creates a missing file whose diff only adds
+//! lines; the `---` header, which would tell a `/dev/null` diff, is not
+//! seen here, so only an old line under a hunk that states old lines,
+//! `-1,3`, refuses it while streaming); a hunk `+0,0` deletes it
 //! (`delete`); a `*** Delete File:` has no body and shows as `delete` once
 //! complete. [`PatchPreview::set_operation`] tells it outright.
 
@@ -72,6 +77,10 @@ pub struct PatchPreview {
     lines: Vec<String>,
     binary: bool,
     operation: Option<Operation>,
+    /// The caller named the operation ([`PatchPreview::set_operation`]).
+    told: bool,
+    /// unified, on a missing file: the open hunk states old lines (`-1,3`).
+    states_old: bool,
     placed: Vec<Placed>,
     /// Where the next section may start.
     cursor: usize,
@@ -105,6 +114,8 @@ impl PatchPreview {
             lines,
             binary,
             operation: None,
+            told: false,
+            states_old: false,
             placed: Vec::new(),
             cursor: 0,
             offset: 0,
@@ -135,6 +146,7 @@ impl PatchPreview {
     /// The operation, when the caller knows it from the header.
     pub fn set_operation(&mut self, op: Operation) {
         self.operation = Some(op);
+        self.told = true;
         if op == Operation::Add && self.content.is_some() {
             let name = verdict::operation_name(self.format, op, &self.path);
             let reason = verdict::add_exists_reason(&name, &self.path);
@@ -198,6 +210,23 @@ impl PatchPreview {
                 }
                 if self.format == Format::UnifiedDiff && line.starts_with("@@") {
                     self.sections += 1;
+                    self.states_old =
+                        verdict::hunk_numbers(line).is_some_and(|(_, old_count, ..)| old_count > 0);
+                    return;
+                }
+                if self.format == Format::UnifiedDiff
+                    && !self.told
+                    && self.states_old
+                    && !line.starts_with('+')
+                {
+                    // A diff updating a missing file: an old line it states
+                    // can be found nowhere. (Under `-0,0` or `@@ ... @@` an
+                    // old line may be a new file's blank line that lost its
+                    // `+`, kept by a `--- /dev/null` diff: the header, which
+                    // the preview does not see, decides.)
+                    let name = verdict::operation_name(self.format, Operation::Update, &self.path);
+                    let reason = verdict::missing_reason(&name, &self.path, Operation::Update);
+                    self.fail(Failure::of("file-not-found", reason));
                     return;
                 }
                 let o = self.open.get_or_insert_with(Open::default);
@@ -272,9 +301,13 @@ impl PatchPreview {
     /// Reads the operation from the first body line, when the caller did not say.
     fn infer(&mut self, line: &str) {
         let op = match self.format {
-            Format::UnifiedDiff => match verdict::hunk_numbers(line) {
-                Some((0, 0, _, _)) if self.content.is_none() => Operation::Add,
-                Some((_, _, 0, 0)) => Operation::Delete,
+            Format::UnifiedDiff => match (verdict::hunk_numbers(line), self.content.is_some()) {
+                (Some((0, 0, _, _)), false) => Operation::Add,
+                (Some((_, _, 0, 0)), _) => Operation::Delete,
+                // A missing file: the applier creates it when its hunks only
+                // add lines (`@@ ... @@`, `-1,0`), so it is read as a new file
+                // until an old line says otherwise.
+                (_, false) => Operation::Add,
                 _ => Operation::Update,
             },
             _ if line.starts_with('+') && self.content.is_none() && self.received == 1 => {
@@ -464,7 +497,9 @@ impl PatchPreview {
         if let Some((os, ..)) = o.numbers {
             self.offset = verdict::hunk_offset(c.start, os, true);
         }
-        self.cursor = c.next;
+        // The next hunk may start in this one's trailing context, as the applier allows.
+        let back = verdict::handed_back(self.format, o.body.iter().rev().map(String::as_str));
+        self.cursor = c.next.saturating_sub(back).max(c.start);
         self.placed.push(Placed {
             start: c.start,
             pass: *pass,
@@ -475,21 +510,27 @@ impl PatchPreview {
     /// The operation is complete (`block` as the parser completed it): its
     /// final state is the applier's verdict.
     pub fn complete(&mut self, block: &EditBlock) {
+        let judged =
+            self.verdict.is_some() || self.failure.as_ref().is_some_and(Failure::is_path_escape);
+        if !judged {
+            // Before the header's operation replaces the one read from the body.
+            self.streamed = Some((self.state(), self.content_after()));
+        }
         if let Some(op) = block.patch.as_ref().map(|p| p.operation) {
             self.operation = Some(op);
         }
-        if self.verdict.is_some() {
+        if judged {
             return;
         }
-        if self.failure.as_ref().is_some_and(Failure::is_path_escape) {
-            return;
-        }
-        self.streamed = Some((self.state(), self.content_after()));
         // The last section ends here: its place (or ambiguity) as streamed.
-        if self.operation != Some(Operation::Add) {
+        if self.operation != Some(Operation::Add) && self.content.is_some() {
             self.close_section();
         }
         let v = verdict::patch_block(block, &self.path, self.content.as_deref());
+        if v.applied && self.content.is_none() && self.operation == Some(Operation::Update) {
+            // A diff of a missing file that only adds lines: the applier created it.
+            self.operation = Some(Operation::Add);
+        }
         if v.applied {
             self.failure = None;
             if !self.located_sent && self.operation == Some(Operation::Update) && v.line.is_some() {
@@ -599,7 +640,8 @@ impl PatchPreview {
             Some(Operation::Add) => {
                 let body = self.open.as_ref().map(|o| o.body.as_slice()).unwrap_or(&[]);
                 let mut out = String::new();
-                for l in body {
+                // The new side, as the applier writes a new file.
+                for l in body.iter().filter(|l| !l.starts_with('-')) {
                     out.push_str(l.get(1..).unwrap_or(""));
                     out.push('\n');
                 }
@@ -651,6 +693,10 @@ impl PatchPreview {
                 }
                 at += 1;
             }
+            // Trailing context the next hunk may start in is the next hunk's to copy.
+            let back = verdict::handed_back(self.format, p.body.iter().rev().map(String::as_str));
+            out.truncate(out.len().saturating_sub(back));
+            at = at.saturating_sub(back);
             copied = at.min(lines.len());
         }
         out.extend(lines[copied.min(lines.len())..].iter().map(String::as_str));

@@ -20,8 +20,11 @@ pub(super) use crate::patch::apply::{
     add_exists_reason, ambiguous_section, anchor_not_found, missing_reason, operation_name,
 };
 /// Where the patch applier places a section: without old lines, and among
-/// several candidates; a unified hunk's offset from its stated line.
-pub(super) use crate::patch::apply::{hunk_offset, place_without_context, section_prefer};
+/// several candidates; a unified hunk's offset from its stated line; the
+/// trailing context lines the next hunk may start in.
+pub(super) use crate::patch::apply::{
+    handed_back, hunk_offset, place_without_context, section_prefer,
+};
 /// `@@ -3,4 +3,5 @@` as the unified-diff reader reads it.
 pub(super) use crate::patch::unified::hunk_numbers;
 use crate::result::{EditResult, Status};
