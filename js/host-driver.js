@@ -7,6 +7,8 @@
 // a sync host and a Promise-returning host (VS Code's workspace.fs) share one
 // code path.
 
+import { snapshotRoom } from 'editblocks-raw';
+
 const isThenable = (v) => v != null && typeof v.then === 'function';
 const isAsyncFunction = (f) => typeof f === 'function' && f.constructor && f.constructor.name === 'AsyncFunction';
 
@@ -33,67 +35,112 @@ const utf8 = new TextEncoder();
 /**
  * The snapshot as the core reads it, packed so that it crosses into wasm in
  * a few calls whatever the number of files: every file's bytes one after
- * the other in one Uint8Array (text as UTF-8: TextEncoder writes it far
- * faster than a string crosses the boundary), `ends[i]` where path `i`'s
- * bytes end, and `others` for a path with no bytes (`null`: no such file;
- * `{ error, kind? }`: the read failed). `files` itself keeps what the host
- * gave, for rollback. (src/wasm/mod.rs `snapshot_host` reads it.)
+ * the other, written straight into room the module made in its own memory
+ * (`snapshotRoom`; text as UTF-8: TextEncoder writes it far faster than a
+ * string crosses the boundary, and nothing is copied a second time), `used`
+ * how many bytes that is, `ends[i]` where path `i`'s bytes end, and `others`
+ * for a path with no bytes (`null`: no such file; `{ error, kind? }`: the
+ * read failed). `files` itself keeps what the host gave, for rollback.
+ * (src/wasm/mod.rs `packed_snapshot` reads it.)
  */
 function forCore(files) {
   const paths = Object.keys(files);
-  // Room for the worst case (three bytes per UTF-16 unit); only what is
-  // written crosses. Past 16 MB of room, each text is encoded on its own
-  // first, so the buffer is never three times the files.
-  let room = 0;
+  // One byte per UTF-16 unit: exact for ASCII text. A text that is not
+  // ASCII asks for more room when it gets there (what was written is kept).
+  let rest = 0;
   for (const path of paths) {
     const v = files[path];
-    if (typeof v === 'string') room += v.length * 3;
-    else if (v instanceof Uint8Array) room += v.length;
+    if (typeof v === 'string' || v instanceof Uint8Array) rest += v.length;
   }
-  const exact = room > 16 * 1024 * 1024;
-  const source = exact ? Object.create(null) : files;
-  if (exact) {
-    room = 0;
-    for (const path of paths) {
-      const v = files[path];
-      source[path] = typeof v === 'string' ? utf8.encode(v) : v;
-      if (source[path] instanceof Uint8Array) room += source[path].length;
-    }
-  }
-  const bytes = new Uint8Array(room);
+  let room = rest;
+  let bytes = snapshotRoom(room, 0);
   const ends = new Uint32Array(paths.length);
   const others = Object.create(null);
   let at = 0;
   for (let i = 0; i < paths.length; i++) {
-    const v = source[paths[i]];
-    if (typeof v === 'string') at += utf8.encodeInto(v, bytes.subarray(at)).written;
-    else if (v instanceof Uint8Array) {
+    const v = files[paths[i]];
+    if (typeof v === 'string') {
+      rest -= v.length;
+      let text = v;
+      for (;;) {
+        const { read, written } = utf8.encodeInto(text, bytes.subarray(at));
+        at += written;
+        if (read === text.length) break;
+        // Room for the worst case of what is left: three bytes per unit.
+        text = text.substring(read);
+        room = at + text.length * 3 + rest;
+        bytes = snapshotRoom(room, at);
+      }
+    } else if (v instanceof Uint8Array) {
+      rest -= v.length;
+      // A text before that was not ASCII may have taken this room.
+      if (at + v.length > room) {
+        room = at + v.length + rest;
+        bytes = snapshotRoom(room, at);
+      }
       bytes.set(v, at);
       at += v.length;
     } else others[paths[i]] = v === undefined ? null : v;
     ends[i] = at;
   }
-  return { packed: true, paths, bytes: bytes.subarray(0, at), ends, others };
+  return { packed: true, paths, used: at, ends, others };
 }
 
 const lossyUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
+// TextDecoder reads a long text several times slower in one piece than in
+// pieces (measured: 256 KiB and more); pieces of 64 KiB are then joined.
+const PIECE = 64 * 1024;
+function decodeUtf8(bytes) {
+  if (bytes.length <= 2 * PIECE) return lossyUtf8.decode(bytes);
+  const pieces = [];
+  for (let at = 0; at < bytes.length; ) {
+    let end = Math.min(at + PIECE, bytes.length);
+    // Never inside a character: back over UTF-8 continuation bytes.
+    while (end < bytes.length && end > at + 1 && (bytes[end] & 0xc0) === 0x80) end--;
+    pieces.push(lossyUtf8.decode(bytes.subarray(at, end)));
+    at = end;
+  }
+  return pieces.join('');
+}
+
 /**
- * Sets each `fileChanges[i].before` the core left to the snapshot
- * (`out.beforeFromSnapshot`: `[i, path]`): the file as the host gave it, read
+ * What the core returned (src/wasm/mod.rs `host_changes`) as the driver
+ * uses it: `[bytes, jsonLength]`, a view of the module's memory holding the
+ * JSON and then every file text, each ending at `textEnds[i]` (bytes after
+ * the JSON); a write's `content` and each change's `before` and `after`
+ * (listed in `changeTexts`) are indexes of those texts. The view is read
+ * here, before the module is called again. Then each
+ * `fileChanges[i].before` the core left to the snapshot
+ * (`beforeFromSnapshot`: `[i, path]`): the file as the host gave it, read
  * as the core read it (bytes as UTF-8 with U+FFFD for what is not; a lone
- * surrogate in a string as U+FFFD, as TextEncoder wrote it). The text then
+ * surrogate in a string as U+FFFD, as TextEncoder wrote it). That text then
  * never crosses back from wasm.
  */
-function fillBefore(out, files) {
-  const list = out.beforeFromSnapshot;
+function fromCore(raw, files) {
+  const [bytes, jsonLength] = raw;
+  const out = JSON.parse(decodeUtf8(bytes.subarray(0, jsonLength)));
+  const { textEnds, changeTexts, beforeFromSnapshot: list } = out;
+  delete out.textEnds;
+  delete out.changeTexts;
   delete out.beforeFromSnapshot;
+  const texts = bytes.subarray(jsonLength);
+  const decoded = [];
+  const text = (i) => {
+    if (i === null || i === undefined) return null;
+    if (decoded[i] === undefined) decoded[i] = decodeUtf8(texts.subarray(i === 0 ? 0 : textEnds[i - 1], textEnds[i]));
+    return decoded[i];
+  };
+  for (const w of out.writes || []) w.content = text(w.content);
   const changes = out.result && out.result.fileChanges;
-  if (!Array.isArray(list) || !Array.isArray(changes)) return out;
+  if (!Array.isArray(changes)) return out;
+  changeTexts.forEach(([before, after], i) => {
+    changes[i].before = text(before);
+    changes[i].after = text(after);
+  });
   for (const [i, path] of list) {
     const v = files[path];
-    const text = typeof v === 'string' ? (typeof v.isWellFormed !== 'function' || v.isWellFormed() ? v : v.toWellFormed()) : v instanceof Uint8Array ? lossyUtf8.decode(v) : null;
-    if (changes[i]) changes[i].before = text;
+    changes[i].before = typeof v === 'string' ? (typeof v.isWellFormed !== 'function' || v.isWellFormed() ? v : v.toWellFormed()) : v instanceof Uint8Array ? lossyUtf8.decode(v) : null;
   }
   return out;
 }
@@ -368,7 +415,7 @@ export function driveSync(host, plan) {
   checkHost(host, plan.needsDelete);
   for (let attempt = 1; ; attempt++) {
     const files = readSnapshotSync(host, plan);
-    const out = fillBefore(plan.run(forCore(files)), files);
+    const out = fromCore(plan.run(forCore(files)), files);
     const r = replaySync(host, plan, out, files, attempt > 1);
     if (r !== RETRY) return withPathAlias(r);
   }
@@ -451,7 +498,7 @@ export async function driveAsync(host, plan) {
   checkHost(host, plan.needsDelete);
   for (let attempt = 1; ; attempt++) {
     const files = await readSnapshotAsync(host, plan);
-    const out = fillBefore(plan.run(forCore(files)), files);
+    const out = fromCore(plan.run(forCore(files)), files);
     const r = await replayAsync(host, plan, out, files, attempt > 1);
     if (r !== RETRY) return withPathAlias(r);
   }

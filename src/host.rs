@@ -65,6 +65,11 @@ pub struct MemoryHost {
     /// Reading any other path is an error rather than "no such file", so a
     /// path the run did not plan for can never be mistaken for a new file.
     pub snapshot_of: Option<std::collections::BTreeSet<String>>,
+    /// Files lent from one buffer ([`MemoryHost::lend`]): each path's bytes
+    /// are a range of `lent_bytes`, copied only when read. A path in `files`
+    /// (written since) is read from there.
+    lent: std::collections::HashMap<String, std::ops::Range<usize>>,
+    lent_bytes: Vec<u8>,
 }
 
 impl MemoryHost {
@@ -85,10 +90,43 @@ impl MemoryHost {
         host
     }
 
+    /// Holds the files of a snapshot packed in one buffer (`bytes`, each
+    /// path's file a range of it) without copying each file out of it: a
+    /// file is copied once, when it is read. The files already held stay.
+    /// A range outside `bytes` is refused (nothing is lent).
+    pub fn lend(
+        &mut self,
+        bytes: Vec<u8>,
+        files: impl IntoIterator<Item = (String, std::ops::Range<usize>)>,
+    ) -> Result<(), HostError> {
+        let mut lent = std::collections::HashMap::new();
+        for (path, range) in files {
+            if range.start > range.end || range.end > bytes.len() {
+                return Err(HostError(format!(
+                    "the snapshot's bytes of {path} lie outside its buffer"
+                )));
+            }
+            lent.insert(path, range);
+        }
+        self.lent = lent;
+        self.lent_bytes = bytes;
+        Ok(())
+    }
+
+    /// The bytes held for `path`: written or inserted, else lent.
+    fn bytes(&self, path: &str) -> Option<&[u8]> {
+        match self.files.get(path) {
+            Some(b) => Some(b),
+            None => self
+                .lent
+                .get(path)
+                .and_then(|r| self.lent_bytes.get(r.clone())),
+        }
+    }
+
     /// The file as text (lossy), for assertions.
     pub fn text(&self, path: &str) -> Option<String> {
-        self.files
-            .get(path)
+        self.bytes(path)
             .map(|b| String::from_utf8_lossy(b).into_owned())
     }
 
@@ -108,11 +146,11 @@ impl FileHost for MemoryHost {
             return Err(HostError(message.clone()));
         }
         if let Some(read) = &self.snapshot_of {
-            if !read.contains(path) && !self.files.contains_key(path) {
+            if !read.contains(path) && self.bytes(path).is_none() {
                 return Err(HostError(format!("{path} was not read from the host before the edits ran (an internal planning error); nothing was written")));
             }
         }
-        Ok(self.files.get(path).cloned())
+        Ok(self.bytes(path).map(<[u8]>::to_vec))
     }
 
     fn write_file(&mut self, path: &str, content: &str) -> Result<(), HostError> {
@@ -132,6 +170,7 @@ impl FileHost for MemoryHost {
             )));
         }
         self.files.remove(path);
+        self.lent.remove(path);
         self.ops.push(HostOp::Delete {
             path: path.to_string(),
         });
@@ -166,6 +205,27 @@ mod tests {
             .contains("was not read"));
         host.write_file("other.txt", "x").unwrap();
         assert_eq!(host.read_file("other.txt").unwrap().unwrap(), b"x");
+    }
+
+    #[test]
+    fn lent_files_read_as_held_ones_until_written_or_deleted() {
+        let mut host = MemoryHost::new();
+        host.lend(
+            b"onetwo".to_vec(),
+            [("a.txt".to_string(), 0..3), ("b.txt".to_string(), 3..6)],
+        )
+        .unwrap();
+        assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"one");
+        assert_eq!(host.text("b.txt").as_deref(), Some("two"));
+        host.write_file("a.txt", "ONE").unwrap();
+        assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"ONE");
+        host.delete_file("b.txt").unwrap();
+        assert_eq!(host.read_file("b.txt").unwrap(), None);
+        assert!(host
+            .lend(b"x".to_vec(), [("c.txt".to_string(), 0..2)])
+            .unwrap_err()
+            .0
+            .contains("outside"));
     }
 
     #[test]

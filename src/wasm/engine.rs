@@ -84,9 +84,13 @@ impl ApplyPlan {
         })
     }
 
-    /// The normalised, confined paths to read (refused paths are never listed).
-    pub fn paths(&self) -> Vec<String> {
-        engine::required_paths(&self.blocks, &self.options)
+    /// The normalised, confined paths to read (refused paths are never
+    /// listed), as a JSON array: one string crosses instead of one per
+    /// path (`js/apply.js` parses it).
+    #[wasm_bindgen(js_name = pathsJson)]
+    pub fn paths_json(&self) -> String {
+        serde_json::to_string(&engine::required_paths(&self.blocks, &self.options))
+            .unwrap_or_else(|_| "[]".into())
     }
 
     /// Whether applying needs the host's `deleteFile` (a patch deletes or

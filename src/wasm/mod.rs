@@ -128,10 +128,12 @@ fn read_failed(host: &mut crate::host::MemoryHost, path: String, value: &JsValue
 }
 
 /// The packed snapshot `js/host-driver.js` (`forCore`) gives: `paths`,
-/// every file's bytes one after the other in `bytes`, `ends[i]` where path
-/// `i`'s bytes end, and `others[path]` for a path with no bytes (`null`: no
-/// such file; `{ error, kind? }`: the read failed). The bytes cross in one
-/// copy instead of one per file.
+/// every file's bytes one after the other, `ends[i]` where path `i`'s bytes
+/// end, and `others[path]` for a path with no bytes (`null`: no such file;
+/// `{ error, kind? }`: the read failed). The bytes are the first `used` bytes
+/// of the room [`snapshot_room`] made (the driver encoded the texts straight
+/// into the module's memory), or a `bytes` Uint8Array copied in. The host
+/// lends each file from that one buffer: a file is copied once, when read.
 #[cfg(feature = "full")]
 fn packed_snapshot(
     object: &js_sys::Object,
@@ -141,10 +143,20 @@ fn packed_snapshot(
     let bad = || JsError::new("editblocks: the packed file snapshot is malformed");
     let get = |key: &str| Reflect::get(object, &JsValue::from_str(key)).map_err(|_| bad());
     let paths: Array = get("paths")?.dyn_into().map_err(|_| bad())?;
-    let bytes = get("bytes")?
-        .dyn_into::<Uint8Array>()
-        .map_err(|_| bad())?
-        .to_vec();
+    let bytes = match get("used")?.as_f64() {
+        Some(used) => {
+            let mut bytes = SNAPSHOT_ROOM.with(|room| std::mem::take(&mut *room.borrow_mut()));
+            if used < 0.0 || used > bytes.len() as f64 {
+                return Err(bad());
+            }
+            bytes.truncate(used as usize);
+            bytes
+        }
+        None => get("bytes")?
+            .dyn_into::<Uint8Array>()
+            .map_err(|_| bad())?
+            .to_vec(),
+    };
     let ends = get("ends")?
         .dyn_into::<Uint32Array>()
         .map_err(|_| bad())?
@@ -154,6 +166,7 @@ fn packed_snapshot(
         return Err(bad());
     }
     let mut read = std::collections::BTreeSet::new();
+    let mut lent = Vec::with_capacity(ends.len());
     let mut start = 0usize;
     for (i, path) in paths.iter().enumerate() {
         let path = path.as_string().unwrap_or_default();
@@ -172,14 +185,43 @@ fn packed_snapshot(
             Some(v) if v.is_null() => {}
             Some(v) => read_failed(&mut host, path, &v),
             None => {
-                let text = bytes.get(start..end).ok_or_else(bad)?;
-                host.files.insert(path, text.to_vec());
+                if end < start {
+                    return Err(bad());
+                }
+                lent.push((path, start..end));
             }
         }
         start = end;
     }
+    host.lend(bytes, lent).map_err(|_| bad())?;
     host.snapshot_of = Some(read);
     Ok(host)
+}
+
+#[cfg(feature = "full")]
+thread_local! {
+    /// The room [`snapshot_room`] made, until [`packed_snapshot`] takes it.
+    static SNAPSHOT_ROOM: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Room for a snapshot's bytes in the module's own memory, as a view the
+/// driver (`js/host-driver.js` `forCore`) encodes the file texts into: they
+/// are then copied once on the way in (TextEncoder's `encodeInto`), not
+/// into a JavaScript buffer first and then into the module. The first
+/// `keep` bytes of the room made before are kept (the driver asks for more
+/// when a text is not ASCII). The view is only valid until the module next
+/// allocates: the driver writes into it before calling in again.
+#[cfg(feature = "full")]
+#[wasm_bindgen(js_name = snapshotRoom)]
+pub fn snapshot_room(len: u32, keep: u32) -> js_sys::Uint8Array {
+    // The driver read the last run's output before this run began.
+    CHANGES_OUT.with(|out| *out.borrow_mut() = Vec::new());
+    SNAPSHOT_ROOM.with(|room| {
+        let mut room = room.borrow_mut();
+        room.truncate(keep as usize);
+        room.resize(len as usize, 0);
+        memory_view(&room)
+    })
 }
 
 /// A result that carries each changed file's content before and after
@@ -224,6 +266,13 @@ struct HostChanges<'a, R: Serialize> {
     /// back; `js/host-driver.js` sets it).
     #[serde(rename = "beforeFromSnapshot")]
     before_from_snapshot: Vec<(usize, &'a str)>,
+    /// For each of `result.fileChanges`, in order: the texts of its
+    /// `before` and `after` (`null`: none, or from the snapshot).
+    #[serde(rename = "changeTexts")]
+    change_texts: Vec<(Option<usize>, Option<usize>)>,
+    /// Where each text ends in the bytes after the JSON.
+    #[serde(rename = "textEnds")]
+    text_ends: Vec<usize>,
 }
 
 #[cfg(feature = "full")]
@@ -256,14 +305,17 @@ fn same_text(a: &str, b: &str) -> bool {
 /// Packs the operations a snapshot host recorded, in order, with `result`:
 /// `{ result, writes: [{ path, content }], deletes, stage }`.
 ///
-/// The structure crosses as one JSON text (one string instead of an object
-/// built call by call: a reply touching 1,000 files builds ~30,000 values),
-/// but the file texts do not: escaping, decoding and parsing them as JSON
-/// cost more than the edits. Each distinct text crosses once as a plain
-/// string and is set into its places (a write's `content`, a change's
-/// `before` and `after`); a write and its file's `after` are the same text,
-/// so they share one string. The objects are the ones a whole-JSON
-/// conversion gives, key order included.
+/// The structure is one JSON text (one string instead of an object built
+/// call by call: a reply touching 1,000 files builds ~30,000 values), but
+/// the file texts are not in it: escaping, decoding and parsing them as
+/// JSON cost more than the edits. Each distinct text is written once after
+/// the JSON (a write and its file's `after` are the same text, so they
+/// share one), and the JSON names each by its index: a write's `content`,
+/// and each change's `before` and `after` in `changeTexts`. What crosses is
+/// `[bytes, jsonLength]`: a view of those bytes in the module's memory,
+/// which the driver (`js/host-driver.js` `fromCore`) decodes before it
+/// calls in again — no string crosses one call at a time. The objects are
+/// the ones a whole-JSON conversion gives, key order included.
 #[cfg(feature = "full")]
 pub(crate) fn host_changes<R: WithFileChanges>(
     host: &crate::host::MemoryHost,
@@ -297,7 +349,7 @@ pub(crate) fn host_changes<R: WithFileChanges>(
     for w in &writes {
         last_write.insert(w.path, w.content);
     }
-    let mut slots: Vec<(Option<usize>, Option<usize>)> = Vec::with_capacity(changes.len());
+    let mut change_texts: Vec<(Option<usize>, Option<usize>)> = Vec::with_capacity(changes.len());
     let mut before_from_snapshot = Vec::new();
     for (k, change) in changes.iter().enumerate() {
         // A change's `before` is the file as read (its old name's, for a
@@ -331,9 +383,8 @@ pub(crate) fn host_changes<R: WithFileChanges>(
                 texts.len() - 1
             })
         });
-        slots.push((before, after));
+        change_texts.push((before, after));
     }
-    let convert = |_| JsError::new("editblocks: could not convert a result to JavaScript");
     *result.file_changes_mut() = changes
         .iter()
         .map(|c| crate::apply::FileChange {
@@ -343,37 +394,56 @@ pub(crate) fn host_changes<R: WithFileChanges>(
             moved_from: c.moved_from.clone(),
         })
         .collect();
-    let json = serde_json::to_string(&HostChanges {
+    let mut text_ends = Vec::with_capacity(texts.len());
+    let mut at = 0;
+    for t in &texts {
+        at += t.len();
+        text_ends.push(at);
+    }
+    let mut bytes = serde_json::to_vec(&HostChanges {
         result: &result,
         writes,
         deletes,
         stage,
         before_from_snapshot,
+        change_texts,
+        text_ends,
     })
     .map_err(|e| {
         JsError::new(&format!(
             "editblocks: could not convert a result to JavaScript: {e}"
         ))
     })?;
-    let out = js_sys::JSON::parse(&json).map_err(convert)?;
-    let strings: Vec<JsValue> = texts.iter().map(|t| JsValue::from_str(t)).collect();
-    let get = |object: &JsValue, key: &str| js_sys::Reflect::get(object, &JsValue::from_str(key));
-    let set = |object: &JsValue, key: &str, value: &JsValue| {
-        js_sys::Reflect::set(object, &JsValue::from_str(key), value).map(|_| ())
-    };
-    let js_writes: js_sys::Array = get(&out, "writes").map_err(convert)?.into();
-    for (i, w) in js_writes.iter().enumerate() {
-        // Writes were numbered in order, one text each.
-        set(&w, "content", &strings[i]).map_err(convert)?;
+    let json_len = bytes.len() as u32;
+    bytes.reserve_exact(at);
+    for t in &texts {
+        bytes.extend_from_slice(t.as_bytes());
     }
-    let js_result = get(&out, "result").map_err(convert)?;
-    let js_changes: js_sys::Array = get(&js_result, "fileChanges").map_err(convert)?.into();
-    for (c, (before, after)) in js_changes.iter().zip(&slots) {
-        let text = |slot: &Option<usize>| slot.map_or(JsValue::NULL, |i| strings[i].clone());
-        set(&c, "before", &text(before)).map_err(convert)?;
-        set(&c, "after", &text(after)).map_err(convert)?;
-    }
-    Ok(out)
+    let json_len = JsValue::from(json_len);
+    CHANGES_OUT.with(|out| *out.borrow_mut() = bytes);
+    // Nothing is allocated from here on: the view is over the module's
+    // memory as it is now.
+    let view = CHANGES_OUT.with(|out| memory_view(&out.borrow()));
+    Ok(js_sys::Array::of2(&view, &json_len).into())
+}
+
+#[cfg(feature = "full")]
+thread_local! {
+    /// What [`host_changes`] returned last, until the driver has read it
+    /// (dropped when the next snapshot is made).
+    static CHANGES_OUT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A view of `bytes` in the module's memory. It is valid until the module
+/// next allocates (the memory may then grow, which detaches it).
+#[cfg(feature = "full")]
+fn memory_view(bytes: &[u8]) -> js_sys::Uint8Array {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    js_sys::Uint8Array::new_with_byte_offset_and_length(
+        &memory.buffer(),
+        bytes.as_ptr() as usize as u32,
+        bytes.len() as u32,
+    )
 }
 
 /// Shell commands suggested in backticks (`git rm`, `git mv`, `mkdir -p`, `rm -rf`).

@@ -163,9 +163,10 @@ test('HostFailureError is one class for import and require, with the documented 
   assert.deepEqual([made.message, made.result, made.changed, made.rolledBack, made.notChanged], ['boom', { ok: false }, [], ['x'], []]);
 });
 
-// The snapshot crosses into wasm packed (js/host-driver.js forCore): every
-// kind of entry in one run must read as it did one file at a time, and a
-// snapshot past the packing's 16 MB of room (encoded file by file first)
+// The snapshot crosses into wasm packed (js/host-driver.js forCore), encoded
+// straight into room the module made, one byte per UTF-16 unit and more
+// when a text is not ASCII: every kind of entry in one run must read as it
+// did one file at a time, whatever comes before it, and a big snapshot
 // must give the same bytes.
 const packedHost = (files) => {
   const store = new Map(Object.entries(files));
@@ -204,6 +205,26 @@ test('a packed snapshot keeps empty, missing, unreadable, byte and non-ASCII fil
   assert.equal(locked.results[0].status, 'failed');
   assert.match(locked.results[0].reason, /permission denied/);
   assert.equal(locked.results[1].errorKind, 'file-not-found');
+});
+
+test('texts that are not ASCII take more room without moving the files after them', () => {
+  const files = {
+    'a.txt': 'é\u{1F600}\n'.repeat(1000),
+    'b.bin': new TextEncoder().encode('bytes\n'),
+    'c.txt': 'plain\n',
+    'd.txt': '\uD800 lone\n€\n',
+    'e.bin': new TextEncoder().encode('€ more\n'),
+  };
+  const host = packedHost(files);
+  const ops = Object.keys(files).map((p) => `*** Update File: ${p}\n@@\n+top\n`).join('');
+  const r = applyEditsSync(`*** Begin Patch\n${ops}*** End Patch\n`, host, { stage: false });
+  assert.deepEqual(r.results.map((x) => x.status), ['applied', 'applied', 'applied', 'applied', 'applied']);
+  assert.equal(host.store.get('a.txt'), 'é\u{1F600}\n'.repeat(1000) + 'top\n');
+  assert.equal(host.store.get('b.bin'), 'bytes\ntop\n');
+  assert.equal(host.store.get('c.txt'), 'plain\ntop\n');
+  assert.equal(host.store.get('d.txt'), '\uFFFD lone\n€\ntop\n');
+  assert.equal(host.store.get('e.bin'), '€ more\ntop\n');
+  assert.deepEqual(r.fileChanges.map((c) => c.before), ['é\u{1F600}\n'.repeat(1000), 'bytes\n', 'plain\n', '\uFFFD lone\n€\n', '€ more\n']);
 });
 
 test('a snapshot past 16 MB of room gives the same bytes', () => {
