@@ -198,7 +198,19 @@ impl EditResult {
         block: &crate::block::EditBlock,
         status: Status,
     ) -> EditResult {
-        use crate::block::preview;
+        // `block::preview`, without walking the characters of a first
+        // line that is short enough in bytes already (most are).
+        let preview = |text: &str, max: usize| {
+            let first = match crate::text::find_byte(text.as_bytes(), b'\n') {
+                Some(i) => text.get(..i).unwrap_or(""),
+                None => text,
+            };
+            if first.len() <= max {
+                first.to_string()
+            } else {
+                crate::block::preview(first, max)
+            }
+        };
         EditResult {
             block_index: index,
             path: path.to_string(),
@@ -240,6 +252,34 @@ pub struct ApplyResult {
 #[cfg(test)]
 mod clip_tests {
     use super::*;
+
+    #[test]
+    fn a_block_result_previews_the_first_line_of_each_part() {
+        let block = crate::block::EditBlock::new(
+            crate::block::Format::SearchReplace,
+            "a.txt",
+            "ééééé\nsecond",
+            "x".repeat(60),
+        );
+        let r = EditResult::for_block(0, "a.txt", &block, Status::Applied);
+        assert_eq!(r.old_preview, "ééééé");
+        assert_eq!(r.new_preview, "x".repeat(50));
+        assert_eq!(
+            EditResult::for_block(
+                0,
+                "a.txt",
+                &crate::block::EditBlock::new(
+                    crate::block::Format::SearchReplace,
+                    "a.txt",
+                    "é".repeat(60),
+                    ""
+                ),
+                Status::Applied
+            )
+            .old_preview,
+            "é".repeat(50)
+        );
+    }
 
     #[test]
     fn long_lines_are_cut_with_their_length() {

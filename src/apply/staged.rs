@@ -17,9 +17,7 @@
 //! [`Staged::finish`] hands every changed file to the transaction once
 //! (written, created, moved or deleted) and commits it.
 
-use std::collections::{HashMap, HashSet};
-
-use super::{CommitOptions, Committed, Loaded, Transaction, Unusable};
+use super::{CommitOptions, Committed, Loaded, PathMap, PathSet, Transaction, Unusable};
 use crate::host::FileHost;
 use crate::text::TextFile;
 
@@ -80,23 +78,23 @@ pub struct Finished {
 #[derive(Debug)]
 pub struct Staged<D> {
     txn: Transaction,
-    slots: HashMap<String, Slot<D>>,
+    slots: PathMap<Slot<D>>,
     /// Paths in first-changed order, with a set beside it (a reply of
     /// thousands of files must not compare every path with every other).
     order: Vec<String>,
-    listed: HashSet<String>,
+    listed: PathSet,
     /// Each slot as it was before the current unit first changed it.
-    saved: HashMap<String, Slot<D>>,
+    saved: PathMap<Slot<D>>,
 }
 
 impl<D> Default for Staged<D> {
     fn default() -> Self {
         Staged {
             txn: Transaction::new(),
-            slots: HashMap::new(),
+            slots: PathMap::default(),
             order: Vec::new(),
-            listed: HashSet::new(),
-            saved: HashMap::new(),
+            listed: PathSet::default(),
+            saved: PathMap::default(),
         }
     }
 }
@@ -119,26 +117,29 @@ impl<D> Staged<D> {
         path: &str,
         open: impl FnOnce(&TextFile) -> D,
     ) -> &Slot<D> {
-        if !self.slots.contains_key(path) {
-            let empty = Slot::missing();
-            let slot = match self.txn.read(host, path) {
-                Loaded::Missing => empty,
-                Loaded::Text(text) => Slot {
-                    doc: Some(open(text)),
-                    existed: true,
-                    ..empty
-                },
-                Loaded::Unusable(u) => Slot {
-                    existed: u.exists,
-                    unusable: Some(u.clone()),
-                    ..empty
-                },
-            };
-            self.slots.insert(path.to_string(), slot);
+        // A path seen before is looked up; a new one is read and inserted
+        // with one lookup (its key made once).
+        if self.slots.contains_key(path) {
+            return self
+                .slots
+                .entry(path.to_string())
+                .or_insert_with(Slot::missing);
         }
-        self.slots
-            .entry(path.to_string())
-            .or_insert_with(Slot::missing)
+        let empty = Slot::missing();
+        let slot = match self.txn.read(host, path) {
+            Loaded::Missing => empty,
+            Loaded::Text(text) => Slot {
+                doc: Some(open(text)),
+                existed: true,
+                ..empty
+            },
+            Loaded::Unusable(u) => Slot {
+                existed: u.exists,
+                unusable: Some(u.clone()),
+                ..empty
+            },
+        };
+        self.slots.entry(path.to_string()).or_insert(slot)
     }
 
     /// `path`'s slot, read through the transaction the first time; its
@@ -199,7 +200,8 @@ impl<D> Staged<D> {
 
     /// Puts `path` in the first-changed order (once).
     pub fn touch(&mut self, path: &str) {
-        if self.listed.insert(path.to_string()) {
+        if !self.listed.contains(path) {
+            self.listed.insert(path.to_string());
             self.order.push(path.to_string());
         }
     }

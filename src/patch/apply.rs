@@ -12,8 +12,6 @@
 //! Hunks are located with [`crate::locate`]: unique-only passes, never the
 //! first of several places.
 
-use std::collections::{HashMap, HashSet};
-
 use super::{Hunk, Operation, PatchOp};
 use crate::apply::{
     abort_unit, fails, previous_failed, CommitOptions, Scope, Staged, Unit, UnitResult,
@@ -59,7 +57,7 @@ impl Doc {
 /// move destination, normalised and confined, in first-use order.
 pub fn patch_paths(blocks: &[EditBlock], _opts: &ApplyOptions) -> Vec<String> {
     let mut paths = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = crate::apply::PathSet::default();
     let mut add = |p: &str| {
         if let Ok(p) = normalize_path(p) {
             if seen.insert(p.clone()) {
@@ -186,7 +184,7 @@ pub fn apply_patch_edits(
     for unit in units {
         staged.checkpoint();
         let first_result = out.results.len();
-        let mut failed_files: HashMap<String, usize> = HashMap::new();
+        let mut failed_files: crate::apply::PathMap<usize> = Default::default();
         for &index in &unit {
             let block = &blocks[index];
             let path = normalize_path(&block.file_path).ok();
@@ -523,7 +521,12 @@ fn apply_hunks(
     format: Format,
 ) -> Result<(Doc, Done), Failure> {
     let lines = &doc.lines;
-    let mut out: Vec<Line> = Vec::with_capacity(lines.len() + 8);
+    // Room for every added line, so the file's lines are copied once.
+    let added: usize = hunks
+        .iter()
+        .map(|h| h.lines().filter(|l| l.starts_with('+')).count())
+        .sum();
+    let mut out: Vec<Line> = Vec::with_capacity(lines.len() + added);
     let mut copied = 0usize; // lines of `doc` already handled
     let mut cursor = 0usize; // where the next section may start
     let mut offset: isize = 0; // unified: actual minus stated start of the last hunk
