@@ -518,13 +518,18 @@ impl Transaction {
             let before = match &e.moved_from {
                 Some(_) => before,
                 None if sources.contains(path) => text_of(&e.original),
-                None => e
-                    .original
-                    .take()
-                    .map(|bytes| match String::from_utf8(bytes) {
+                None => match (e.original.take(), &mut e.loaded) {
+                    // The body is the bytes less a BOM and CRs: as long as
+                    // they are, it is them, already read as UTF-8 (no
+                    // second check, no copy).
+                    (Some(bytes), Loaded::Text(text)) if text.body.len() == bytes.len() => {
+                        Some(std::mem::take(&mut text.body))
+                    }
+                    (bytes, _) => bytes.map(|bytes| match String::from_utf8(bytes) {
                         Ok(text) => text,
                         Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
                     }),
+                },
             };
             out.push(FileChange {
                 path: path.clone(),
