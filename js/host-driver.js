@@ -354,11 +354,15 @@ function markFileChanged(result, path, cause, atomic) {
  * field in text-block and tool-call results, stays readable for one release
  * as a non-enumerable alias (it is not copied or compared as a field).
  */
+// One getter for every result: objects given the same accessor keep
+// sharing their shape (a new function for each made each result its own).
+const PATH_ALIAS = Object.freeze({ get() { return this.path; }, enumerable: false, configurable: true });
+
 export function withPathAlias(result) {
   const list = result && Array.isArray(result.results) ? result.results : [];
   for (const r of list) {
     if (r && typeof r === 'object' && typeof r.path === 'string' && !('filePath' in r)) {
-      Object.defineProperty(r, 'filePath', { get() { return this.path; }, enumerable: false, configurable: true });
+      Object.defineProperty(r, 'filePath', PATH_ALIAS);
     }
   }
   return result;

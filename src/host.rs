@@ -64,7 +64,7 @@ pub struct MemoryHost {
     /// For a snapshot of a real host: the paths that were read into it.
     /// Reading any other path is an error rather than "no such file", so a
     /// path the run did not plan for can never be mistaken for a new file.
-    pub snapshot_of: Option<std::collections::BTreeSet<String>>,
+    pub snapshot_of: Option<crate::apply::PathSet>,
     /// Files lent from one buffer ([`MemoryHost::lend`]): each path's bytes
     /// are a range of `lent_bytes`, copied only when read. A path in `files`
     /// (written since) is read from there.

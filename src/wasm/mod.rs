@@ -89,7 +89,7 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, 
     if packed {
         return packed_snapshot(object, host);
     }
-    let mut read = std::collections::BTreeSet::new();
+    let mut read = crate::apply::PathSet::default();
     for entry in Object::entries(object).iter() {
         let pair: js_sys::Array = entry.into();
         let path = pair.get(0).as_string().unwrap_or_default();
@@ -165,7 +165,7 @@ fn packed_snapshot(
     if ends.len() != paths.length() as usize {
         return Err(bad());
     }
-    let mut read = std::collections::BTreeSet::new();
+    let mut read = crate::apply::PathSet::default();
     let mut lent = Vec::with_capacity(ends.len());
     let mut start = 0usize;
     for (i, path) in paths.iter().enumerate() {
