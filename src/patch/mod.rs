@@ -301,6 +301,19 @@ pub(crate) enum PatchEvent {
     },
 }
 
+/// Reports `line` as a body line of the operation being read that is not
+/// the line just fed (a held blank line, once a later line shows it was
+/// content): joins the update event before it, if any.
+pub(crate) fn push_update(out: &mut Vec<PatchEvent>, format: Format, line: &str) {
+    match out.last_mut() {
+        Some(PatchEvent::Update { lines, .. }) => lines.push(line.to_string()),
+        _ => out.push(PatchEvent::Update {
+            format,
+            lines: vec![line.to_string()],
+        }),
+    }
+}
+
 /// What a grammar did with a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Fed {

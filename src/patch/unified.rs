@@ -13,7 +13,7 @@
 //! file. When the body goes on past the counts, or stops short of them, the
 //! body decides.
 
-use super::{clean_path, make_block, Fed, Hunk, Operation, PatchEvent, PatchOp};
+use super::{clean_path, make_block, push_update, Fed, Hunk, Operation, PatchEvent, PatchOp};
 use crate::block::Format;
 
 const FORMAT: Format = Format::UnifiedDiff;
@@ -393,7 +393,7 @@ impl Reader {
         if updates && current {
             out.push(PatchEvent::Current { format: FORMAT });
         } else if updates {
-            push_update(out, line);
+            push_update(out, FORMAT, line);
         }
     }
 
@@ -564,16 +564,6 @@ fn is_binary_data(line: &str) -> bool {
         || line
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&()*+-;<=>?@^_`{|}~".contains(&b))
-}
-
-fn push_update(out: &mut Vec<PatchEvent>, line: &str) {
-    match out.last_mut() {
-        Some(PatchEvent::Update { lines, .. }) => lines.push(line.to_string()),
-        _ => out.push(PatchEvent::Update {
-            format: FORMAT,
-            lines: vec![line.to_string()],
-        }),
-    }
 }
 
 fn strip(p: &str, prefix: &str, yes: bool) -> String {

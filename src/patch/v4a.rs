@@ -17,7 +17,9 @@
 //! has no place for discards the whole patch too (naming the line), so a
 //! patch is applied entirely or not at all.
 
-use super::{clean_path, make_block, shown, Fed, Hunk, Operation, PatchEvent, PatchOp};
+use super::{
+    clean_path, make_block, push_update, shown, Fed, Hunk, Operation, PatchEvent, PatchOp,
+};
 use crate::block::Format;
 
 const FORMAT: Format = Format::ApplyPatch;
@@ -187,8 +189,13 @@ impl Reader {
         match op.operation {
             Operation::Add => {
                 if let Some(text) = line.strip_prefix('+') {
+                    // Blank lines held back in case they came right before
+                    // `*** End Patch` were content: reported as they are read.
                     for _ in 0..std::mem::take(&mut op.blanks) {
                         op.hunk.push_line("+");
+                        if updates {
+                            push_update(out, FORMAT, "+");
+                        }
                     }
                     op.hunk.push_line(line);
                     let _ = text;
@@ -245,6 +252,9 @@ impl Reader {
                     } else {
                         for _ in 0..std::mem::take(&mut op.blanks) {
                             op.hunk.push_line(" ");
+                            if updates {
+                                push_update(out, FORMAT, " ");
+                            }
                         }
                         op.hunk.push_line(line);
                         shown_line = Some(line);
