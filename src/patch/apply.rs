@@ -108,6 +108,31 @@ struct Done {
     no_op: bool,
 }
 
+/// Stages `lines` as the whole of `path` (an added file, or a missing file
+/// a diff only adds lines to), written in `file`'s conventions.
+fn write_whole(
+    staged: &mut Staged<Doc>,
+    path: &str,
+    file: TextFile,
+    lines: Vec<Line>,
+    final_newline: bool,
+    note: Option<String>,
+) -> Done {
+    if let Some(slot) = staged.edit(path) {
+        slot.doc = Some(Doc {
+            file,
+            lines,
+            final_newline,
+        });
+        slot.changed = true;
+    }
+    Done {
+        line: Some(1),
+        matched_by: "exact".into(),
+        note,
+        no_op: false,
+    }
+}
 fn op_name(block: &EditBlock, op: &PatchOp) -> String {
     operation_name(block.format, op.operation, &block.file_path)
 }
@@ -319,20 +344,7 @@ fn apply_block(
                     .as_ref()
                     .map(|d| d.file.clone())
                     .unwrap_or_else(TextFile::new_file);
-                if let Some(slot) = staged.edit(&path) {
-                    slot.doc = Some(Doc {
-                        file,
-                        lines,
-                        final_newline,
-                    });
-                    slot.changed = true;
-                }
-                Ok(Done {
-                    line: Some(1),
-                    matched_by: "exact".into(),
-                    note: None,
-                    no_op: false,
-                })
+                Ok(write_whole(staged, &path, file, lines, final_newline, None))
             }
         }
         Operation::Delete => match slot.doc.as_ref() {
@@ -385,20 +397,17 @@ fn apply_block(
                     .map(Line::new)
                     .collect();
                 let final_newline = !op.hunks.iter().any(|h| h.no_newline_new);
-                if let Some(slot) = staged.edit(&path) {
-                    slot.doc = Some(Doc {
-                        file: TextFile::new_file(),
-                        lines,
-                        final_newline,
-                    });
-                    slot.changed = true;
-                }
-                Ok(Done {
-                    line: Some(1),
-                    matched_by: "exact".into(),
-                    note: Some(format!("{path} did not exist; the diff only adds lines, so it was created with them.")),
-                    no_op: false,
-                })
+                let note = format!(
+                    "{path} did not exist; the diff only adds lines, so it was created with them."
+                );
+                Ok(write_whole(
+                    staged,
+                    &path,
+                    TextFile::new_file(),
+                    lines,
+                    final_newline,
+                    Some(note),
+                ))
             }
             None => Err(fail(
                 ErrorKind::FileNotFound,

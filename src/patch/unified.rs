@@ -405,13 +405,17 @@ impl Reader {
         if let Some(h) = f.hunk.take() {
             f.hunks.push(h);
         }
+        let line_number = f.line_number;
+        let discard = |out: &mut Vec<PatchEvent>, path: Option<String>, reason: String| {
+            out.push(PatchEvent::Discarded {
+                path,
+                line_number,
+                reason,
+            })
+        };
         let Some(path) = file_path(&f) else {
             let reason = format!("the diff at line {} names no file; start it with `--- a/path` and `+++ b/path` lines", f.line_number);
-            out.push(PatchEvent::Discarded {
-                path: None,
-                line_number: f.line_number,
-                reason,
-            });
+            discard(out, None, reason);
             return;
         };
         if f.git.is_some() && !f.headers_done && f.hunks.is_empty() {
@@ -437,11 +441,7 @@ impl Reader {
                     super::shown(text),
                     if f.counted { ", or fix the `@@` counts" } else { "" }
                 );
-                out.push(PatchEvent::Discarded {
-                    path: Some(path),
-                    line_number: f.line_number,
-                    reason,
-                });
+                discard(out, Some(path), reason);
                 return;
             }
         }
@@ -451,11 +451,7 @@ impl Reader {
                  Change a binary file outside the patch, or send a text file's new lines as a diff",
                 f.line_number
             );
-            out.push(PatchEvent::Discarded {
-                path: Some(path),
-                line_number: f.line_number,
-                reason,
-            });
+            discard(out, Some(path), reason);
             return;
         }
         if f.copied {
@@ -465,11 +461,7 @@ impl Reader {
                  Send the copy as a new file instead (`--- /dev/null`, then `+++ b/` and the new path, its lines as `+` lines)",
                 f.line_number
             );
-            out.push(PatchEvent::Discarded {
-                path: Some(path),
-                line_number: f.line_number,
-                reason,
-            });
+            discard(out, Some(path), reason);
             return;
         }
         let (old, new) = sides(&f);
@@ -497,11 +489,7 @@ impl Reader {
             } else {
                 format!("the diff for {path} at line {} has no hunks; add `@@` hunks with the lines to change", f.line_number)
             };
-            out.push(PatchEvent::Discarded {
-                path: Some(path),
-                line_number: f.line_number,
-                reason,
-            });
+            discard(out, Some(path), reason);
             return;
         }
         let mut raw = f.raw;
