@@ -135,7 +135,15 @@ impl EditBlock {
 
 /// The first `max` characters of the first line of `text`, for UI previews.
 pub fn preview(text: &str, max: usize) -> String {
-    let first = text.split('\n').next().unwrap_or("");
+    let first = match crate::text::find_byte(text.as_bytes(), b'\n') {
+        Some(i) => text.get(..i).unwrap_or(""),
+        None => text,
+    };
+    // A line no longer in bytes than `max` has no more characters: copied
+    // without walking them (most first lines are short).
+    if first.len() <= max {
+        return first.to_string();
+    }
     first.chars().take(max).collect()
 }
 

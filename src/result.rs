@@ -198,19 +198,7 @@ impl EditResult {
         block: &crate::block::EditBlock,
         status: Status,
     ) -> EditResult {
-        // `block::preview`, without walking the characters of a first
-        // line that is short enough in bytes already (most are).
-        let preview = |text: &str, max: usize| {
-            let first = match crate::text::find_byte(text.as_bytes(), b'\n') {
-                Some(i) => text.get(..i).unwrap_or(""),
-                None => text,
-            };
-            if first.len() <= max {
-                first.to_string()
-            } else {
-                crate::block::preview(first, max)
-            }
-        };
+        use crate::block::preview;
         EditResult {
             block_index: index,
             path: path.to_string(),

@@ -133,6 +133,7 @@ fn write_whole(
         no_op: false,
     }
 }
+
 fn op_name(block: &EditBlock, op: &PatchOp) -> String {
     operation_name(block.format, op.operation, &block.file_path)
 }

@@ -8,11 +8,10 @@
 //! of the section before it (a unified hunk may start in the previous
 //! hunk's trailing context, by the applier's own rule), after each `@@
 //! context` line of an `apply-patch` section, with the unified diff's
-//! stated line and the
-//! `*** End of File` marker breaking ties when the section ends. Its first
-//! old line is found with one scan per pass; every later old line only
-//! checks each candidate's next file line, so an update costs the new lines
-//! times the candidates. The decisive pass is the first one with any
+//! stated line and the `*** End of File` marker breaking ties when the
+//! section ends. Its first old line is found with one scan per pass; every
+//! later old line only checks each candidate's next file line, so an update
+//! costs the new lines times the candidates. The decisive pass is the first one with any
 //! candidate, as in the applier; `searching` lists its candidates.
 //!
 //! An `apply-patch` body loses its blank lines in the parser's updates
