@@ -740,10 +740,11 @@ fn apply_hunks(
         at -= trailing;
         copied = at;
         cursor = at;
-        if hunk.no_newline_new {
-            final_newline = false;
-        } else if hunk.no_newline_old {
-            final_newline = true;
+        // A marker changes the final newline only where the two sides differ:
+        // one written after a context line (or on both sides) says the old and
+        // the new file end alike, so the file's own ending stays.
+        if hunk.no_newline_new != hunk.no_newline_old {
+            final_newline = hunk.no_newline_old;
         }
     }
     out.extend(lines[copied.min(lines.len())..].iter().cloned());

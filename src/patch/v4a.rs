@@ -139,7 +139,13 @@ impl Reader {
             op.close_hunk();
             if op.operation == Operation::Update && op.hunks.is_empty() && op.move_to.is_none() {
                 let (path, at) = (op.path.clone(), op.line_number);
-                self.fail(format!("`*** Update File: {path}` at line {at} has no `@@` section and no `*** Move to:`; add the lines to change"));
+                // A bare `@@` with nothing after it is a section left empty, not a missing one.
+                let empty_section = op.raw.lines().skip(1).any(|l| l.trim().starts_with("@@"));
+                self.fail(if empty_section {
+                    format!("`*** Update File: {path}` at line {at} has only empty `@@` sections (no context, `-` or `+` line after them); add the lines to change under the `@@` line")
+                } else {
+                    format!("`*** Update File: {path}` at line {at} has no `@@` section and no `*** Move to:`; add the lines to change")
+                });
             }
             self.done.push(op);
         }
