@@ -322,6 +322,13 @@ impl Reader {
             }
             return Fed::Taken;
         }
+        if f.counted && f.hunk.is_some() && line == "-- " {
+            // Past a hunk's counts, `-- ` is the signature separator `git
+            // format-patch` writes after the last hunk (git am stops there),
+            // not a removed line `- `.
+            self.complete(out);
+            return Fed::Ended;
+        }
         if f.headers_done && !f.gap {
             if f.hunk.is_none() && matches!(line.as_bytes().first(), Some(b' ' | b'-' | b'+')) {
                 // Lines right after the header, with no `@@`: one hunk.
