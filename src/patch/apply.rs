@@ -558,6 +558,8 @@ fn apply_hunks(
     };
     let hashes = index.as_ref();
     for (k, hunk) in hunks.iter().enumerate() {
+        // Trailing blank context lines of the section that lie past the end of the file.
+        let mut past_end = 0usize;
         let which = Which {
             name,
             k,
@@ -688,14 +690,25 @@ fn apply_hunks(
                     ))
                 }
                 Located::NotFound => {
-                    return Err(not_found(
-                        &which,
-                        path,
-                        lines,
-                        &needle,
-                        &hunk.new_side(),
-                        from,
-                    ))
+                    let Some((start, pass, blanks)) =
+                        blank_tail_at_end(format, hunk, &needle, lines, hashes, from)
+                    else {
+                        return Err(not_found(
+                            &which,
+                            path,
+                            lines,
+                            &needle,
+                            &hunk.new_side(),
+                            from,
+                        ));
+                    };
+                    loosest = loosest_of(loosest, pass);
+                    past_end = blanks;
+                    notes.push(format!(
+                        "Section {} ends with {blanks} blank context line(s) past the end of {path}; they were read as the file's final newline.",
+                        k + 1
+                    ));
+                    start
                 }
             }
         };
@@ -724,7 +737,8 @@ fn apply_hunks(
         // Copy up to the section, then walk it: context keeps the file's text.
         out.extend(lines[copied..start].iter().cloned());
         let mut at = start;
-        for l in hunk.lines() {
+        let walked = hunk.lines().count() - past_end;
+        for l in hunk.lines().take(walked) {
             let text = l.get(1..).unwrap_or("");
             match l.as_bytes().first() {
                 Some(b'+') => out.push(Line::new(text)),
@@ -866,6 +880,39 @@ pub(crate) fn handed_back<'a>(format: Format, last_first: impl Iterator<Item = &
     }
     // Context only: nothing changed, so nothing to hand back.
     0
+}
+
+/// An `apply-patch` section not found as written whose old lines end with
+/// blank context lines: found without them when it then ends at the end of
+/// the file, those lines standing for the file's final newline (Codex and
+/// the Agents SDK apply such a section; elsewhere in the file the blank
+/// lines are a mismatch). The start, the pass and how many blank lines.
+fn blank_tail_at_end(
+    format: Format,
+    hunk: &Hunk,
+    needle: &[&str],
+    lines: &[Line],
+    hashes: Option<&LineIndex>,
+    from: usize,
+) -> Option<(usize, Pass, usize)> {
+    if format != Format::ApplyPatch {
+        return None;
+    }
+    let blanks = hunk
+        .body()
+        .rsplit('\n')
+        .take_while(|l| l.starts_with(' ') && l.trim().is_empty())
+        .count();
+    if blanks == 0 || blanks >= needle.len() {
+        return None;
+    }
+    let kept = &needle[..needle.len() - blanks];
+    match locate_hashed(lines, hashes, kept, &PATCH_PASSES, from, Prefer::End) {
+        Located::Unique { start, pass, .. } if start + kept.len() == lines.len() => {
+            Some((start, pass, blanks))
+        }
+        _ => None,
+    }
 }
 
 /// Where a section without old lines goes: after its `@@` lines (`after_anchors`:
