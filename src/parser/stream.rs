@@ -943,6 +943,7 @@ impl GrammarCore {
             n,
             self.allow_v4a,
             self.allow_unified,
+            None,
             &mut self.patch_out,
         ) {
             Some((reader, tentative)) => {
