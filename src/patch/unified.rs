@@ -36,6 +36,9 @@ struct File {
     binary: bool,
     /// After `GIT binary patch`: its `literal` / `delta` blocks of base85 lines follow.
     base85: bool,
+    /// A hunk header `@@@ … @@@`: a combined diff of a merge (`diff --cc`),
+    /// whose lines carry one prefix column per parent.
+    combined: bool,
     /// Header lines read; hunks may follow.
     headers_done: bool,
     hunks: Vec<Hunk>,
@@ -298,6 +301,7 @@ impl Reader {
                 Self::announce(f, out);
             }
             f.headers_done = true;
+            f.combined |= line.starts_with("@@@");
             if let Some(h) = f.hunk.take() {
                 f.hunks.push(h);
             }
@@ -456,6 +460,15 @@ impl Reader {
             let reason = format!(
                 "the diff of {path} at line {} is a binary diff (`Binary files … differ` or `GIT binary patch`), which cannot be applied as text; {path} was not changed. \
                  Change a binary file outside the patch, or send a text file's new lines as a diff",
+                f.line_number
+            );
+            discard(out, Some(path), reason);
+            return;
+        }
+        if f.combined {
+            let reason = format!(
+                "the diff of {path} at line {} is a combined diff of a merge (`@@@` hunks, one prefix column per parent), which cannot be applied to one file; {path} was not changed. \
+                 Send the change as an ordinary diff against the current file (`@@ -l,n +l,n @@`, one ` `, `-` or `+` before each line)",
                 f.line_number
             );
             discard(out, Some(path), reason);
