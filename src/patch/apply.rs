@@ -579,6 +579,8 @@ fn apply_hunks(
     for (k, hunk) in hunks.iter().enumerate() {
         // Trailing blank context lines of the section that lie past the end of the file.
         let mut past_end = 0usize;
+        // The pass that located the section's old lines.
+        let mut hunk_pass = Pass::Exact;
         let which = Which {
             name,
             k,
@@ -673,6 +675,7 @@ fn apply_hunks(
                     preferred,
                 } => {
                     loosest = loosest_of(loosest, pass);
+                    hunk_pass = pass;
                     if preferred && !matches!(prefer, Prefer::Before(_)) {
                         by_line |= format == Format::UnifiedDiff;
                         let how = if hunk.end_of_file {
@@ -722,6 +725,7 @@ fn apply_hunks(
                         ));
                     };
                     loosest = loosest_of(loosest, pass);
+                    hunk_pass = pass;
                     past_end = blanks;
                     notes.push(format!(
                         "Section {} ends with {blanks} blank context line(s) past the end of {path}; they were read as the file's final newline.",
@@ -756,11 +760,27 @@ fn apply_hunks(
         // Copy up to the section, then walk it: context keeps the file's text.
         out.extend(lines[copied..start].iter().cloned());
         let mut at = start;
+        let reindented = reindented_new_side(
+            format,
+            hunk_pass,
+            &needle,
+            &hunk.new_side(),
+            &lines[start..],
+        );
+        let mut new_at = 0usize; // the line's place in the section's new side
         let walked = hunk.lines().count() - past_end;
         for l in hunk.lines().take(walked) {
             let text = l.get(1..).unwrap_or("");
+            if !l.starts_with('-') {
+                new_at += 1;
+            }
             match l.as_bytes().first() {
-                Some(b'+') => out.push(Line::new(text)),
+                Some(b'+') => out.push(Line::new(
+                    reindented
+                        .as_ref()
+                        .and_then(|r| r.get(new_at - 1))
+                        .map_or(text, String::as_str),
+                )),
                 Some(b'-') => at += 1,
                 _ => {
                     out.push(lines.get(at).cloned().unwrap_or_else(|| Line::new("")));
@@ -899,6 +919,34 @@ pub(crate) fn handed_back<'a>(format: Format, last_first: impl Iterator<Item = &
     }
     // Context only: nothing changed, so nothing to hand back.
     0
+}
+
+/// A unified hunk located by a pass that ignores indentation: its new side
+/// with each line moved by the offset between the old line it stands for and
+/// the file line that old line matched, as aider re-indents such a hunk and
+/// as text blocks are repaired (`None`: nothing to move). `apply-patch` keeps
+/// its lines as written, as Codex and the Agents SDK do.
+pub(crate) fn reindented_new_side<S: AsRef<str>>(
+    format: Format,
+    pass: Pass,
+    needle: &[&str],
+    new_side: &[&str],
+    from_start: &[S],
+) -> Option<Vec<String>> {
+    if format != Format::UnifiedDiff || !matches!(pass, Pass::Whitespace | Pass::Punctuation) {
+        return None;
+    }
+    let window: Vec<&str> = from_start
+        .iter()
+        .take(needle.len())
+        .map(AsRef::as_ref)
+        .collect();
+    if window.len() != needle.len() {
+        return None;
+    }
+    let new = new_side.join("\n");
+    let repaired = crate::locate::tolerant::repair_indentation(&window, needle, &new);
+    Some(repaired.split('\n').map(str::to_string).collect())
 }
 
 /// An `apply-patch` section not found as written whose old lines end with

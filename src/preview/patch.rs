@@ -708,14 +708,47 @@ impl PatchPreview {
         let gaps = self.format == Format::ApplyPatch;
         let mut out: Vec<&str> = Vec::with_capacity(lines.len());
         let mut copied = 0usize;
-        for p in &placed {
+        // A unified hunk located ignoring indentation: its new lines moved as the applier moves them.
+        let moved: Vec<Option<Vec<String>>> = placed
+            .iter()
+            .map(|p| {
+                let old: Vec<&str> = p
+                    .body
+                    .iter()
+                    .filter(|l| !l.starts_with('+'))
+                    .map(|l| l.get(1..).unwrap_or(""))
+                    .collect();
+                let new: Vec<&str> = p
+                    .body
+                    .iter()
+                    .filter(|l| !l.starts_with('-'))
+                    .map(|l| l.get(1..).unwrap_or(""))
+                    .collect();
+                verdict::reindented_new_side(
+                    self.format,
+                    p.pass,
+                    &old,
+                    &new,
+                    &lines[p.start.min(lines.len())..],
+                )
+            })
+            .collect();
+        for (k, p) in placed.iter().enumerate() {
             let start = p.start.max(copied).min(lines.len());
             out.extend(lines[copied.min(start)..start].iter().map(String::as_str));
+            let reindented = moved[k].as_ref();
+            let mut new_at = 0usize;
             let mut at = start;
             for l in &p.body {
                 let text = l.get(1..).unwrap_or("");
+                if !l.starts_with('-') {
+                    new_at += 1;
+                }
                 if l.starts_with('+') {
-                    out.push(text);
+                    match reindented.and_then(|r| r.get(new_at - 1)) {
+                        Some(moved) => out.push(moved),
+                        None => out.push(text),
+                    }
                     continue;
                 }
                 if gaps {
