@@ -660,9 +660,11 @@ fn apply_hunks(
             }
             placed
         } else {
+            // `\ No newline at end of file` on the old side says the old lines end the file.
+            let at_end = hunk.end_of_file || hunk.no_newline_old;
             let prefer = section_prefer(
                 lines,
-                hunk.end_of_file,
+                at_end,
                 !hunk.anchors.is_empty(),
                 from,
                 hunk.old_start,
@@ -677,9 +679,11 @@ fn apply_hunks(
                     loosest = loosest_of(loosest, pass);
                     hunk_pass = pass;
                     if preferred && !matches!(prefer, Prefer::Before(_)) {
-                        by_line |= format == Format::UnifiedDiff;
+                        by_line |= format == Format::UnifiedDiff && !at_end;
                         let how = if hunk.end_of_file {
                             "the one at the end of the file (`*** End of File`)"
+                        } else if at_end {
+                            "the one at the end of the file (`\\ No newline at end of file` after its old lines)"
                         } else {
                             "the one at its stated line"
                         };
