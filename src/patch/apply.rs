@@ -732,7 +732,8 @@ fn apply_hunks(
                     hunk_pass = pass;
                     past_end = blanks;
                     notes.push(format!(
-                        "Section {} ends with {blanks} blank context line(s) past the end of {path}; they were read as the file's final newline.",
+                        "{} {} ends with {blanks} blank context line(s) past the end of {path}; they were read as the file's final newline.",
+                        if format == Format::UnifiedDiff { "Hunk" } else { "Section" },
                         k + 1
                     ));
                     start
@@ -792,7 +793,8 @@ fn apply_hunks(
                 }
             }
         }
-        let trailing = handed_back(format, hunk.body().rsplit('\n'));
+        // (Blank lines past the end were not walked.)
+        let trailing = handed_back(format, hunk.body().rsplit('\n')).saturating_sub(past_end);
         out.truncate(out.len() - trailing);
         at -= trailing;
         copied = at;
@@ -953,11 +955,12 @@ pub(crate) fn reindented_new_side<S: AsRef<str>>(
     Some(repaired.split('\n').map(str::to_string).collect())
 }
 
-/// An `apply-patch` section not found as written whose old lines end with
+/// An `apply-patch` section, or a unified hunk without line numbers
+/// (aider's `@@ ... @@`), not found as written whose old lines end with
 /// blank context lines: found without them when it then ends at the end of
-/// the file, those lines standing for the file's final newline (Codex and
-/// the Agents SDK apply such a section; elsewhere in the file the blank
-/// lines are a mismatch). The start, the pass and how many blank lines.
+/// the file, those lines standing for the file's final newline (Codex, the
+/// Agents SDK and aider apply such a section; elsewhere in the file the
+/// blank lines are a mismatch). The start, the pass and how many blank lines.
 fn blank_tail_at_end(
     format: Format,
     hunk: &Hunk,
@@ -966,7 +969,7 @@ fn blank_tail_at_end(
     hashes: Option<&LineIndex>,
     from: usize,
 ) -> Option<(usize, Pass, usize)> {
-    if format != Format::ApplyPatch {
+    if format != Format::ApplyPatch && hunk.old_start.is_some() {
         return None;
     }
     let blanks = hunk

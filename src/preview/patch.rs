@@ -385,7 +385,9 @@ impl PatchPreview {
         let Some(o) = self.open.as_mut() else { return };
         // A blank context line past the end of the file keeps the places that
         // reached it; anything else ends them.
-        let blank_tail = gaps && context && text.trim().is_empty();
+        // (`apply-patch`, and a unified hunk without numbers, as the applier allows.)
+        let uncounted = self.format == Format::UnifiedDiff && o.numbers.is_none();
+        let blank_tail = (gaps || uncounted) && context && text.trim().is_empty();
         if !blank_tail {
             o.past_end.clear();
         }
@@ -738,6 +740,7 @@ impl PatchPreview {
             out.extend(lines[copied.min(start)..start].iter().map(String::as_str));
             let reindented = moved[k].as_ref();
             let mut new_at = 0usize;
+            let mut past_end = 0usize;
             let mut at = start;
             for l in &p.body {
                 let text = l.get(1..).unwrap_or("");
@@ -760,8 +763,9 @@ impl PatchPreview {
                         at += 1;
                     }
                 }
-                if gaps && at >= lines.len() && !l.starts_with('-') && text.trim().is_empty() {
+                if at >= lines.len() && !l.starts_with('-') && text.trim().is_empty() {
                     // Blank context lines past the end: the final newline, as the applier reads them.
+                    past_end += 1;
                     continue;
                 }
                 if !l.starts_with('-') {
@@ -770,7 +774,8 @@ impl PatchPreview {
                 at += 1;
             }
             // Trailing context the next hunk may start in is the next hunk's to copy.
-            let back = verdict::handed_back(self.format, p.body.iter().rev().map(String::as_str));
+            let back = verdict::handed_back(self.format, p.body.iter().rev().map(String::as_str))
+                .saturating_sub(past_end);
             out.truncate(out.len().saturating_sub(back));
             at = at.saturating_sub(back);
             copied = at.min(lines.len());
