@@ -765,15 +765,23 @@ fn apply_hunks(
         // Copy up to the section, then walk it: context keeps the file's text.
         out.extend(lines[copied..start].iter().cloned());
         let mut at = start;
-        let reindented = reindented_new_side(
-            format,
-            hunk_pass,
-            &needle,
-            &hunk.new_side(),
-            &lines[start..],
-        );
+        let reindented = if needs_reindent(format, hunk_pass) {
+            reindented_new_side(
+                format,
+                hunk_pass,
+                &needle,
+                &hunk.new_side(),
+                &lines[start..],
+            )
+        } else {
+            None
+        };
         let mut new_at = 0usize; // the line's place in the section's new side
-        let walked = hunk.lines().count() - past_end;
+        let walked = if past_end > 0 {
+            hunk.lines().count() - past_end
+        } else {
+            usize::MAX
+        };
         for l in hunk.lines().take(walked) {
             let text = l.get(1..).unwrap_or("");
             if !l.starts_with('-') {
@@ -927,6 +935,12 @@ pub(crate) fn handed_back<'a>(format: Format, last_first: impl Iterator<Item = &
     0
 }
 
+/// Whether a section located by `pass` has its new lines re-indented (only
+/// then is [`reindented_new_side`] worth its allocations).
+pub(crate) fn needs_reindent(format: Format, pass: Pass) -> bool {
+    format == Format::UnifiedDiff && matches!(pass, Pass::Whitespace | Pass::Punctuation)
+}
+
 /// A unified hunk located by a pass that ignores indentation: its new side
 /// with each line moved by the offset between the old line it stands for and
 /// the file line that old line matched, as aider re-indents such a hunk and
@@ -939,7 +953,7 @@ pub(crate) fn reindented_new_side<S: AsRef<str>>(
     new_side: &[&str],
     from_start: &[S],
 ) -> Option<Vec<String>> {
-    if format != Format::UnifiedDiff || !matches!(pass, Pass::Whitespace | Pass::Punctuation) {
+    if !needs_reindent(format, pass) {
         return None;
     }
     let window: Vec<&str> = from_start

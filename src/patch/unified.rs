@@ -489,14 +489,16 @@ impl Reader {
         // have `-` or non-blank context lines edits the `+++` file (as aider
         // reads it), rather than creating it without the lines it says it
         // removes. A blank context line is a new blank line that lost its `+`.
-        let old_lines = f.hunks.iter().any(|h| {
-            h.lines().any(|l| match l.as_bytes().first() {
-                Some(b'-') => true,
-                Some(b' ') => !l.trim().is_empty(),
-                _ => false,
+        let old_lines = || {
+            f.hunks.iter().any(|h| {
+                h.lines().any(|l| match l.as_bytes().first() {
+                    Some(b'-') => true,
+                    Some(b' ') => !l.trim().is_empty(),
+                    _ => false,
+                })
             })
-        });
-        let operation = if f.new_mode || (old.as_deref() == Some("/dev/null") && !old_lines) {
+        };
+        let operation = if f.new_mode || (old.as_deref() == Some("/dev/null") && !old_lines()) {
             Operation::Add
         } else if f.deleted_mode || new.as_deref() == Some("/dev/null") {
             Operation::Delete

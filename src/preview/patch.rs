@@ -714,6 +714,9 @@ impl PatchPreview {
         let moved: Vec<Option<Vec<String>>> = placed
             .iter()
             .map(|p| {
+                if !verdict::needs_reindent(self.format, p.pass) {
+                    return None;
+                }
                 let old: Vec<&str> = p
                     .body
                     .iter()
