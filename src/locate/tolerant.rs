@@ -534,7 +534,7 @@ impl IndentFix {
 /// When old and new disagree on the indentation of their first non-empty
 /// line, the model evidently indented the new text on purpose (and copied
 /// the old one badly), so nothing is repaired.
-fn repair_indentation(window: &[&str], old_lines: &[&str], new: &str) -> String {
+pub(crate) fn repair_indentation(window: &[&str], old_lines: &[&str], new: &str) -> String {
     fn first_indent<'s>(lines: &[&'s str]) -> Option<&'s str> {
         lines
             .iter()

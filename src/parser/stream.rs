@@ -406,6 +406,10 @@ pub struct GrammarCore {
     /// line may still turn out not to start one (`--- x` without `+++ y`).
     patch: Option<PatchReader>,
     patch_tentative: bool,
+    /// The last non-blank line outside patches if it names `apply_patch`
+    /// (`cd <dir> && apply_patch <<'EOF'`: the patch after it reads its
+    /// paths from that folder).
+    shell_line: Option<String>,
     /// Patches started so far (numbers each patch's operations).
     patches: u32,
     /// The last lines' numbers, offsets and marks (a patch operation is
@@ -448,6 +452,7 @@ impl GrammarCore {
             allow_unified: has(Format::UnifiedDiff),
             patch: None,
             patch_tentative: false,
+            shell_line: None,
             patches: 0,
             recent: [(0, 0, 0); 8],
             op_starts: std::collections::VecDeque::new(),
@@ -473,6 +478,7 @@ impl GrammarCore {
         self.stray_divider = None;
         self.patch = None;
         self.patch_tentative = false;
+        self.shell_line = None;
         self.patches = 0;
         self.recent = [(0, 0, 0); 8];
         self.op_starts.clear();
@@ -938,13 +944,19 @@ impl GrammarCore {
                 }
             }
         }
-        match PatchReader::start(
+        let started = PatchReader::start(
             line,
             n,
             self.allow_v4a,
             self.allow_unified,
+            self.shell_line.as_deref(),
             &mut self.patch_out,
-        ) {
+        );
+        if !line.trim().is_empty() {
+            self.shell_line = (line.contains("apply_patch") || line.contains("applypatch"))
+                .then(|| line.to_string());
+        }
+        match started {
             Some((reader, tentative)) => {
                 self.patches += 1;
                 self.patch = Some(reader);

@@ -165,6 +165,21 @@ pub(crate) fn missing_reason(name: &str, path: &str, operation: Operation) -> St
     format!("{name} was refused: {path} does not exist. Check the path against the files you were shown{create}.")
 }
 
+/// A unified diff's `---` path when it names another file than `path` (its
+/// `+++` path) and no rename was read: what the writer likely meant to edit.
+fn other_old_name(block: &EditBlock, path: &str) -> Option<String> {
+    if block.format != Format::UnifiedDiff {
+        return None;
+    }
+    let minus = block
+        .raw_block
+        .lines()
+        .find_map(|l| l.strip_prefix("--- "))?;
+    let old = super::clean_path(minus.split('\t').next().unwrap_or(minus).trim_end());
+    let old = old.strip_prefix("a/").map_or(old.clone(), str::to_string);
+    (old != path && old != "/dev/null" && !old.is_empty()).then_some(old)
+}
+
 /// Validates and applies `blocks` (patch blocks, and text blocks of other
 /// formats) through `host`. See the module docs.
 pub fn apply_patch_edits(
@@ -410,10 +425,14 @@ fn apply_block(
                     Some(note),
                 ))
             }
-            None => Err(fail(
-                ErrorKind::FileNotFound,
-                missing_reason(&name, &path, Operation::Update),
-            )),
+            None => {
+                let mut reason = missing_reason(&name, &path, Operation::Update);
+                if let Some(old) = other_old_name(block, &path) {
+                    // `--- x` / `+++ y` without rename lines: GNU patch would edit x.
+                    reason.push_str(&format!(" The `---` line names {old}: to edit {old}, write its path on both the `---` and the `+++` line; to rename it, add `rename from {old}` and `rename to {path}` lines after `diff --git a/{old} b/{path}`."));
+                }
+                Err(fail(ErrorKind::FileNotFound, reason))
+            }
             Some(doc) => match apply_hunks(&name, &path, doc, &op.hunks, block.format) {
                 Err(f) => Err(f),
                 Ok((new_doc, mut done)) => {
@@ -558,6 +577,10 @@ fn apply_hunks(
     };
     let hashes = index.as_ref();
     for (k, hunk) in hunks.iter().enumerate() {
+        // Trailing blank context lines of the section that lie past the end of the file.
+        let mut past_end = 0usize;
+        // The pass that located the section's old lines.
+        let mut hunk_pass = Pass::Exact;
         let which = Which {
             name,
             k,
@@ -637,9 +660,11 @@ fn apply_hunks(
             }
             placed
         } else {
+            // `\ No newline at end of file` on the old side says the old lines end the file.
+            let at_end = hunk.end_of_file || hunk.no_newline_old;
             let prefer = section_prefer(
                 lines,
-                hunk.end_of_file,
+                at_end,
                 !hunk.anchors.is_empty(),
                 from,
                 hunk.old_start,
@@ -652,10 +677,13 @@ fn apply_hunks(
                     preferred,
                 } => {
                     loosest = loosest_of(loosest, pass);
+                    hunk_pass = pass;
                     if preferred && !matches!(prefer, Prefer::Before(_)) {
-                        by_line |= format == Format::UnifiedDiff;
+                        by_line |= format == Format::UnifiedDiff && !at_end;
                         let how = if hunk.end_of_file {
                             "the one at the end of the file (`*** End of File`)"
+                        } else if at_end {
+                            "the one at the end of the file (`\\ No newline at end of file` after its old lines)"
                         } else {
                             "the one at its stated line"
                         };
@@ -688,14 +716,27 @@ fn apply_hunks(
                     ))
                 }
                 Located::NotFound => {
-                    return Err(not_found(
-                        &which,
-                        path,
-                        lines,
-                        &needle,
-                        &hunk.new_side(),
-                        from,
-                    ))
+                    let Some((start, pass, blanks)) =
+                        blank_tail_at_end(format, hunk, &needle, lines, hashes, from)
+                    else {
+                        return Err(not_found(
+                            &which,
+                            path,
+                            lines,
+                            &needle,
+                            &hunk.new_side(),
+                            from,
+                        ));
+                    };
+                    loosest = loosest_of(loosest, pass);
+                    hunk_pass = pass;
+                    past_end = blanks;
+                    notes.push(format!(
+                        "{} {} ends with {blanks} blank context line(s) past the end of {path}; they were read as the file's final newline.",
+                        if format == Format::UnifiedDiff { "Hunk" } else { "Section" },
+                        k + 1
+                    ));
+                    start
                 }
             }
         };
@@ -724,10 +765,35 @@ fn apply_hunks(
         // Copy up to the section, then walk it: context keeps the file's text.
         out.extend(lines[copied..start].iter().cloned());
         let mut at = start;
-        for l in hunk.lines() {
+        let reindented = if needs_reindent(format, hunk_pass) {
+            reindented_new_side(
+                format,
+                hunk_pass,
+                &needle,
+                &hunk.new_side(),
+                &lines[start..],
+            )
+        } else {
+            None
+        };
+        let mut new_at = 0usize; // the line's place in the section's new side
+        let walked = if past_end > 0 {
+            hunk.lines().count() - past_end
+        } else {
+            usize::MAX
+        };
+        for l in hunk.lines().take(walked) {
             let text = l.get(1..).unwrap_or("");
+            if !l.starts_with('-') {
+                new_at += 1;
+            }
             match l.as_bytes().first() {
-                Some(b'+') => out.push(Line::new(text)),
+                Some(b'+') => out.push(Line::new(
+                    reindented
+                        .as_ref()
+                        .and_then(|r| r.get(new_at - 1))
+                        .map_or(text, String::as_str),
+                )),
                 Some(b'-') => at += 1,
                 _ => {
                     out.push(lines.get(at).cloned().unwrap_or_else(|| Line::new("")));
@@ -735,15 +801,17 @@ fn apply_hunks(
                 }
             }
         }
-        let trailing = handed_back(format, hunk.body().rsplit('\n'));
+        // (Blank lines past the end were not walked.)
+        let trailing = handed_back(format, hunk.body().rsplit('\n')).saturating_sub(past_end);
         out.truncate(out.len() - trailing);
         at -= trailing;
         copied = at;
         cursor = at;
-        if hunk.no_newline_new {
-            final_newline = false;
-        } else if hunk.no_newline_old {
-            final_newline = true;
+        // A marker changes the final newline only where the two sides differ:
+        // one written after a context line (or on both sides) says the old and
+        // the new file end alike, so the file's own ending stays.
+        if hunk.no_newline_new != hunk.no_newline_old {
+            final_newline = hunk.no_newline_old;
         }
     }
     out.extend(lines[copied.min(lines.len())..].iter().cloned());
@@ -865,6 +933,74 @@ pub(crate) fn handed_back<'a>(format: Format, last_first: impl Iterator<Item = &
     }
     // Context only: nothing changed, so nothing to hand back.
     0
+}
+
+/// Whether a section located by `pass` has its new lines re-indented (only
+/// then is [`reindented_new_side`] worth its allocations).
+pub(crate) fn needs_reindent(format: Format, pass: Pass) -> bool {
+    format == Format::UnifiedDiff && matches!(pass, Pass::Whitespace | Pass::Punctuation)
+}
+
+/// A unified hunk located by a pass that ignores indentation: its new side
+/// with each line moved by the offset between the old line it stands for and
+/// the file line that old line matched, as aider re-indents such a hunk and
+/// as text blocks are repaired (`None`: nothing to move). `apply-patch` keeps
+/// its lines as written, as Codex and the Agents SDK do.
+pub(crate) fn reindented_new_side<S: AsRef<str>>(
+    format: Format,
+    pass: Pass,
+    needle: &[&str],
+    new_side: &[&str],
+    from_start: &[S],
+) -> Option<Vec<String>> {
+    if !needs_reindent(format, pass) {
+        return None;
+    }
+    let window: Vec<&str> = from_start
+        .iter()
+        .take(needle.len())
+        .map(AsRef::as_ref)
+        .collect();
+    if window.len() != needle.len() {
+        return None;
+    }
+    let new = new_side.join("\n");
+    let repaired = crate::locate::tolerant::repair_indentation(&window, needle, &new);
+    Some(repaired.split('\n').map(str::to_string).collect())
+}
+
+/// An `apply-patch` section, or a unified hunk without line numbers
+/// (aider's `@@ ... @@`), not found as written whose old lines end with
+/// blank context lines: found without them when it then ends at the end of
+/// the file, those lines standing for the file's final newline (Codex, the
+/// Agents SDK and aider apply such a section; elsewhere in the file the
+/// blank lines are a mismatch). The start, the pass and how many blank lines.
+fn blank_tail_at_end(
+    format: Format,
+    hunk: &Hunk,
+    needle: &[&str],
+    lines: &[Line],
+    hashes: Option<&LineIndex>,
+    from: usize,
+) -> Option<(usize, Pass, usize)> {
+    if format != Format::ApplyPatch && hunk.old_start.is_some() {
+        return None;
+    }
+    let blanks = hunk
+        .body()
+        .rsplit('\n')
+        .take_while(|l| l.starts_with(' ') && l.trim().is_empty())
+        .count();
+    if blanks == 0 || blanks >= needle.len() {
+        return None;
+    }
+    let kept = &needle[..needle.len() - blanks];
+    match locate_hashed(lines, hashes, kept, &PATCH_PASSES, from, Prefer::End) {
+        Located::Unique { start, pass, .. } if start + kept.len() == lines.len() => {
+            Some((start, pass, blanks))
+        }
+        _ => None,
+    }
 }
 
 /// Where a section without old lines goes: after its `@@` lines (`after_anchors`:

@@ -337,15 +337,18 @@ impl PatchReader {
     /// `maybe_unified`: the line may start a unified diff (`--- x`), which
     /// only the next line (`+++ y`) confirms; the stream reads the line as
     /// usual too.
+    /// `shell`: the last non-blank line before `line` that names
+    /// `apply_patch` (a `cd <dir> && apply_patch <<'EOF'` moves the paths).
     pub(crate) fn start(
         line: &str,
         line_number: u32,
         v4a: bool,
         unified: bool,
+        shell: Option<&str>,
         out: &mut Vec<PatchEvent>,
     ) -> Option<(PatchReader, bool)> {
         if v4a {
-            if let Some(r) = v4a::Reader::start(line, line_number, out) {
+            if let Some(r) = v4a::Reader::start(line, line_number, shell, out) {
                 return Some((PatchReader::V4a(r), false));
             }
         }

@@ -36,6 +36,9 @@ struct File {
     binary: bool,
     /// After `GIT binary patch`: its `literal` / `delta` blocks of base85 lines follow.
     base85: bool,
+    /// A hunk header `@@@ … @@@`: a combined diff of a merge (`diff --cc`),
+    /// whose lines carry one prefix column per parent.
+    combined: bool,
     /// Header lines read; hunks may follow.
     headers_done: bool,
     hunks: Vec<Hunk>,
@@ -298,6 +301,7 @@ impl Reader {
                 Self::announce(f, out);
             }
             f.headers_done = true;
+            f.combined |= line.starts_with("@@@");
             if let Some(h) = f.hunk.take() {
                 f.hunks.push(h);
             }
@@ -321,6 +325,13 @@ impl Reader {
                 out.push(PatchEvent::Current { format: FORMAT });
             }
             return Fed::Taken;
+        }
+        if f.counted && f.hunk.is_some() && line == "-- " {
+            // Past a hunk's counts, `-- ` is the signature separator `git
+            // format-patch` writes after the last hunk (git am stops there),
+            // not a removed line `- `.
+            self.complete(out);
+            return Fed::Ended;
         }
         if f.headers_done && !f.gap {
             if f.hunk.is_none() && matches!(line.as_bytes().first(), Some(b' ' | b'-' | b'+')) {
@@ -454,6 +465,15 @@ impl Reader {
             discard(out, Some(path), reason);
             return;
         }
+        if f.combined {
+            let reason = format!(
+                "the diff of {path} at line {} is a combined diff of a merge (`@@@` hunks, one prefix column per parent), which cannot be applied to one file; {path} was not changed. \
+                 Send the change as an ordinary diff against the current file (`@@ -l,n +l,n @@`, one ` `, `-` or `+` before each line)",
+                f.line_number
+            );
+            discard(out, Some(path), reason);
+            return;
+        }
         if f.copied {
             // Read as a move it would delete the source; as an edit it would change the source.
             let reason = format!(
@@ -465,7 +485,20 @@ impl Reader {
             return;
         }
         let (old, new) = sides(&f);
-        let operation = if f.new_mode || old.as_deref() == Some("/dev/null") {
+        // A created file has no old lines: a `--- /dev/null` diff whose hunks
+        // have `-` or non-blank context lines edits the `+++` file (as aider
+        // reads it), rather than creating it without the lines it says it
+        // removes. A blank context line is a new blank line that lost its `+`.
+        let old_lines = || {
+            f.hunks.iter().any(|h| {
+                h.lines().any(|l| match l.as_bytes().first() {
+                    Some(b'-') => true,
+                    Some(b' ') => !l.trim().is_empty(),
+                    _ => false,
+                })
+            })
+        };
+        let operation = if f.new_mode || (old.as_deref() == Some("/dev/null") && !old_lines()) {
             Operation::Add
         } else if f.deleted_mode || new.as_deref() == Some("/dev/null") {
             Operation::Delete

@@ -52,6 +52,9 @@ pub(crate) struct Reader {
     op: Option<Op>,
     /// Set when the patch cannot be read: the rest is skipped to `*** End Patch`.
     failed: Option<String>,
+    /// The folder of a `cd <dir> && apply_patch <<'EOF'` line before the
+    /// patch: its paths are read from there, as Codex runs it.
+    dir: Option<String>,
 }
 
 /// `*** Add File: x` and friends: the header kind and the path.
@@ -72,15 +75,31 @@ fn header(t: &str) -> Option<(Operation, &str)> {
 impl Reader {
     /// A reader when `line` is `*** Begin Patch`, or an operation header
     /// without one (read so that it can be refused with its reason).
-    pub(crate) fn start(line: &str, line_number: u32, out: &mut Vec<PatchEvent>) -> Option<Reader> {
+    /// `shell`: the last non-blank line before it that runs `apply_patch`, if any.
+    pub(crate) fn start(
+        line: &str,
+        line_number: u32,
+        shell: Option<&str>,
+        out: &mut Vec<PatchEvent>,
+    ) -> Option<Reader> {
         let t = line.trim();
         if t == "*** Begin Patch" {
-            return Some(Reader {
+            let mut r = Reader {
                 begin_line: line_number,
                 done: Vec::new(),
                 op: None,
                 failed: None,
-            });
+                dir: None,
+            };
+            match shell.map(changed_folder) {
+                Some(Some(Ok(dir))) => r.dir = Some(dir),
+                Some(Some(Err(why))) => r.failed = Some(format!(
+                    "the patch at line {line_number} is run after `{}`: {why}; write its paths from the project root and leave out the `cd`",
+                    shown(shell.unwrap_or("").trim())
+                )),
+                _ => {}
+            }
+            return Some(r);
         }
         if header(t).is_some() {
             let mut r = Reader {
@@ -88,6 +107,7 @@ impl Reader {
                 done: Vec::new(),
                 op: None,
                 failed: None,
+                dir: None,
             };
             r.failed = Some(format!("`*** Begin Patch` is missing before `{}` at line {line_number}; start the patch with a line `*** Begin Patch`", shown(t)));
             r.begin(t, line_number, out, false);
@@ -100,7 +120,7 @@ impl Reader {
         let Some((operation, p)) = header(t) else {
             return;
         };
-        let path = clean_path(p);
+        let path = self.rooted(clean_path(p));
         if path.is_empty() {
             self.fail(format!(
                 "line {line_number} `{}` has no path; write the file's path after the colon",
@@ -128,6 +148,14 @@ impl Reader {
         });
     }
 
+    /// A path of the patch, read from the `cd` folder when there is one.
+    fn rooted(&self, path: String) -> String {
+        match &self.dir {
+            Some(dir) if !path.is_empty() => format!("{dir}/{path}"),
+            _ => path,
+        }
+    }
+
     fn fail(&mut self, reason: String) {
         if self.failed.is_none() {
             self.failed = Some(reason);
@@ -139,7 +167,13 @@ impl Reader {
             op.close_hunk();
             if op.operation == Operation::Update && op.hunks.is_empty() && op.move_to.is_none() {
                 let (path, at) = (op.path.clone(), op.line_number);
-                self.fail(format!("`*** Update File: {path}` at line {at} has no `@@` section and no `*** Move to:`; add the lines to change"));
+                // A bare `@@` with nothing after it is a section left empty, not a missing one.
+                let empty_section = op.raw.lines().skip(1).any(|l| l.trim().starts_with("@@"));
+                self.fail(if empty_section {
+                    format!("`*** Update File: {path}` at line {at} has only empty `@@` sections (no context, `-` or `+` line after them); add the lines to change under the `@@` line")
+                } else {
+                    format!("`*** Update File: {path}` at line {at} has no `@@` section and no `*** Move to:`; add the lines to change")
+                });
             }
             self.done.push(op);
         }
@@ -222,7 +256,12 @@ impl Reader {
                         && op.hunk.anchors.is_empty()
                         && op.move_to.is_none()
                     {
-                        op.move_to = Some(clean_path(p));
+                        op.move_to = Some(match &self.dir {
+                            Some(dir) if !clean_path(p).is_empty() => {
+                                format!("{dir}/{}", clean_path(p))
+                            }
+                            _ => clean_path(p),
+                        });
                     } else {
                         problem = Some(format!(
                             "line {n} `*** Move to:` must come right after `*** Update File: {}`",
@@ -325,5 +364,99 @@ impl Reader {
         self.close_op();
         let reason = self.failed.take().unwrap_or_else(|| "the reply ended before `*** End Patch`; the patch is incomplete, send it again whole".to_string());
         self.emit(out, Some(reason));
+    }
+}
+
+/// The folder a shell line `cd <dir> && apply_patch <<'EOF'` runs the patch
+/// in (Codex reads the patch's paths from there): `None` when the line does
+/// not chain a command into `apply_patch` or has no `cd`, `Ok(dir)` for one
+/// relative folder, `Err(why)` for a `cd` that cannot be followed (an
+/// absolute or variable folder, other commands around it) rather than
+/// reading the paths from the wrong folder.
+fn changed_folder(shell: &str) -> Option<Result<String, &'static str>> {
+    let at = shell
+        .find("apply_patch")
+        .or_else(|| shell.find("applypatch"))?;
+    let before = shell[..at].trim_end();
+    // Prose that merely names the command is no command line.
+    let before = before
+        .strip_suffix("&&")
+        .or_else(|| before.strip_suffix(';'))?;
+    // The words with where each starts.
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    for w in before.split_whitespace() {
+        let from = words.last().map_or(0, |(at, last)| at + last.len());
+        let at = before[from..].find(w).map_or(from, |i| from + i);
+        words.push((at, w));
+    }
+    // `cd` as a word, possibly right after the quote of `bash -lc "` or a `(`.
+    let is_cd = |w: &str| w.trim_start_matches(['"', '\'', '(']) == "cd";
+    let cd = words.iter().rposition(|(_, w)| is_cd(w))?;
+    let wrapper = |w: &str| matches!(w, "$" | ">" | "bash" | "sh" | "zsh" | "-c" | "-lc" | "-l");
+    let cannot = "a command that changes folders in a way the patch cannot follow";
+    if !words[..cd].iter().all(|(_, w)| wrapper(w)) {
+        return Some(Err(cannot));
+    }
+    let (at, w) = words[cd];
+    let raw = before[at + w.len()..].trim();
+    // One folder: a word, or a quoted name that may hold spaces.
+    let dir = match raw.chars().next() {
+        Some(q @ ('\'' | '"')) => match raw[1..].strip_suffix(q) {
+            Some(d) if !d.contains(q) => d,
+            _ => return Some(Err(cannot)),
+        },
+        Some(_) if !raw.contains(char::is_whitespace) => raw,
+        _ => return Some(Err(cannot)),
+    };
+    if dir.starts_with(['/', '~', '\\'])
+        || dir.contains('$')
+        || dir.get(1..2) == Some(":")
+        || dir == "-"
+    {
+        return Some(Err("a folder that may not be the project root"));
+    }
+    let dir = dir.trim_end_matches('/');
+    let dir = dir.strip_prefix("./").unwrap_or(dir);
+    if dir.is_empty() || dir == "." {
+        return None;
+    }
+    Some(Ok(dir.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::changed_folder;
+
+    #[test]
+    fn reads_the_folder_a_shell_line_changes_to() {
+        let ok = |s: &str| changed_folder(s).and_then(Result::ok);
+        assert_eq!(ok("cd web && apply_patch <<'EOF'"), Some("web".into()));
+        assert_eq!(ok("(cd web/ui; applypatch <<EOF"), Some("web/ui".into()));
+        assert_eq!(ok("$ cd ./web && apply_patch"), Some("web".into()));
+        assert_eq!(
+            ok("sh -c \"cd 'a b' && apply_patch <<'EOF'"),
+            Some("a b".into())
+        );
+        // No command chained into apply_patch, no cd, or the folder it is in.
+        assert_eq!(changed_folder("apply_patch <<'EOF'"), None);
+        assert_eq!(
+            changed_folder("I will cd into web and run apply_patch:"),
+            None
+        );
+        assert_eq!(changed_folder("echo hi && apply_patch <<'EOF'"), None);
+        assert_eq!(changed_folder("cd . && apply_patch <<'EOF'"), None);
+        // Folders and commands that cannot be followed.
+        for s in [
+            "cd /srv && apply_patch",
+            "cd ~/x && apply_patch",
+            "cd $DIR && apply_patch",
+            "cd - && apply_patch",
+            "cd C:\\x && apply_patch",
+            "cd a b && apply_patch",
+            "git stash && cd a && apply_patch",
+            "cd a && cd b && apply_patch",
+        ] {
+            assert!(matches!(changed_folder(s), Some(Err(_))), "{s}");
+        }
     }
 }

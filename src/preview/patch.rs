@@ -55,9 +55,30 @@ struct Open {
     old_count: u32,
     /// Candidates per pass (in the applier's pass order); empty until the first old line.
     cands: Vec<(Pass, Vec<Cand>)>,
+    /// `apply-patch`: candidates (per pass, at most one) whose old lines so far
+    /// reach the end of the file and go on with blank context lines only. The
+    /// applier reads such lines as the final newline when nothing matches as
+    /// written, so they count only while `cands` is empty.
+    past_end: Vec<(Pass, Cand)>,
     /// unified: the `@@ -os,oc +ns,nc @@` numbers.
     numbers: Option<(u32, u32, u32, u32)>,
     end_of_file: bool,
+}
+
+impl Open {
+    /// The candidates that decide where the section goes: the first pass with
+    /// any, else the place whose blank context lines run past the end.
+    fn decisive(&self) -> Option<(Pass, &[Cand])> {
+        self.cands
+            .iter()
+            .find(|(_, c)| !c.is_empty())
+            .map(|(p, c)| (*p, c.as_slice()))
+            .or_else(|| {
+                self.past_end
+                    .first()
+                    .map(|(p, c)| (*p, std::slice::from_ref(c)))
+            })
+    }
 }
 
 /// A located section: where it starts and its body.
@@ -293,7 +314,20 @@ impl PatchPreview {
         if !line.starts_with('+') {
             o.old_count += 1;
             let text = line.get(1..).unwrap_or("");
-            self.narrow(text);
+            self.narrow(text, !line.starts_with('-'));
+        } else if !o.past_end.is_empty() {
+            // Only blank context lines may follow the end of the file.
+            o.past_end.clear();
+            if o.cands.iter().all(|(_, c)| c.is_empty()) {
+                let since = o.old_count;
+                let reason = format!(
+                    "{}: its old lines end at the end of {} before its `+` line `{}`. Copy the context and `-` lines from the file as it is now.",
+                    self.which(),
+                    self.path,
+                    line.chars().skip(1).take(80).collect::<String>()
+                );
+                self.fail(Failure::since(since, "old-mismatch", reason));
+            }
         }
     }
 
@@ -344,10 +378,19 @@ impl PatchPreview {
     }
 
     /// The next old line of the open section narrows its candidates.
-    fn narrow(&mut self, text: &str) {
+    /// `context`: the line is a context line (not `-`).
+    fn narrow(&mut self, text: &str, context: bool) {
         let gaps = self.format == Format::ApplyPatch;
         let lines = &self.lines;
         let Some(o) = self.open.as_mut() else { return };
+        // A blank context line past the end of the file keeps the places that
+        // reached it; anything else ends them.
+        // (`apply-patch`, and a unified hunk without numbers, as the applier allows.)
+        let uncounted = self.format == Format::UnifiedDiff && o.numbers.is_none();
+        let blank_tail = (gaps || uncounted) && context && text.trim().is_empty();
+        if !blank_tail {
+            o.past_end.clear();
+        }
         if o.old_count == 1 {
             o.cands = verdict::patch_passes()
                 .iter()
@@ -363,6 +406,7 @@ impl PatchPreview {
                 })
                 .collect();
         } else {
+            let past_end = &mut o.past_end;
             for (pass, cands) in &mut o.cands {
                 let pass = *pass;
                 cands.retain_mut(|c| {
@@ -380,6 +424,12 @@ impl PatchPreview {
                         c.next = at + 1;
                         true
                     } else {
+                        if blank_tail
+                            && at >= lines.len()
+                            && past_end.iter().all(|(p, _)| *p != pass)
+                        {
+                            past_end.push((pass, *c));
+                        }
                         false
                     }
                 });
@@ -387,14 +437,10 @@ impl PatchPreview {
         }
         let since = o.old_count;
         let from = o.from;
-        let outcome: Option<Option<usize>> =
-            o.cands
-                .iter()
-                .find(|(_, c)| !c.is_empty())
-                .map(|(_, c)| match c.as_slice() {
-                    [one] => Some(one.start),
-                    _ => None,
-                });
+        let outcome: Option<Option<usize>> = o.decisive().map(|(_, c)| match c {
+            [one] => Some(one.start),
+            _ => None,
+        });
         match outcome {
             None => {
                 let reason = format!(
@@ -452,10 +498,11 @@ impl PatchPreview {
             });
             return;
         }
-        let Some((pass, cands)) = o.cands.iter().find(|(_, c)| !c.is_empty()) else {
+        let Some((pass, cands)) = o.decisive() else {
             return;
         };
-        let chosen = match cands.as_slice() {
+        let pass = &pass;
+        let chosen = match cands {
             [one] => Some(*one),
             many => {
                 let prefer = verdict::section_prefer(
@@ -498,7 +545,7 @@ impl PatchPreview {
         }
         // The next hunk may start in this one's trailing context, as the applier allows.
         let back = verdict::handed_back(self.format, o.body.iter().rev().map(String::as_str));
-        self.cursor = c.next.saturating_sub(back).max(c.start);
+        self.cursor = c.next.saturating_sub(back).max(c.start).min(len);
         self.placed.push(Placed {
             start: c.start,
             pass: *pass,
@@ -607,12 +654,7 @@ impl PatchPreview {
         if o.old_count == 0 {
             return PreviewState::Waiting;
         }
-        let c = o
-            .cands
-            .iter()
-            .find(|(_, c)| !c.is_empty())
-            .map(|(_, c)| c.as_slice())
-            .unwrap_or(&[]);
+        let c = o.decisive().map(|(_, c)| c).unwrap_or(&[]);
         match c {
             [one] => PreviewState::Located {
                 line: (one.start + 1) as u32,
@@ -653,8 +695,8 @@ impl PatchPreview {
         let mut placed: Vec<Placed> = self.placed.clone();
         if let Some(o) = &self.open {
             if o.old_count > 0 {
-                let c = o.cands.iter().find(|(_, c)| !c.is_empty())?;
-                let [one] = c.1.as_slice() else {
+                let c = o.decisive()?;
+                let [one] = c.1 else {
                     return None;
                 };
                 placed.push(Placed {
@@ -668,14 +710,51 @@ impl PatchPreview {
         let gaps = self.format == Format::ApplyPatch;
         let mut out: Vec<&str> = Vec::with_capacity(lines.len());
         let mut copied = 0usize;
-        for p in &placed {
+        // A unified hunk located ignoring indentation: its new lines moved as the applier moves them.
+        let moved: Vec<Option<Vec<String>>> = placed
+            .iter()
+            .map(|p| {
+                if !verdict::needs_reindent(self.format, p.pass) {
+                    return None;
+                }
+                let old: Vec<&str> = p
+                    .body
+                    .iter()
+                    .filter(|l| !l.starts_with('+'))
+                    .map(|l| l.get(1..).unwrap_or(""))
+                    .collect();
+                let new: Vec<&str> = p
+                    .body
+                    .iter()
+                    .filter(|l| !l.starts_with('-'))
+                    .map(|l| l.get(1..).unwrap_or(""))
+                    .collect();
+                verdict::reindented_new_side(
+                    self.format,
+                    p.pass,
+                    &old,
+                    &new,
+                    &lines[p.start.min(lines.len())..],
+                )
+            })
+            .collect();
+        for (k, p) in placed.iter().enumerate() {
             let start = p.start.max(copied).min(lines.len());
             out.extend(lines[copied.min(start)..start].iter().map(String::as_str));
+            let reindented = moved[k].as_ref();
+            let mut new_at = 0usize;
+            let mut past_end = 0usize;
             let mut at = start;
             for l in &p.body {
                 let text = l.get(1..).unwrap_or("");
+                if !l.starts_with('-') {
+                    new_at += 1;
+                }
                 if l.starts_with('+') {
-                    out.push(text);
+                    match reindented.and_then(|r| r.get(new_at - 1)) {
+                        Some(moved) => out.push(moved),
+                        None => out.push(text),
+                    }
                     continue;
                 }
                 if gaps {
@@ -687,13 +766,19 @@ impl PatchPreview {
                         at += 1;
                     }
                 }
+                if at >= lines.len() && !l.starts_with('-') && text.trim().is_empty() {
+                    // Blank context lines past the end: the final newline, as the applier reads them.
+                    past_end += 1;
+                    continue;
+                }
                 if !l.starts_with('-') {
                     out.push(lines.get(at).map_or(text, String::as_str));
                 }
                 at += 1;
             }
             // Trailing context the next hunk may start in is the next hunk's to copy.
-            let back = verdict::handed_back(self.format, p.body.iter().rev().map(String::as_str));
+            let back = verdict::handed_back(self.format, p.body.iter().rev().map(String::as_str))
+                .saturating_sub(past_end);
             out.truncate(out.len().saturating_sub(back));
             at = at.saturating_sub(back);
             copied = at.min(lines.len());
@@ -725,12 +810,12 @@ impl PatchPreview {
     fn open_view(&self) -> (&[String], Option<usize>, Pass) {
         match &self.open {
             Some(o) => {
-                let decisive = o.cands.iter().find(|(_, c)| !c.is_empty());
-                let start = match decisive.map(|(p, c)| (p, c.as_slice())) {
+                let decisive = o.decisive();
+                let start = match decisive {
                     Some((_, [one])) if self.failure.is_none() => Some(one.start),
                     _ => None,
                 };
-                (&o.body, start, decisive.map_or(Pass::Exact, |(p, _)| *p))
+                (&o.body, start, decisive.map_or(Pass::Exact, |(p, _)| p))
             }
             None => (&[], None, Pass::Exact),
         }
@@ -783,7 +868,8 @@ impl PatchPreview {
                 &mut html,
                 Some(&id),
                 kind,
-                at.map(|a| a + 1),
+                // A blank context line past the end (the final newline) has no file line.
+                at.filter(|a| *a < lines.len()).map(|a| a + 1),
                 None,
                 None,
                 text,

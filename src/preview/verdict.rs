@@ -23,7 +23,8 @@ pub(super) use crate::patch::apply::{
 /// several candidates; a unified hunk's offset from its stated line; the
 /// trailing context lines the next hunk may start in.
 pub(super) use crate::patch::apply::{
-    handed_back, hunk_offset, place_without_context, section_prefer,
+    handed_back, hunk_offset, needs_reindent, place_without_context, reindented_new_side,
+    section_prefer,
 };
 /// `@@ -3,4 +3,5 @@` as the unified-diff reader reads it.
 pub(super) use crate::patch::unified::hunk_numbers;
