@@ -373,6 +373,9 @@ pub struct SharedLine {
     text: std::rc::Rc<str>,
     start: usize,
     end: usize,
+    /// For a line an edit wrote in place of another: the line it replaced,
+    /// whose ending it takes in a file with mixed endings (set only there).
+    replaced: Option<Box<SharedLine>>,
 }
 
 impl SharedLine {
@@ -382,7 +385,20 @@ impl SharedLine {
             text: std::rc::Rc::from(s),
             start: 0,
             end: s.len(),
+            replaced: None,
         }
+    }
+
+    /// A line an edit wrote in place of `old`: in a file with mixed endings
+    /// it is written with `old`'s ending (as Codex's apply_patch does), where
+    /// a line only added takes the majority's.
+    pub fn replacing(s: &str, old: &SharedLine) -> SharedLine {
+        let mut line = SharedLine::new(s);
+        line.replaced = match &old.replaced {
+            Some(first) => Some(first.clone()),
+            None => Some(Box::new(old.clone())),
+        };
+        line
     }
 
     /// The lines of an LF body by the one rule ([`split_lines`]), each a
@@ -396,6 +412,7 @@ impl SharedLine {
                 text: text.clone(),
                 start: s.start,
                 end: s.end,
+                replaced: None,
             })
         });
         lines
@@ -410,13 +427,16 @@ impl SharedLine {
     pub fn encode(file: &TextFile, lines: &[SharedLine], final_newline: bool) -> String {
         if let Some(mixed) = &file.mixed {
             // A line still in the body as read keeps its own ending (an
-            // edit of a mixed file rewrites only the lines it touches).
-            let origin = |l: &SharedLine| {
+            // edit of a mixed file rewrites only the lines it touches), and
+            // a line written in place of one takes that one's.
+            let in_body = |l: &SharedLine| {
                 let kept =
                     l.text.len() == mixed.body_len && l.text.as_bytes().get(l.end) == Some(&b'\n');
                 kept.then(|| mixed.newlines.binary_search(&l.end).ok())
                     .flatten()
             };
+            let origin =
+                |l: &SharedLine| in_body(l).or_else(|| l.replaced.as_deref().and_then(in_body));
             let kept = lines.iter().map(|l| (l.as_ref(), origin(l)));
             return file.encode_kept_lines(kept, final_newline);
         }

@@ -564,6 +564,7 @@ fn apply_hunks(
     let mut notes: Vec<String> = Vec::new();
     let mut first_line = None;
     let mut final_newline = doc.final_newline;
+    let mixed_endings = doc.file.mixed_endings();
     let total = hunks.len();
     // Hashed once for every section's search (a single short section need not).
     // One index per snapshot for every section's search: positions by hash
@@ -782,22 +783,40 @@ fn apply_hunks(
         } else {
             usize::MAX
         };
+        // In a file with mixed endings, the lines a change removed (since
+        // the last context line): the k-th added line takes the k-th one's
+        // ending, added lines past them the last one's.
+        let mut removed: Vec<usize> = Vec::new();
+        let mut added_in_run = 0usize;
         for l in hunk.lines().take(walked) {
             let text = l.get(1..).unwrap_or("");
             if !l.starts_with('-') {
                 new_at += 1;
             }
             match l.as_bytes().first() {
-                Some(b'+') => out.push(Line::new(
-                    reindented
+                Some(b'+') => {
+                    let text = reindented
                         .as_ref()
                         .and_then(|r| r.get(new_at - 1))
-                        .map_or(text, String::as_str),
-                )),
-                Some(b'-') => at += 1,
+                        .map_or(text, String::as_str);
+                    let replaced = removed.get(added_in_run).or(removed.last());
+                    added_in_run += 1;
+                    out.push(match replaced.and_then(|&i| lines.get(i)) {
+                        Some(old) => Line::replacing(text, old),
+                        None => Line::new(text),
+                    });
+                }
+                Some(b'-') => {
+                    if mixed_endings {
+                        removed.push(at);
+                    }
+                    at += 1;
+                }
                 _ => {
                     out.push(lines.get(at).cloned().unwrap_or_else(|| Line::new("")));
                     at += 1;
+                    removed.clear();
+                    added_in_run = 0;
                 }
             }
         }
