@@ -30,6 +30,7 @@ function meddled(root, meddle) {
   };
 }
 
+const patch = (...lines) => ['*** Begin Patch', ...lines, '*** End Patch', ''].join('\n');
 const FILE_CHANGED = /^b\.txt was changed by someone else while the edits were applied .*It changed again after being read a second time, so this edit was not applied\.$/;
 
 test('a patch of two files, one of which keeps changing: neither is written (sequential)', async () => {
@@ -127,5 +128,38 @@ test('a unified diff renaming a file whose source keeps changing creates nothing
     const result = await run(reply, host, { stage: false });
     assert.deepEqual(result.results.map((r) => [r.status, r.errorKind]), [['failed', 'file-changed']], name);
     assert.deepEqual(tree(root), { 'b.txt': `b\nother writer ${n}\n` }, name);
+  }
+});
+
+test('a write that fails midway puts every file of the patch back byte for byte (BOM, CRLF, a move, a delete)', async () => {
+  for (const [name, run] of runs) {
+    const root = tmp('midway');
+    const bytes = {
+      'a.txt': Buffer.from('\ufeffone\r\ntwo\r\n'),
+      'b.txt': Buffer.from('bee\nno final newline'),
+      'gone.txt': Buffer.from('gone\r\n'),
+    };
+    for (const [f, b] of Object.entries(bytes)) fs.writeFileSync(path.join(root, f), b);
+    const host = nodeHost(root);
+    const failing = {
+      ...host,
+      writeFile: (p, c) => {
+        if (p === 'z.txt') throw new Error('disk full (a harmless test failure)');
+        return host.writeFile(p, c);
+      },
+    };
+    const reply = patch(
+      '*** Update File: a.txt', '@@', '-one', '+ONE',
+      '*** Update File: b.txt', '*** Move to: moved/b.txt', '@@', '-bee', '+BEE',
+      '*** Delete File: gone.txt',
+      '*** Add File: z.txt', '+z',
+    );
+    await assert.rejects(Promise.resolve().then(() => run(reply, failing, { stage: false })), (e) => {
+      assert.equal(e.name, 'HostFailureError', name);
+      assert.match(e.message, /host\.writeFile\("z\.txt"\) failed: disk full .*every file is as it was before/, name);
+      return true;
+    });
+    const now = Object.fromEntries(fs.readdirSync(root, { recursive: true }).filter((f) => fs.statSync(path.join(root, f)).isFile()).map((f) => [f, fs.readFileSync(path.join(root, f))]));
+    assert.deepEqual(now, bytes, `${name}: every file as it was, byte for byte, and nothing new`);
   }
 });
