@@ -100,9 +100,9 @@ fn finished_blocks_of_every_format_show_hidden_characters() {
         "an EditBlock object".into(),
         EditBlock::new(
             Format::SearchReplace,
-            &hostile("a[H][M].txt"),
-            &hostile("one [H][M]"),
-            &hostile("two [H][M]"),
+            hostile("a[H][M].txt"),
+            hostile("one [H][M]"),
+            hostile("two [H][M]"),
         ),
     ));
     for (reply, block) in cases {
