@@ -318,14 +318,71 @@ function realPathSync(host, path) {
   }
 }
 
+const changedWhy = (cause) => messageOf(cause).replace(/^editblocks: /, '');
+const changedAgainReason = (cause) => `${changedWhy(cause)} It changed again after being read a second time, so this edit was not applied.`;
+
+/** A file that changed under the run a second time (after the re-read), in a sequential run. */
+class ChangedAgain {
+  constructor(path, cause) {
+    this.path = path;
+    this.cause = cause;
+  }
+}
+
+/**
+ * What to do once a write found its file changed and what was written is
+ * rolled back: re-read and re-run the first time; in an atomic run, fail
+ * the whole reply. In a sequential run the core re-runs with that file
+ * unreadable (`withChanged`), so it fails every edit of the file together
+ * with the rest of its unit: the other files of its patch, the other half
+ * of a move. Going on with the other writes instead would leave half a
+ * patch written, or a move's source deleted after its destination was not
+ * written (its text lost).
+ */
+function afterChangedAgain(plan, out, path, cause, lastTry, changed) {
+  if (!lastTry) return RETRY;
+  // A file already read as unreadable is never written by the core; should
+  // it be, nothing of the reply is written.
+  if (plan.atomic || changed.has(path)) {
+    markFileChanged(out.result, path, cause, true);
+    return out.result;
+  }
+  return new ChangedAgain(path, cause);
+}
+
+/** The snapshot with every file in `changed` as a failed read (the core refuses its edits). */
+function withChanged(read, changed) {
+  if (changed.size === 0) return read;
+  const files = Object.assign(Object.create(null), read);
+  for (const [path, cause] of changed) files[path] = { error: changedWhy(cause) };
+  return files;
+}
+
+/** The edits the core refused because a file in `changed` could not be read: `file-changed`, saying why. */
+function markChanged(result, changed) {
+  if (changed.size === 0) return result;
+  const list = Array.isArray(result.results) ? result.results : [result];
+  for (const [, cause] of changed) {
+    const why = changedWhy(cause);
+    for (const r of list) {
+      if (r && r.errorKind === 'host-error' && typeof r.reason === 'string' && r.reason.includes(why)) {
+        r.status = 'failed';
+        r.errorKind = 'file-changed';
+        r.reason = changedAgainReason(cause);
+        if (typeof r.message === 'string') r.message = r.reason;
+      }
+    }
+  }
+  return result;
+}
+
 /**
  * Marks the edits to `path` failed with `file-changed` after the file changed
  * under the run twice (once before the re-run, once after). In an atomic run
  * every other write was rolled back: those edits are `atomic-aborted`.
  */
 function markFileChanged(result, path, cause, atomic) {
-  const why = messageOf(cause).replace(/^editblocks: /, '');
-  const reason = `${why} It changed again after being read a second time, so this edit was not applied.`;
+  const reason = changedAgainReason(cause);
   const list = Array.isArray(result.results) ? result.results : [result];
   for (const r of list) {
     if (r.status !== 'applied') continue;
@@ -413,19 +470,29 @@ async function readSnapshotAsync(host, plan) {
  * Runs `plan.run(files)` against a snapshot read synchronously from `host`.
  * `plan` is `{ paths: string[], needsDelete?: boolean, atomic?: boolean, run(files) -> { result, writes, deletes, stage } }`.
  * When a write finds its file changed since the read (EDITBLOCKS_FILE_CHANGED),
- * what was written is rolled back and the plan re-runs once on a fresh read.
+ * what was written is rolled back and the plan re-runs once on a fresh read;
+ * if a file changes again, see afterChangedAgain.
  */
 export function driveSync(host, plan) {
   checkHost(host, plan.needsDelete);
   for (let attempt = 1; ; attempt++) {
-    const files = readSnapshotSync(host, plan);
-    const out = fromCore(plan.run(forCore(files)), files);
-    const r = replaySync(host, plan, out, files, attempt > 1);
-    if (r !== RETRY) return withPathAlias(r);
+    const read = readSnapshotSync(host, plan);
+    const changed = new Map();
+    for (;;) {
+      const files = withChanged(read, changed);
+      const out = fromCore(plan.run(forCore(files)), files);
+      const r = replaySync(host, plan, out, files, attempt > 1, changed);
+      if (r === RETRY) break;
+      if (r instanceof ChangedAgain) {
+        changed.set(r.path, r.cause);
+        continue;
+      }
+      return withPathAlias(markChanged(r, changed));
+    }
   }
 }
 
-function replaySync(host, plan, out, files, lastTry) {
+function replaySync(host, plan, out, files, lastTry, changed) {
   const steps = replaySteps(out);
   // An async method cannot be used from a sync call; find out before the
   // first write rather than after it (the reply would be half written).
@@ -437,7 +504,6 @@ function replaySync(host, plan, out, files, lastTry) {
     }
   }
   const done = [];
-  const unchanged = [];
   let open = false;
   const end = () => {
     if (open && typeof host.endChanges === 'function') host.endChanges();
@@ -448,7 +514,7 @@ function replaySync(host, plan, out, files, lastTry) {
       if (step.method === 'stage') {
         end();
         try {
-          const r = unchanged.length ? (typeof host.stage === 'function' ? host.stage(out.stage.filter((p) => !unchanged.includes(p))) : undefined) : step.call(host);
+          const r = step.call(host);
           if (isThenable(r)) throw new TypeError('host.stage returned a Promise to a sync call');
         } catch (e) {
           out.result.stageError = stageError(e, done);
@@ -464,17 +530,9 @@ function replaySync(host, plan, out, files, lastTry) {
         r = step.call(host);
       } catch (e) {
         if (isFileChanged(e)) {
-          if (!lastTry || plan.atomic) {
-            const rollback = rollbackSync(host, done, files);
-            if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback);
-            if (!lastTry) return RETRY;
-            markFileChanged(out.result, step.path, e, true);
-            return out.result;
-          }
-          // Sequential: the other files go on.
-          markFileChanged(out.result, step.path, e, false);
-          unchanged.push(step.path);
-          continue;
+          const rollback = rollbackSync(host, done, files);
+          if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback);
+          return afterChangedAgain(plan, out, step.path, e, lastTry, changed);
         }
         throw hostFailure(step, e, out, done, rollbackSync(host, done, files));
       }
@@ -501,17 +559,25 @@ function replaySync(host, plan, out, files, lastTry) {
 export async function driveAsync(host, plan) {
   checkHost(host, plan.needsDelete);
   for (let attempt = 1; ; attempt++) {
-    const files = await readSnapshotAsync(host, plan);
-    const out = fromCore(plan.run(forCore(files)), files);
-    const r = await replayAsync(host, plan, out, files, attempt > 1);
-    if (r !== RETRY) return withPathAlias(r);
+    const read = await readSnapshotAsync(host, plan);
+    const changed = new Map();
+    for (;;) {
+      const files = withChanged(read, changed);
+      const out = fromCore(plan.run(forCore(files)), files);
+      const r = await replayAsync(host, plan, out, files, attempt > 1, changed);
+      if (r === RETRY) break;
+      if (r instanceof ChangedAgain) {
+        changed.set(r.path, r.cause);
+        continue;
+      }
+      return withPathAlias(markChanged(r, changed));
+    }
   }
 }
 
-async function replayAsync(host, plan, out, files, lastTry) {
+async function replayAsync(host, plan, out, files, lastTry, changed) {
   const steps = replaySteps(out);
   const done = [];
-  const unchanged = [];
   let open = false;
   const end = async () => {
     if (open && typeof host.endChanges === 'function') await host.endChanges();
@@ -522,9 +588,7 @@ async function replayAsync(host, plan, out, files, lastTry) {
       if (step.method === 'stage') {
         await end();
         try {
-          if (unchanged.length) {
-            if (typeof host.stage === 'function') await host.stage(out.stage.filter((p) => !unchanged.includes(p)));
-          } else await step.call(host);
+          await step.call(host);
         } catch (e) {
           out.result.stageError = stageError(e, done);
         }
@@ -538,16 +602,9 @@ async function replayAsync(host, plan, out, files, lastTry) {
         await step.call(host);
       } catch (e) {
         if (isFileChanged(e)) {
-          if (!lastTry || plan.atomic) {
-            const rollback = await rollbackAsync(host, done, files);
-            if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback);
-            if (!lastTry) return RETRY;
-            markFileChanged(out.result, step.path, e, true);
-            return out.result;
-          }
-          markFileChanged(out.result, step.path, e, false);
-          unchanged.push(step.path);
-          continue;
+          const rollback = await rollbackAsync(host, done, files);
+          if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback);
+          return afterChangedAgain(plan, out, step.path, e, lastTry, changed);
         }
         throw hostFailure(step, e, out, done, await rollbackAsync(host, done, files));
       }

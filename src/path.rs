@@ -7,7 +7,8 @@
 //!
 //! * empty paths, absolute paths, drive letters, and a `..` component that
 //!   leaves the root (a name that merely *begins* with `..`, such as `..foo`
-//!   or `...`, is an ordinary name);
+//!   or `...`, is an ordinary name); a component of dots and spaces with a
+//!   space in it (`.. `), which Windows reads as `..` or `.`;
 //! * control characters, invisible format characters (Unicode Cf: zero-width
 //!   spaces and joiners, bidirectional overrides, the BOM …), line and
 //!   paragraph separators, and U+FFFD (what a lone surrogate becomes when a
@@ -115,6 +116,14 @@ fn components(raw: &str) -> Result<Vec<&str>, PathError> {
                 if parts.pop().is_none() {
                     return refuse("it leaves the project root through '..'".into());
                 }
+            }
+            // Windows drops trailing dots and spaces from a name, so `.. ` is `..`
+            // there (and `. ` is `.`): the check above would not see it leave.
+            other if other.contains(' ') && other.trim_end_matches(['.', ' ']).is_empty() => {
+                return refuse(format!(
+                    "its component {} is only dots and spaces, which Windows reads as `.` or `..`",
+                    crate::text::quoted(other)
+                ));
             }
             other => parts.push(other),
         }

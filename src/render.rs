@@ -47,33 +47,46 @@ pub fn escape_html(text: &str) -> String {
     out
 }
 
-/// Escapes a line of a file or a reply for display. Control characters other
-/// than tab would vanish (NUL) or break the line (a lone CR) on screen, so an
-/// edit could hide what it changes: they show as their Unicode control
-/// pictures (U+2400…), marked `eb-ctrl` with the code point as a title.
+/// Escapes a line of a file or a reply (or a path, a reason, a command)
+/// for display. Some characters would hide what an edit changes: control
+/// characters other than tab vanish (NUL) or break the line (a lone CR), and
+/// C1 controls, bidirectional overrides and isolates, zero-width characters
+/// and line separators reorder or hide text on screen (a Trojan Source
+/// edit). Each shows as a visible mark, in a span `eb-ctrl` with the code
+/// point as its title: C0 controls and DEL as their Unicode control pictures
+/// (U+2400…), the others as `<U+202E>`, as the CLI prints them.
 pub(crate) fn push_line_text(out: &mut String, text: &str) {
-    let is_control = |c: char| (c < ' ' && c != '\t') || c == '\u{7f}';
-    if !text.contains(is_control) {
+    if !text.contains(is_hidden) {
         push_escaped(out, text);
         return;
     }
     for c in text.chars() {
-        let code = u32::from(c);
-        if is_control(c) {
-            let picture = if code == 0x7f {
-                '\u{2421}'
-            } else {
-                char::from_u32(0x2400 + code).unwrap_or('\u{fffd}')
-            };
-            out.push_str("<span class=\"eb-ctrl\" title=\"U+");
-            push_hex4(out, code);
-            out.push_str("\">");
-            out.push(picture);
-            out.push_str("</span>");
-        } else {
+        if !is_hidden(c) {
             push_escaped(out, c.encode_utf8(&mut [0; 4]));
+            continue;
         }
+        let code = u32::from(c);
+        out.push_str("<span class=\"eb-ctrl\" title=\"U+");
+        push_hex4(out, code);
+        out.push_str("\">");
+        if code < 0x20 {
+            out.push(char::from_u32(0x2400 + code).unwrap_or('\u{fffd}'));
+        } else if code == 0x7f {
+            out.push('\u{2421}');
+        } else {
+            out.push_str("&lt;U+");
+            push_hex4(out, code);
+            out.push_str("&gt;");
+        }
+        out.push_str("</span>");
     }
+}
+
+/// A character [`push_line_text`] draws as a mark: see there.
+fn is_hidden(c: char) -> bool {
+    (c < ' ' && c != '\t')
+        || c == '\u{7f}'
+        || (c >= '\u{80}' && (c <= '\u{9f}' || crate::path::is_invisible(c)))
 }
 
 /// Appends `n` in decimal. The renderers write numbers and HTML with plain
@@ -426,7 +439,7 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
         &mut html,
         &["<span", &path_attrs.0, " role=\"link\" tabindex=\"0\">"],
     );
-    push_escaped(&mut html, &block.file_path);
+    push_line_text(&mut html, &block.file_path);
     html.push_str("</span>");
     if create {
         html.push_str("<span class=\"eb-tag-create\">new file</span>");
@@ -470,7 +483,7 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
                 push_escaped(&mut html, kind);
                 html.push_str("</span> ");
             }
-            push_escaped(&mut html, reason);
+            push_line_text(&mut html, reason);
             html.push_str("</div>");
         }
     }
@@ -773,7 +786,7 @@ fn render_pending_parts(file_path: &str, parts: &PendingParts<'_>) -> String {
         &mut html,
         &["<span", &path_attrs.0, " role=\"link\" tabindex=\"0\">"],
     );
-    push_escaped(&mut html, file_path);
+    push_line_text(&mut html, file_path);
     html.push_str("</span><span class=\"eb-badge eb-badge-pending\" data-status=\"pending\">Writing\u{2026}</span></div>");
     html.push_str("<div class=\"eb-diff\">");
 
@@ -977,7 +990,7 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
                 &mut html,
                 &["<li><span", &a.0, " role=\"link\" tabindex=\"0\">"],
             );
-            push_escaped(&mut html, file);
+            push_line_text(&mut html, file);
             html.push_str("</span>");
             if created {
                 html.push_str(" <span class=\"eb-file-tag\">new</span>");
@@ -1005,7 +1018,7 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
                 .num("data-block-index", r.block_index.map(|i| i as u64))
                 .text("data-error-kind", r.error_kind.as_deref());
             push_all(&mut html, &["<li", &a.0, "><span class=\"eb-path\">"]);
-            push_escaped(&mut html, &r.file_path);
+            push_line_text(&mut html, &r.file_path);
             push_all(
                 &mut html,
                 &[
@@ -1023,7 +1036,7 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
             }
             if let Some(reason) = r.reason.as_deref() {
                 html.push_str("<span class=\"eb-failure-reason\">");
-                push_escaped(&mut html, reason);
+                push_line_text(&mut html, reason);
                 html.push_str("</span>");
             }
             html.push_str("</li>");
@@ -1043,7 +1056,7 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
                 &mut html,
                 &["<li><span", &a.0, " role=\"link\" tabindex=\"0\">"],
             );
-            push_escaped(&mut html, file);
+            push_line_text(&mut html, file);
             html.push_str("</span></li>");
         }
         push_more(&mut html, summary.files_auto_added.len());
@@ -1054,7 +1067,7 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
         html.push_str("<div class=\"eb-summary-section eb-summary-shell\"><div class=\"eb-summary-title\">Suggested commands</div><ul class=\"eb-shell-list\">");
         for cmd in summary.shell_suggestions.iter().take(MAX_SUMMARY_ITEMS) {
             html.push_str("<li><code class=\"eb-shell\">");
-            push_escaped(&mut html, cmd);
+            push_line_text(&mut html, cmd);
             html.push_str("</code></li>");
         }
         push_more(&mut html, summary.shell_suggestions.len());

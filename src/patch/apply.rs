@@ -22,7 +22,7 @@ use crate::engine::{ApplyOptions, Mode};
 use crate::host::FileHost;
 use crate::locate::explain::{already_applied, already_applied_reason};
 use crate::locate::{locate, locate_hashed, LineIndex, Located, Pass, Prefer, PATCH_PASSES};
-use crate::path::normalize_path;
+use crate::path::confine;
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
 use crate::text::{SharedLine as Line, TextFile};
 
@@ -55,11 +55,11 @@ impl Doc {
 
 /// The paths [`apply_patch_edits`] reads: every block's path and every
 /// move destination, normalised and confined, in first-use order.
-pub fn patch_paths(blocks: &[EditBlock], _opts: &ApplyOptions) -> Vec<String> {
+pub fn patch_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> {
     let mut paths = Vec::new();
     let mut seen = crate::apply::PathSet::default();
     let mut add = |p: &str| {
-        if let Ok(p) = normalize_path(p) {
+        if let Ok(p) = confine(p, &opts.allow_folders) {
             if seen.insert(p.clone()) {
                 paths.push(p);
             }
@@ -189,10 +189,11 @@ pub fn apply_patch_edits(
 ) -> ApplyResult {
     let mut out = ApplyResult::default();
     let mut staged: Staged<Doc> = Staged::new();
-    let context: Option<Vec<String>> = opts
-        .in_context
-        .as_ref()
-        .map(|l| l.iter().filter_map(|p| normalize_path(p).ok()).collect());
+    let context: Option<Vec<String>> = opts.in_context.as_ref().map(|l| {
+        l.iter()
+            .filter_map(|p| confine(p, &opts.allow_folders).ok())
+            .collect()
+    });
 
     // Units: the blocks of one patch, or one text block; all at once when atomic.
     let mut units: Vec<Vec<usize>> = Vec::new();
@@ -228,7 +229,7 @@ pub fn apply_patch_edits(
         let mut failed_files: crate::apply::PathMap<usize> = Default::default();
         for &index in &unit {
             let block = &blocks[index];
-            let path = normalize_path(&block.file_path).ok();
+            let path = confine(&block.file_path, &opts.allow_folders).ok();
             if let Some(&first) = path.as_ref().and_then(|p| failed_files.get(p)) {
                 let mut r = result_for(index, path.as_deref().unwrap_or_default(), block);
                 r.set(
@@ -311,7 +312,7 @@ fn apply_block(
     // again, for its reason.
     let path = match normalized
         .ok_or(())
-        .or_else(|_| normalize_path(&block.file_path))
+        .or_else(|_| confine(&block.file_path, &opts.allow_folders))
     {
         Ok(p) => p,
         Err(e) => return refuse(base, Status::Skipped, ErrorKind::PathEscape, e.reason),
@@ -439,7 +440,7 @@ fn apply_block(
                     let unchanged =
                         new_doc.lines == doc.lines && new_doc.final_newline == doc.final_newline;
                     match &op.move_to {
-                        Some(to) => match normalize_path(to) {
+                        Some(to) => match confine(to, &opts.allow_folders) {
                             Err(e) => Err(fail(
                                 ErrorKind::PathEscape,
                                 format!("{name}: the move destination was refused: {}", e.reason),
