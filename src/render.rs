@@ -60,8 +60,12 @@ pub(crate) fn push_line_text(out: &mut String, text: &str) {
         push_escaped(out, text);
         return;
     }
-    for c in text.chars() {
-        if !is_hidden(c) {
+    let mut prev = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        let last = prev.replace(c);
+        if !is_hidden(c) || joins_letters(c, last, next) {
             push_escaped(out, c.encode_utf8(&mut [0; 4]));
             continue;
         }
@@ -83,6 +87,17 @@ pub(crate) fn push_line_text(out: &mut String, text: &str) {
 }
 
 /// A character [`push_line_text`] draws as a mark: see there.
+/// A zero-width joiner or non-joiner between two visible non-ASCII
+/// characters is part of the writing, not a hiding place: it builds emoji
+/// sequences (`👩\u{200D}💻`) and Persian and Indic words, and marking it
+/// would break them on screen. Next to ASCII, a space, another hidden
+/// character or the line's end (`"admin\u{200D}"`) it is marked.
+fn joins_letters(c: char, prev: Option<char>, next: Option<char>) -> bool {
+    let visible =
+        |x: Option<char>| x.is_some_and(|x| !x.is_ascii() && !x.is_whitespace() && !is_hidden(x));
+    matches!(c, '\u{200C}' | '\u{200D}') && visible(prev) && visible(next)
+}
+
 fn is_hidden(c: char) -> bool {
     (c < ' ' && c != '\t')
         || c == '\u{7f}'

@@ -217,3 +217,35 @@ fn the_live_preview_of_a_streaming_patch_shows_hidden_characters() {
         );
     }
 }
+
+/// Joiners that build emoji and words are drawn as written; the same
+/// joiner next to ASCII (where it could make `admin` and `admin\u{200D}`
+/// look alike) is marked.
+#[test]
+fn joiners_inside_emoji_and_words_are_drawn_but_not_next_to_ascii() {
+    let block = |new: &str| {
+        let reply = format!(
+            "x.js\n```js\n<<<<<<< SEARCH\nlet a = 1;\n=======\n{new}\n>>>>>>> REPLACE\n```\n"
+        );
+        let blocks = parse_edits(&reply, &ParseOptions::default());
+        assert_eq!(blocks.len(), 1, "{reply}");
+        drawn(&render_edit_block(&blocks[0], None))
+    };
+    let emoji = "let who = \"\u{1F469}\u{200D}\u{1F4BB}\";";
+    assert!(block(emoji).contains(emoji), "{}", block(emoji));
+    let persian =
+        "let word = \"\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0647}\u{0645}\";";
+    assert!(block(persian).contains(persian), "{}", block(persian));
+    for hiding in [
+        "let user = \"admin\u{200D}\";",
+        "let a = \u{200C}1;",
+        "let b = \"\u{1F469}\u{200D}\";",
+    ] {
+        let text = block(hiding);
+        assert!(
+            !text.contains(['\u{200C}', '\u{200D}']),
+            "drawn as is: {text}"
+        );
+        assert!(text.contains("<U+200"), "not marked: {text}");
+    }
+}
