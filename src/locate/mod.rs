@@ -189,10 +189,9 @@ pub fn line_hash(line: &str) -> u64 {
         w.copy_from_slice(c);
         h = (h ^ u64::from_le_bytes(w)).wrapping_mul(K).rotate_left(29);
     }
-    let mut w = [0u8; 8];
-    let rest = chunks.remainder();
-    w[..rest.len()].copy_from_slice(rest);
-    (h ^ u64::from_le_bytes(w)).wrapping_mul(K).rotate_left(29)
+    (h ^ crate::text::tail_word(bytes))
+        .wrapping_mul(K)
+        .rotate_left(29)
 }
 
 /// [`line_hash`] of every line: computed once per file, it lets the exact
