@@ -566,6 +566,25 @@ pub(crate) fn tail_word(bytes: &[u8]) -> u64 {
     }
 }
 
+/// Whether two texts are equal, eight bytes at a time. For lines compared
+/// after their hashes matched: wasm's `memcmp` compares byte by byte (2% of
+/// applying 50 sections to a 3,000-line file went to it).
+pub(crate) fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let word = |c: &[u8]| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        u64::from_le_bytes(w)
+    };
+    a.chunks_exact(8)
+        .zip(b.chunks_exact(8))
+        .all(|(x, y)| word(x) == word(y))
+        && tail_word(a) == tail_word(b)
+}
+
 /// The first position of `byte` in `bytes`, read eight bytes at a time
 /// (for short lines too: `str::find` costs a call into `memchr` each).
 pub(crate) fn find_byte(bytes: &[u8], byte: u8) -> Option<usize> {
@@ -973,6 +992,22 @@ mod tests {
             let mut w = [0u8; 8];
             w[..rest.len()].copy_from_slice(rest);
             assert_eq!(tail_word(bytes), u64::from_le_bytes(w), "{len}");
+        }
+    }
+
+    #[test]
+    fn same_str_is_equality() {
+        let base = "abcdefghijklmnopqrstuvwxyz0123456789é";
+        for len in 0..base.len() {
+            let Some(a) = base.get(..len) else { continue };
+            assert!(same_str(a, a));
+            assert!(!same_str(a, base), "{len}");
+            for at in 0..len {
+                let mut b = a.as_bytes().to_vec();
+                b[at] ^= 1;
+                let b = String::from_utf8_lossy(&b).into_owned();
+                assert_eq!(same_str(a, &b), a == b, "{len} {at}");
+            }
         }
     }
 

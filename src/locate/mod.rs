@@ -24,6 +24,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
+use crate::text::same_str;
+
 pub(crate) mod explain;
 pub(crate) mod index;
 pub(crate) mod tolerant;
@@ -329,7 +331,8 @@ fn find_all_hashed<S: AsRef<str>>(
                     break;
                 }
                 if (0..n).all(|j| {
-                    ix.hashes[start + j] == wanted[j] && file[start + j].as_ref() == needle[j]
+                    ix.hashes[start + j] == wanted[j]
+                        && same_str(file[start + j].as_ref(), needle[j])
                 }) {
                     found.push(start);
                 }
@@ -344,7 +347,7 @@ fn find_all_hashed<S: AsRef<str>>(
                 && file[i..i + n]
                     .iter()
                     .zip(needle)
-                    .all(|(a, b)| a.as_ref() == *b)
+                    .all(|(a, b)| same_str(a.as_ref(), b))
             {
                 found.push(i);
             }
@@ -360,11 +363,11 @@ fn find_all_hashed<S: AsRef<str>>(
             if line.len() != len || line.as_bytes().last().copied() != last_byte {
                 continue;
             }
-            if line == first
+            if same_str(line, first)
                 && file[i + 1..i + n]
                     .iter()
                     .zip(&needle[1..])
-                    .all(|(a, b)| a.as_ref() == *b)
+                    .all(|(a, b)| same_str(a.as_ref(), b))
             {
                 found.push(i);
             }
