@@ -7,6 +7,7 @@
 //   cp -r pkg /tmp/pkg-before   # the build to compare against
 //   node scripts/build.mjs && node benches/patch-compare.mjs /tmp/pkg-before "$PWD/pkg"
 //   node benches/patch-compare.mjs /tmp/pkg-before "$PWD/pkg" --only=many   (one case: bigV4a, bigUni, manyV4a, manyUni, peers)
+//   node benches/patch-compare.mjs /tmp/pkg-before "$PWD/pkg" --cpu   (CPU time of this process, not wall clock: steadier on a shared machine)
 import { createRequire } from 'node:module';
 import { applyPatch } from 'diff';
 import { applyDiff } from '@openai/agents-core';
@@ -14,6 +15,7 @@ import { makeCase, memoryHost, time } from './patch-cases.mjs';
 const require = createRequire(import.meta.url);
 const pkgs = process.argv.slice(2).filter(a=>!a.startsWith('--'));
 const only = (process.argv.find(a=>a.startsWith('--only='))||'').slice(7);
+const cpu = process.argv.includes('--cpu');
 const libs = pkgs.map(p => require(p + '/node/index.cjs'));
 const big = makeCase(0, 3000, 50);
 const bigV4a = `*** Begin Patch\n${big.v4aOp}*** End Patch\n`;
@@ -41,16 +43,16 @@ for (let round = 0; round < 3; round++) {
   for (const [name, [reply, fs, ms]] of Object.entries(cases)) {
     if (only && !name.startsWith(only)) continue;
     libs.forEach((lib, i) => {
-      const t = time(() => { const h = memoryHost(fs); lib.applyEditsSync(reply, h, { stage: false }); }, ms);
+      const t = time(() => { const h = memoryHost(fs); lib.applyEditsSync(reply, h, { stage: false }); }, ms, cpu);
       const k = name + ' ' + pkgs[i];
       res[k] = Math.min(res[k] ?? Infinity, t);
     });
   }
 }
 if (!only || only==='peers') {
-  res['bigV4a applyDiff'] = time(() => applyDiff(big.before, big.v4aBody));
-  res['bigUni jsdiff'] = time(() => applyPatch(big.before, big.uniFile));
-  res['many applyDiff'] = time(() => many.forEach((c) => applyDiff(c.before, c.v4aBody)), 1000);
-  res['many jsdiff'] = time(() => many.forEach((c) => applyPatch(c.before, c.uniFile)), 1000);
+  res['bigV4a applyDiff'] = time(() => applyDiff(big.before, big.v4aBody), 300, cpu);
+  res['bigUni jsdiff'] = time(() => applyPatch(big.before, big.uniFile), 300, cpu);
+  res['many applyDiff'] = time(() => many.forEach((c) => applyDiff(c.before, c.v4aBody)), 1000, cpu);
+  res['many jsdiff'] = time(() => many.forEach((c) => applyPatch(c.before, c.uniFile)), 1000, cpu);
 }
-for (const [k, v] of Object.entries(res)) console.log(k.padEnd(50), v.toFixed(3), 'ms');
+for (const [k, v] of Object.entries(res)) console.log(k.padEnd(50), v.toFixed(3), cpu ? 'ms CPU' : 'ms');

@@ -4,12 +4,24 @@
 // path: the core lists the paths it needs, host-driver.js reads them through
 // the host, the core runs over that snapshot, and the driver replays the
 // writes and the staging request onto the host.
-import { EngineApplyPlan, validateEdit as rawValidateEdit, applyToContent as rawApplyToContent } from 'editblocks-raw';
+import { EngineApplyPlan, validateEdit as rawValidateEdit, applyToContent as rawApplyToContent, parserInput, parserMemory } from 'editblocks-raw';
 import { driveAsync, driveSync } from './host-driver.js';
 import { checkOptions } from './options.js';
 import { plainCopy, requireString } from './boundary.js';
 
 const utf8 = new TextEncoder();
+
+/**
+ * Writes `reply` as UTF-8 into the parser's input buffer in wasm memory
+ * (lone surrogates as U+FFFD, as TextEncoder.encode gives them); returns
+ * the byte length. The core reads it there (src/wasm/engine.rs
+ * `read_input`): no JavaScript buffer, no copy across the boundary.
+ */
+function writeReply(reply) {
+  const capacity = reply.length * 3;
+  const at = parserInput(capacity);
+  return utf8.encodeInto(reply, new Uint8Array(parserMemory().buffer, at, capacity)).written;
+}
 
 const APPLY_OPTIONS = {
   dryRun: 'boolean',
@@ -55,8 +67,9 @@ function plan(input, options, fn) {
     throw new TypeError(`editblocks: ${fn} needs a reply (string) or an array of EditBlock objects`);
   }
   const checked = checkOptions(options, 'applyEdits', APPLY_OPTIONS);
-  // A reply crosses as UTF-8 bytes (see read_input in src/wasm/engine.rs).
-  if (typeof input === 'string') return new EngineApplyPlan(utf8.encode(input), checked);
+  // A reply crosses as UTF-8 written into wasm memory, and its byte length
+  // (see read_input in src/wasm/engine.rs).
+  if (typeof input === 'string') return new EngineApplyPlan(writeReply(input), checked);
   // The blocks also go as JSON text, which the core reads far faster than
   // the objects; a NaN or an Infinity (JSON would make it null) keeps them
   // objects only. The core falls back to the objects when the text does not

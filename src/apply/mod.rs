@@ -79,10 +79,8 @@ impl std::hash::Hasher for PathHasher {
             w.copy_from_slice(c);
             h = (h.rotate_left(23) ^ u64::from_le_bytes(w)).wrapping_mul(K);
         }
-        let rest = chunks.remainder();
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        self.0 = (h.rotate_left(23) ^ u64::from_le_bytes(w) ^ rest.len() as u64).wrapping_mul(K);
+        let rest = chunks.remainder().len() as u64;
+        self.0 = (h.rotate_left(23) ^ crate::text::tail_word(bytes) ^ rest).wrapping_mul(K);
     }
 
     fn finish(&self) -> u64 {

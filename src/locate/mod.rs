@@ -24,6 +24,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
+use crate::text::same_str;
+
 pub(crate) mod explain;
 pub(crate) mod index;
 pub(crate) mod tolerant;
@@ -189,10 +191,9 @@ pub fn line_hash(line: &str) -> u64 {
         w.copy_from_slice(c);
         h = (h ^ u64::from_le_bytes(w)).wrapping_mul(K).rotate_left(29);
     }
-    let mut w = [0u8; 8];
-    let rest = chunks.remainder();
-    w[..rest.len()].copy_from_slice(rest);
-    (h ^ u64::from_le_bytes(w)).wrapping_mul(K).rotate_left(29)
+    (h ^ crate::text::tail_word(bytes))
+        .wrapping_mul(K)
+        .rotate_left(29)
 }
 
 /// [`line_hash`] of every line: computed once per file, it lets the exact
@@ -330,7 +331,8 @@ fn find_all_hashed<S: AsRef<str>>(
                     break;
                 }
                 if (0..n).all(|j| {
-                    ix.hashes[start + j] == wanted[j] && file[start + j].as_ref() == needle[j]
+                    ix.hashes[start + j] == wanted[j]
+                        && same_str(file[start + j].as_ref(), needle[j])
                 }) {
                     found.push(start);
                 }
@@ -345,7 +347,7 @@ fn find_all_hashed<S: AsRef<str>>(
                 && file[i..i + n]
                     .iter()
                     .zip(needle)
-                    .all(|(a, b)| a.as_ref() == *b)
+                    .all(|(a, b)| same_str(a.as_ref(), b))
             {
                 found.push(i);
             }
@@ -361,11 +363,11 @@ fn find_all_hashed<S: AsRef<str>>(
             if line.len() != len || line.as_bytes().last().copied() != last_byte {
                 continue;
             }
-            if line == first
+            if same_str(line, first)
                 && file[i + 1..i + n]
                     .iter()
                     .zip(&needle[1..])
-                    .all(|(a, b)| a.as_ref() == *b)
+                    .all(|(a, b)| same_str(a.as_ref(), b))
             {
                 found.push(i);
             }

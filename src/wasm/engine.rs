@@ -24,12 +24,18 @@ fn read_input(
     // The reply as UTF-8 bytes (`js/apply.js` encodes it with TextEncoder,
     // far faster than a string crosses: wasm-bindgen copies an ASCII string
     // one character at a time in JavaScript).
+    // Or, as `js/apply.js` sends it, a byte length: the reply was encoded
+    // straight into the parser's input buffer (no JavaScript buffer and no
+    // copy across the boundary first).
     let reply = match input.dyn_ref::<js_sys::Uint8Array>() {
         Some(bytes) => Some(
             String::from_utf8(bytes.to_vec())
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
         ),
-        None => input.as_string(),
+        None => match input.as_f64() {
+            Some(len) if len >= 0.0 => Some(super::parser::input_string(len as usize)),
+            _ => input.as_string(),
+        },
     };
     if let Some(reply) = reply {
         let blocks = crate::parser::parse_edits(

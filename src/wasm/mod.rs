@@ -344,8 +344,13 @@ pub(crate) fn host_changes<R: WithFileChanges>(
     let changes = std::mem::take(result.file_changes_mut());
     // The last write of each path, found by hash: a reply of thousands of
     // files must not compare every change's path with every write's.
-    let mut last_write: std::collections::HashMap<&str, usize> =
-        std::collections::HashMap::with_capacity(writes.len());
+    // Hashed as the transaction hashes paths (SipHash cost more here than
+    // the lookups it serves).
+    let mut last_write: std::collections::HashMap<
+        &str,
+        usize,
+        std::hash::BuildHasherDefault<crate::apply::PathHasher>,
+    > = std::collections::HashMap::with_capacity_and_hasher(writes.len(), Default::default());
     for w in &writes {
         last_write.insert(w.path, w.content);
     }
