@@ -107,7 +107,13 @@ impl UnitResult for ToolChangeResult {
         self.edit.error_kind
     }
     fn label(&self) -> String {
-        Unit::Call.at_file(self.call_index, &self.edit.path)
+        // A call refused before it named a file (an unknown tool, a shell
+        // command) is `call 2`, not `call 2 ()`.
+        if self.edit.path.is_empty() {
+            Unit::Call.at(self.call_index)
+        } else {
+            Unit::Call.at_file(self.call_index, &self.edit.path)
+        }
     }
     fn read_only(&self) -> bool {
         self.read_only
@@ -550,7 +556,12 @@ pub fn apply_tool_calls(
                     "",
                     Outcome::fail(
                         ErrorKind::Malformed,
-                        format!("{why}. Send the call again with valid arguments."),
+                        // A shell call's reason already says what to send instead.
+                        if super::shell_call::is_shell_tool(&item.tool) {
+                            format!("{why}.")
+                        } else {
+                            format!("{why}. Send the call again with valid arguments.")
+                        },
                     ),
                 );
                 continue;
