@@ -344,6 +344,13 @@ pub enum ProviderOp {
     PatchUpdate { diff: String },
     /// `apply_patch_call` `delete_file`.
     PatchDelete,
+    /// A V4A `*** Update File:` with `*** Move to: to` (from a shell call's
+    /// patch): the file, updated by `diff` when it has sections, leaves its
+    /// path; the [`ProviderOp::PatchMoveIn`] that follows writes it at `to`.
+    PatchMoveOut { diff: Option<String>, to: String },
+    /// The arriving end of a move: the file the previous
+    /// [`ProviderOp::PatchMoveOut`] took from `from`.
+    PatchMoveIn { from: String },
 }
 
 /// A unit of work for one file, in reply order.

@@ -80,11 +80,32 @@ pub(crate) fn read_shell_call(args: &Map<String, Value>) -> Result<Vec<ShellOp>,
     if ops.is_empty() {
         return Err("the apply_patch command holds no `*** Begin Patch` … `*** End Patch` patch; put the patch between those lines".into());
     }
+    let Some(dir) = folder else {
+        return Ok(ops);
+    };
+    let inside = |path: &str| format!("{dir}/{path}");
     Ok(ops
         .into_iter()
-        .map(|(path, op)| match &folder {
-            Some(dir) if !path.is_empty() => (format!("{dir}/{path}"), op),
-            _ => (path, op),
+        .map(|(path, op)| {
+            let op = op.map(|op| match op {
+                Op::Provider(ProviderOp::PatchMoveOut { diff, to }) => {
+                    Op::Provider(ProviderOp::PatchMoveOut {
+                        diff,
+                        to: inside(&to),
+                    })
+                }
+                Op::Provider(ProviderOp::PatchMoveIn { from }) => {
+                    Op::Provider(ProviderOp::PatchMoveIn {
+                        from: inside(&from),
+                    })
+                }
+                other => other,
+            });
+            if path.is_empty() {
+                (path, op)
+            } else {
+                (inside(&path), op)
+            }
         })
         .collect())
 }
@@ -348,12 +369,22 @@ fn operation(block: &EditBlock) -> Vec<ShellOp> {
                 diff: sections(block),
             })),
         )],
-        (Operation::Update, Some(to)) => vec![(
-            path,
-            Err(format!(
-                "`*** Move to: {to}` is not applied from a shell call; update the file in place, then add {to} with `*** Add File:` and delete the old one with `*** Delete File:`"
-            )),
-        )],
+        (Operation::Update, Some(to)) => {
+            let diff = (!patch.hunks.is_empty()).then(|| sections(block));
+            vec![
+                (
+                    path.clone(),
+                    Ok(Op::Provider(ProviderOp::PatchMoveOut {
+                        diff,
+                        to: to.clone(),
+                    })),
+                ),
+                (
+                    to.clone(),
+                    Ok(Op::Provider(ProviderOp::PatchMoveIn { from: path })),
+                ),
+            ]
+        }
     }
 }
 
