@@ -827,3 +827,42 @@ fn provider_tools_answer_odd_arguments_without_panicking() {
         }
     }
 }
+
+/// A shell call's patch deletes and moves files (the fixtures list only the
+/// files written), keeps a moved file's CRLF endings, and a move onto an
+/// existing file applies only with `overwrite`.
+#[test]
+fn shell_call_patches_delete_and_move_files() {
+    let patch = "*** Begin Patch\n*** Delete File: old.txt\n*** Update File: a.txt\n*** Move to: b/a.txt\n@@\n-one\n+ONE\n*** End Patch\n";
+    let call = ToolCall::new("shell", json!({ "command": ["apply_patch", patch] }));
+    let mut host = MemoryHost::with_files([("old.txt", "x\n"), ("a.txt", "one\r\ntwo\r\n")]);
+    let result = apply_tool_calls(
+        std::slice::from_ref(&call),
+        &mut host,
+        &ToolOptions::default(),
+    );
+    assert!(result.ok, "{:?}", result.errors);
+    assert_eq!(host.text("old.txt"), None);
+    assert_eq!(host.text("a.txt"), None);
+    assert_eq!(host.text("b/a.txt").as_deref(), Some("ONE\r\ntwo\r\n"));
+    assert_eq!(result.files_deleted, ["old.txt", "a.txt"]);
+
+    let onto = "*** Begin Patch\n*** Update File: b/a.txt\n*** Move to: c.txt\n*** End Patch\n";
+    let call = ToolCall::new("shell", json!({ "command": ["apply_patch", onto] }));
+    let mut host = MemoryHost::with_files([("b/a.txt", "a\n"), ("c.txt", "c\n")]);
+    let refused = apply_tool_calls(
+        std::slice::from_ref(&call),
+        &mut host,
+        &ToolOptions::default(),
+    );
+    assert!(!refused.ok);
+    assert_eq!(host.text("c.txt").as_deref(), Some("c\n"));
+    let options = ToolOptions {
+        overwrite: true,
+        ..ToolOptions::default()
+    };
+    let moved = apply_tool_calls(std::slice::from_ref(&call), &mut host, &options);
+    assert!(moved.ok, "{:?}", moved.errors);
+    assert_eq!(host.text("c.txt").as_deref(), Some("a\n"));
+    assert_eq!(host.text("b/a.txt"), None);
+}
