@@ -582,6 +582,35 @@ mod no_panic {
                 prop_assert_eq!(host.text("f").unwrap(), content);
             }
         }
+
+        /// Shell commands built from the pieces of the accepted shapes and
+        /// their near misses: never a panic, and a refused call writes nothing.
+        #[test]
+        fn shell_calls_never_panic(
+            pieces in prop::collection::vec(prop::sample::select(vec![
+                "apply_patch", "applypatch", " ", "<<", "'EOF'", "\"EOF\"", "EOF", "\n", "cd ", "é", "&&", ";", "|", "$(", "'", "\"",
+                "*** Begin Patch\n", "*** End Patch\n", "*** Update File: f\n", "*** Add File: g\n", "*** Delete File: f\n",
+                "*** Move to: h\n", "@@\n", "-a\n", "+b\n", " a\n", "web", "..", "/",
+            ]), 0..24),
+            argv in any::<bool>(),
+            workdir in prop::option::of("[a-z./é~]{0,6}"),
+        ) {
+            let script: String = pieces.concat();
+            let command = if argv { json!(["bash", "-lc", script]) } else { json!(script) };
+            let mut args = json!({ "command": command });
+            if let Some(dir) = workdir {
+                args["workdir"] = json!(dir);
+            }
+            let before = [("f", "a\n"), ("web/f", "a\n")];
+            let mut host = MemoryHost::with_files(before);
+            let result = apply_tool_calls(&[ToolCall::new("shell", args)], &mut host, &ToolOptions::default());
+            if !result.ok {
+                prop_assert!(host.changes().is_empty());
+                for (path, text) in before {
+                    prop_assert_eq!(host.text(path), Some(text.to_string()));
+                }
+            }
+        }
     }
 }
 
