@@ -183,6 +183,7 @@ fn workdir(args: &Map<String, Value>) -> Result<Option<String>, String> {
 fn from_argv(words: &[&str]) -> Result<String, String> {
     let joined = words.join(" ");
     match words {
+        [] => Err("command is empty; send the patch as [\"apply_patch\", patch]".into()),
         [command, patch] if APPLY_PATCH_COMMANDS.contains(command) => Ok((*patch).to_string()),
         [command, ..] if APPLY_PATCH_COMMANDS.contains(command) => Err(format!(
             "`{command}` takes one argument, the patch, but the command has {} after it; send [\"{command}\", patch]",
@@ -424,6 +425,21 @@ mod tests {
         ] {
             assert_eq!(heredoc_start(line), None, "{line}");
         }
+    }
+
+    #[test]
+    fn names_what_is_wrong_with_an_argv() {
+        assert_eq!(from_argv(&["apply_patch", "p"]), Ok("p".into()));
+        assert!(from_argv(&[]).unwrap_err().starts_with("command is empty"));
+        assert!(from_argv(&["apply_patch"])
+            .unwrap_err()
+            .contains("has 0 after it"));
+        assert!(from_argv(&["ls", "-la"])
+            .unwrap_err()
+            .starts_with("`ls -la` is not an edit"));
+        assert!(from_argv(&["git", "apply_patch"])
+            .unwrap_err()
+            .contains("together with other commands"));
     }
 
     #[test]
