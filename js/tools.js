@@ -208,6 +208,8 @@ function callEnvelope(item) {
   switch (item.type) {
     case 'apply_patch_call':
       return named('apply_patch', item.operation, item.call_id ?? item.id);
+    case 'local_shell_call':
+      return named('local_shell', item.action, item.call_id ?? item.id);
     case 'function_call':
       return named(item.name, item.arguments, item.call_id ?? item.id);
     case 'custom_tool_call':
@@ -242,8 +244,8 @@ function finish(result, calls, p) {
 /**
  * Applies a reply's tool calls through an async (or sync) host. `calls` is
  * what the SDK returned: Chat Completions `tool_calls`, a Responses API
- * `output` (function_call, custom_tool_call and apply_patch_call items; other
- * items are passed over), an Anthropic message's `content` (tool_use
+ * `output` (function_call, custom_tool_call, apply_patch_call and local_shell_call
+ * items; other items are passed over), an Anthropic message's `content` (tool_use
  * blocks), Gemini `functionCalls` or parts, or plain { name, arguments }.
  */
 export async function applyToolCalls(calls, host, options) {
@@ -276,7 +278,7 @@ function needId(call, api) {
  * The messages that answer each call of a result, per call id, in the shape
  * the API expects back: 'openai' → one { role: 'tool', tool_call_id, content }
  * per call; 'openai-responses' → function_call_output / custom_tool_call_output /
- * apply_patch_call_output items; 'anthropic' → one user message of
+ * apply_patch_call_output / local_shell_call_output items; 'anthropic' → one user message of
  * tool_result blocks (is_error on failures); 'gemini' → one user content of
  * functionResponse parts ({ output } or { error }); 'plain' → { id, name, ok, output }.
  * Without options.api, the API the calls came from.
@@ -295,6 +297,8 @@ export function toolResultMessages(result, options) {
       return calls.map((c) => {
         const call_id = needId(c, 'OpenAI Responses');
         if (c.kind === 'apply-patch') return { type: 'apply_patch_call_output', call_id, status: c.ok ? 'completed' : 'failed', output: c.output };
+        // The local shell tool's answer names the call by `id` (its call_id).
+        if (c.kind === 'local-shell') return { type: 'local_shell_call_output', id: call_id, output: c.output };
         if (c.kind === 'custom') return { type: 'custom_tool_call_output', call_id, output: c.output };
         return { type: 'function_call_output', call_id, output: c.output };
       });

@@ -582,6 +582,35 @@ mod no_panic {
                 prop_assert_eq!(host.text("f").unwrap(), content);
             }
         }
+
+        /// Shell commands built from the pieces of the accepted shapes and
+        /// their near misses: never a panic, and a refused call writes nothing.
+        #[test]
+        fn shell_calls_never_panic(
+            pieces in prop::collection::vec(prop::sample::select(vec![
+                "apply_patch", "applypatch", " ", "<<", "'EOF'", "\"EOF\"", "EOF", "\n", "cd ", "é", "&&", ";", "|", "$(", "'", "\"",
+                "*** Begin Patch\n", "*** End Patch\n", "*** Update File: f\n", "*** Add File: g\n", "*** Delete File: f\n",
+                "*** Move to: h\n", "@@\n", "-a\n", "+b\n", " a\n", "web", "..", "/",
+            ]), 0..24),
+            argv in any::<bool>(),
+            workdir in prop::option::of("[a-z./é~]{0,6}"),
+        ) {
+            let script: String = pieces.concat();
+            let command = if argv { json!(["bash", "-lc", script]) } else { json!(script) };
+            let mut args = json!({ "command": command });
+            if let Some(dir) = workdir {
+                args["workdir"] = json!(dir);
+            }
+            let before = [("f", "a\n"), ("web/f", "a\n")];
+            let mut host = MemoryHost::with_files(before);
+            let result = apply_tool_calls(&[ToolCall::new("shell", args)], &mut host, &ToolOptions::default());
+            if !result.ok {
+                prop_assert!(host.changes().is_empty());
+                for (path, text) in before {
+                    prop_assert_eq!(host.text(path), Some(text.to_string()));
+                }
+            }
+        }
     }
 }
 
@@ -826,4 +855,43 @@ fn provider_tools_answer_odd_arguments_without_panicking() {
             assert_eq!(host.files, before, "{call}");
         }
     }
+}
+
+/// A shell call's patch deletes and moves files (the fixtures list only the
+/// files written), keeps a moved file's CRLF endings, and a move onto an
+/// existing file applies only with `overwrite`.
+#[test]
+fn shell_call_patches_delete_and_move_files() {
+    let patch = "*** Begin Patch\n*** Delete File: old.txt\n*** Update File: a.txt\n*** Move to: b/a.txt\n@@\n-one\n+ONE\n*** End Patch\n";
+    let call = ToolCall::new("shell", json!({ "command": ["apply_patch", patch] }));
+    let mut host = MemoryHost::with_files([("old.txt", "x\n"), ("a.txt", "one\r\ntwo\r\n")]);
+    let result = apply_tool_calls(
+        std::slice::from_ref(&call),
+        &mut host,
+        &ToolOptions::default(),
+    );
+    assert!(result.ok, "{:?}", result.errors);
+    assert_eq!(host.text("old.txt"), None);
+    assert_eq!(host.text("a.txt"), None);
+    assert_eq!(host.text("b/a.txt").as_deref(), Some("ONE\r\ntwo\r\n"));
+    assert_eq!(result.files_deleted, ["old.txt", "a.txt"]);
+
+    let onto = "*** Begin Patch\n*** Update File: b/a.txt\n*** Move to: c.txt\n*** End Patch\n";
+    let call = ToolCall::new("shell", json!({ "command": ["apply_patch", onto] }));
+    let mut host = MemoryHost::with_files([("b/a.txt", "a\n"), ("c.txt", "c\n")]);
+    let refused = apply_tool_calls(
+        std::slice::from_ref(&call),
+        &mut host,
+        &ToolOptions::default(),
+    );
+    assert!(!refused.ok);
+    assert_eq!(host.text("c.txt").as_deref(), Some("c\n"));
+    let options = ToolOptions {
+        overwrite: true,
+        ..ToolOptions::default()
+    };
+    let moved = apply_tool_calls(std::slice::from_ref(&call), &mut host, &options);
+    assert!(moved.ok, "{:?}", moved.errors);
+    assert_eq!(host.text("c.txt").as_deref(), Some("a\n"));
+    assert_eq!(host.text("b/a.txt"), None);
 }

@@ -71,6 +71,11 @@ export type ToolCall =
       type: 'apply_patch_call'; call_id: string; id?: string;
       operation: { type: 'create_file' | 'update_file'; path: string; diff: string } | { type: 'delete_file'; path: string };
     }
+  /** A patch sent through the local shell tool: `["apply_patch", patch]` or `bash -lc "apply_patch <<'EOF' … EOF"`; nothing is run. */
+  | {
+      type: 'local_shell_call'; call_id: string; id?: string; status?: string;
+      action: { type: 'exec'; command: string[]; working_directory?: string | null; [key: string]: unknown };
+    }
   /** Anthropic `message.content[i]` (`input: unknown`, as the SDK types it). */
   | { type: 'tool_use'; id: string; name: string; input: unknown }
   /** Gemini `response.functionCalls[i]`, or a part holding one. */
@@ -188,7 +193,8 @@ export interface CallResult {
   name: string;
   /** The API the call's shape belongs to. */
   api: ToolSchemaApi;
-  kind: 'function' | 'custom' | 'apply-patch';
+  /** 'local-shell': the Responses API's `local_shell_call` (a patch sent through the shell tool). */
+  kind: 'function' | 'custom' | 'apply-patch' | 'local-shell';
   /** True when the call's changes applied (or validated), or it only read. */
   ok: boolean;
   /** The text for the model: the tool's answer, or what failed and how to fix it. */
@@ -201,7 +207,8 @@ export interface OpenAIToolMessage { role: 'tool'; tool_call_id: string; content
 export type OpenAIResponsesToolOutput =
   | { type: 'function_call_output'; call_id: string; output: string }
   | { type: 'custom_tool_call_output'; call_id: string; output: string }
-  | { type: 'apply_patch_call_output'; call_id: string; status: 'completed' | 'failed'; output: string };
+  | { type: 'apply_patch_call_output'; call_id: string; status: 'completed' | 'failed'; output: string }
+  | { type: 'local_shell_call_output'; id: string; output: string };
 /** Anthropic: one user message of tool_result blocks. */
 export interface AnthropicToolResultMessage {
   role: 'user';

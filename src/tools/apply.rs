@@ -107,7 +107,13 @@ impl UnitResult for ToolChangeResult {
         self.edit.error_kind
     }
     fn label(&self) -> String {
-        Unit::Call.at_file(self.call_index, &self.edit.path)
+        // A call refused before it named a file (an unknown tool, a shell
+        // command) is `call 2`, not `call 2 ()`.
+        if self.edit.path.is_empty() {
+            Unit::Call.at(self.call_index)
+        } else {
+            Unit::Call.at_file(self.call_index, &self.edit.path)
+        }
     }
     fn read_only(&self) -> bool {
         self.read_only
@@ -335,7 +341,7 @@ impl FileState {
 
 /// A change's outcome while the reply is being worked through.
 pub(super) struct Outcome {
-    status: Status,
+    pub(super) status: Status,
     kind: Option<ErrorKind>,
     reason: Option<String>,
     line: Option<u32>,
@@ -505,6 +511,9 @@ pub fn apply_tool_calls(
     // fails leaves its file as it was, and nothing is written unless all apply.
     let mut staged: Staged<FileState> = Staged::new();
     let mut results: Vec<ToolChangeResult> = Vec::new();
+    // A file a V4A move has taken from its path, until the move's arriving
+    // end writes it: its body, its conventions and its final newline.
+    let mut moving: Option<(String, TextFile, bool)> = None;
 
     for item in &items {
         let mut push =
@@ -550,7 +559,12 @@ pub fn apply_tool_calls(
                     "",
                     Outcome::fail(
                         ErrorKind::Malformed,
-                        format!("{why}. Send the call again with valid arguments."),
+                        // A shell call's reason already says what to send instead.
+                        if super::shell_call::is_shell_tool(&item.tool) {
+                            format!("{why}.")
+                        } else {
+                            format!("{why}. Send the call again with valid arguments.")
+                        },
                     ),
                 );
                 continue;
@@ -706,6 +720,50 @@ pub fn apply_tool_calls(
                 }
                 push(&path, None, "", "", outcome);
             }
+            Op::Provider(ProviderOp::PatchMoveIn { from }) => {
+                if let Some(first) = *failed_at {
+                    previous_failed(&mut push, None, first);
+                    continue;
+                }
+                let Some((body, text, final_newline)) = moving.take() else {
+                    let why = format!("Not moved: {from} could not be moved (its operation just before failed); fix that one first.");
+                    push(
+                        &path,
+                        None,
+                        "",
+                        "",
+                        Outcome::skip(ErrorKind::PreviousFailed, why),
+                    );
+                    continue;
+                };
+                let refused = if let Some(o) = super::provider::unusable_outcome(state) {
+                    Some(o)
+                } else if state.body.is_some() && !options.overwrite {
+                    Some(Outcome::fail(
+                        ErrorKind::FileExists,
+                        format!("{path} already exists, so {from} is not moved onto it. Move it to a new path, or delete {path} first."),
+                    ))
+                } else {
+                    None
+                };
+                if let Some(outcome) = refused {
+                    *failed_at = Some(item.call_index);
+                    push(&path, None, "", "", outcome);
+                    continue;
+                }
+                state.provenance = Provenance::written(body.len());
+                state.text = text;
+                state.final_newline = final_newline;
+                state.body = Some(body);
+                state.touched = true;
+                push(
+                    &path,
+                    None,
+                    "",
+                    "",
+                    Outcome::ok(Some(1), None).say(format!("Moved {from} to {path}.")),
+                );
+            }
             Op::Provider(op) => {
                 if let Some(first) = *failed_at {
                     previous_failed(&mut push, None, first);
@@ -715,6 +773,11 @@ pub fn apply_tool_calls(
                 let was_touched = state.touched;
                 let body_before = state.body.clone();
                 let outcome = super::provider::run(state, op, &path, options);
+                if matches!(op, ProviderOp::PatchMoveOut { .. }) && outcome.status != Status::Failed
+                {
+                    let body = state.body.take().unwrap_or_default();
+                    moving = Some((body, state.text.clone(), state.final_newline));
+                }
                 if outcome.read_only {
                     // Nothing to hold back: a failed read leaves the file as it was.
                 } else if outcome.status == Status::Failed {

@@ -37,6 +37,9 @@ pub enum CallKind {
     Custom,
     /// The Responses API's built-in `apply_patch` call.
     ApplyPatch,
+    /// The Responses API's built-in `local_shell_call` (answered by a
+    /// `local_shell_call_output`).
+    LocalShell,
 }
 
 fn text_of(value: Option<&Value>) -> Option<String> {
@@ -71,7 +74,8 @@ impl ToolCall {
     ///   arguments}}` and `{id, type: 'custom', custom: {name, input}}`;
     /// * OpenAI Responses: `{type: 'function_call', call_id, name,
     ///   arguments}`, `{type: 'custom_tool_call', call_id, name, input}`,
-    ///   `{type: 'apply_patch_call', call_id, operation}`;
+    ///   `{type: 'apply_patch_call', call_id, operation}`,
+    ///   `{type: 'local_shell_call', call_id, action}`;
     /// * Anthropic: `{type: 'tool_use', id, name, input}`;
     /// * Gemini: a part `{functionCall: {id?, name?, args?}}` or the
     ///   `FunctionCall` itself `{id?, name?, args?}`;
@@ -113,6 +117,17 @@ impl ToolCall {
                     call_id(),
                     SchemaApi::OpenaiResponses,
                     CallKind::ApplyPatch,
+                )
+            }
+            // Its `action` (`{type: 'exec', command, working_directory?}`)
+            // is read as the arguments of a `local_shell` call.
+            Some("local_shell_call") => {
+                return make(
+                    "local_shell".into(),
+                    map.get("action").cloned().unwrap_or(Value::Null),
+                    call_id(),
+                    SchemaApi::OpenaiResponses,
+                    CallKind::LocalShell,
                 )
             }
             Some("function_call") => {
@@ -329,6 +344,13 @@ pub enum ProviderOp {
     PatchUpdate { diff: String },
     /// `apply_patch_call` `delete_file`.
     PatchDelete,
+    /// A V4A `*** Update File:` with `*** Move to: to` (from a shell call's
+    /// patch): the file, updated by `diff` when it has sections, leaves its
+    /// path; the [`ProviderOp::PatchMoveIn`] that follows writes it at `to`.
+    PatchMoveOut { diff: Option<String>, to: String },
+    /// The arriving end of a move: the file the previous
+    /// [`ProviderOp::PatchMoveOut`] took from `from`.
+    PatchMoveIn { from: String },
 }
 
 /// A unit of work for one file, in reply order.
@@ -601,6 +623,24 @@ pub fn plan(calls: &[ToolCall]) -> Vec<Planned> {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
+        if super::shell_call::is_shell_tool(&tool) {
+            match super::shell_call::read_shell_call(&args) {
+                Ok(ops) => {
+                    let numbered = ops.len() > 1;
+                    for (i, (path, op)) in ops.into_iter().enumerate() {
+                        out.push(Planned {
+                            call_index,
+                            edit_index: numbered.then_some(i),
+                            tool: tool.clone(),
+                            path,
+                            op,
+                        });
+                    }
+                }
+                Err(why) => out.push(whole(String::new(), Err(why))),
+            }
+            continue;
+        }
         match tool.as_str() {
             // Gemini CLI's write_file names the file `file_path`.
             "write_file" if !args.contains_key("path") && args.contains_key("file_path") => {

@@ -31,6 +31,7 @@ pub(crate) mod calls;
 pub(crate) mod patch_call;
 mod provider;
 mod schema;
+pub(crate) mod shell_call;
 mod status;
 pub(crate) mod strict;
 

@@ -14,7 +14,7 @@ use super::calls::{ProviderOp, Voice};
 use crate::hashline;
 use crate::locate::tolerant::{self as matching, MatchError};
 use crate::locate::{Pass as MatchPass, TOLERANT_PASSES};
-use crate::result::{Diagnostics, ErrorKind, NearLine};
+use crate::result::{Diagnostics, ErrorKind, NearLine, Status};
 
 /// Longest text of the model's own quoted back in a message.
 const QUOTE_MAX: usize = 300;
@@ -94,6 +94,11 @@ fn unusable(state: &FileState) -> Option<Outcome> {
         .map(|(kind, why)| super::apply::unusable(*kind, format!("{why}.")))
 }
 
+/// Why `state` cannot be written to, when it cannot.
+pub(super) fn unusable_outcome(state: &FileState) -> Option<Outcome> {
+    unusable(state)
+}
+
 /// Runs one provider operation on `state` (a file of the reply).
 pub(super) fn run(
     state: &mut FileState,
@@ -120,6 +125,12 @@ pub(super) fn run(
         ProviderOp::PatchCreate { diff } => patch_create(state, diff, path),
         ProviderOp::PatchUpdate { diff } => patch_update(state, diff, path),
         ProviderOp::PatchDelete => patch_delete(state, path),
+        ProviderOp::PatchMoveOut { diff, to } => patch_move_out(state, diff.as_deref(), path, to),
+        // Handled by the caller, which carries the moved file.
+        ProviderOp::PatchMoveIn { .. } => Outcome::fail(
+            ErrorKind::Malformed,
+            "a move is written by the caller".into(),
+        ),
         // Handled by the caller, which holds the session's history.
         ProviderOp::Undo => Outcome::fail(
             ErrorKind::Malformed,
@@ -573,6 +584,30 @@ fn patch_update(state: &mut FileState, diff: &str, path: &str) -> Outcome {
             outcome
         }
     }
+}
+
+/// The leaving end of a V4A move: the file is updated (when the operation
+/// has sections) and then no longer stands at `path`; the caller takes the
+/// body before it is dropped.
+fn patch_move_out(state: &mut FileState, diff: Option<&str>, path: &str, to: &str) -> Outcome {
+    if let Some(diff) = diff {
+        let updated = patch_update(state, diff, path);
+        if updated.status == Status::Failed {
+            return updated;
+        }
+    } else {
+        if let Some(o) = unusable(state) {
+            return o;
+        }
+        if state.body.is_none() {
+            return Outcome::fail(
+                ErrorKind::FileNotFound,
+                format!("{path} does not exist, so it cannot be moved to {to}."),
+            );
+        }
+    }
+    state.touched = true;
+    Outcome::ok(None, None).say(format!("Moved {path} to {to}."))
 }
 
 fn patch_delete(state: &mut FileState, path: &str) -> Outcome {

@@ -212,3 +212,34 @@ test('odd call items are answered or refused, never a trap', () => {
   const ok = applyToolCallsSync([{ name: 'write_file', arguments: { path: 'b.txt', content: 'b\n' } }], host);
   assert.equal(ok.ok, true);
 });
+
+test('a patch sent through a shell tool: applied from a function_call and a local_shell_call, other commands refused, answered per API', () => {
+  const patch = "*** Begin Patch\n*** Update File: button.js\n-export const label = 'Save';\n+export const label = 'Save all';\n*** End Patch\n";
+  const host = mapHost([['web/button.js', "export const label = 'Save';\n"], ['app.py', 'x = 1\n']]);
+  const output = [
+    { type: 'reasoning', id: 'rs_1', summary: [] },
+    { type: 'local_shell_call', id: 'lsh_1', call_id: 'call_l1', status: 'completed', action: { type: 'exec', command: ['bash', '-lc', `apply_patch <<'EOF'\n${patch}EOF\n`], working_directory: 'web', env: {} } },
+    { type: 'function_call', call_id: 'call_s1', name: 'shell', arguments: JSON.stringify({ command: ['apply_patch', '*** Begin Patch\n*** Update File: app.py\n-x = 1\n+x = 2\n*** End Patch\n'] }) },
+  ];
+  const result = applyToolCallsSync(output, host);
+  assert.ok(result.ok, result.errors.join('\n'));
+  assert.equal(host.files.get('web/button.js'), "export const label = 'Save all';\n");
+  assert.equal(host.files.get('app.py'), 'x = 2\n');
+  assert.deepEqual(result.calls.map((c) => c.name), ['local_shell', 'shell']);
+  assert.deepEqual(toolResultMessages(result), [
+    { type: 'local_shell_call_output', id: 'call_l1', output: 'Updated web/button.js.' },
+    { type: 'function_call_output', call_id: 'call_s1', output: 'Updated app.py.' },
+  ]);
+
+  // Nothing is run: another command, or apply_patch chained to one, refuses the reply naming it.
+  const before = new Map(host.files);
+  for (const command of [['rm', '-rf', 'web'], ['bash', '-lc', `apply_patch <<'EOF'\n${patch}EOF\nrm -rf web\n`]]) {
+    const refused = applyToolCallsSync([
+      { type: 'function_call', call_id: 'call_a', name: 'shell', arguments: JSON.stringify({ command: ['apply_patch', patch], workdir: 'web' }) },
+      { type: 'function_call', call_id: 'call_b', name: 'shell', arguments: JSON.stringify({ command }) },
+    ], host);
+    assert.equal(refused.ok, false);
+    assert.match(refused.errors.join('\n'), /^call 2 \(shell\): `(rm -rf web|rm -rf web` follows the heredoc)/m);
+    assert.deepEqual(host.files, before);
+  }
+});

@@ -42,6 +42,12 @@ function memoryHost(files, { delay } = {}) {
       host.files.set(p, Buffer.from(content, 'utf8'));
       return delay ? new Promise((r) => setTimeout(r, delay)) : undefined;
     },
+    // Patches sent through shell calls delete and move files.
+    deleteFile(p) {
+      host.writes.push(p);
+      host.files.delete(p);
+      return delay ? new Promise((r) => setTimeout(r, delay)) : undefined;
+    },
   };
   return host;
 }
@@ -68,6 +74,8 @@ function check({ dir, name }, before, host, result) {
   const expected = readTree(fs.existsSync(override) ? override : path.join(dir, 'after'));
   for (const [p, bytes] of expected) assert.deepEqual(host.files.get(p), bytes, `${p} differs`);
   for (const [p, bytes] of host.files) if (!expected.has(p)) assert.deepEqual(bytes, before.get(p), `${p} changed`);
+  const deleted = [...before.keys()].filter((p) => !host.files.has(p));
+  assert.deepEqual(deleted, result.filesDeleted.filter((p) => before.has(p)), 'deleted files');
 }
 
 test('every fixture applies through the sync and the async host, byte for byte', async () => {
