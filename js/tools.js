@@ -21,6 +21,7 @@ const APPLY_OPTIONS = {
   allowFolders: 'string[]',
   overwrite: 'boolean',
   maxCharacters: 'integer',
+  projectDir: 'string',
   session: 'session',
 };
 const APIS = ['plain', 'openai', 'openai-responses', 'anthropic', 'gemini'];
@@ -97,7 +98,7 @@ function splitOptions(rawOptions) {
   return { options: checkOptions(rest, 'applyToolCalls', APPLY_OPTIONS) || {}, session };
 }
 
-function plan(given, rawOptions, fn) {
+function plan(given, rawOptions, fn, host) {
   if (!Array.isArray(given)) {
     throw new TypeError(`editblocks: ${fn} expects an array of tool calls (as the SDK returned them, or { name, arguments })`);
   }
@@ -105,6 +106,9 @@ function plan(given, rawOptions, fn) {
   const calls = plainCopy(given, fn, 'calls');
   const coreOptions = { ...(options || {}) };
   if (session) coreOptions.history = session._snapshot();
+  // A shell call's absolute workdir is read against the root the model sees:
+  // nodeHost's, unless the caller says otherwise.
+  if (coreOptions.projectDir === undefined && host && typeof host.root === 'string') coreOptions.projectDir = host.root;
   return {
     calls,
     session,
@@ -249,7 +253,7 @@ function finish(result, calls, p) {
  * blocks), Gemini `functionCalls` or parts, or plain { name, arguments }.
  */
 export async function applyToolCalls(calls, host, options) {
-  const p = plan(calls, options, 'applyToolCalls');
+  const p = plan(calls, options, 'applyToolCalls', host);
   const listings = {};
   if (host && typeof host.listDir === 'function') {
     for (const dir of p.viewPaths) listings[dir] = await listAsync(host, dir);
@@ -259,7 +263,7 @@ export async function applyToolCalls(calls, host, options) {
 
 /** As applyToolCalls, for a host whose methods return values, not Promises. */
 export function applyToolCallsSync(calls, host, options) {
-  const p = plan(calls, options, 'applyToolCallsSync');
+  const p = plan(calls, options, 'applyToolCallsSync', host);
   const listings = {};
   if (host && typeof host.listDir === 'function') {
     for (const dir of p.viewPaths) listings[dir] = listSync(host, dir);

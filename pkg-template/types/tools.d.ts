@@ -121,6 +121,9 @@ export interface ToolApplyOptions {
   overwrite?: boolean;
   /** Cut `view` and hashline `read` answers to this many characters. */
   maxCharacters?: number;
+  /** The project root's absolute path as the model sees it (default: the host's `root`, which nodeHost has).
+   *  A shell call's absolute `workdir` inside it names the folder below; anywhere else it is refused. */
+  projectDir?: string;
   /** The conversation's edit session, for `undo_edit`. */
   session?: EditSession;
 }

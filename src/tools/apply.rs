@@ -53,6 +53,11 @@ pub struct ToolOptions {
     /// Folder listings for `view` of a folder (path → entries), from the host's `listDir`.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub listings: BTreeMap<String, Vec<String>>,
+    /// The project root's absolute path as the model sees it (`nodeHost`'s
+    /// root by default in JavaScript): a shell call's absolute `workdir`
+    /// inside it names the folder below it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project_dir: Option<String>,
 }
 
 impl Default for ToolOptions {
@@ -67,6 +72,7 @@ impl Default for ToolOptions {
             max_characters: None,
             history: BTreeMap::new(),
             listings: BTreeMap::new(),
+            project_dir: None,
         }
     }
 }
@@ -177,7 +183,7 @@ pub struct ToolApplyResult {
 /// paths are left out (they are never read).
 pub fn tool_call_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
-    for item in plan(calls) {
+    for item in plan(calls, options.project_dir.as_deref()) {
         if item.op.is_err() {
             continue;
         }
@@ -194,7 +200,7 @@ pub fn tool_call_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String>
 /// the folders among them are listed through the host's `listDir`.
 pub fn tool_view_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
-    for item in plan(calls) {
+    for item in plan(calls, options.project_dir.as_deref()) {
         if !matches!(item.op, Ok(Op::Provider(ProviderOp::View { .. }))) {
             continue;
         }
@@ -505,7 +511,7 @@ pub fn apply_tool_calls(
     host: &mut dyn FileHost,
     options: &ToolOptions,
 ) -> ToolApplyResult {
-    let items = plan(calls);
+    let items = plan(calls, options.project_dir.as_deref());
     let policy = options.trailing_newline;
     // Each file as the reply leaves it, in first-used order; an edit that
     // fails leaves its file as it was, and nothing is written unless all apply.

@@ -599,8 +599,10 @@ fn apply_patch_op(args: &serde_json::Map<String, Value>) -> (String, Result<Prov
 }
 
 /// Turns the calls of a reply into per-file work, in order. Calls that
-/// cannot be read become entries whose `op` is the reason.
-pub fn plan(calls: &[ToolCall]) -> Vec<Planned> {
+/// cannot be read become entries whose `op` is the reason. `project_dir`
+/// is the root's absolute path, when known (a shell call's absolute
+/// `workdir` is read against it).
+pub fn plan(calls: &[ToolCall], project_dir: Option<&str>) -> Vec<Planned> {
     let mut out = Vec::new();
     for (call_index, call) in calls.iter().enumerate() {
         let tool = call.name.clone();
@@ -624,7 +626,7 @@ pub fn plan(calls: &[ToolCall]) -> Vec<Planned> {
             .unwrap_or_default()
             .to_string();
         if super::shell_call::is_shell_tool(&tool) {
-            match super::shell_call::read_shell_call(&args) {
+            match super::shell_call::read_shell_call(&args, project_dir) {
                 Ok(ops) => {
                     let numbered = ops.len() > 1;
                     for (i, (path, op)) in ops.into_iter().enumerate() {

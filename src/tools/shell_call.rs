@@ -44,8 +44,11 @@ pub(crate) type ShellOp = (String, Result<Op, String>);
 
 /// What a shell call asks: the patch's operations in order, or why the call
 /// is no edit the package applies (a single refusal).
-pub(crate) fn read_shell_call(args: &Map<String, Value>) -> Result<Vec<ShellOp>, String> {
-    let folder = workdir(args)?;
+pub(crate) fn read_shell_call(
+    args: &Map<String, Value>,
+    project_dir: Option<&str>,
+) -> Result<Vec<ShellOp>, String> {
+    let folder = workdir(args, project_dir)?;
     let command = match args.get("command").or_else(|| args.get("cmd")) {
         Some(Value::Null) | None => {
             return Err("command is missing; send the patch as [\"apply_patch\", patch]".into())
@@ -136,8 +139,11 @@ fn mixed(command: &str) -> String {
 }
 
 /// The `workdir` / `working_directory` the command runs in, when it is a
-/// folder inside the project root (`None` for the root itself).
-fn workdir(args: &Map<String, Value>) -> Result<Option<String>, String> {
+/// folder inside the project root (`None` for the root itself). An absolute
+/// one is read against `project_dir`, the root's absolute path when the
+/// caller gave it (Codex sends the folder it was started in): inside it, it
+/// is the folder below; anywhere else it is refused.
+fn workdir(args: &Map<String, Value>, project_dir: Option<&str>) -> Result<Option<String>, String> {
     let (key, value) = match (args.get("workdir"), args.get("working_directory")) {
         (Some(v), _) if !v.is_null() => ("workdir", v),
         (_, Some(v)) if !v.is_null() => ("working_directory", v),
@@ -152,16 +158,34 @@ fn workdir(args: &Map<String, Value>) -> Result<Option<String>, String> {
             shown(dir)
         ))
     };
-    let trimmed = dir.trim_end_matches('/');
+    let root = project_dir
+        .map(|r| r.trim_end_matches('/'))
+        .filter(|r| r.starts_with('/'));
+    let mut relative = dir.as_str();
+    if let Some(root) = root {
+        if let Some(rest) = dir.strip_prefix(root) {
+            if rest.is_empty() || rest.starts_with('/') {
+                relative = rest.trim_start_matches('/');
+                if relative.is_empty() {
+                    return Ok(None);
+                }
+            }
+        }
+    }
+    let trimmed = relative.trim_end_matches('/');
     let trimmed = trimmed.strip_prefix("./").unwrap_or(trimmed);
-    if trimmed.is_empty() && dir.starts_with('/') {
-        return refuse("is an absolute path, which may not be the project root");
+    let absolute = match root {
+        Some(root) => format!("is an absolute path outside the project root `{}`", shown(root)),
+        None => "is an absolute path, and the project root's absolute path is not known (the caller's option projectDir)".to_string(),
+    };
+    if trimmed.is_empty() && relative.starts_with('/') {
+        return refuse(&absolute);
     }
     if trimmed.is_empty() || trimmed == "." {
         return Ok(None);
     }
     if trimmed.starts_with(['/', '~', '\\']) || trimmed.get(1..2) == Some(":") {
-        return refuse("is an absolute path, which may not be the project root");
+        return refuse(&absolute);
     }
     for part in trimmed.split('/') {
         if part == ".." {
@@ -444,7 +468,12 @@ mod tests {
 
     #[test]
     fn reads_the_workdir() {
-        let dir = |v: Value| workdir(serde_json::json!({ "workdir": v }).as_object().unwrap());
+        let dir = |v: Value| {
+            workdir(
+                serde_json::json!({ "workdir": v }).as_object().unwrap(),
+                None,
+            )
+        };
         assert_eq!(dir(Value::from("web/")), Ok(Some("web".into())));
         assert_eq!(dir(Value::from("./")), Ok(None));
         assert_eq!(dir(Value::Null), Ok(None));
@@ -453,5 +482,26 @@ mod tests {
         ] {
             assert!(dir(Value::from(bad)).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn reads_an_absolute_workdir_against_the_project_dir() {
+        let dir = |v: &str| {
+            workdir(
+                serde_json::json!({ "workdir": v }).as_object().unwrap(),
+                Some("/home/u/proj/"),
+            )
+        };
+        assert_eq!(dir("/home/u/proj"), Ok(None));
+        assert_eq!(dir("/home/u/proj/"), Ok(None));
+        assert_eq!(dir("/home/u/proj/web/ui/"), Ok(Some("web/ui".into())));
+        assert_eq!(dir("web"), Ok(Some("web".into())));
+        for bad in ["/home/u/projX", "/home/u/proj/../x", "/home/u", "/etc"] {
+            let why = dir(bad).unwrap_err();
+            assert!(why.contains(&format!("`{bad}`")), "{bad}: {why}");
+        }
+        assert!(dir("/etc")
+            .unwrap_err()
+            .contains("outside the project root `/home/u/proj`"));
     }
 }
