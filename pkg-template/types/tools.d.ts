@@ -122,7 +122,8 @@ export interface ToolApplyOptions {
   /** Cut `view` and hashline `read` answers to this many characters. */
   maxCharacters?: number;
   /** The project root's absolute path as the model sees it (default: the host's `root`, which nodeHost has).
-   *  A shell call's absolute `workdir` inside it names the folder below; anywhere else it is refused. */
+   *  A tool call's absolute path (a file, or a shell call's `workdir`) inside it is read from the root;
+   *  anywhere else an absolute path is refused. */
   projectDir?: string;
   /** The conversation's edit session, for `undo_edit`. */
   session?: EditSession;

@@ -54,8 +54,8 @@ pub struct ToolOptions {
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub listings: BTreeMap<String, Vec<String>>,
     /// The project root's absolute path as the model sees it (`nodeHost`'s
-    /// root by default in JavaScript): a shell call's absolute `workdir`
-    /// inside it names the folder below it.
+    /// root by default in JavaScript): a call's absolute path inside it (a
+    /// file, or a shell call's `workdir`) is read from the root.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub project_dir: Option<String>,
 }

@@ -754,5 +754,43 @@ pub fn plan(calls: &[ToolCall], project_dir: Option<&str>) -> Vec<Planned> {
             )),
         }
     }
+    if let Some(root) = project_dir {
+        for item in &mut out {
+            if let Some(path) = within_project(&item.path, root) {
+                item.path = path;
+            }
+            if let Ok(Op::Provider(
+                ProviderOp::PatchMoveOut { to: other, .. }
+                | ProviderOp::PatchMoveIn { from: other },
+            )) = &mut item.op
+            {
+                if let Some(path) = within_project(other, root) {
+                    *other = path;
+                }
+            }
+        }
+    }
     out
+}
+
+/// A path the model wrote from the filesystem's root (`/home/me/app/src/x.py`,
+/// as Claude's text editor and Codex write them), read from the project root
+/// when it lies inside `project_dir` (the root's absolute path; `.` for the
+/// root itself); `None` for any other path, which the path check then judges
+/// as written (an absolute one is refused).
+pub(crate) fn within_project(path: &str, project_dir: &str) -> Option<String> {
+    let root = project_dir.trim_end_matches('/');
+    if !project_dir.starts_with('/') || !path.starts_with('/') {
+        return None;
+    }
+    let rest = path.strip_prefix(root)?;
+    if !rest.is_empty() && !rest.starts_with('/') {
+        return None;
+    }
+    let rest = rest.trim_start_matches('/');
+    Some(if rest.is_empty() {
+        ".".to_string()
+    } else {
+        rest.to_string()
+    })
 }

@@ -158,20 +158,14 @@ fn workdir(args: &Map<String, Value>, project_dir: Option<&str>) -> Result<Optio
             shown(dir)
         ))
     };
+    let within = project_dir.and_then(|root| super::calls::within_project(dir, root));
+    let relative = within.as_deref().unwrap_or(dir);
+    if relative == "." {
+        return Ok(None);
+    }
     let root = project_dir
         .map(|r| r.trim_end_matches('/'))
         .filter(|r| r.starts_with('/'));
-    let mut relative = dir.as_str();
-    if let Some(root) = root {
-        if let Some(rest) = dir.strip_prefix(root) {
-            if rest.is_empty() || rest.starts_with('/') {
-                relative = rest.trim_start_matches('/');
-                if relative.is_empty() {
-                    return Ok(None);
-                }
-            }
-        }
-    }
     let trimmed = relative.trim_end_matches('/');
     let trimmed = trimmed.strip_prefix("./").unwrap_or(trimmed);
     let absolute = match root {

@@ -47,3 +47,20 @@ test('projectDir given by the caller wins over the host root', async () => {
   assert.equal(result.ok, true, JSON.stringify(result.errors));
   assert.equal(button(dir), "export const label = 'Save all';\n");
 });
+
+test("a text editor call's absolute path inside nodeHost's root edits that file", async () => {
+  const dir = project();
+  const call = {
+    type: 'tool_use',
+    id: 'toolu_1',
+    name: 'str_replace_based_edit_tool',
+    input: { command: 'str_replace', path: path.join(dir, 'web', 'ui', 'button.js'), old_str: "'Save'", new_str: "'Save all'" },
+  };
+  const result = await applyToolCalls([call], nodeHost(dir, { git: false }));
+  assert.equal(result.ok, true, JSON.stringify(result.errors));
+  assert.equal(button(dir), "export const label = 'Save all';\n");
+  const outside = { ...call, input: { ...call.input, path: `${dir}-old/web/ui/button.js` } };
+  const refused = await applyToolCalls([outside], nodeHost(dir, { git: false }));
+  assert.equal(refused.ok, false);
+  assert.match(refused.errors.join('\n'), /it is absolute/);
+});
