@@ -120,6 +120,66 @@ pub struct PatchPreview {
     streamed: Option<(PreviewState, Option<String>)>,
     /// What the last incremental render showed.
     drawn: Option<Drawn>,
+    /// The file's lines numbered per pass, once a section narrows.
+    ids: Option<LineIds>,
+}
+
+/// The file's lines as each patch pass compares them, numbered: a file line
+/// and a patch line are the same under a pass when their numbers are. Built
+/// once per operation, when a section has a second old line, so that
+/// narrowing a candidate costs an integer comparison, not the normalising
+/// of two lines (on a repetitive file thousands of candidates survive each
+/// line, in every pass).
+struct LineIds {
+    /// A normalised text and its number.
+    numbers: std::collections::HashMap<String, u32>,
+    /// Per pass, the numbers of the file's lines.
+    per_pass: Vec<(Pass, Vec<u32>)>,
+    /// Whether a file line is blank (whitespace only).
+    blank: Vec<bool>,
+}
+
+impl LineIds {
+    fn new(lines: &[String]) -> LineIds {
+        let mut numbers = std::collections::HashMap::new();
+        let per_pass = verdict::patch_passes()
+            .iter()
+            .map(|&pass| {
+                let ids = lines
+                    .iter()
+                    .map(|l| {
+                        let next = numbers.len() as u32;
+                        *numbers
+                            .entry(pass.normalize(l).into_owned())
+                            .or_insert(next)
+                    })
+                    .collect();
+                (pass, ids)
+            })
+            .collect();
+        let blank = lines.iter().map(|l| l.trim().is_empty()).collect();
+        LineIds {
+            numbers,
+            per_pass,
+            blank,
+        }
+    }
+
+    /// The number of `text` under `pass`; `u32::MAX` (no file line's) when no file line has it.
+    fn of(&self, pass: Pass, text: &str) -> u32 {
+        self.numbers
+            .get(pass.normalize(text).as_ref())
+            .copied()
+            .unwrap_or(u32::MAX)
+    }
+
+    /// The numbers of the file's lines under `pass`.
+    fn file(&self, pass: Pass) -> &[u32] {
+        self.per_pass
+            .iter()
+            .find(|(p, _)| *p == pass)
+            .map_or(&[], |(_, ids)| ids.as_slice())
+    }
 }
 
 impl PatchPreview {
@@ -149,6 +209,7 @@ impl PatchPreview {
             received: 0,
             streamed: None,
             drawn: None,
+            ids: None,
         }
     }
 
@@ -406,21 +467,21 @@ impl PatchPreview {
                 })
                 .collect();
         } else {
+            let ids = self.ids.get_or_insert_with(|| LineIds::new(lines));
             let past_end = &mut o.past_end;
             for (pass, cands) in &mut o.cands {
                 let pass = *pass;
+                let file = ids.file(pass);
+                let want = ids.of(pass, text);
                 cands.retain_mut(|c| {
                     let mut at = c.next;
                     if gaps {
                         // Blank file lines the stream may have dropped.
-                        while lines
-                            .get(at)
-                            .is_some_and(|l| l.trim().is_empty() && !verdict::same(pass, l, text))
-                        {
+                        while at < file.len() && ids.blank[at] && file[at] != want {
                             at += 1;
                         }
                     }
-                    if lines.get(at).is_some_and(|l| verdict::same(pass, l, text)) {
+                    if file.get(at) == Some(&want) {
                         c.next = at + 1;
                         true
                     } else {
