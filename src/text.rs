@@ -373,10 +373,16 @@ pub struct SharedLine {
     text: std::rc::Rc<str>,
     start: usize,
     end: usize,
-    /// For a line an edit wrote in place of another: the line it replaced,
-    /// whose ending it takes in a file with mixed endings (set only there).
-    replaced: Option<Box<SharedLine>>,
+    /// For a line an edit wrote in place of a line of the body as read:
+    /// where that line ends in the body, so that in a file with mixed
+    /// endings it takes that line's ending ([`NOT_REPLACED`] otherwise).
+    /// A plain number, not the line itself: lines are copied and dropped by
+    /// the thousand, and a pointer here would cost every one of them.
+    replaced_end: u32,
 }
+
+/// [`SharedLine::replaced_end`] of a line that replaced none.
+const NOT_REPLACED: u32 = u32::MAX;
 
 impl SharedLine {
     /// A line of its own.
@@ -385,7 +391,7 @@ impl SharedLine {
             text: std::rc::Rc::from(s),
             start: 0,
             end: s.len(),
-            replaced: None,
+            replaced_end: NOT_REPLACED,
         }
     }
 
@@ -394,9 +400,13 @@ impl SharedLine {
     /// a line only added takes the majority's.
     pub fn replacing(s: &str, old: &SharedLine) -> SharedLine {
         let mut line = SharedLine::new(s);
-        line.replaced = match &old.replaced {
-            Some(first) => Some(first.clone()),
-            None => Some(Box::new(old.clone())),
+        line.replaced_end = if old.replaced_end != NOT_REPLACED {
+            old.replaced_end
+        } else if old.text.as_bytes().get(old.end) == Some(&b'\n') {
+            // A line of a shared body (it ends at that body's newline).
+            u32::try_from(old.end).unwrap_or(NOT_REPLACED)
+        } else {
+            NOT_REPLACED
         };
         line
     }
@@ -412,7 +422,7 @@ impl SharedLine {
                 text: text.clone(),
                 start: s.start,
                 end: s.end,
-                replaced: None,
+                replaced_end: NOT_REPLACED,
             })
         });
         lines
@@ -435,8 +445,18 @@ impl SharedLine {
                 kept.then(|| mixed.newlines.binary_search(&l.end).ok())
                     .flatten()
             };
-            let origin =
-                |l: &SharedLine| in_body(l).or_else(|| l.replaced.as_deref().and_then(in_body));
+            let origin = |l: &SharedLine| {
+                in_body(l).or_else(|| {
+                    (l.replaced_end != NOT_REPLACED)
+                        .then(|| {
+                            mixed
+                                .newlines
+                                .binary_search(&(l.replaced_end as usize))
+                                .ok()
+                        })
+                        .flatten()
+                })
+            };
             let kept = lines.iter().map(|l| (l.as_ref(), origin(l)));
             return file.encode_kept_lines(kept, final_newline);
         }
