@@ -282,26 +282,6 @@ struct WriteOp<'a> {
     content: usize,
 }
 
-/// Whether two texts are equal, eight bytes at a time: the texts are whole
-/// files, and wasm's `memcmp` compares byte by byte.
-#[cfg(feature = "full")]
-fn same_text(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let word = |c: &[u8]| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        u64::from_le_bytes(w)
-    };
-    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
-    let differs = (&mut x)
-        .zip(&mut y)
-        .fold(0u64, |acc, (p, q)| acc | (word(p) ^ word(q)));
-    differs == 0 && x.remainder() == y.remainder()
-}
-
 /// Packs the operations a snapshot host recorded, in order, with `result`:
 /// `{ result, writes: [{ path, content }], deletes, stage }`.
 ///
@@ -382,7 +362,7 @@ pub(crate) fn host_changes<R: WithFileChanges>(
             let write = last_write
                 .get(change.path.as_str())
                 .copied()
-                .filter(|&i| same_text(texts[i], t));
+                .filter(|&i| crate::text::same_str(texts[i], t));
             write.unwrap_or_else(|| {
                 texts.push(t);
                 texts.len() - 1

@@ -7,11 +7,11 @@
 // Then deletes raced against a folder/symlink swap: none lands outside.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { applyEditsSync, nodeHost } from '../../pkg/node/index.mjs';
+import { startSwapper, stopSwapper } from './support/swapper.mjs';
 
 const base = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
 const made = [];
@@ -82,18 +82,6 @@ test('a move onto a link to the file itself is refused, not written and then del
   assert.deepEqual([listing(root), listing(outside)], before);
 });
 
-// Swaps `a` and `b` atomically in a loop until killed (Linux renameat2 through Python's ctypes).
-const SWAPPER = `
-import ctypes, sys
-libc = ctypes.CDLL(None, use_errno=True)
-a, b = sys.argv[1].encode(), sys.argv[2].encode()
-if libc.renameat2(-100, a, -100, b, 2) != 0:
-    sys.stderr.write('renameat2 failed: errno %d\\n' % ctypes.get_errno()); sys.exit(3)
-sys.stdout.write('ready\\n'); sys.stdout.flush()
-while True:
-    libc.renameat2(-100, a, -100, b, 2)
-`;
-
 test('5,000 deletes raced against a folder/symlink swap: no file outside the root is deleted', { skip: process.platform !== 'linux' && 'renameat2 is Linux-only' }, async () => {
   const root = tmp('delrace-root');
   const outside = tmp('delrace-outside');
@@ -102,13 +90,7 @@ test('5,000 deletes raced against a folder/symlink swap: no file outside the roo
   // The outside holds files of the same names and bytes as those deleted inside.
   const N = 50;
   for (let i = 0; i < N; i++) fs.writeFileSync(path.join(outside, `f${i}.txt`), 'same\n');
-  const child = spawn('python3', ['-c', SWAPPER, path.join(root, 'd'), path.join(root, 'l')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.stdout.once('data', resolve);
-    child.once('exit', (code) => reject(new Error(`the swapper exited (${code}): ${err}`)));
-  });
+  const child = await startSwapper(path.join(root, 'd'), path.join(root, 'l'));
   const counts = { deleted: 0, refused: 0, changed: 0 };
   const others = new Set();
   try {
@@ -127,11 +109,7 @@ test('5,000 deletes raced against a folder/symlink swap: no file outside the roo
       }
     }
   } finally {
-    await new Promise((resolve) => {
-      child.removeAllListeners('exit');
-      child.once('exit', resolve);
-      child.kill('SIGKILL');
-    });
+    await stopSwapper(child);
   }
   console.log(`delete race: ${JSON.stringify(counts)} other errors: ${[...others].join(', ') || 'none'}`);
   assert.deepEqual(fs.readdirSync(outside).sort(), Array.from({ length: N }, (_, i) => `f${i}.txt`).sort(), 'every outside file is still there');

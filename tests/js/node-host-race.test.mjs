@@ -4,48 +4,19 @@
 // while nodeHost writes into that folder. Nothing may land outside.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeHost } from '../../pkg/node/index.mjs';
+import { startSwapper, stopSwapper as stop } from './support/swapper.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, '../../pkg/bin/editblocks.mjs');
 // The race is about path lookup, not the disk: tmpfs keeps 20,000 fsyncs quick.
 const base = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
 const tmp = (name) => fs.mkdtempSync(path.join(base, `editblocks-${name}-`));
-
-// Swaps `a` and `b` atomically in a loop until killed (Linux renameat2 through Python's ctypes).
-const SWAPPER = `
-import ctypes, sys
-libc = ctypes.CDLL(None, use_errno=True)
-a, b = sys.argv[1].encode(), sys.argv[2].encode()
-if libc.renameat2(-100, a, -100, b, 2) != 0:
-    sys.stderr.write('renameat2 failed: errno %d\\n' % ctypes.get_errno()); sys.exit(3)
-sys.stdout.write('ready\\n'); sys.stdout.flush()
-while True:
-    libc.renameat2(-100, a, -100, b, 2)
-`;
-
-function startSwapper(a, b) {
-  const child = spawn('python3', ['-c', SWAPPER, a, b], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.stdout.once('data', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`the swapper exited (${code}): ${err}`)));
-  });
-}
-
-function stop(child) {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', resolve);
-    child.kill('SIGKILL');
-  });
-}
 
 const made = [];
 process.on('exit', () => {
