@@ -42,6 +42,19 @@ pub fn normalize_path(raw: &str) -> Result<String, PathError> {
     confine(raw, &[])
 }
 
+/// Whether `raw` names a place from the file system's root (`/x`, `\\x`,
+/// `C:x`), not from the project's: such a path is never read relative to a
+/// folder (`cd web && apply_patch` with `/etc/x` is `/etc/x`, refused, not
+/// `web/etc/x`).
+pub fn is_absolute(raw: &str) -> bool {
+    raw.starts_with('/') || raw.starts_with('\\') || has_drive_letter(raw)
+}
+
+fn has_drive_letter(raw: &str) -> bool {
+    let bytes = raw.as_bytes();
+    bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':'
+}
+
 /// Normalises a relative, `/`-separated path: `./a//b` becomes `a/b`, `\` is
 /// read as `/`, and `a/../b` becomes `b`; then refuses what the module
 /// documentation lists.
@@ -104,8 +117,7 @@ fn components(raw: &str) -> Result<Vec<&str>, PathError> {
     if raw.starts_with('/') || raw.starts_with('\\') {
         return refuse("it is absolute".into());
     }
-    let bytes = raw.as_bytes();
-    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+    if has_drive_letter(raw) {
         return refuse("it starts with a drive letter".into());
     }
     let mut parts: Vec<&str> = Vec::new();

@@ -151,7 +151,10 @@ impl Reader {
     /// A path of the patch, read from the `cd` folder when there is one.
     fn rooted(&self, path: String) -> String {
         match &self.dir {
-            Some(dir) if !path.is_empty() => format!("{dir}/{path}"),
+            // An absolute path stays absolute (and is refused), never moved under `dir`.
+            Some(dir) if !path.is_empty() && !crate::path::is_absolute(&path) => {
+                format!("{dir}/{path}")
+            }
             _ => path,
         }
     }

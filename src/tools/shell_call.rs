@@ -86,7 +86,14 @@ pub(crate) fn read_shell_call(
     let Some(dir) = folder else {
         return Ok(ops);
     };
-    let inside = |path: &str| format!("{dir}/{path}");
+    // An absolute path stays as written: read against `projectDir` or refused, never moved under `dir`.
+    let inside = |path: &str| {
+        if crate::path::is_absolute(path) {
+            path.to_string()
+        } else {
+            format!("{dir}/{path}")
+        }
+    };
     Ok(ops
         .into_iter()
         .map(|(path, op)| {
