@@ -72,6 +72,19 @@ fn is_hunk_header(t: &str) -> bool {
 
 /// `@@ -3,4 +3,5 @@ tail` as (old start, old count, new start, new count).
 pub(crate) fn hunk_numbers(t: &str) -> Option<(u32, u32, u32, u32)> {
+    let [os, oc, ns, nc] = hunk_number_texts(t)?;
+    Some((
+        os.parse().ok()?,
+        oc.parse().ok()?,
+        ns.parse().ok()?,
+        nc.parse().ok()?,
+    ))
+}
+
+/// The four numbers of a `@@ -3,4 +3,5 @@` header as written (digits
+/// only; a missing count is `1`), whether or not they fit a line number:
+/// `@@ -99999999999999999999,1 +1 @@` still has the shape of a header.
+pub(crate) fn hunk_number_texts(t: &str) -> Option<[&str; 4]> {
     let rest = t.strip_prefix("@@")?.trim_start();
     // The first `@@` (a byte search: `str::find` with a two-byte pattern
     // sets up a general searcher for each header).
@@ -79,15 +92,14 @@ pub(crate) fn hunk_numbers(t: &str) -> Option<(u32, u32, u32, u32)> {
     let mut parts = rest[..end].split_whitespace();
     let old = parts.next()?.strip_prefix('-')?;
     let new = parts.next()?.strip_prefix('+')?;
-    let range = |s: &str| -> Option<(u32, u32)> {
-        match s.split_once(',') {
-            Some((a, b)) => Some((a.parse().ok()?, b.parse().ok()?)),
-            None => Some((s.parse().ok()?, 1)),
-        }
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let range = |s| match s {
+        Some((a, b)) if digits(a) && digits(b) => Some((a, b)),
+        _ => None,
     };
-    let (os, oc) = range(old)?;
-    let (ns, nc) = range(new)?;
-    Some((os, oc, ns, nc))
+    let (os, oc) = range(old.split_once(',').or(Some((old, "1"))))?;
+    let (ns, nc) = range(new.split_once(',').or(Some((new, "1"))))?;
+    Some([os, oc, ns, nc])
 }
 
 /// The path of a `---` / `+++` header: timestamps after a tab dropped.
@@ -654,6 +666,9 @@ mod tests {
         assert_eq!(hunk_numbers("@@ -3,4 +3,5 @@ fn x()"), Some((3, 4, 3, 5)));
         assert_eq!(hunk_numbers("@@ -1 +1 @@"), Some((1, 1, 1, 1)));
         assert_eq!(hunk_numbers("@@ ... @@"), None);
+        assert_eq!(hunk_numbers("@@ -99999999999999999999,1 +1 @@"), None);
+        assert!(hunk_number_texts("@@ -99999999999999999999,1 +1 @@").is_some());
+        assert!(hunk_number_texts("@@ -1,x +1 @@").is_none());
         assert_eq!(
             git_names("a/x y.txt b/x y.txt"),
             Some(("a/x y.txt".into(), "b/x y.txt".into()))

@@ -279,7 +279,7 @@ impl Reader {
                     let a = anchor.strip_prefix(' ').unwrap_or(anchor);
                     // `@@ -3,4 +3,5 @@` (a unified-diff hunk header, as models
                     // sometimes write here) names no line: read as a bare `@@`.
-                    let numbers = super::unified::hunk_numbers(line.trim_end()).is_some();
+                    let numbers = super::unified::hunk_number_texts(line.trim_end()).is_some();
                     if !a.trim().is_empty() && !numbers {
                         op.hunk.anchors.push(a.to_string());
                     }
