@@ -162,6 +162,14 @@ impl Hunk {
         &self.body
     }
 
+    /// A hunk with room for a body of `bytes` bytes.
+    pub(crate) fn with_capacity(bytes: usize) -> Hunk {
+        Hunk {
+            body: String::with_capacity(bytes),
+            ..Hunk::default()
+        }
+    }
+
     /// Appends a body line (with its prefix).
     pub fn push_line(&mut self, line: &str) {
         if self.body.capacity() == 0 {

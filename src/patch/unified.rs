@@ -61,10 +61,22 @@ pub(crate) struct Reader {
     file: Option<File>,
     /// A `--- x` line that starts a file if `+++ y` follows.
     held: Option<(String, u32)>,
+    /// The last file's text length and its last hunk's body length: the
+    /// files of one diff are mostly alike, so the next ones get that much
+    /// room at once instead of growing to it.
+    last_raw: usize,
+    last_body: usize,
 }
 
 /// What a file's text is first given room for (it grows from there).
 const RAW_CAPACITY: usize = 1024;
+/// The least and most room given ahead to a file's text or a hunk's body.
+const ROOM: (usize, usize) = (256, 1 << 16);
+
+/// Room for a text as long as the last one and a quarter more, at least `least`.
+fn room(last: usize, least: usize) -> usize {
+    (last + last / 4).clamp(least, ROOM.1)
+}
 
 fn is_hunk_header(t: &str) -> bool {
     t.starts_with("@@")
@@ -72,6 +84,16 @@ fn is_hunk_header(t: &str) -> bool {
 
 /// `@@ -3,4 +3,5 @@ tail` as (old start, old count, new start, new count).
 pub(crate) fn hunk_numbers(t: &str) -> Option<(u32, u32, u32, u32)> {
+    // Most headers are written exactly so: read those byte by byte (the
+    // general reading below splits and parses, several times the cost).
+    if let Some(numbers) = plain_hunk_numbers(t.as_bytes()) {
+        return Some(numbers);
+    }
+    any_hunk_numbers(t)
+}
+
+/// [`hunk_numbers`] of a header in any form: spaces of any kind and count.
+fn any_hunk_numbers(t: &str) -> Option<(u32, u32, u32, u32)> {
     let [os, oc, ns, nc] = hunk_number_texts(t)?;
     Some((
         os.parse().ok()?,
@@ -102,9 +124,58 @@ pub(crate) fn hunk_number_texts(t: &str) -> Option<[&str; 4]> {
     Some([os, oc, ns, nc])
 }
 
+/// [`hunk_numbers`] of a header in the plain form `@@ -l[,n] +l[,n] @@…`
+/// (single spaces, up to nine digits a number); `None` for any other form,
+/// which the general reading then reads (it gives the same numbers for this
+/// form).
+fn plain_hunk_numbers(t: &[u8]) -> Option<(u32, u32, u32, u32)> {
+    // Up to nine digits, at least one: no overflow of u32.
+    fn number(t: &[u8], at: &mut usize) -> Option<u32> {
+        let start = *at;
+        let mut value = 0u32;
+        while let Some(d) = t.get(*at).filter(|d| d.is_ascii_digit()) {
+            if *at - start == 9 {
+                return None;
+            }
+            value = value * 10 + u32::from(d - b'0');
+            *at += 1;
+        }
+        (*at > start).then_some(value)
+    }
+    fn range(t: &[u8], at: &mut usize, sign: u8) -> Option<(u32, u32)> {
+        if t.get(*at) != Some(&sign) {
+            return None;
+        }
+        *at += 1;
+        let start = number(t, at)?;
+        if t.get(*at) != Some(&b',') {
+            return Some((start, 1));
+        }
+        *at += 1;
+        Some((start, number(t, at)?))
+    }
+    let mut at = 3;
+    if t.get(..3) != Some(b"@@ ") {
+        return None;
+    }
+    let (os, oc) = range(t, &mut at, b'-')?;
+    if t.get(at) != Some(&b' ') {
+        return None;
+    }
+    at += 1;
+    let (ns, nc) = range(t, &mut at, b'+')?;
+    if t.get(at..at + 3) != Some(b" @@") {
+        return None;
+    }
+    Some((os, oc, ns, nc))
+}
+
 /// The path of a `---` / `+++` header: timestamps after a tab dropped.
 fn header_path(rest: &str) -> String {
-    let p = rest.split('\t').next().unwrap_or(rest);
+    let p = match crate::text::find_byte(rest.as_bytes(), b'\t') {
+        Some(tab) => &rest[..tab],
+        None => rest,
+    };
     clean_path(p.trim_end())
 }
 
@@ -150,6 +221,8 @@ impl Reader {
             let mut r = Reader {
                 file: None,
                 held: None,
+                last_raw: 0,
+                last_body: 0,
             };
             r.open_git(line, rest, n);
             return Some((r, false));
@@ -160,6 +233,8 @@ impl Reader {
                     Reader {
                         file: None,
                         held: Some((line.to_string(), n)),
+                        last_raw: 0,
+                        last_body: 0,
                     },
                     true,
                 ));
@@ -168,11 +243,16 @@ impl Reader {
         None
     }
 
+    /// A new file's text buffer.
+    fn raw_room(&self) -> String {
+        String::with_capacity(room(self.last_raw, RAW_CAPACITY))
+    }
+
     fn open_git(&mut self, line: &str, rest: &str, n: u32) {
         let mut f = File {
             line_number: n,
             git: git_names(rest),
-            raw: String::with_capacity(RAW_CAPACITY),
+            raw: self.raw_room(),
             ..File::default()
         };
         f.raw.push_str(line);
@@ -210,7 +290,7 @@ impl Reader {
                     self.complete(out);
                     self.file = Some(File {
                         line_number: at,
-                        raw: String::with_capacity(RAW_CAPACITY),
+                        raw: self.raw_room(),
                         ..File::default()
                     });
                 }
@@ -317,7 +397,7 @@ impl Reader {
             if let Some(h) = f.hunk.take() {
                 f.hunks.push(h);
             }
-            let mut h = Hunk::default();
+            let mut h = Hunk::with_capacity(room(self.last_body, ROOM.0));
             f.counted = false;
             f.gap = false;
             f.blanks = 0;
@@ -428,6 +508,10 @@ impl Reader {
         if let Some(h) = f.hunk.take() {
             f.hunks.push(h);
         }
+        self.last_raw = f.raw.len();
+        if let Some(h) = f.hunks.last() {
+            self.last_body = h.body().len();
+        }
         let line_number = f.line_number;
         let discard = |out: &mut Vec<PatchEvent>, path: Option<String>, reason: String| {
             out.push(PatchEvent::Discarded {
@@ -510,9 +594,9 @@ impl Reader {
                 })
             })
         };
-        let operation = if f.new_mode || (old.as_deref() == Some("/dev/null") && !old_lines()) {
+        let operation = if f.new_mode || (old == Some("/dev/null") && !old_lines()) {
             Operation::Add
-        } else if f.deleted_mode || new.as_deref() == Some("/dev/null") {
+        } else if f.deleted_mode || new == Some("/dev/null") {
             Operation::Delete
         } else {
             Operation::Update
@@ -520,9 +604,9 @@ impl Reader {
         let renamed = match (&f.rename_from, &f.rename_to) {
             // `rename to` names the path as is (no `b/`).
             (Some(_), Some(to)) => Some(to.clone()),
-            _ => match (&f.git, &old, &new) {
+            _ => match (&f.git, old, new) {
                 (Some(_), Some(o), Some(n)) if operation == Operation::Update && o != n => {
-                    Some(n.clone())
+                    Some(n.to_string())
                 }
                 _ => None,
             },
@@ -599,62 +683,64 @@ fn is_binary_data(line: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&()*+-;<=>?@^_`{|}~".contains(&b))
 }
 
-fn strip(p: &str, prefix: &str, yes: bool) -> String {
-    if yes {
-        p.strip_prefix(prefix).unwrap_or(p).to_string()
-    } else {
-        p.to_string()
-    }
-}
-
 /// The old and new paths, `a/` and `b/` stripped when a `diff --git` line
 /// is there or both headers carry them (`/dev/null` counts as carrying).
-fn sides(f: &File) -> (Option<String>, Option<String>) {
-    let (old, new) = match (&f.old, &f.new, &f.git) {
-        (Some(o), Some(n), _) => (o.clone(), n.clone()),
-        (_, _, Some((a, b))) => (
-            f.rename_from
-                .clone()
-                .map(|p| format!("a/{p}"))
-                .unwrap_or_else(|| a.clone()),
-            f.rename_to
-                .clone()
-                .map(|p| format!("b/{p}"))
-                .unwrap_or_else(|| b.clone()),
-        ),
-        _ => return (f.old.clone(), f.new.clone()),
-    };
+/// Each is part of a name the file holds (no copy: this runs for every file).
+fn sides(f: &File) -> (Option<&str>, Option<&str>) {
     let null = |p: &str| p == "/dev/null";
-    let carries = (null(&old) || old.starts_with("a/"))
-        && (null(&new) || new.starts_with("b/"))
-        && !(null(&old) && null(&new));
-    let strip_them = f.git.is_some() || carries;
-    let o = if null(&old) {
-        old
-    } else {
-        strip(&old, "a/", strip_them)
-    };
-    let n = if null(&new) {
-        new
-    } else {
-        strip(&new, "b/", strip_them)
-    };
-    (Some(o), Some(n))
+    match (&f.old, &f.new, &f.git) {
+        (Some(old), Some(new), _) => {
+            let carries = (null(old) || old.starts_with("a/"))
+                && (null(new) || new.starts_with("b/"))
+                && !(null(old) && null(new));
+            let strip_them = f.git.is_some() || carries;
+            fn strip<'a>(p: &'a str, prefix: &str, yes: bool) -> Option<&'a str> {
+                Some(if yes {
+                    p.strip_prefix(prefix).unwrap_or(p)
+                } else {
+                    p
+                })
+            }
+            (
+                strip(old, "a/", strip_them && !null(old)),
+                strip(new, "b/", strip_them && !null(new)),
+            )
+        }
+        // `rename from` / `rename to` name the paths as they are (git adds no
+        // `a/`, `b/` there); the names of the `diff --git` line carry them.
+        (_, _, Some((a, b))) => (
+            Some(
+                f.rename_from
+                    .as_deref()
+                    .unwrap_or_else(|| a.strip_prefix("a/").unwrap_or(a)),
+            ),
+            Some(
+                f.rename_to
+                    .as_deref()
+                    .unwrap_or_else(|| b.strip_prefix("b/").unwrap_or(b)),
+            ),
+        ),
+        _ => (f.old.as_deref(), f.new.as_deref()),
+    }
 }
 
 /// The file a diff operates on: the new path, or the old one for a
 /// deletion or a rename.
 fn file_path(f: &File) -> Option<String> {
-    let (old, new) = sides(f);
-    let real = |p: &Option<String>| p.clone().filter(|p| p != "/dev/null" && !p.is_empty());
     if f.rename_from.is_some() {
         return f.rename_from.clone();
     }
+    let (old, new) = sides(f);
+    let real = |p: Option<&str>| {
+        p.filter(|p| *p != "/dev/null" && !p.is_empty())
+            .map(str::to_string)
+    };
     if f.git.is_some() {
         // `diff --git a/x b/y` edits x (and moves it to y when they differ).
-        return real(&old).or_else(|| real(&new));
+        real(old).or_else(|| real(new))
+    } else {
+        real(new).or_else(|| real(old))
     }
-    real(&new).or_else(|| real(&old))
 }
 
 #[cfg(test)]
@@ -669,6 +755,34 @@ mod tests {
         assert_eq!(hunk_numbers("@@ -99999999999999999999,1 +1 @@"), None);
         assert!(hunk_number_texts("@@ -99999999999999999999,1 +1 @@").is_some());
         assert!(hunk_number_texts("@@ -1,x +1 @@").is_none());
+        // The plain form read byte by byte gives what the general reading
+        // gives, and leaves every other form to it.
+        for t in [
+            "@@ -3,4 +3,5 @@ fn x()",
+            "@@ -1 +1 @@",
+            "@@ -0,0 +1 @@",
+            "@@ -007,2 +10,0 @@@",
+            "@@ -999999999,1 +1,999999999 @@",
+            "@@ -4294967295,1 +1 @@",
+            "@@ -4294967296,1 +1 @@",
+            "@@ -1,2 +3,4 extra @@",
+            "@@  -1,2  +3,4 @@",
+            "@@\t-1,2 +3,4\t@@",
+            "@@ -+1,2 +3,4 @@",
+            "@@ -1, +3,4 @@",
+            "@@ -1,2x +3,4 @@",
+            "@@ -1,2 +3,4 @",
+            "@@ -1,2 +3,4@@",
+            "@@@ -1,2 -1,2 +1,3 @@@",
+            "@@ - +3 @@",
+        ] {
+            let plain = plain_hunk_numbers(t.as_bytes());
+            assert!(plain.is_none() || plain == any_hunk_numbers(t), "{t}");
+            assert_eq!(hunk_numbers(t), any_hunk_numbers(t), "{t}");
+        }
+        assert_eq!(plain_hunk_numbers(b"@@ -3,4 +3,5 @@"), Some((3, 4, 3, 5)));
+        assert_eq!(plain_hunk_numbers(b"@@ -3 +3 @@"), Some((3, 1, 3, 1)));
+        assert_eq!(plain_hunk_numbers(b"@@  -3 +3 @@"), None);
         assert_eq!(
             git_names("a/x y.txt b/x y.txt"),
             Some(("a/x y.txt".into(), "b/x y.txt".into()))

@@ -181,6 +181,10 @@ pub fn layout_json() -> String {
     )
 }
 
+/// How many more lines the first hunk's body may start after: a `diff
+/// --git` header, all of git's extended header lines, `---` and `+++`.
+const FIRST_HUNK_AFTER: usize = 12;
+
 /// Patch blocks as numbers and one text: what neither the reply's spans
 /// nor JSON would carry cheaply.
 #[derive(Debug, Default)]
@@ -268,8 +272,12 @@ impl PatchEncoder {
             let body = h.body();
             // Any occurrence holds the same text. The body starts at one of
             // the lines right after the previous one (past the section's `@@`
-            // lines), so only those are tried: linear over the block.
-            let anchors = h.anchors.len() + 2;
+            // lines), or for the first hunk after the operation's header
+            // lines (a unified diff's `diff --git`, git's extended headers,
+            // `---` and `+++`: more than the two lines of `*** Update File:`
+            // and `@@`), so only those are tried: linear over the block.
+            let header_lines = if from == 0 { FIRST_HUNK_AFTER } else { 0 };
+            let anchors = h.anchors.len() + 2 + header_lines;
             let bytes = raw_text.as_bytes();
             let mut at = from;
             let mut found = None;
