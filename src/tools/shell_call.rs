@@ -170,23 +170,22 @@ fn workdir(args: &Map<String, Value>, project_dir: Option<&str>) -> Result<Optio
     if relative == "." {
         return Ok(None);
     }
-    let root = project_dir
-        .map(|r| r.trim_end_matches('/'))
-        .filter(|r| r.starts_with('/'));
     let trimmed = relative.trim_end_matches('/');
     let trimmed = trimmed.strip_prefix("./").unwrap_or(trimmed);
-    let absolute = match root {
-        Some(root) => format!("is an absolute path outside the project root `{}`", shown(root)),
-        None => "is an absolute path, and the project root's absolute path is not known (the caller's option projectDir)".to_string(),
-    };
-    if trimmed.is_empty() && relative.starts_with('/') {
-        return refuse(&absolute);
+    if relative.starts_with('/')
+        || trimmed.starts_with(['/', '~', '\\'])
+        || trimmed.get(1..2) == Some(":")
+    {
+        let root = project_dir
+            .map(|r| r.trim_end_matches('/'))
+            .filter(|r| r.starts_with('/'));
+        return refuse(&match root {
+            Some(root) => format!("is an absolute path outside the project root `{}`", shown(root)),
+            None => "is an absolute path, and the project root's absolute path is not known (the caller's option projectDir)".to_string(),
+        });
     }
     if trimmed.is_empty() || trimmed == "." {
         return Ok(None);
-    }
-    if trimmed.starts_with(['/', '~', '\\']) || trimmed.get(1..2) == Some(":") {
-        return refuse(&absolute);
     }
     for part in trimmed.split('/') {
         if part == ".." {
