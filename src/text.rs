@@ -661,6 +661,37 @@ impl TextFile {
         Ok(TextFile::from_text(text))
     }
 
+    /// As [`TextFile::decode`], taking the bytes: when they are the body
+    /// exactly (LF endings, no BOM, no CR at the end) they become it without
+    /// a copy and `None` is returned beside it; otherwise the bytes come
+    /// back beside the decoded file (and with the error).
+    #[allow(clippy::type_complexity)] // (decoded, bytes as read when not the body)
+    pub fn decode_owned(
+        bytes: Vec<u8>,
+    ) -> Result<(TextFile, Option<Vec<u8>>), (DecodeError, Vec<u8>)> {
+        if is_binary(&bytes) {
+            return Err((DecodeError::Binary, bytes));
+        }
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => return Err((DecodeError::NotUtf8, e.into_bytes())),
+        };
+        if text.starts_with('\u{feff}') || has_byte(text.as_bytes(), b'\r') {
+            let file = TextFile::from_text(&text);
+            return Ok((file, Some(text.into_bytes())));
+        }
+        Ok((
+            TextFile {
+                body: text,
+                bom: false,
+                crlf: false,
+                mixed: None,
+                tail_crs: 0,
+            },
+            None,
+        ))
+    }
+
     /// As [`TextFile::decode`], for text that is already a string.
     pub fn from_text(text: &str) -> TextFile {
         let (bom, text) = match text.strip_prefix('\u{feff}') {
@@ -1162,6 +1193,40 @@ mod tests {
             file.encode("a\nb", true, TrailingNewline::Preserve),
             "a\nb\n"
         );
+    }
+
+    #[test]
+    fn decode_owned_is_decode_and_keeps_bytes_that_are_not_the_body() {
+        let inputs: [&[u8]; 9] = [
+            b"",
+            b"a\nb\n",
+            b"a\nb",
+            b"\xef\xbb\xbfa\n",
+            b"a\r\nb\r\n",
+            b"a\r\nb\n",
+            b"a\n\r",
+            b"a\0b",
+            b"\xff\xfe",
+        ];
+        for bytes in inputs {
+            match (
+                TextFile::decode(bytes),
+                TextFile::decode_owned(bytes.to_vec()),
+            ) {
+                (Ok(file), Ok((owned, kept))) => {
+                    assert_eq!(file, owned, "{bytes:?}");
+                    let as_body = file.body.as_bytes() == bytes;
+                    assert_eq!(kept.is_none(), as_body, "{bytes:?}");
+                    if let Some(kept) = kept {
+                        assert_eq!(kept, bytes);
+                    }
+                }
+                (Err(e), Err((owned, kept))) => {
+                    assert_eq!((e, kept.as_slice()), (owned, bytes));
+                }
+                (a, b) => panic!("{bytes:?}: {a:?} / {b:?}"),
+            }
+        }
     }
 
     #[test]

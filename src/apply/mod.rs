@@ -169,10 +169,22 @@ enum Plan {
     Delete,
 }
 
+/// The bytes a path had when read.
+#[derive(Debug)]
+enum Original {
+    /// No file, or the read failed.
+    Absent,
+    /// The bytes as read, when they are not the decoded body (a BOM, CRs,
+    /// or not text at all).
+    Bytes(Vec<u8>),
+    /// The bytes as read are exactly the decoded text's body (LF endings,
+    /// no BOM): held once, there, not twice.
+    Body,
+}
+
 #[derive(Debug)]
 struct Entry {
-    /// The bytes as read (`None`: no file, or the read failed).
-    original: Option<Vec<u8>>,
+    original: Original,
     loaded: Loaded,
     plan: Option<Plan>,
     moved_from: Option<String>,
@@ -181,6 +193,22 @@ struct Entry {
     /// Whether the path is in `order` (a set, not a search of the list:
     /// a reply of thousands of files must not compare every path with every other).
     listed: bool,
+}
+
+impl Entry {
+    /// The bytes as read (`None`: no file, or the read failed).
+    fn original(&self) -> Option<&[u8]> {
+        original_bytes(&self.original, &self.loaded)
+    }
+}
+
+/// The bytes as read, from an entry's two fields.
+fn original_bytes<'a>(original: &'a Original, loaded: &'a Loaded) -> Option<&'a [u8]> {
+    match (original, loaded) {
+        (Original::Bytes(bytes), _) => Some(bytes),
+        (Original::Body, Loaded::Text(text)) => Some(text.body.as_bytes()),
+        _ => None,
+    }
 }
 
 /// Options of [`Transaction::commit`].
@@ -294,7 +322,7 @@ impl Transaction {
 
     /// The bytes `path` had when read (`None`: no file).
     pub fn original(&self, path: &str) -> Option<&[u8]> {
-        self.entries.get(path)?.original.as_deref()
+        self.entries.get(path)?.original()
     }
 
     fn entry(&mut self, path: &str) -> &mut Entry {
@@ -302,7 +330,7 @@ impl Transaction {
             .entries
             .entry(path.to_string())
             .or_insert_with(|| Entry {
-                original: None,
+                original: Original::Absent,
                 loaded: Loaded::Missing,
                 plan: None,
                 moved_from: None,
@@ -369,8 +397,8 @@ impl Transaction {
                     return None;
                 }
                 let before = match &e.moved_from {
-                    Some(from) => self.entries.get(from).and_then(|s| text_of(&s.original)),
-                    None => text_of(&e.original),
+                    Some(from) => self.entries.get(from).and_then(|s| text_of(s.original())),
+                    None => text_of(e.original()),
                 };
                 Some(FileChange {
                     path: path.clone(),
@@ -444,7 +472,7 @@ impl Transaction {
                     not_restored: Vec::new(),
                 };
                 for path in done.drain(..).rev() {
-                    let original = self.entries.get(path).and_then(|e| e.original.as_deref());
+                    let original = self.entries.get(path).and_then(Entry::original);
                     let put_back = match original {
                         None => host.delete_file(path),
                         Some(bytes) => match std::str::from_utf8(bytes) {
@@ -501,7 +529,7 @@ impl Transaction {
         let mut out = Vec::with_capacity(self.order.len());
         for path in &self.order {
             let before = match self.entries.get(path).and_then(|e| e.moved_from.as_ref()) {
-                Some(from) => self.entries.get(from).and_then(|s| text_of(&s.original)),
+                Some(from) => self.entries.get(from).and_then(|s| text_of(s.original())),
                 None => None,
             };
             let Some(e) = self.entries.get_mut(path) else {
@@ -515,18 +543,19 @@ impl Transaction {
             }
             let before = match &e.moved_from {
                 Some(_) => before,
-                None if sources.contains(path) => text_of(&e.original),
-                None => match (e.original.take(), &mut e.loaded) {
-                    // The body is the bytes less a BOM and CRs: as long as
-                    // they are, it is them, already read as UTF-8 (no
-                    // second check, no copy).
-                    (Some(bytes), Loaded::Text(text)) if text.body.len() == bytes.len() => {
-                        Some(std::mem::take(&mut text.body))
-                    }
-                    (bytes, _) => bytes.map(|bytes| match String::from_utf8(bytes) {
+                None if sources.contains(path) => text_of(original_bytes(&e.original, &e.loaded)),
+                None => match (
+                    std::mem::replace(&mut e.original, Original::Absent),
+                    &mut e.loaded,
+                ) {
+                    // The bytes as read are the body, already read as UTF-8
+                    // (no second check, no copy).
+                    (Original::Body, Loaded::Text(text)) => Some(std::mem::take(&mut text.body)),
+                    (Original::Bytes(bytes), _) => Some(match String::from_utf8(bytes) {
                         Ok(text) => text,
                         Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
                     }),
+                    _ => None,
                 },
             };
             out.push(FileChange {
@@ -543,10 +572,10 @@ impl Transaction {
     }
 }
 
-fn text_of(bytes: &Option<Vec<u8>>) -> Option<String> {
+fn text_of(bytes: Option<&[u8]>) -> Option<String> {
     // Valid UTF-8 (every file read as text) is copied as is; the lossy
     // reading, far slower, is for a deleted binary or non-UTF-8 file.
-    bytes.as_deref().map(|b| match std::str::from_utf8(b) {
+    bytes.map(|b| match std::str::from_utf8(b) {
         Ok(text) => text.to_owned(),
         Err(_) => String::from_utf8_lossy(b).into_owned(),
     })
@@ -554,7 +583,7 @@ fn text_of(bytes: &Option<Vec<u8>>) -> Option<String> {
 
 /// Reads and decodes one path: binary, non-UTF-8 and refused reads are
 /// decided here, for every style.
-fn load(host: &mut dyn FileHost, path: &str) -> (Option<Vec<u8>>, Loaded) {
+fn load(host: &mut dyn FileHost, path: &str) -> (Original, Loaded) {
     let unusable = |kind, exists, host_message| {
         Loaded::Unusable(Unusable {
             kind,
@@ -563,19 +592,27 @@ fn load(host: &mut dyn FileHost, path: &str) -> (Option<Vec<u8>>, Loaded) {
         })
     };
     match host.read_file(path) {
-        Err(e) if host.refused_as_escape(path) => {
-            (None, unusable(ErrorKind::PathEscape, false, Some(e.0)))
-        }
-        Err(e) => (None, unusable(ErrorKind::HostError, false, Some(e.0))),
-        Ok(None) => (None, Loaded::Missing),
-        Ok(Some(bytes)) => {
-            let loaded = match TextFile::decode(&bytes) {
-                Ok(text) => Loaded::Text(text),
-                Err(DecodeError::Binary) => unusable(ErrorKind::Binary, true, None),
-                Err(DecodeError::NotUtf8) => unusable(ErrorKind::Encoding, true, None),
-            };
-            (Some(bytes), loaded)
-        }
+        Err(e) if host.refused_as_escape(path) => (
+            Original::Absent,
+            unusable(ErrorKind::PathEscape, false, Some(e.0)),
+        ),
+        Err(e) => (
+            Original::Absent,
+            unusable(ErrorKind::HostError, false, Some(e.0)),
+        ),
+        Ok(None) => (Original::Absent, Loaded::Missing),
+        Ok(Some(bytes)) => match TextFile::decode_owned(bytes) {
+            Ok((text, None)) => (Original::Body, Loaded::Text(text)),
+            Ok((text, Some(bytes))) => (Original::Bytes(bytes), Loaded::Text(text)),
+            Err((DecodeError::Binary, bytes)) => (
+                Original::Bytes(bytes),
+                unusable(ErrorKind::Binary, true, None),
+            ),
+            Err((DecodeError::NotUtf8, bytes)) => (
+                Original::Bytes(bytes),
+                unusable(ErrorKind::Encoding, true, None),
+            ),
+        },
     }
 }
 
