@@ -43,6 +43,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -97,6 +98,10 @@ impl std::hash::Hasher for PathHasher {
 pub type PathMap<V> = HashMap<String, V, BuildHasherDefault<PathHasher>>;
 /// A set of paths, hashed with [`PathHasher`].
 pub type PathSet = HashSet<String, BuildHasherDefault<PathHasher>>;
+/// A map keyed by a shared path: the transaction and [`Staged`] make each
+/// path's key once and share it between their maps and lists (a reply of
+/// 1,000 files otherwise allocates every path half a dozen times).
+pub(crate) type SharedPathMap<V> = HashMap<Rc<str>, V, BuildHasherDefault<PathHasher>>;
 
 /// One file's content before and after a call: what a UI shows for
 /// accept/reject, or hands to an editor's own edit and undo machinery.
@@ -276,9 +281,9 @@ pub struct Committed {
 /// The files of one call: read once, changed in memory, written once.
 #[derive(Debug, Default)]
 pub struct Transaction {
-    entries: PathMap<Entry>,
+    entries: SharedPathMap<Entry>,
     /// Paths in first-planned order.
-    order: Vec<String>,
+    order: Vec<Rc<str>>,
 }
 
 impl Transaction {
@@ -294,16 +299,33 @@ impl Transaction {
                 None => &Loaded::Missing,
             };
         }
-        let (original, loaded) = load(host, path);
-        let entry = self.entries.entry(path.to_string()).or_insert(Entry {
-            original,
-            loaded,
-            plan: None,
-            moved_from: None,
-            moved_away: false,
-            listed: false,
-        });
-        &entry.loaded
+        self.read_keyed(host, path).1
+    }
+
+    /// As [`Transaction::read`], with the path's shared key (for the maps
+    /// of [`Staged`]), for a path most likely not read yet: its key is
+    /// made first and the map looked up once.
+    pub(crate) fn read_keyed(&mut self, host: &mut dyn FileHost, path: &str) -> (Rc<str>, &Loaded) {
+        use std::collections::hash_map::Entry as Slot;
+        match self.entries.entry(Rc::from(path)) {
+            Slot::Occupied(seen) => {
+                let key = seen.key().clone();
+                (key, &seen.into_mut().loaded)
+            }
+            Slot::Vacant(new) => {
+                let key = new.key().clone();
+                let (original, loaded) = load(host, path);
+                let entry = new.insert(Entry {
+                    original,
+                    loaded,
+                    plan: None,
+                    moved_from: None,
+                    moved_away: false,
+                    listed: false,
+                });
+                (key, &entry.loaded)
+            }
+        }
     }
 
     /// Whether `path` was read already.
@@ -325,21 +347,27 @@ impl Transaction {
         self.entries.get(path)?.original()
     }
 
+    /// `path`'s entry, listed in the first-planned order.
     fn entry(&mut self, path: &str) -> &mut Entry {
-        let entry = self
-            .entries
-            .entry(path.to_string())
-            .or_insert_with(|| Entry {
-                original: Original::Absent,
-                loaded: Loaded::Missing,
-                plan: None,
-                moved_from: None,
-                moved_away: false,
-                listed: false,
-            });
+        let key = match self.entries.get_key_value(path) {
+            Some((key, _)) => key.clone(),
+            None => Rc::from(path),
+        };
+        self.keyed_entry(key)
+    }
+
+    fn keyed_entry(&mut self, key: Rc<str>) -> &mut Entry {
+        let entry = self.entries.entry(key.clone()).or_insert_with(|| Entry {
+            original: Original::Absent,
+            loaded: Loaded::Missing,
+            plan: None,
+            moved_from: None,
+            moved_away: false,
+            listed: false,
+        });
         if !entry.listed {
             entry.listed = true;
-            self.order.push(path.to_string());
+            self.order.push(key);
         }
         entry
     }
@@ -347,6 +375,11 @@ impl Transaction {
     /// Plans `path`'s new content (the full text as it will be on disk).
     pub fn write(&mut self, path: &str, content: String) {
         self.entry(path).plan = Some(Plan::Write(content));
+    }
+
+    /// As [`Transaction::write`], for a path keyed by [`Transaction::read_keyed`].
+    pub(crate) fn write_keyed(&mut self, key: Rc<str>, content: String) {
+        self.keyed_entry(key).plan = Some(Plan::Write(content));
     }
 
     /// Plans deleting `path`.
@@ -372,7 +405,7 @@ impl Transaction {
             e.moved_away = false;
             e.listed = false;
         }
-        self.order.retain(|p| p != path);
+        self.order.retain(|p| &**p != path);
     }
 
     /// Drops every plan: nothing will be written.
@@ -397,11 +430,14 @@ impl Transaction {
                     return None;
                 }
                 let before = match &e.moved_from {
-                    Some(from) => self.entries.get(from).and_then(|s| text_of(s.original())),
+                    Some(from) => self
+                        .entries
+                        .get(from.as_str())
+                        .and_then(|s| text_of(s.original())),
                     None => text_of(e.original()),
                 };
                 Some(FileChange {
-                    path: path.clone(),
+                    path: path.to_string(),
                     before,
                     after: match plan {
                         Plan::Write(c) => Some(c.clone()),
@@ -446,7 +482,7 @@ impl Transaction {
                 ..Committed::default()
             };
         }
-        let mut steps: Vec<(&String, &Plan)> = Vec::new();
+        let mut steps: Vec<(&str, &Plan)> = Vec::new();
         for want_delete in [false, true] {
             for path in &self.order {
                 if let Some(plan) = self.entries.get(path).and_then(|e| e.plan.as_ref()) {
@@ -456,7 +492,7 @@ impl Transaction {
                 }
             }
         }
-        let mut done: Vec<&String> = Vec::new();
+        let mut done: Vec<&str> = Vec::new();
         let mut failed = None;
         for (path, plan) in steps {
             let outcome = match plan {
@@ -465,7 +501,7 @@ impl Transaction {
             };
             if let Err(error) = outcome {
                 let mut failure = HostFailure {
-                    path: path.clone(),
+                    path: path.to_string(),
                     deleting: matches!(plan, Plan::Delete),
                     error,
                     restored: Vec::new(),
@@ -483,8 +519,8 @@ impl Transaction {
                         },
                     };
                     match put_back {
-                        Ok(()) => failure.restored.push(path.clone()),
-                        Err(e) => failure.not_restored.push((path.clone(), e)),
+                        Ok(()) => failure.restored.push(path.to_string()),
+                        Err(e) => failure.not_restored.push((path.to_string(), e)),
                     }
                 }
                 failed = Some(failure);
@@ -492,7 +528,7 @@ impl Transaction {
             }
             done.push(path);
         }
-        let touched: Vec<String> = done.into_iter().cloned().collect();
+        let touched: Vec<String> = done.into_iter().map(str::to_string).collect();
         let mut committed = Committed {
             file_changes: changes(self),
             ..Committed::default()
@@ -529,7 +565,10 @@ impl Transaction {
         let mut out = Vec::with_capacity(self.order.len());
         for path in &self.order {
             let before = match self.entries.get(path).and_then(|e| e.moved_from.as_ref()) {
-                Some(from) => self.entries.get(from).and_then(|s| text_of(s.original())),
+                Some(from) => self
+                    .entries
+                    .get(from.as_str())
+                    .and_then(|s| text_of(s.original())),
                 None => None,
             };
             let Some(e) = self.entries.get_mut(path) else {
@@ -543,7 +582,9 @@ impl Transaction {
             }
             let before = match &e.moved_from {
                 Some(_) => before,
-                None if sources.contains(path) => text_of(original_bytes(&e.original, &e.loaded)),
+                None if sources.contains(&**path) => {
+                    text_of(original_bytes(&e.original, &e.loaded))
+                }
                 None => match (
                     std::mem::replace(&mut e.original, Original::Absent),
                     &mut e.loaded,
@@ -559,7 +600,7 @@ impl Transaction {
                 },
             };
             out.push(FileChange {
-                path: path.clone(),
+                path: path.to_string(),
                 before,
                 after: match plan {
                     Plan::Write(c) => Some(std::mem::take(c)),
