@@ -574,6 +574,30 @@ pub fn is_binary(bytes: &[u8]) -> bool {
     has_byte(&bytes[..bytes.len().min(BINARY_SNIFF_LEN)], 0)
 }
 
+/// [`is_binary`] and whether `bytes` holds a CR, in one pass over the first
+/// 8 KiB (a file read as text was otherwise scanned once for each). Past
+/// them a binary file is not looked at: its CR answer is then meaningless.
+fn binary_and_cr(bytes: &[u8]) -> (bool, bool) {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const CRS: u64 = 0x0d0d_0d0d_0d0d_0d0d;
+    // The high bit of each zero byte of `x` (exact).
+    let zeros = |x: u64| !(((x & LOW7) + LOW7) | x | LOW7);
+    let (sniffed, rest) = bytes.split_at(bytes.len().min(BINARY_SNIFF_LEN));
+    let (mut nul, mut cr) = (0u64, 0u64);
+    let mut chunks = sniffed.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        nul |= zeros(w);
+        cr |= zeros(w ^ CRS);
+    }
+    let tail = chunks.remainder();
+    let binary = nul != 0 || tail.contains(&0);
+    let has_cr = cr != 0 || tail.contains(&b'\r') || (!binary && has_byte(rest, b'\r'));
+    (binary, has_cr)
+}
+
 /// Whether `bytes` holds `byte`, read eight bytes at a time (wasm's
 /// `memchr` reads four).
 fn has_byte(bytes: &[u8], byte: u8) -> bool {
@@ -669,14 +693,15 @@ impl TextFile {
     pub fn decode_owned(
         bytes: Vec<u8>,
     ) -> Result<(TextFile, Option<Vec<u8>>), (DecodeError, Vec<u8>)> {
-        if is_binary(&bytes) {
+        let (binary, has_cr) = binary_and_cr(&bytes);
+        if binary {
             return Err((DecodeError::Binary, bytes));
         }
         let text = match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(e) => return Err((DecodeError::NotUtf8, e.into_bytes())),
         };
-        if text.starts_with('\u{feff}') || has_byte(text.as_bytes(), b'\r') {
+        if has_cr || text.starts_with('\u{feff}') {
             let file = TextFile::from_text(&text);
             return Ok((file, Some(text.into_bytes())));
         }
@@ -1078,6 +1103,41 @@ mod tests {
                 b[at] ^= 1;
                 let b = String::from_utf8_lossy(&b).into_owned();
                 assert_eq!(same_str(a, &b), a == b, "{len} {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn binary_and_cr_is_is_binary_and_has_byte() {
+        let mut seed = 3u64;
+        for len in [
+            0,
+            1,
+            7,
+            8,
+            9,
+            15,
+            16,
+            17,
+            100,
+            BINARY_SNIFF_LEN - 1,
+            BINARY_SNIFF_LEN,
+            BINARY_SNIFF_LEN + 9,
+        ] {
+            for _ in 0..40 {
+                let mut bytes = vec![b'a'; len];
+                for _ in 0..2 {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    if len > 0 {
+                        let at = (seed >> 33) as usize % len;
+                        bytes[at] = [0u8, b'\r', 0x8d, 0x80][(seed >> 20) as usize % 4];
+                    }
+                }
+                let (binary, cr) = binary_and_cr(&bytes);
+                assert_eq!(binary, is_binary(&bytes), "{len}");
+                if !binary {
+                    assert_eq!(cr, has_byte(&bytes, b'\r'), "{len}");
+                }
             }
         }
     }
