@@ -482,16 +482,17 @@ impl Transaction {
                 ..Committed::default()
             };
         }
-        let mut steps: Vec<(&str, &Plan)> = Vec::new();
-        for want_delete in [false, true] {
-            for path in &self.order {
-                if let Some(plan) = self.entries.get(path).and_then(|e| e.plan.as_ref()) {
-                    if matches!(plan, Plan::Delete) == want_delete {
-                        steps.push((path, plan));
-                    }
-                }
+        // Writes, then deletes, each in first-planned order (one lookup a path).
+        let mut steps: Vec<(&str, &Plan)> = Vec::with_capacity(self.order.len());
+        let mut deletes: Vec<(&str, &Plan)> = Vec::new();
+        for path in &self.order {
+            match self.entries.get(path).and_then(|e| e.plan.as_ref()) {
+                Some(plan @ Plan::Delete) => deletes.push((path, plan)),
+                Some(plan) => steps.push((path, plan)),
+                None => {}
             }
         }
+        steps.append(&mut deletes);
         let mut done: Vec<&str> = Vec::new();
         let mut failed = None;
         for (path, plan) in steps {
@@ -562,14 +563,23 @@ impl Transaction {
             .values()
             .filter_map(|e| e.moved_from.clone())
             .collect();
+        let sources_exist = !sources.is_empty();
         let mut out = Vec::with_capacity(self.order.len());
         for path in &self.order {
-            let before = match self.entries.get(path).and_then(|e| e.moved_from.as_ref()) {
-                Some(from) => self
+            // Only a move looks its path up twice (its source's text first).
+            let moved = sources_exist
+                && self
                     .entries
-                    .get(from.as_str())
+                    .get(path)
+                    .is_some_and(|e| e.moved_from.is_some());
+            let before = match moved {
+                true => self
+                    .entries
+                    .get(path)
+                    .and_then(|e| e.moved_from.as_ref())
+                    .and_then(|from| self.entries.get(from.as_str()))
                     .and_then(|s| text_of(s.original())),
-                None => None,
+                false => None,
             };
             let Some(e) = self.entries.get_mut(path) else {
                 continue;
@@ -582,7 +592,7 @@ impl Transaction {
             }
             let before = match &e.moved_from {
                 Some(_) => before,
-                None if sources.contains(&**path) => {
+                None if sources_exist && sources.contains(&**path) => {
                     text_of(original_bytes(&e.original, &e.loaded))
                 }
                 None => match (

@@ -255,11 +255,27 @@ impl<D> Staged<D> {
         plan: impl Fn(&Slot<D>) -> FilePlan,
     ) -> Finished {
         let mut out = Finished::default();
-        for path in &self.order {
-            let Some(slot) = self.slots.get(path) else {
+        // No unit rolls back any more.
+        self.saved = SharedPathMap::default();
+        // A file moved from a path that the reply deletes is one move (the
+        // source's deletion is part of it): decided while every slot is here.
+        let moves: SharedPathMap<String> = self
+            .slots
+            .iter()
+            .filter_map(|(path, slot)| {
+                let from = slot.moved_from.as_ref()?;
+                let source = self.slots.get(from.as_str())?;
+                (source.changed && source.doc.is_none()).then(|| (path.clone(), from.clone()))
+            })
+            .collect();
+        // Each slot is taken out, planned and dropped in turn: its document
+        // is dropped while encoding it has it in the cache, not all of them
+        // at the end.
+        for path in std::mem::take(&mut self.order) {
+            let Some(slot) = self.slots.remove(&path) else {
                 continue;
             };
-            match plan(slot) {
+            match plan(&slot) {
                 FilePlan::Keep => {}
                 FilePlan::Write(content) => {
                     if slot.existed {
@@ -267,19 +283,18 @@ impl<D> Staged<D> {
                     } else {
                         out.created.push(path.to_string());
                     }
-                    let moved = slot.moved_from.as_ref().filter(|from| {
-                        self.slots
-                            .get(from.as_str())
-                            .is_some_and(|s| s.changed && s.doc.is_none())
-                    });
+                    let moved = match slot.moved_from {
+                        Some(_) => moves.get(&path),
+                        None => None,
+                    };
                     match moved {
-                        Some(from) => self.txn.move_file(from, path, content),
+                        Some(from) => self.txn.move_file(from, &path, content),
                         None => self.txn.write_keyed(path.clone(), content),
                     }
                 }
                 FilePlan::Delete => {
                     out.deleted.push(path.to_string());
-                    self.txn.delete(path);
+                    self.txn.delete(&path);
                 }
             }
         }
