@@ -35,12 +35,14 @@ const utf8 = new TextEncoder();
 /**
  * The snapshot as the core reads it, packed so that it crosses into wasm in
  * a few calls whatever the number of files: every file's bytes one after
- * the other, written straight into room the module made in its own memory
- * (`snapshotRoom`; text as UTF-8: TextEncoder writes it far faster than a
- * string crosses the boundary, and nothing is copied a second time), `used`
- * how many bytes that is, `ends[i]` where path `i`'s bytes end, and `others`
- * for a path with no bytes (`null`: no such file; `{ error, kind? }`: the
- * read failed). `files` itself keeps what the host gave, for rollback.
+ * the other, then every path's, written straight into room the module made
+ * in its own memory (`snapshotRoom`; text as UTF-8: TextEncoder writes it
+ * far faster than a string crosses the boundary, and nothing is copied a
+ * second time; a path crossing as a string of its own cost a call each),
+ * `used` where the files' bytes end, `ends[i]` where path `i`'s file bytes
+ * end, `pathEnds[i]` where path `i` itself ends, and `others` for a path
+ * with no bytes (`null`: no such file; `{ error, kind? }`: the read failed).
+ * `files` itself keeps what the host gave, for rollback.
  * (src/wasm/mod.rs `packed_snapshot` reads it.)
  */
 function forCore(files) {
@@ -50,28 +52,31 @@ function forCore(files) {
   let rest = 0;
   for (const path of paths) {
     const v = files[path];
+    rest += path.length;
     if (typeof v === 'string' || v instanceof Uint8Array) rest += v.length;
   }
   let room = rest;
   let bytes = snapshotRoom(room, 0);
+  let at = 0;
+  const putText = (v) => {
+    rest -= v.length;
+    let text = v;
+    for (;;) {
+      const { read, written } = utf8.encodeInto(text, bytes.subarray(at));
+      at += written;
+      if (read === text.length) break;
+      // Room for the worst case of what is left: three bytes per unit.
+      text = text.substring(read);
+      room = at + text.length * 3 + rest;
+      bytes = snapshotRoom(room, at);
+    }
+  };
   const ends = new Uint32Array(paths.length);
   const others = Object.create(null);
-  let at = 0;
   for (let i = 0; i < paths.length; i++) {
     const v = files[paths[i]];
-    if (typeof v === 'string') {
-      rest -= v.length;
-      let text = v;
-      for (;;) {
-        const { read, written } = utf8.encodeInto(text, bytes.subarray(at));
-        at += written;
-        if (read === text.length) break;
-        // Room for the worst case of what is left: three bytes per unit.
-        text = text.substring(read);
-        room = at + text.length * 3 + rest;
-        bytes = snapshotRoom(room, at);
-      }
-    } else if (v instanceof Uint8Array) {
+    if (typeof v === 'string') putText(v);
+    else if (v instanceof Uint8Array) {
       rest -= v.length;
       // A text before that was not ASCII may have taken this room.
       if (at + v.length > room) {
@@ -83,7 +88,13 @@ function forCore(files) {
     } else others[paths[i]] = v === undefined ? null : v;
     ends[i] = at;
   }
-  return { packed: true, paths, used: at, ends, others };
+  const used = at;
+  const pathEnds = new Uint32Array(paths.length);
+  for (let i = 0; i < paths.length; i++) {
+    putText(paths[i]);
+    pathEnds[i] = at;
+  }
+  return { packed: true, used, ends, pathEnds, others };
 }
 
 const lossyUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });

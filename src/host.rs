@@ -51,6 +51,9 @@ pub enum HostOp {
 /// An in-memory filesystem that records what was done to it.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryHost {
+    /// The files held. A host that lent a snapshot ([`MemoryHost::lend`])
+    /// holds the files it writes apart, as their recorded writes: read them
+    /// with [`FileHost::read_file`] or [`MemoryHost::text`].
     pub files: BTreeMap<String, Vec<u8>>,
     /// Paths whose read fails with the given message.
     pub unreadable: BTreeMap<String, String>,
@@ -66,10 +69,23 @@ pub struct MemoryHost {
     /// path the run did not plan for can never be mistaken for a new file.
     pub snapshot_of: Option<crate::apply::PathSet>,
     /// Files lent from one buffer ([`MemoryHost::lend`]): each path's bytes
-    /// are a range of `lent_bytes`, copied only when read. A path in `files`
-    /// (written since) is read from there.
-    lent: std::collections::HashMap<String, std::ops::Range<usize>>,
+    /// are a range of `lent_bytes`, copied only when read. Once a host has
+    /// lent files (a snapshot), what it writes is held here too, as the
+    /// write recorded in `ops`, not copied a second time into `files`. A
+    /// path in `files` is read from there.
+    lent: std::collections::HashMap<String, Held>,
     lent_bytes: Vec<u8>,
+    /// Whether [`MemoryHost::lend`] was called: writes are then held in `lent`.
+    lending: bool,
+}
+
+/// Where a snapshot host holds one file's bytes.
+#[derive(Debug, Clone)]
+enum Held {
+    /// A range of the lent buffer.
+    Lent(std::ops::Range<usize>),
+    /// The content of the write `ops[i]`.
+    Written(usize),
 }
 
 impl MemoryHost {
@@ -106,21 +122,25 @@ impl MemoryHost {
                     "the snapshot's bytes of {path} lie outside its buffer"
                 )));
             }
-            lent.insert(path, range);
+            lent.insert(path, Held::Lent(range));
         }
         self.lent = lent;
         self.lent_bytes = bytes;
+        self.lending = true;
         Ok(())
     }
 
-    /// The bytes held for `path`: written or inserted, else lent.
+    /// The bytes held for `path`: inserted, else lent or written to a snapshot.
     fn bytes(&self, path: &str) -> Option<&[u8]> {
-        match self.files.get(path) {
-            Some(b) => Some(b),
-            None => self
-                .lent
-                .get(path)
-                .and_then(|r| self.lent_bytes.get(r.clone())),
+        if let Some(b) = self.files.get(path) {
+            return Some(b);
+        }
+        match self.lent.get(path)? {
+            Held::Lent(range) => self.lent_bytes.get(range.clone()),
+            Held::Written(i) => match self.ops.get(*i) {
+                Some(HostOp::Write { path: p, content }) if p == path => Some(content.as_bytes()),
+                _ => None,
+            },
         }
     }
 
@@ -145,17 +165,34 @@ impl FileHost for MemoryHost {
         if let Some(message) = self.unreadable.get(path) {
             return Err(HostError(message.clone()));
         }
+        // A file held is read (one lookup); only a path with none is checked
+        // against the snapshot's list.
+        if let Some(bytes) = self.bytes(path) {
+            return Ok(Some(bytes.to_vec()));
+        }
         if let Some(read) = &self.snapshot_of {
-            if !read.contains(path) && self.bytes(path).is_none() {
+            if !read.contains(path) {
                 return Err(HostError(format!("{path} was not read from the host before the edits ran (an internal planning error); nothing was written")));
             }
         }
-        Ok(self.bytes(path).map(<[u8]>::to_vec))
+        Ok(None)
     }
 
     fn write_file(&mut self, path: &str, content: &str) -> Result<(), HostError> {
-        self.files
-            .insert(path.to_string(), content.as_bytes().to_vec());
+        if self.lending {
+            // The content is held once: as the write recorded below.
+            self.files.remove(path);
+            match self.lent.get_mut(path) {
+                Some(held) => *held = Held::Written(self.ops.len()),
+                None => {
+                    self.lent
+                        .insert(path.to_string(), Held::Written(self.ops.len()));
+                }
+            }
+        } else {
+            self.files
+                .insert(path.to_string(), content.as_bytes().to_vec());
+        }
         self.ops.push(HostOp::Write {
             path: path.to_string(),
             content: content.to_string(),
@@ -219,6 +256,10 @@ mod tests {
         assert_eq!(host.text("b.txt").as_deref(), Some("two"));
         host.write_file("a.txt", "ONE").unwrap();
         assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"ONE");
+        host.write_file("new.txt", "N").unwrap();
+        host.write_file("a.txt", "ONE!").unwrap();
+        assert_eq!(host.text("a.txt").as_deref(), Some("ONE!"));
+        assert_eq!(host.text("new.txt").as_deref(), Some("N"));
         host.delete_file("b.txt").unwrap();
         assert_eq!(host.read_file("b.txt").unwrap(), None);
         assert!(host

@@ -574,6 +574,30 @@ pub fn is_binary(bytes: &[u8]) -> bool {
     has_byte(&bytes[..bytes.len().min(BINARY_SNIFF_LEN)], 0)
 }
 
+/// [`is_binary`] and whether `bytes` holds a CR, in one pass over the first
+/// 8 KiB (a file read as text was otherwise scanned once for each). Past
+/// them a binary file is not looked at: its CR answer is then meaningless.
+fn binary_and_cr(bytes: &[u8]) -> (bool, bool) {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const CRS: u64 = 0x0d0d_0d0d_0d0d_0d0d;
+    // The high bit of each zero byte of `x` (exact).
+    let zeros = |x: u64| !(((x & LOW7) + LOW7) | x | LOW7);
+    let (sniffed, rest) = bytes.split_at(bytes.len().min(BINARY_SNIFF_LEN));
+    let (mut nul, mut cr) = (0u64, 0u64);
+    let mut chunks = sniffed.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        nul |= zeros(w);
+        cr |= zeros(w ^ CRS);
+    }
+    let tail = chunks.remainder();
+    let binary = nul != 0 || tail.contains(&0);
+    let has_cr = cr != 0 || tail.contains(&b'\r') || (!binary && has_byte(rest, b'\r'));
+    (binary, has_cr)
+}
+
 /// Whether `bytes` holds `byte`, read eight bytes at a time (wasm's
 /// `memchr` reads four).
 fn has_byte(bytes: &[u8], byte: u8) -> bool {
@@ -659,6 +683,38 @@ impl TextFile {
         }
         let text = std::str::from_utf8(bytes).map_err(|_| DecodeError::NotUtf8)?;
         Ok(TextFile::from_text(text))
+    }
+
+    /// As [`TextFile::decode`], taking the bytes: when they are the body
+    /// exactly (LF endings, no BOM, no CR at the end) they become it without
+    /// a copy and `None` is returned beside it; otherwise the bytes come
+    /// back beside the decoded file (and with the error).
+    #[allow(clippy::type_complexity)] // (decoded, bytes as read when not the body)
+    pub fn decode_owned(
+        bytes: Vec<u8>,
+    ) -> Result<(TextFile, Option<Vec<u8>>), (DecodeError, Vec<u8>)> {
+        let (binary, has_cr) = binary_and_cr(&bytes);
+        if binary {
+            return Err((DecodeError::Binary, bytes));
+        }
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => return Err((DecodeError::NotUtf8, e.into_bytes())),
+        };
+        if has_cr || text.starts_with('\u{feff}') {
+            let file = TextFile::from_text(&text);
+            return Ok((file, Some(text.into_bytes())));
+        }
+        Ok((
+            TextFile {
+                body: text,
+                bom: false,
+                crlf: false,
+                mixed: None,
+                tail_crs: 0,
+            },
+            None,
+        ))
     }
 
     /// As [`TextFile::decode`], for text that is already a string.
@@ -1052,6 +1108,41 @@ mod tests {
     }
 
     #[test]
+    fn binary_and_cr_is_is_binary_and_has_byte() {
+        let mut seed = 3u64;
+        for len in [
+            0,
+            1,
+            7,
+            8,
+            9,
+            15,
+            16,
+            17,
+            100,
+            BINARY_SNIFF_LEN - 1,
+            BINARY_SNIFF_LEN,
+            BINARY_SNIFF_LEN + 9,
+        ] {
+            for _ in 0..40 {
+                let mut bytes = vec![b'a'; len];
+                for _ in 0..2 {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    if len > 0 {
+                        let at = (seed >> 33) as usize % len;
+                        bytes[at] = [0u8, b'\r', 0x8d, 0x80][(seed >> 20) as usize % 4];
+                    }
+                }
+                let (binary, cr) = binary_and_cr(&bytes);
+                assert_eq!(binary, is_binary(&bytes), "{len}");
+                if !binary {
+                    assert_eq!(cr, has_byte(&bytes, b'\r'), "{len}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn has_byte_finds_a_byte_anywhere() {
         for len in 0..40 {
             for at in 0..len {
@@ -1162,6 +1253,40 @@ mod tests {
             file.encode("a\nb", true, TrailingNewline::Preserve),
             "a\nb\n"
         );
+    }
+
+    #[test]
+    fn decode_owned_is_decode_and_keeps_bytes_that_are_not_the_body() {
+        let inputs: [&[u8]; 9] = [
+            b"",
+            b"a\nb\n",
+            b"a\nb",
+            b"\xef\xbb\xbfa\n",
+            b"a\r\nb\r\n",
+            b"a\r\nb\n",
+            b"a\n\r",
+            b"a\0b",
+            b"\xff\xfe",
+        ];
+        for bytes in inputs {
+            match (
+                TextFile::decode(bytes),
+                TextFile::decode_owned(bytes.to_vec()),
+            ) {
+                (Ok(file), Ok((owned, kept))) => {
+                    assert_eq!(file, owned, "{bytes:?}");
+                    let as_body = file.body.as_bytes() == bytes;
+                    assert_eq!(kept.is_none(), as_body, "{bytes:?}");
+                    if let Some(kept) = kept {
+                        assert_eq!(kept, bytes);
+                    }
+                }
+                (Err(e), Err((owned, kept))) => {
+                    assert_eq!((e, kept.as_slice()), (owned, bytes));
+                }
+                (a, b) => panic!("{bytes:?}: {a:?} / {b:?}"),
+            }
+        }
     }
 
     #[test]

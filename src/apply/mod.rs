@@ -43,6 +43,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -97,6 +98,10 @@ impl std::hash::Hasher for PathHasher {
 pub type PathMap<V> = HashMap<String, V, BuildHasherDefault<PathHasher>>;
 /// A set of paths, hashed with [`PathHasher`].
 pub type PathSet = HashSet<String, BuildHasherDefault<PathHasher>>;
+/// A map keyed by a shared path: the transaction and [`Staged`] make each
+/// path's key once and share it between their maps and lists (a reply of
+/// 1,000 files otherwise allocates every path half a dozen times).
+pub(crate) type SharedPathMap<V> = HashMap<Rc<str>, V, BuildHasherDefault<PathHasher>>;
 
 /// One file's content before and after a call: what a UI shows for
 /// accept/reject, or hands to an editor's own edit and undo machinery.
@@ -169,10 +174,22 @@ enum Plan {
     Delete,
 }
 
+/// The bytes a path had when read.
+#[derive(Debug)]
+enum Original {
+    /// No file, or the read failed.
+    Absent,
+    /// The bytes as read, when they are not the decoded body (a BOM, CRs,
+    /// or not text at all).
+    Bytes(Vec<u8>),
+    /// The bytes as read are exactly the decoded text's body (LF endings,
+    /// no BOM): held once, there, not twice.
+    Body,
+}
+
 #[derive(Debug)]
 struct Entry {
-    /// The bytes as read (`None`: no file, or the read failed).
-    original: Option<Vec<u8>>,
+    original: Original,
     loaded: Loaded,
     plan: Option<Plan>,
     moved_from: Option<String>,
@@ -181,6 +198,22 @@ struct Entry {
     /// Whether the path is in `order` (a set, not a search of the list:
     /// a reply of thousands of files must not compare every path with every other).
     listed: bool,
+}
+
+impl Entry {
+    /// The bytes as read (`None`: no file, or the read failed).
+    fn original(&self) -> Option<&[u8]> {
+        original_bytes(&self.original, &self.loaded)
+    }
+}
+
+/// The bytes as read, from an entry's two fields.
+fn original_bytes<'a>(original: &'a Original, loaded: &'a Loaded) -> Option<&'a [u8]> {
+    match (original, loaded) {
+        (Original::Bytes(bytes), _) => Some(bytes),
+        (Original::Body, Loaded::Text(text)) => Some(text.body.as_bytes()),
+        _ => None,
+    }
 }
 
 /// Options of [`Transaction::commit`].
@@ -248,9 +281,9 @@ pub struct Committed {
 /// The files of one call: read once, changed in memory, written once.
 #[derive(Debug, Default)]
 pub struct Transaction {
-    entries: PathMap<Entry>,
+    entries: SharedPathMap<Entry>,
     /// Paths in first-planned order.
-    order: Vec<String>,
+    order: Vec<Rc<str>>,
 }
 
 impl Transaction {
@@ -266,16 +299,33 @@ impl Transaction {
                 None => &Loaded::Missing,
             };
         }
-        let (original, loaded) = load(host, path);
-        let entry = self.entries.entry(path.to_string()).or_insert(Entry {
-            original,
-            loaded,
-            plan: None,
-            moved_from: None,
-            moved_away: false,
-            listed: false,
-        });
-        &entry.loaded
+        self.read_keyed(host, path).1
+    }
+
+    /// As [`Transaction::read`], with the path's shared key (for the maps
+    /// of [`Staged`]), for a path most likely not read yet: its key is
+    /// made first and the map looked up once.
+    pub(crate) fn read_keyed(&mut self, host: &mut dyn FileHost, path: &str) -> (Rc<str>, &Loaded) {
+        use std::collections::hash_map::Entry as Slot;
+        match self.entries.entry(Rc::from(path)) {
+            Slot::Occupied(seen) => {
+                let key = seen.key().clone();
+                (key, &seen.into_mut().loaded)
+            }
+            Slot::Vacant(new) => {
+                let key = new.key().clone();
+                let (original, loaded) = load(host, path);
+                let entry = new.insert(Entry {
+                    original,
+                    loaded,
+                    plan: None,
+                    moved_from: None,
+                    moved_away: false,
+                    listed: false,
+                });
+                (key, &entry.loaded)
+            }
+        }
     }
 
     /// Whether `path` was read already.
@@ -294,24 +344,30 @@ impl Transaction {
 
     /// The bytes `path` had when read (`None`: no file).
     pub fn original(&self, path: &str) -> Option<&[u8]> {
-        self.entries.get(path)?.original.as_deref()
+        self.entries.get(path)?.original()
     }
 
+    /// `path`'s entry, listed in the first-planned order.
     fn entry(&mut self, path: &str) -> &mut Entry {
-        let entry = self
-            .entries
-            .entry(path.to_string())
-            .or_insert_with(|| Entry {
-                original: None,
-                loaded: Loaded::Missing,
-                plan: None,
-                moved_from: None,
-                moved_away: false,
-                listed: false,
-            });
+        let key = match self.entries.get_key_value(path) {
+            Some((key, _)) => key.clone(),
+            None => Rc::from(path),
+        };
+        self.keyed_entry(key)
+    }
+
+    fn keyed_entry(&mut self, key: Rc<str>) -> &mut Entry {
+        let entry = self.entries.entry(key.clone()).or_insert_with(|| Entry {
+            original: Original::Absent,
+            loaded: Loaded::Missing,
+            plan: None,
+            moved_from: None,
+            moved_away: false,
+            listed: false,
+        });
         if !entry.listed {
             entry.listed = true;
-            self.order.push(path.to_string());
+            self.order.push(key);
         }
         entry
     }
@@ -319,6 +375,11 @@ impl Transaction {
     /// Plans `path`'s new content (the full text as it will be on disk).
     pub fn write(&mut self, path: &str, content: String) {
         self.entry(path).plan = Some(Plan::Write(content));
+    }
+
+    /// As [`Transaction::write`], for a path keyed by [`Transaction::read_keyed`].
+    pub(crate) fn write_keyed(&mut self, key: Rc<str>, content: String) {
+        self.keyed_entry(key).plan = Some(Plan::Write(content));
     }
 
     /// Plans deleting `path`.
@@ -344,7 +405,7 @@ impl Transaction {
             e.moved_away = false;
             e.listed = false;
         }
-        self.order.retain(|p| p != path);
+        self.order.retain(|p| &**p != path);
     }
 
     /// Drops every plan: nothing will be written.
@@ -369,11 +430,14 @@ impl Transaction {
                     return None;
                 }
                 let before = match &e.moved_from {
-                    Some(from) => self.entries.get(from).and_then(|s| text_of(&s.original)),
-                    None => text_of(&e.original),
+                    Some(from) => self
+                        .entries
+                        .get(from.as_str())
+                        .and_then(|s| text_of(s.original())),
+                    None => text_of(e.original()),
                 };
                 Some(FileChange {
-                    path: path.clone(),
+                    path: path.to_string(),
                     before,
                     after: match plan {
                         Plan::Write(c) => Some(c.clone()),
@@ -418,17 +482,18 @@ impl Transaction {
                 ..Committed::default()
             };
         }
-        let mut steps: Vec<(&String, &Plan)> = Vec::new();
-        for want_delete in [false, true] {
-            for path in &self.order {
-                if let Some(plan) = self.entries.get(path).and_then(|e| e.plan.as_ref()) {
-                    if matches!(plan, Plan::Delete) == want_delete {
-                        steps.push((path, plan));
-                    }
-                }
+        // Writes, then deletes, each in first-planned order (one lookup a path).
+        let mut steps: Vec<(&str, &Plan)> = Vec::with_capacity(self.order.len());
+        let mut deletes: Vec<(&str, &Plan)> = Vec::new();
+        for path in &self.order {
+            match self.entries.get(path).and_then(|e| e.plan.as_ref()) {
+                Some(plan @ Plan::Delete) => deletes.push((path, plan)),
+                Some(plan) => steps.push((path, plan)),
+                None => {}
             }
         }
-        let mut done: Vec<&String> = Vec::new();
+        steps.append(&mut deletes);
+        let mut done: Vec<&str> = Vec::new();
         let mut failed = None;
         for (path, plan) in steps {
             let outcome = match plan {
@@ -437,14 +502,14 @@ impl Transaction {
             };
             if let Err(error) = outcome {
                 let mut failure = HostFailure {
-                    path: path.clone(),
+                    path: path.to_string(),
                     deleting: matches!(plan, Plan::Delete),
                     error,
                     restored: Vec::new(),
                     not_restored: Vec::new(),
                 };
                 for path in done.drain(..).rev() {
-                    let original = self.entries.get(path).and_then(|e| e.original.as_deref());
+                    let original = self.entries.get(path).and_then(Entry::original);
                     let put_back = match original {
                         None => host.delete_file(path),
                         Some(bytes) => match std::str::from_utf8(bytes) {
@@ -455,8 +520,8 @@ impl Transaction {
                         },
                     };
                     match put_back {
-                        Ok(()) => failure.restored.push(path.clone()),
-                        Err(e) => failure.not_restored.push((path.clone(), e)),
+                        Ok(()) => failure.restored.push(path.to_string()),
+                        Err(e) => failure.not_restored.push((path.to_string(), e)),
                     }
                 }
                 failed = Some(failure);
@@ -464,7 +529,7 @@ impl Transaction {
             }
             done.push(path);
         }
-        let touched: Vec<String> = done.into_iter().cloned().collect();
+        let touched: Vec<String> = done.into_iter().map(str::to_string).collect();
         let mut committed = Committed {
             file_changes: changes(self),
             ..Committed::default()
@@ -498,11 +563,23 @@ impl Transaction {
             .values()
             .filter_map(|e| e.moved_from.clone())
             .collect();
+        let sources_exist = !sources.is_empty();
         let mut out = Vec::with_capacity(self.order.len());
         for path in &self.order {
-            let before = match self.entries.get(path).and_then(|e| e.moved_from.as_ref()) {
-                Some(from) => self.entries.get(from).and_then(|s| text_of(&s.original)),
-                None => None,
+            // Only a move looks its path up twice (its source's text first).
+            let moved = sources_exist
+                && self
+                    .entries
+                    .get(path)
+                    .is_some_and(|e| e.moved_from.is_some());
+            let before = match moved {
+                true => self
+                    .entries
+                    .get(path)
+                    .and_then(|e| e.moved_from.as_ref())
+                    .and_then(|from| self.entries.get(from.as_str()))
+                    .and_then(|s| text_of(s.original())),
+                false => None,
             };
             let Some(e) = self.entries.get_mut(path) else {
                 continue;
@@ -515,22 +592,25 @@ impl Transaction {
             }
             let before = match &e.moved_from {
                 Some(_) => before,
-                None if sources.contains(path) => text_of(&e.original),
-                None => match (e.original.take(), &mut e.loaded) {
-                    // The body is the bytes less a BOM and CRs: as long as
-                    // they are, it is them, already read as UTF-8 (no
-                    // second check, no copy).
-                    (Some(bytes), Loaded::Text(text)) if text.body.len() == bytes.len() => {
-                        Some(std::mem::take(&mut text.body))
-                    }
-                    (bytes, _) => bytes.map(|bytes| match String::from_utf8(bytes) {
+                None if sources_exist && sources.contains(&**path) => {
+                    text_of(original_bytes(&e.original, &e.loaded))
+                }
+                None => match (
+                    std::mem::replace(&mut e.original, Original::Absent),
+                    &mut e.loaded,
+                ) {
+                    // The bytes as read are the body, already read as UTF-8
+                    // (no second check, no copy).
+                    (Original::Body, Loaded::Text(text)) => Some(std::mem::take(&mut text.body)),
+                    (Original::Bytes(bytes), _) => Some(match String::from_utf8(bytes) {
                         Ok(text) => text,
                         Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
                     }),
+                    _ => None,
                 },
             };
             out.push(FileChange {
-                path: path.clone(),
+                path: path.to_string(),
                 before,
                 after: match plan {
                     Plan::Write(c) => Some(std::mem::take(c)),
@@ -543,10 +623,10 @@ impl Transaction {
     }
 }
 
-fn text_of(bytes: &Option<Vec<u8>>) -> Option<String> {
+fn text_of(bytes: Option<&[u8]>) -> Option<String> {
     // Valid UTF-8 (every file read as text) is copied as is; the lossy
     // reading, far slower, is for a deleted binary or non-UTF-8 file.
-    bytes.as_deref().map(|b| match std::str::from_utf8(b) {
+    bytes.map(|b| match std::str::from_utf8(b) {
         Ok(text) => text.to_owned(),
         Err(_) => String::from_utf8_lossy(b).into_owned(),
     })
@@ -554,7 +634,7 @@ fn text_of(bytes: &Option<Vec<u8>>) -> Option<String> {
 
 /// Reads and decodes one path: binary, non-UTF-8 and refused reads are
 /// decided here, for every style.
-fn load(host: &mut dyn FileHost, path: &str) -> (Option<Vec<u8>>, Loaded) {
+fn load(host: &mut dyn FileHost, path: &str) -> (Original, Loaded) {
     let unusable = |kind, exists, host_message| {
         Loaded::Unusable(Unusable {
             kind,
@@ -563,19 +643,27 @@ fn load(host: &mut dyn FileHost, path: &str) -> (Option<Vec<u8>>, Loaded) {
         })
     };
     match host.read_file(path) {
-        Err(e) if host.refused_as_escape(path) => {
-            (None, unusable(ErrorKind::PathEscape, false, Some(e.0)))
-        }
-        Err(e) => (None, unusable(ErrorKind::HostError, false, Some(e.0))),
-        Ok(None) => (None, Loaded::Missing),
-        Ok(Some(bytes)) => {
-            let loaded = match TextFile::decode(&bytes) {
-                Ok(text) => Loaded::Text(text),
-                Err(DecodeError::Binary) => unusable(ErrorKind::Binary, true, None),
-                Err(DecodeError::NotUtf8) => unusable(ErrorKind::Encoding, true, None),
-            };
-            (Some(bytes), loaded)
-        }
+        Err(e) if host.refused_as_escape(path) => (
+            Original::Absent,
+            unusable(ErrorKind::PathEscape, false, Some(e.0)),
+        ),
+        Err(e) => (
+            Original::Absent,
+            unusable(ErrorKind::HostError, false, Some(e.0)),
+        ),
+        Ok(None) => (Original::Absent, Loaded::Missing),
+        Ok(Some(bytes)) => match TextFile::decode_owned(bytes) {
+            Ok((text, None)) => (Original::Body, Loaded::Text(text)),
+            Ok((text, Some(bytes))) => (Original::Bytes(bytes), Loaded::Text(text)),
+            Err((DecodeError::Binary, bytes)) => (
+                Original::Bytes(bytes),
+                unusable(ErrorKind::Binary, true, None),
+            ),
+            Err((DecodeError::NotUtf8, bytes)) => (
+                Original::Bytes(bytes),
+                unusable(ErrorKind::Encoding, true, None),
+            ),
+        },
     }
 }
 

@@ -17,7 +17,9 @@
 //! [`Staged::finish`] hands every changed file to the transaction once
 //! (written, created, moved or deleted) and commits it.
 
-use super::{CommitOptions, Committed, Loaded, PathMap, PathSet, Transaction, Unusable};
+use std::rc::Rc;
+
+use super::{CommitOptions, Committed, Loaded, SharedPathMap, Transaction, Unusable};
 use crate::host::FileHost;
 use crate::text::TextFile;
 
@@ -78,23 +80,25 @@ pub struct Finished {
 #[derive(Debug)]
 pub struct Staged<D> {
     txn: Transaction,
-    slots: PathMap<Slot<D>>,
+    /// Keyed by the transaction's key of each path (made once, shared by
+    /// every map and list here).
+    slots: SharedPathMap<Slot<D>>,
     /// Paths in first-changed order, with a set beside it (a reply of
     /// thousands of files must not compare every path with every other).
-    order: Vec<String>,
-    listed: PathSet,
+    order: Vec<Rc<str>>,
+    listed: SharedPathMap<()>,
     /// Each slot as it was before the current unit first changed it.
-    saved: PathMap<Slot<D>>,
+    saved: SharedPathMap<Slot<D>>,
 }
 
 impl<D> Default for Staged<D> {
     fn default() -> Self {
         Staged {
             txn: Transaction::new(),
-            slots: PathMap::default(),
+            slots: SharedPathMap::default(),
             order: Vec::new(),
-            listed: PathSet::default(),
-            saved: PathMap::default(),
+            listed: SharedPathMap::default(),
+            saved: SharedPathMap::default(),
         }
     }
 }
@@ -118,15 +122,14 @@ impl<D> Staged<D> {
         open: impl FnOnce(&TextFile) -> D,
     ) -> &Slot<D> {
         // A path seen before is looked up; a new one is read and inserted
-        // with one lookup (its key made once).
+        // under the transaction's key of it.
         if self.slots.contains_key(path) {
-            return self
-                .slots
-                .entry(path.to_string())
-                .or_insert_with(Slot::missing);
+            let key = self.key(path);
+            return self.slots.entry(key).or_insert_with(Slot::missing);
         }
         let empty = Slot::missing();
-        let slot = match self.txn.read(host, path) {
+        let (key, loaded) = self.txn.read_keyed(host, path);
+        let slot = match loaded {
             Loaded::Missing => empty,
             Loaded::Text(text) => Slot {
                 doc: Some(open(text)),
@@ -139,7 +142,15 @@ impl<D> Staged<D> {
                 ..empty
             },
         };
-        self.slots.entry(path.to_string()).or_insert(slot)
+        self.slots.entry(key).or_insert(slot)
+    }
+
+    /// The shared key of `path`: the one of its slot, else the transaction's.
+    fn key(&self, path: &str) -> Rc<str> {
+        match self.slots.get_key_value(path) {
+            Some((key, _)) => key.clone(),
+            None => Rc::from(path),
+        }
     }
 
     /// `path`'s slot, read through the transaction the first time; its
@@ -161,16 +172,15 @@ impl<D> Staged<D> {
             let doc = open(loaded, self.txn.original(path));
             self.insert(path, doc, existed, unusable);
         }
-        self.slots
-            .entry(path.to_string())
-            .or_insert_with(Slot::missing)
+        let key = self.key(path);
+        self.slots.entry(key).or_insert_with(Slot::missing)
     }
 
     /// Puts a document for `path` that was not read (such as the project
     /// root, for a folder listing).
     pub fn insert(&mut self, path: &str, doc: D, existed: bool, unusable: Option<Unusable>) {
         self.slots.insert(
-            path.to_string(),
+            self.key(path),
             Slot {
                 doc: Some(doc),
                 existed,
@@ -184,7 +194,7 @@ impl<D> Staged<D> {
     pub fn in_order(&self) -> impl Iterator<Item = (&str, &Slot<D>)> {
         self.order
             .iter()
-            .filter_map(|p| Some((p.as_str(), self.slots.get(p)?)))
+            .filter_map(|p| Some((&**p, self.slots.get(p)?)))
     }
 
     /// `path`'s slot, when it was loaded.
@@ -200,9 +210,10 @@ impl<D> Staged<D> {
 
     /// Puts `path` in the first-changed order (once).
     pub fn touch(&mut self, path: &str) {
-        if !self.listed.contains(path) {
-            self.listed.insert(path.to_string());
-            self.order.push(path.to_string());
+        if !self.listed.contains_key(path) {
+            let key = self.key(path);
+            self.listed.insert(key.clone(), ());
+            self.order.push(key);
         }
     }
 
@@ -244,31 +255,46 @@ impl<D> Staged<D> {
         plan: impl Fn(&Slot<D>) -> FilePlan,
     ) -> Finished {
         let mut out = Finished::default();
-        for path in &self.order {
-            let Some(slot) = self.slots.get(path) else {
+        // No unit rolls back any more.
+        self.saved = SharedPathMap::default();
+        // A file moved from a path that the reply deletes is one move (the
+        // source's deletion is part of it): decided while every slot is here.
+        let moves: SharedPathMap<String> = self
+            .slots
+            .iter()
+            .filter_map(|(path, slot)| {
+                let from = slot.moved_from.as_ref()?;
+                let source = self.slots.get(from.as_str())?;
+                (source.changed && source.doc.is_none()).then(|| (path.clone(), from.clone()))
+            })
+            .collect();
+        // Each slot is taken out, planned and dropped in turn: its document
+        // is dropped while encoding it has it in the cache, not all of them
+        // at the end.
+        for path in std::mem::take(&mut self.order) {
+            let Some(slot) = self.slots.remove(&path) else {
                 continue;
             };
-            match plan(slot) {
+            match plan(&slot) {
                 FilePlan::Keep => {}
                 FilePlan::Write(content) => {
                     if slot.existed {
-                        out.modified.push(path.clone());
+                        out.modified.push(path.to_string());
                     } else {
-                        out.created.push(path.clone());
+                        out.created.push(path.to_string());
                     }
-                    let moved = slot.moved_from.as_ref().filter(|from| {
-                        self.slots
-                            .get(*from)
-                            .is_some_and(|s| s.changed && s.doc.is_none())
-                    });
+                    let moved = match slot.moved_from {
+                        Some(_) => moves.get(&path),
+                        None => None,
+                    };
                     match moved {
-                        Some(from) => self.txn.move_file(from, path, content),
-                        None => self.txn.write(path, content),
+                        Some(from) => self.txn.move_file(from, &path, content),
+                        None => self.txn.write_keyed(path.clone(), content),
                     }
                 }
                 FilePlan::Delete => {
-                    out.deleted.push(path.clone());
-                    self.txn.delete(path);
+                    out.deleted.push(path.to_string());
+                    self.txn.delete(&path);
                 }
             }
         }
@@ -282,8 +308,8 @@ impl<D: Clone> Staged<D> {
     /// kept for [`Staged::rollback`].
     pub fn edit(&mut self, path: &str) -> Option<&mut Slot<D>> {
         if !self.saved.contains_key(path) {
-            let slot = self.slots.get(path)?.clone();
-            self.saved.insert(path.to_string(), slot);
+            let (key, slot) = self.slots.get_key_value(path)?;
+            self.saved.insert(key.clone(), slot.clone());
         }
         self.slots.get_mut(path)
     }
@@ -292,9 +318,13 @@ impl<D: Clone> Staged<D> {
     /// `doc`: the document it replaces is kept for [`Staged::rollback`]
     /// by moving it, not by copying it first.
     pub fn set_doc(&mut self, path: &str, doc: Option<D>) -> Option<&mut Slot<D>> {
+        let key = match self.saved.contains_key(path) {
+            true => None,
+            false => Some(self.slots.get_key_value(path)?.0.clone()),
+        };
         let slot = self.slots.get_mut(path)?;
         let old = std::mem::replace(&mut slot.doc, doc);
-        if !self.saved.contains_key(path) {
+        if let Some(key) = key {
             let before = Slot {
                 doc: old,
                 existed: slot.existed,
@@ -303,7 +333,7 @@ impl<D: Clone> Staged<D> {
                 moved_from: slot.moved_from.clone(),
                 failed_at: slot.failed_at,
             };
-            self.saved.insert(path.to_string(), before);
+            self.saved.insert(key, before);
         }
         Some(slot)
     }

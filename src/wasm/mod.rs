@@ -127,50 +127,47 @@ fn read_failed(host: &mut crate::host::MemoryHost, path: String, value: &JsValue
     );
 }
 
-/// The packed snapshot `js/host-driver.js` (`forCore`) gives: `paths`,
-/// every file's bytes one after the other, `ends[i]` where path `i`'s bytes
-/// end, and `others[path]` for a path with no bytes (`null`: no such file;
-/// `{ error, kind? }`: the read failed). The bytes are the first `used` bytes
-/// of the room [`snapshot_room`] made (the driver encoded the texts straight
-/// into the module's memory), or a `bytes` Uint8Array copied in. The host
+/// The packed snapshot `js/host-driver.js` (`forCore`) gives: every file's
+/// bytes one after the other, then every path's; `used` where the files'
+/// bytes end, `ends[i]` where path `i`'s file bytes end, `pathEnds[i]` where
+/// path `i` ends (its UTF-8 after the files'), and `others[path]` for a path
+/// with no bytes (`null`: no such file; `{ error, kind? }`: the read
+/// failed). The bytes are the room [`snapshot_room`] made (the driver
+/// encoded the texts and paths straight into the module's memory). The host
 /// lends each file from that one buffer: a file is copied once, when read.
 #[cfg(feature = "full")]
 fn packed_snapshot(
     object: &js_sys::Object,
     mut host: crate::host::MemoryHost,
 ) -> Result<crate::host::MemoryHost, JsError> {
-    use js_sys::{Array, Reflect, Uint32Array, Uint8Array};
+    use js_sys::{Reflect, Uint32Array};
     let bad = || JsError::new("editblocks: the packed file snapshot is malformed");
     let get = |key: &str| Reflect::get(object, &JsValue::from_str(key)).map_err(|_| bad());
-    let paths: Array = get("paths")?.dyn_into().map_err(|_| bad())?;
-    let bytes = match get("used")?.as_f64() {
-        Some(used) => {
-            let mut bytes = SNAPSHOT_ROOM.with(|room| std::mem::take(&mut *room.borrow_mut()));
-            if used < 0.0 || used > bytes.len() as f64 {
-                return Err(bad());
-            }
-            bytes.truncate(used as usize);
-            bytes
-        }
-        None => get("bytes")?
-            .dyn_into::<Uint8Array>()
-            .map_err(|_| bad())?
-            .to_vec(),
-    };
     let ends = get("ends")?
         .dyn_into::<Uint32Array>()
         .map_err(|_| bad())?
         .to_vec();
-    let others = get("others")?;
-    if ends.len() != paths.length() as usize {
+    let path_ends = get("pathEnds")?
+        .dyn_into::<Uint32Array>()
+        .map_err(|_| bad())?
+        .to_vec();
+    let used = get("used")?.as_f64().ok_or_else(bad)?;
+    let mut bytes = SNAPSHOT_ROOM.with(|room| std::mem::take(&mut *room.borrow_mut()));
+    if ends.len() != path_ends.len() || used < 0.0 || used > bytes.len() as f64 {
         return Err(bad());
     }
+    let used = used as usize;
+    let others = get("others")?;
     let mut read = crate::apply::PathSet::default();
     let mut lent = Vec::with_capacity(ends.len());
-    let mut start = 0usize;
-    for (i, path) in paths.iter().enumerate() {
-        let path = path.as_string().unwrap_or_default();
-        let end = ends[i] as usize;
+    let (mut start, mut path_start) = (0usize, used);
+    for (&end, &path_end) in ends.iter().zip(&path_ends) {
+        let (end, path_end) = (end as usize, path_end as usize);
+        let path = match bytes.get(path_start..path_end) {
+            Some(path) => String::from_utf8_lossy(path).into_owned(),
+            None => return Err(bad()),
+        };
+        path_start = path_end;
         let other = if end == start {
             Reflect::get(&others, &JsValue::from_str(&path)).ok()
         } else {
@@ -185,7 +182,7 @@ fn packed_snapshot(
             Some(v) if v.is_null() => {}
             Some(v) => read_failed(&mut host, path, &v),
             None => {
-                if end < start {
+                if end < start || end > used {
                     return Err(bad());
                 }
                 lent.push((path, start..end));
@@ -193,6 +190,8 @@ fn packed_snapshot(
         }
         start = end;
     }
+    // Only the files' bytes are lent (the paths were read out above).
+    bytes.truncate(used);
     host.lend(bytes, lent).map_err(|_| bad())?;
     host.snapshot_of = Some(read);
     Ok(host)
