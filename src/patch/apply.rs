@@ -552,10 +552,7 @@ fn apply_hunks(
 ) -> Result<(Doc, Done), Failure> {
     let lines = &doc.lines;
     // Room for every added line, so the file's lines are copied once.
-    let added: usize = hunks
-        .iter()
-        .map(|h| h.lines().filter(|l| l.starts_with('+')).count())
-        .sum();
+    let added: usize = hunks.iter().map(Hunk::added_count).sum();
     let mut out: Vec<Line> = Vec::with_capacity(lines.len() + added);
     let mut copied = 0usize; // lines of `doc` already handled
     let mut cursor = 0usize; // where the next section may start
@@ -567,17 +564,19 @@ fn apply_hunks(
     let mut final_newline = doc.final_newline;
     let mixed_endings = doc.file.mixed_endings();
     let total = hunks.len();
-    // Hashed once for every section's search (a single short section need not).
-    // One index per snapshot for every section's search: positions by hash
-    // when there are enough sections for lookups to beat scans.
-    let index = if hunks.len() >= INDEX_MIN_SECTIONS {
-        Some(LineIndex::new(lines))
-    } else if hunks.len() > 1 || lines.len() > 64 {
-        Some(LineIndex::hashes(lines))
-    } else {
-        None
-    };
+    // One index of the snapshot for every section's search, of the lines
+    // the sections and their `@@` lines look for; for one or two searches
+    // a scan of the lines costs less than indexing them.
+    let searches: usize = hunks.iter().map(|h| 1 + h.anchors.len()).sum();
+    let index = (searches >= INDEX_MIN_SEARCHES).then(|| {
+        let needles = hunks
+            .iter()
+            .flat_map(|h| h.anchors.iter().map(String::as_str).chain(h.old_lines()));
+        LineIndex::for_needles(lines, needles)
+    });
     let hashes = index.as_ref();
+    // The section's old lines (one buffer for every section).
+    let mut needle: Vec<&str> = Vec::new();
     for (k, hunk) in hunks.iter().enumerate() {
         // Trailing blank context lines of the section that lie past the end of the file.
         let mut past_end = 0usize;
@@ -593,7 +592,8 @@ fn apply_hunks(
                 "section"
             },
         };
-        let needle = hunk.old_side();
+        needle.clear();
+        needle.extend(hunk.old_lines());
         let mut from = cursor;
         // `@@` lines narrow the search, each to what follows the one before.
         for anchor in &hunk.anchors {
@@ -822,7 +822,12 @@ fn apply_hunks(
             }
         }
         // (Blank lines past the end were not walked.)
-        let trailing = handed_back(format, hunk.body().rsplit('\n')).saturating_sub(past_end);
+        // (`handed_back` of the body, counted as it was read.)
+        let trailing = match format {
+            Format::UnifiedDiff => hunk.lines_after_change().unwrap_or(0),
+            _ => 0,
+        }
+        .saturating_sub(past_end);
         out.truncate(out.len() - trailing);
         at -= trailing;
         copied = at;
@@ -1118,9 +1123,9 @@ impl std::fmt::Display for Which<'_> {
     }
 }
 
-/// Sections of one operation from which the file's [`LineIndex`] holds
-/// positions (each lookup then costs its candidates, not a scan).
-const INDEX_MIN_SECTIONS: usize = 8;
+/// Searches of one operation (sections and `@@` lines) from which the
+/// file is indexed for them (see [`LineIndex`]).
+const INDEX_MIN_SEARCHES: usize = 3;
 
 fn loosest_of(a: Pass, b: Pass) -> Pass {
     let rank = |p: Pass| PATCH_PASSES.iter().position(|x| *x == p).unwrap_or(0);

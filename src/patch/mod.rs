@@ -56,6 +56,34 @@ pub struct Hunk {
     pub no_newline_old: bool,
     /// `\ No newline at end of file` after a new-side line.
     pub no_newline_new: bool,
+    /// Counts of the body kept as it is written (so the applier need not
+    /// walk a body to size what it builds).
+    counts: BodyCounts,
+}
+
+impl BodyCounts {
+    fn count(&mut self, line: &str) {
+        self.lines += 1;
+        match line.as_bytes().first() {
+            Some(b'+') => self.added += 1,
+            Some(b'-') => self.removed += 1,
+            _ => {
+                self.after_change += 1;
+                return;
+            }
+        }
+        self.after_change = 0;
+    }
+}
+
+/// How many body lines a [`Hunk`] has of each kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct BodyCounts {
+    lines: u32,
+    added: u32,
+    removed: u32,
+    /// Lines after the last added or removed one.
+    after_change: u32,
 }
 
 /// [`Hunk`] as it crosses the boundary.
@@ -85,6 +113,7 @@ impl From<HunkRepr> for Hunk {
             no_newline_old: r.no_newline_old,
             no_newline_new: r.no_newline_new,
             body: String::new(),
+            counts: BodyCounts::default(),
         };
         for l in &r.lines {
             // A line without its prefix would be read as context.
@@ -139,7 +168,7 @@ impl Serialize for Hunk {
 
 impl Hunk {
     /// The body lines, each with its prefix.
-    pub fn lines(&self) -> impl Iterator<Item = &str> + '_ {
+    pub fn lines(&self) -> impl Iterator<Item = &str> + Clone + '_ {
         // `split('\n')`, with the LF found eight bytes at a time.
         let mut rest = (!self.body.is_empty()).then_some(self.body.as_str());
         std::iter::from_fn(move || {
@@ -180,6 +209,33 @@ impl Hunk {
             self.body.push('\n');
         }
         self.body.push_str(line);
+        if self.body.is_empty() {
+            // An empty line on an empty body leaves no line (see `lines`).
+            return;
+        }
+        if crate::text::find_byte(line.as_bytes(), b'\n').is_some() {
+            // Several lines in one (a hunk from JavaScript): count each.
+            line.split('\n').for_each(|l| self.counts.count(l));
+        } else {
+            self.counts.count(line);
+        }
+    }
+
+    /// How many body lines start with `+`.
+    pub(crate) fn added_count(&self) -> usize {
+        self.counts.added as usize
+    }
+
+    /// How many lines [`Hunk::old_side`] has.
+    pub(crate) fn old_count(&self) -> usize {
+        (self.counts.lines - self.counts.added) as usize
+    }
+
+    /// How many body lines follow the last added or removed one (`None`:
+    /// the body changes nothing).
+    pub(crate) fn lines_after_change(&self) -> Option<usize> {
+        let c = &self.counts;
+        (c.added + c.removed > 0).then_some(c.after_change as usize)
     }
 
     /// No body lines.
@@ -198,10 +254,16 @@ impl Hunk {
 
     /// Context and removed lines, in order (what must be found).
     pub fn old_side(&self) -> Vec<&str> {
+        let mut side = Vec::with_capacity(self.old_count());
+        side.extend(self.old_lines());
+        side
+    }
+
+    /// [`Hunk::old_side`], one line at a time.
+    pub(crate) fn old_lines(&self) -> impl Iterator<Item = &str> + Clone + '_ {
         self.lines()
             .filter(|l| !l.starts_with('+'))
             .map(|l| l.get(1..).unwrap_or(""))
-            .collect()
     }
 
     /// Context and added lines, in order (what replaces it).
