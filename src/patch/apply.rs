@@ -552,7 +552,7 @@ fn apply_hunks(
 ) -> Result<(Doc, Done), Failure> {
     let lines = &doc.lines;
     // Room for every added line, so the file's lines are copied once.
-    let added: usize = hunks.iter().map(Hunk::added_count).sum();
+    let added: usize = hunks.iter().map(Hunk::added_hint).sum();
     let mut out: Vec<Line> = Vec::with_capacity(lines.len() + added);
     let mut copied = 0usize; // lines of `doc` already handled
     let mut cursor = 0usize; // where the next section may start
@@ -789,11 +789,17 @@ fn apply_hunks(
         // ending, added lines past them the last one's.
         let mut removed: Vec<usize> = Vec::new();
         let mut added_in_run = 0usize;
+        // Lines since the last `-` or `+` line (`None`: none yet).
+        let mut since_change: Option<usize> = None;
         for l in hunk.lines().take(walked) {
             let text = l.get(1..).unwrap_or("");
             if !l.starts_with('-') {
                 new_at += 1;
             }
+            since_change = match l.as_bytes().first() {
+                Some(b'+' | b'-') => Some(0),
+                _ => since_change.map(|n| n + 1),
+            };
             match l.as_bytes().first() {
                 Some(b'+') => {
                     let text = reindented
@@ -821,13 +827,12 @@ fn apply_hunks(
                 }
             }
         }
-        // (Blank lines past the end were not walked.)
-        // (`handed_back` of the body, counted as it was read.)
+        // `handed_back` of the body, counted on the way: the blank lines
+        // past the end (not walked) are context, and are not handed back.
         let trailing = match format {
-            Format::UnifiedDiff => hunk.lines_after_change().unwrap_or(0),
+            Format::UnifiedDiff => since_change.unwrap_or(0),
             _ => 0,
-        }
-        .saturating_sub(past_end);
+        };
         out.truncate(out.len() - trailing);
         at -= trailing;
         copied = at;

@@ -36,7 +36,7 @@ pub enum Operation {
 ///
 /// The body is kept as one string (one allocation per hunk, not per line);
 /// across the boundary it is `lines: string[]`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", from = "HunkRepr")]
 pub struct Hunk {
     /// `apply-patch`: the text of each `@@ …` line before the section,
@@ -56,34 +56,25 @@ pub struct Hunk {
     pub no_newline_old: bool,
     /// `\ No newline at end of file` after a new-side line.
     pub no_newline_new: bool,
-    /// Counts of the body kept as it is written (so the applier need not
-    /// walk a body to size what it builds).
-    counts: BodyCounts,
+    /// Lines pushed, and how many of them start with `+`: room to reserve
+    /// for what the applier builds (a pushed line holding `'\n'` counts
+    /// once, so these size things only).
+    pushed: (u32, u32),
 }
 
-impl BodyCounts {
-    fn count(&mut self, line: &str) {
-        self.lines += 1;
-        match line.as_bytes().first() {
-            Some(b'+') => self.added += 1,
-            Some(b'-') => self.removed += 1,
-            _ => {
-                self.after_change += 1;
-                return;
-            }
-        }
-        self.after_change = 0;
+/// Equal hunks say the same (the size hints are left out).
+impl PartialEq for Hunk {
+    fn eq(&self, other: &Hunk) -> bool {
+        self.anchors == other.anchors
+            && self.old_start == other.old_start
+            && self.old_count == other.old_count
+            && self.new_start == other.new_start
+            && self.new_count == other.new_count
+            && self.body == other.body
+            && self.end_of_file == other.end_of_file
+            && self.no_newline_old == other.no_newline_old
+            && self.no_newline_new == other.no_newline_new
     }
-}
-
-/// How many body lines a [`Hunk`] has of each kind.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct BodyCounts {
-    lines: u32,
-    added: u32,
-    removed: u32,
-    /// Lines after the last added or removed one.
-    after_change: u32,
 }
 
 /// [`Hunk`] as it crosses the boundary.
@@ -113,7 +104,7 @@ impl From<HunkRepr> for Hunk {
             no_newline_old: r.no_newline_old,
             no_newline_new: r.no_newline_new,
             body: String::new(),
-            counts: BodyCounts::default(),
+            pushed: (0, 0),
         };
         for l in &r.lines {
             // A line without its prefix would be read as context.
@@ -209,33 +200,18 @@ impl Hunk {
             self.body.push('\n');
         }
         self.body.push_str(line);
-        if self.body.is_empty() {
-            // An empty line on an empty body leaves no line (see `lines`).
-            return;
-        }
-        if crate::text::find_byte(line.as_bytes(), b'\n').is_some() {
-            // Several lines in one (a hunk from JavaScript): count each.
-            line.split('\n').for_each(|l| self.counts.count(l));
-        } else {
-            self.counts.count(line);
-        }
+        self.pushed.0 += 1;
+        self.pushed.1 += u32::from(line.starts_with('+'));
     }
 
-    /// How many body lines start with `+`.
-    pub(crate) fn added_count(&self) -> usize {
-        self.counts.added as usize
+    /// About how many body lines start with `+` (for sizes).
+    pub(crate) fn added_hint(&self) -> usize {
+        self.pushed.1 as usize
     }
 
-    /// How many lines [`Hunk::old_side`] has.
-    pub(crate) fn old_count(&self) -> usize {
-        (self.counts.lines - self.counts.added) as usize
-    }
-
-    /// How many body lines follow the last added or removed one (`None`:
-    /// the body changes nothing).
-    pub(crate) fn lines_after_change(&self) -> Option<usize> {
-        let c = &self.counts;
-        (c.added + c.removed > 0).then_some(c.after_change as usize)
+    /// About how many lines [`Hunk::old_side`] has (for sizes).
+    pub(crate) fn old_hint(&self) -> usize {
+        self.pushed.0.saturating_sub(self.pushed.1) as usize
     }
 
     /// No body lines.
@@ -254,7 +230,7 @@ impl Hunk {
 
     /// Context and removed lines, in order (what must be found).
     pub fn old_side(&self) -> Vec<&str> {
-        let mut side = Vec::with_capacity(self.old_count());
+        let mut side = Vec::with_capacity(self.old_hint());
         side.extend(self.old_lines());
         side
     }
