@@ -212,9 +212,8 @@ fn line_key(line: &str) -> u64 {
     } else {
         (crate::text::tail_word(bytes), 0, 0)
     };
-    let mut h = (n as u64 ^ first).wrapping_mul(K).rotate_left(29);
-    h = (h ^ middle).wrapping_mul(K).rotate_left(29);
-    (h ^ last).wrapping_mul(K)
+    // One multiply mixes them (every line of the file is keyed).
+    (first ^ middle.rotate_left(21) ^ last.rotate_left(42) ^ n as u64).wrapping_mul(K)
 }
 
 /// Where the lines of the needles to be searched for occur in one file
@@ -234,6 +233,9 @@ fn line_key(line: &str) -> u64 {
 pub struct LineIndex {
     /// Lines of the file indexed (an index of another file is not used).
     file_len: usize,
+    /// One bit per key's top bits, set for the needle lines' keys: most
+    /// file lines are rejected by one test of this small table.
+    filter: Vec<u64>,
     /// Open addressing by key (a power of two long; `hits == 0` and
     /// `first == NONE`: a free slot).
     slots: Vec<KeySlot>,
@@ -282,19 +284,29 @@ impl LineIndex {
     ) -> LineIndex {
         let count = needles.clone().count();
         let size = (2 * count).next_power_of_two().max(16);
+        // 16 bits per slot: about one needle key in 32 bits.
+        let filter_bits = (size * 16).trailing_zeros();
         let mut index = LineIndex {
             file_len: file.len(),
+            filter: vec![0; (size * 16) / 64],
             slots: vec![FREE; size],
             kept: Vec::with_capacity(count.min(file.len())),
         };
+        let bit = |key: u64| (key >> (64 - filter_bits)) as usize;
         for line in needles {
-            let at = index.probe(line_key(line));
+            let key = line_key(line);
+            let at = index.probe(key);
             let slot = &mut index.slots[at];
-            slot.key = line_key(line);
+            slot.key = key;
             slot.used = true;
+            index.filter[bit(key) / 64] |= 1 << (bit(key) % 64);
         }
         for (i, line) in file.iter().enumerate() {
             let key = line_key(line.as_ref());
+            let b = bit(key);
+            if index.filter[b / 64] & (1 << (b % 64)) == 0 {
+                continue;
+            }
             let at = index.probe(key);
             if !index.slots[at].used {
                 continue;
