@@ -567,16 +567,23 @@ fn apply_hunks(
     // One index of the snapshot for every section's search, of the lines
     // the sections and their `@@` lines look for; for one or two searches
     // a scan of the lines costs less than indexing them.
+    // Every section's old lines, read once: section k's are
+    // `old_sides[old_ends[k - 1]..old_ends[k]]`.
+    let mut old_sides: Vec<&str> =
+        Vec::with_capacity(hunks.iter().map(Hunk::old_hint).sum::<usize>());
+    let mut old_ends: Vec<usize> = Vec::with_capacity(hunks.len());
+    for hunk in hunks {
+        old_sides.extend(hunk.old_lines());
+        old_ends.push(old_sides.len());
+    }
     let searches: usize = hunks.iter().map(|h| 1 + h.anchors.len()).sum();
     let index = (searches >= INDEX_MIN_SEARCHES).then(|| {
-        let needles = hunks
+        let anchors = hunks
             .iter()
-            .flat_map(|h| h.anchors.iter().map(String::as_str).chain(h.old_lines()));
-        LineIndex::for_needles(lines, needles)
+            .flat_map(|h| h.anchors.iter().map(String::as_str));
+        LineIndex::for_needles(lines, old_sides.iter().copied().chain(anchors))
     });
     let hashes = index.as_ref();
-    // The section's old lines (one buffer for every section).
-    let mut needle: Vec<&str> = Vec::new();
     for (k, hunk) in hunks.iter().enumerate() {
         // Trailing blank context lines of the section that lie past the end of the file.
         let mut past_end = 0usize;
@@ -592,8 +599,7 @@ fn apply_hunks(
                 "section"
             },
         };
-        needle.clear();
-        needle.extend(hunk.old_lines());
+        let needle = &old_sides[k.checked_sub(1).map_or(0, |p| old_ends[p])..old_ends[k]];
         let mut from = cursor;
         // `@@` lines narrow the search, each to what follows the one before.
         for anchor in &hunk.anchors {
@@ -672,7 +678,7 @@ fn apply_hunks(
                 hunk.old_start,
                 offset,
             );
-            match locate_hashed(lines, hashes, &needle, &PATCH_PASSES, from, prefer) {
+            match locate_hashed(lines, hashes, needle, &PATCH_PASSES, from, prefer) {
                 Located::Unique {
                     start,
                     pass,
@@ -719,13 +725,13 @@ fn apply_hunks(
                 }
                 Located::NotFound => {
                     let Some((start, pass, blanks)) =
-                        blank_tail_at_end(format, hunk, &needle, lines, hashes, from)
+                        blank_tail_at_end(format, hunk, needle, lines, hashes, from)
                     else {
                         return Err(not_found(
                             &which,
                             path,
                             lines,
-                            &needle,
+                            needle,
                             &hunk.new_side(),
                             from,
                         ));
@@ -768,13 +774,7 @@ fn apply_hunks(
         out.extend(lines[copied..start].iter().cloned());
         let mut at = start;
         let reindented = if needs_reindent(format, hunk_pass) {
-            reindented_new_side(
-                format,
-                hunk_pass,
-                &needle,
-                &hunk.new_side(),
-                &lines[start..],
-            )
+            reindented_new_side(format, hunk_pass, needle, &hunk.new_side(), &lines[start..])
         } else {
             None
         };
