@@ -190,6 +190,11 @@ impl Hunk {
         }
     }
 
+    /// Room for `bytes` more bytes of body.
+    pub(crate) fn reserve(&mut self, bytes: usize) {
+        self.body.reserve(bytes);
+    }
+
     /// Appends a body line (with its prefix).
     pub fn push_line(&mut self, line: &str) {
         if self.body.capacity() == 0 {
