@@ -564,9 +564,6 @@ fn apply_hunks(
     let mut final_newline = doc.final_newline;
     let mixed_endings = doc.file.mixed_endings();
     let total = hunks.len();
-    // One index of the snapshot for every section's search, of the lines
-    // the sections and their `@@` lines look for; for one or two searches
-    // a scan of the lines costs less than indexing them.
     // Every section's old lines, read once: section k's are
     // `old_sides[old_ends[k - 1]..old_ends[k]]`.
     let mut old_sides: Vec<&str> =
@@ -576,6 +573,9 @@ fn apply_hunks(
         old_sides.extend(hunk.old_lines());
         old_ends.push(old_sides.len());
     }
+    // One index of the snapshot for every section's search, of the lines
+    // the sections and their `@@` lines look for; for one or two searches
+    // a scan of the lines costs less than indexing them.
     let searches: usize = hunks.iter().map(|h| 1 + h.anchors.len()).sum();
     let index = (searches >= INDEX_MIN_SEARCHES).then(|| {
         let anchors = hunks
