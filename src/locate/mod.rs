@@ -236,8 +236,8 @@ pub struct LineIndex {
     /// One bit per key's top bits, set for the needle lines' keys: most
     /// file lines are rejected by one test of this small table.
     filter: Vec<u64>,
-    /// Open addressing by key (a power of two long; `hits == 0` and
-    /// `first == NONE`: a free slot).
+    /// Open addressing by key, a power of two long and at most half used
+    /// (a slot not `used` is free).
     slots: Vec<KeySlot>,
     /// For each file line kept: its line number and the next kept line
     /// with the same key (`NONE`: none), in file order.
