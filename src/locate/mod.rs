@@ -21,8 +21,6 @@
 //! new text is already there").
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 
 use crate::text::same_str;
 
@@ -180,7 +178,7 @@ pub enum Located {
     NotFound,
 }
 
-/// A fast hash of a line's bytes, eight at a time (for [`line_hashes`]).
+/// A fast hash of a line's bytes, eight at a time.
 pub fn line_hash(line: &str) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let bytes = line.as_bytes();
@@ -196,92 +194,166 @@ pub fn line_hash(line: &str) -> u64 {
         .rotate_left(29)
 }
 
-/// [`line_hash`] of every line: computed once per file, it lets the exact
-/// pass of [`locate_hashed`] reject almost every line by one comparison.
-pub fn line_hashes<S: AsRef<str>>(file: &[S]) -> Vec<u64> {
-    file.iter().map(|l| line_hash(l.as_ref())).collect()
+/// A line's key for [`LineIndex`]: its length and three of its words (first,
+/// middle, last), so a line of any length costs a few loads, not a walk over
+/// its bytes. Equal lines have equal keys; lines with equal keys are compared
+/// in full before they count as a match.
+fn line_key(line: &str) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let bytes = line.as_bytes();
+    let n = bytes.len();
+    let word = |at: usize| -> u64 {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
+    let (first, middle, last) = if n >= 8 {
+        (word(0), word((n - 8) / 2), word(n - 8))
+    } else {
+        (crate::text::tail_word(bytes), 0, 0)
+    };
+    // One multiply mixes them (every line of the file is keyed).
+    (first ^ middle.rotate_left(21) ^ last.rotate_left(42) ^ n as u64).wrapping_mul(K)
 }
 
-/// A line index of one file snapshot: each line's hash, and (when built
-/// with positions) every line's position sorted by hash, so the exact pass
-/// looks a needle up by its rarest line instead of scanning the file: a
-/// search costs about the needle and its candidates, not the rest of the
-/// file, and uniqueness is still proved (every candidate is checked).
-/// Built once per snapshot; a snapshot that changes is indexed again (the
-/// engine's [`index::Lines`] is the incremental version for text blocks).
+/// Where the lines of the needles to be searched for occur in one file
+/// snapshot, so the exact pass looks a needle up by its rarest line instead
+/// of scanning the file: a search costs about the needle and its
+/// candidates, not the rest of the file, and uniqueness is still proved
+/// (every candidate is compared in full).
+///
+/// Built once per snapshot for the needles known in advance (a patch's
+/// sections and `@@` lines): one pass over the file keeps only the lines
+/// whose key is a needle line's, so the file's other lines cost a key and
+/// one probe of a small table. A needle with a line not registered is
+/// searched by a scan, as without an index. A snapshot that changes is
+/// indexed again (the engine's [`index::Lines`] is the incremental version
+/// for text blocks).
 #[derive(Debug, Clone, Default)]
 pub struct LineIndex {
-    hashes: Vec<u64>,
-    /// For each hash: its first line and how many lines have it (empty
-    /// without positions).
-    heads: HashMap<u64, (u32, u32), BuildHasherDefault<SeedHasher>>,
-    /// For each line, the next line with the same hash (`u32::MAX`: none).
-    next: Vec<u32>,
+    /// Lines of the file indexed (an index of another file is not used).
+    file_len: usize,
+    /// One bit per key's top bits, set for the needle lines' keys: most
+    /// file lines are rejected by one test of this small table.
+    filter: Vec<u64>,
+    /// Open addressing by key, a power of two long and at most half used
+    /// (a slot not `used` is free).
+    slots: Vec<KeySlot>,
+    /// For each file line kept: its line number and the next kept line
+    /// with the same key (`NONE`: none), in file order.
+    kept: Vec<(u32, u32)>,
 }
 
-/// The hashes are already hashes: the map only folds them.
-#[derive(Default)]
-struct SeedHasher(u64);
+const NONE: u32 = u32::MAX;
 
-impl std::hash::Hasher for SeedHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+/// One needle line key: the file lines that have it, as a chain in `kept`.
+#[derive(Debug, Clone, Copy)]
+struct KeySlot {
+    key: u64,
+    used: bool,
+    hits: u32,
+    first: u32,
+    last: u32,
 }
+
+const FREE: KeySlot = KeySlot {
+    key: 0,
+    used: false,
+    hits: 0,
+    first: NONE,
+    last: NONE,
+};
 
 impl LineIndex {
-    /// Hashes only (for a file searched a few times).
-    pub fn hashes<S: AsRef<str>>(file: &[S]) -> LineIndex {
-        LineIndex {
-            hashes: line_hashes(file),
-            ..LineIndex::default()
-        }
-    }
-
-    /// Hashes and positions (for a file searched many times).
+    /// Every line of `file` registered (for a file searched many times for
+    /// needles not known in advance).
     pub fn new<S: AsRef<str>>(file: &[S]) -> LineIndex {
-        let hashes = line_hashes(file);
-        let mut heads: HashMap<u64, (u32, u32), BuildHasherDefault<SeedHasher>> =
-            HashMap::with_capacity_and_hasher(hashes.len(), Default::default());
-        let mut next = vec![u32::MAX; hashes.len()];
-        for (i, &h) in hashes.iter().enumerate().rev() {
-            let head = heads.entry(h).or_insert((u32::MAX, 0));
-            next[i] = head.0;
-            *head = (i as u32, head.1 + 1);
+        LineIndex::for_needles(file, file.iter().map(AsRef::as_ref))
+    }
+
+    /// No line registered: every search scans (for a file searched a few
+    /// times).
+    pub fn hashes<S: AsRef<str>>(file: &[S]) -> LineIndex {
+        LineIndex::for_needles(file, std::iter::empty())
+    }
+
+    /// The index of `file` for the lines of `needles`.
+    pub fn for_needles<'n, S: AsRef<str>>(
+        file: &[S],
+        needles: impl Iterator<Item = &'n str> + Clone,
+    ) -> LineIndex {
+        let count = needles.clone().count();
+        let size = (2 * count).next_power_of_two().max(16);
+        // 16 bits per slot: about one needle key in 32 bits.
+        let filter_bits = (size * 16).trailing_zeros();
+        let mut index = LineIndex {
+            file_len: file.len(),
+            filter: vec![0; (size * 16) / 64],
+            slots: vec![FREE; size],
+            kept: Vec::with_capacity(count.min(file.len())),
+        };
+        let bit = |key: u64| (key >> (64 - filter_bits)) as usize;
+        for line in needles {
+            let key = line_key(line);
+            let at = index.probe(key);
+            let slot = &mut index.slots[at];
+            slot.key = key;
+            slot.used = true;
+            index.filter[bit(key) / 64] |= 1 << (bit(key) % 64);
         }
-        LineIndex {
-            hashes,
-            heads,
-            next,
+        for (i, line) in file.iter().enumerate() {
+            let key = line_key(line.as_ref());
+            let b = bit(key);
+            if index.filter[b / 64] & (1 << (b % 64)) == 0 {
+                continue;
+            }
+            let at = index.probe(key);
+            if !index.slots[at].used {
+                continue;
+            }
+            let n = index.kept.len() as u32;
+            index.kept.push((i as u32, NONE));
+            let slot = &mut index.slots[at];
+            if slot.last == NONE {
+                slot.first = n;
+            } else {
+                index.kept[slot.last as usize].1 = n;
+            }
+            slot.last = n;
+            slot.hits += 1;
+        }
+        index
+    }
+
+    /// The slot holding `key`, or the free slot where it would go.
+    fn probe(&self, key: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = (key >> 32) as usize & mask;
+        loop {
+            let slot = &self.slots[at];
+            if !slot.used || slot.key == key {
+                return at;
+            }
+            at = (at + 1) & mask;
         }
     }
 
-    fn has_positions(&self) -> bool {
-        self.next.len() == self.hashes.len() && !self.heads.is_empty()
+    /// The registered slot of `line`, if it is a needle line.
+    fn slot(&self, line: &str) -> Option<&KeySlot> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let key = line_key(line);
+        Some(&self.slots[self.probe(key)]).filter(|s| s.used && s.key == key)
     }
 
-    /// How many lines have `hash`, and the first of them.
-    fn head(&self, hash: u64) -> (u32, u32) {
-        self.heads.get(&hash).copied().unwrap_or((u32::MAX, 0))
-    }
-
-    /// The lines with `hash` from line `first` on (a chain), ascending.
-    fn chain(&self, first: u32) -> impl Iterator<Item = usize> + '_ {
-        std::iter::successors((first != u32::MAX).then_some(first), move |&p| {
-            self.next
-                .get(p as usize)
-                .copied()
-                .filter(|&q| q != u32::MAX)
-        })
-        .map(|p| p as usize)
+    /// The file lines with the key of a slot, ascending.
+    fn chain(&self, slot: &KeySlot) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(
+            (slot.first != NONE).then(|| self.kept[slot.first as usize]),
+            move |&(_, next)| (next != NONE).then(|| self.kept[next as usize]),
+        )
+        .map(|(line, _)| line as usize)
     }
 }
 
@@ -304,23 +376,28 @@ fn find_all_hashed<S: AsRef<str>>(
         return found;
     }
     let last = file.len() - n;
-    let index = index.filter(|ix| ix.hashes.len() == file.len());
+    let index = index.filter(|ix| ix.file_len == file.len());
     if let (Pass::Exact, Some(ix)) = (pass, index) {
-        if ix.has_positions() {
-            // Start from the needle's rarest line (a unique one ends the
-            // search for it); check every candidate.
-            let wanted: Vec<u64> = needle.iter().map(|l| line_hash(l)).collect();
-            let (mut k, mut best) = (0, (u32::MAX, u32::MAX));
-            for (j, &h) in wanted.iter().enumerate() {
-                let head = ix.head(h);
-                if head.1 < best.1 {
-                    (k, best) = (j, head);
-                }
-                if head.1 <= 1 {
-                    break;
-                }
+        // Start from the needle's rarest registered line (one in no file
+        // line ends the search); check every candidate. No line registered:
+        // scan.
+        let mut rarest: Option<(usize, &KeySlot)> = None;
+        for (j, line) in needle.iter().enumerate() {
+            let Some(slot) = ix.slot(line) else {
+                continue;
+            };
+            if slot.hits == 0 {
+                return found;
             }
-            for p in ix.chain(best.0) {
+            if rarest.map_or(true, |(_, best)| slot.hits < best.hits) {
+                rarest = Some((j, slot));
+            }
+            if slot.hits == 1 {
+                break;
+            }
+        }
+        if let Some((k, slot)) = rarest {
+            for p in ix.chain(slot) {
                 let Some(start) = p.checked_sub(k) else {
                     continue;
                 };
@@ -330,29 +407,12 @@ fn find_all_hashed<S: AsRef<str>>(
                 if start > last {
                     break;
                 }
-                if (0..n).all(|j| {
-                    ix.hashes[start + j] == wanted[j]
-                        && same_str(file[start + j].as_ref(), needle[j])
-                }) {
+                if (0..n).all(|j| same_str(file[start + j].as_ref(), needle[j])) {
                     found.push(start);
                 }
             }
             return found;
         }
-    }
-    if let (Pass::Exact, Some(hashes)) = (pass, index.map(|ix| ix.hashes.as_slice())) {
-        let want = line_hash(needle[0]);
-        for i in from..=last {
-            if hashes[i] == want
-                && file[i..i + n]
-                    .iter()
-                    .zip(needle)
-                    .all(|(a, b)| same_str(a.as_ref(), b))
-            {
-                found.push(i);
-            }
-        }
-        return found;
     }
     if pass == Pass::Exact {
         let first = needle[0];
@@ -572,6 +632,91 @@ mod tests {
             ),
             locate(&file, &["x"], &PATCH_PASSES, 0, Prefer::Nothing)
         );
+        assert_ne!(line_hash("abcdefgh1"), line_hash("abcdefgh2"));
+    }
+
+    #[test]
+    fn an_index_of_some_needles_gives_the_same_answers() {
+        let file = [
+            "a",
+            "b  ",
+            "c",
+            "b",
+            "c",
+            "",
+            "a long line of more than eight bytes",
+            "x",
+            "a long line of more than eight bytes",
+            "b",
+        ];
+        let needles: [&[&str]; 7] = [
+            &["b", "c"],
+            &["b"],
+            &["a long line of more than eight bytes"],
+            &["a long line of more than eight bytes", "b"],
+            &[""],
+            &["c", "b"],
+            &["zz"],
+        ];
+        // Every needle registered; none; a few (the others are then
+        // searched by their registered lines, or by a scan).
+        let all = LineIndex::for_needles(&file, needles.iter().flat_map(|n| n.iter().copied()));
+        let none = LineIndex::for_needles(&file, std::iter::empty());
+        let some = LineIndex::for_needles(
+            &file,
+            ["b", "zz", "a long line of more than eight bytes"].into_iter(),
+        );
+        for needle in needles {
+            for from in 0..file.len() {
+                for prefer in [
+                    Prefer::Nothing,
+                    Prefer::End,
+                    Prefer::Line(3),
+                    Prefer::Before(5),
+                ] {
+                    for ix in [&all, &none, &some] {
+                        assert_eq!(
+                            locate_hashed(&file, Some(ix), needle, &PATCH_PASSES, from, prefer),
+                            locate(&file, needle, &PATCH_PASSES, from, prefer),
+                            "{needle:?} from {from}"
+                        );
+                    }
+                }
+            }
+        }
+        // An index of another file is not used.
+        assert_eq!(
+            locate_hashed(
+                &file,
+                Some(&LineIndex::for_needles(&file[..2], ["x"].into_iter())),
+                &["x"],
+                &PATCH_PASSES,
+                0,
+                Prefer::Nothing
+            ),
+            locate(&file, &["x"], &PATCH_PASSES, 0, Prefer::Nothing)
+        );
+        // Lines whose keys agree (length, first, middle and last words)
+        // but whose text differs are not a match.
+        let alike = [
+            "abcdefgh.1.ijklmnopqr.3.stuvwxyz",
+            "abcdefgh.2.ijklmnopqr.4.stuvwxyz",
+        ];
+        let ix = LineIndex::for_needles(&alike, alike[..1].iter().copied());
+        assert_eq!(line_key(alike[0]), line_key(alike[1]));
+        for needle in [&alike[..1], &alike[1..]] {
+            assert_eq!(
+                locate_hashed(
+                    &alike,
+                    Some(&ix),
+                    needle,
+                    &[Pass::Exact],
+                    0,
+                    Prefer::Nothing
+                ),
+                locate(&alike, needle, &[Pass::Exact], 0, Prefer::Nothing)
+            );
+        }
         assert_ne!(line_hash("abcdefgh1"), line_hash("abcdefgh2"));
     }
 

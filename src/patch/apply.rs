@@ -552,10 +552,7 @@ fn apply_hunks(
 ) -> Result<(Doc, Done), Failure> {
     let lines = &doc.lines;
     // Room for every added line, so the file's lines are copied once.
-    let added: usize = hunks
-        .iter()
-        .map(|h| h.lines().filter(|l| l.starts_with('+')).count())
-        .sum();
+    let added: usize = hunks.iter().map(Hunk::added_hint).sum();
     let mut out: Vec<Line> = Vec::with_capacity(lines.len() + added);
     let mut copied = 0usize; // lines of `doc` already handled
     let mut cursor = 0usize; // where the next section may start
@@ -567,16 +564,25 @@ fn apply_hunks(
     let mut final_newline = doc.final_newline;
     let mixed_endings = doc.file.mixed_endings();
     let total = hunks.len();
-    // Hashed once for every section's search (a single short section need not).
-    // One index per snapshot for every section's search: positions by hash
-    // when there are enough sections for lookups to beat scans.
-    let index = if hunks.len() >= INDEX_MIN_SECTIONS {
-        Some(LineIndex::new(lines))
-    } else if hunks.len() > 1 || lines.len() > 64 {
-        Some(LineIndex::hashes(lines))
-    } else {
-        None
-    };
+    // Every section's old lines, read once: section k's are
+    // `old_sides[old_ends[k - 1]..old_ends[k]]`.
+    let mut old_sides: Vec<&str> =
+        Vec::with_capacity(hunks.iter().map(Hunk::old_hint).sum::<usize>());
+    let mut old_ends: Vec<usize> = Vec::with_capacity(hunks.len());
+    for hunk in hunks {
+        old_sides.extend(hunk.old_lines());
+        old_ends.push(old_sides.len());
+    }
+    // One index of the snapshot for every section's search, of the lines
+    // the sections and their `@@` lines look for; for one or two searches
+    // a scan of the lines costs less than indexing them.
+    let searches: usize = hunks.iter().map(|h| 1 + h.anchors.len()).sum();
+    let index = (searches >= INDEX_MIN_SEARCHES).then(|| {
+        let anchors = hunks
+            .iter()
+            .flat_map(|h| h.anchors.iter().map(String::as_str));
+        LineIndex::for_needles(lines, old_sides.iter().copied().chain(anchors))
+    });
     let hashes = index.as_ref();
     for (k, hunk) in hunks.iter().enumerate() {
         // Trailing blank context lines of the section that lie past the end of the file.
@@ -593,7 +599,7 @@ fn apply_hunks(
                 "section"
             },
         };
-        let needle = hunk.old_side();
+        let needle = &old_sides[k.checked_sub(1).map_or(0, |p| old_ends[p])..old_ends[k]];
         let mut from = cursor;
         // `@@` lines narrow the search, each to what follows the one before.
         for anchor in &hunk.anchors {
@@ -672,7 +678,7 @@ fn apply_hunks(
                 hunk.old_start,
                 offset,
             );
-            match locate_hashed(lines, hashes, &needle, &PATCH_PASSES, from, prefer) {
+            match locate_hashed(lines, hashes, needle, &PATCH_PASSES, from, prefer) {
                 Located::Unique {
                     start,
                     pass,
@@ -719,13 +725,13 @@ fn apply_hunks(
                 }
                 Located::NotFound => {
                     let Some((start, pass, blanks)) =
-                        blank_tail_at_end(format, hunk, &needle, lines, hashes, from)
+                        blank_tail_at_end(format, hunk, needle, lines, hashes, from)
                     else {
                         return Err(not_found(
                             &which,
                             path,
                             lines,
-                            &needle,
+                            needle,
                             &hunk.new_side(),
                             from,
                         ));
@@ -768,13 +774,7 @@ fn apply_hunks(
         out.extend(lines[copied..start].iter().cloned());
         let mut at = start;
         let reindented = if needs_reindent(format, hunk_pass) {
-            reindented_new_side(
-                format,
-                hunk_pass,
-                &needle,
-                &hunk.new_side(),
-                &lines[start..],
-            )
+            reindented_new_side(format, hunk_pass, needle, &hunk.new_side(), &lines[start..])
         } else {
             None
         };
@@ -789,11 +789,17 @@ fn apply_hunks(
         // ending, added lines past them the last one's.
         let mut removed: Vec<usize> = Vec::new();
         let mut added_in_run = 0usize;
+        // Lines since the last `-` or `+` line (`None`: none yet).
+        let mut since_change: Option<usize> = None;
         for l in hunk.lines().take(walked) {
             let text = l.get(1..).unwrap_or("");
             if !l.starts_with('-') {
                 new_at += 1;
             }
+            since_change = match l.as_bytes().first() {
+                Some(b'+' | b'-') => Some(0),
+                _ => since_change.map(|n| n + 1),
+            };
             match l.as_bytes().first() {
                 Some(b'+') => {
                     let text = reindented
@@ -821,8 +827,12 @@ fn apply_hunks(
                 }
             }
         }
-        // (Blank lines past the end were not walked.)
-        let trailing = handed_back(format, hunk.body().rsplit('\n')).saturating_sub(past_end);
+        // `handed_back` of the body, counted on the way: the blank lines
+        // past the end (not walked) are context, and are not handed back.
+        let trailing = match format {
+            Format::UnifiedDiff => since_change.unwrap_or(0),
+            _ => 0,
+        };
         out.truncate(out.len() - trailing);
         at -= trailing;
         copied = at;
@@ -1118,9 +1128,9 @@ impl std::fmt::Display for Which<'_> {
     }
 }
 
-/// Sections of one operation from which the file's [`LineIndex`] holds
-/// positions (each lookup then costs its candidates, not a scan).
-const INDEX_MIN_SECTIONS: usize = 8;
+/// Searches of one operation (sections and `@@` lines) from which the
+/// file is indexed for them (see [`LineIndex`]).
+const INDEX_MIN_SEARCHES: usize = 3;
 
 fn loosest_of(a: Pass, b: Pass) -> Pass {
     let rank = |p: Pass| PATCH_PASSES.iter().position(|x| *x == p).unwrap_or(0);

@@ -36,7 +36,7 @@ pub enum Operation {
 ///
 /// The body is kept as one string (one allocation per hunk, not per line);
 /// across the boundary it is `lines: string[]`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", from = "HunkRepr")]
 pub struct Hunk {
     /// `apply-patch`: the text of each `@@ …` line before the section,
@@ -56,6 +56,25 @@ pub struct Hunk {
     pub no_newline_old: bool,
     /// `\ No newline at end of file` after a new-side line.
     pub no_newline_new: bool,
+    /// Lines pushed, and how many of them start with `+`: room to reserve
+    /// for what the applier builds (a pushed line holding `'\n'` counts
+    /// once, so these size things only).
+    pushed: (u32, u32),
+}
+
+/// Equal hunks say the same (the size hints are left out).
+impl PartialEq for Hunk {
+    fn eq(&self, other: &Hunk) -> bool {
+        self.anchors == other.anchors
+            && self.old_start == other.old_start
+            && self.old_count == other.old_count
+            && self.new_start == other.new_start
+            && self.new_count == other.new_count
+            && self.body == other.body
+            && self.end_of_file == other.end_of_file
+            && self.no_newline_old == other.no_newline_old
+            && self.no_newline_new == other.no_newline_new
+    }
 }
 
 /// [`Hunk`] as it crosses the boundary.
@@ -85,6 +104,7 @@ impl From<HunkRepr> for Hunk {
             no_newline_old: r.no_newline_old,
             no_newline_new: r.no_newline_new,
             body: String::new(),
+            pushed: (0, 0),
         };
         for l in &r.lines {
             // A line without its prefix would be read as context.
@@ -139,7 +159,7 @@ impl Serialize for Hunk {
 
 impl Hunk {
     /// The body lines, each with its prefix.
-    pub fn lines(&self) -> impl Iterator<Item = &str> + '_ {
+    pub fn lines(&self) -> impl Iterator<Item = &str> + Clone + '_ {
         // `split('\n')`, with the LF found eight bytes at a time.
         let mut rest = (!self.body.is_empty()).then_some(self.body.as_str());
         std::iter::from_fn(move || {
@@ -170,6 +190,11 @@ impl Hunk {
         }
     }
 
+    /// Room for `bytes` more bytes of body.
+    pub(crate) fn reserve(&mut self, bytes: usize) {
+        self.body.reserve(bytes);
+    }
+
     /// Appends a body line (with its prefix).
     pub fn push_line(&mut self, line: &str) {
         if self.body.capacity() == 0 {
@@ -180,6 +205,18 @@ impl Hunk {
             self.body.push('\n');
         }
         self.body.push_str(line);
+        self.pushed.0 += 1;
+        self.pushed.1 += u32::from(line.starts_with('+'));
+    }
+
+    /// About how many body lines start with `+` (for sizes).
+    pub(crate) fn added_hint(&self) -> usize {
+        self.pushed.1 as usize
+    }
+
+    /// About how many lines [`Hunk::old_side`] has (for sizes).
+    pub(crate) fn old_hint(&self) -> usize {
+        self.pushed.0.saturating_sub(self.pushed.1) as usize
     }
 
     /// No body lines.
@@ -198,10 +235,16 @@ impl Hunk {
 
     /// Context and removed lines, in order (what must be found).
     pub fn old_side(&self) -> Vec<&str> {
+        let mut side = Vec::with_capacity(self.old_hint());
+        side.extend(self.old_lines());
+        side
+    }
+
+    /// [`Hunk::old_side`], one line at a time.
+    pub(crate) fn old_lines(&self) -> impl Iterator<Item = &str> + Clone + '_ {
         self.lines()
             .filter(|l| !l.starts_with('+'))
             .map(|l| l.get(1..).unwrap_or(""))
-            .collect()
     }
 
     /// Context and added lines, in order (what replaces it).

@@ -395,6 +395,8 @@ impl Reader {
             f.headers_done = true;
             f.combined |= line.starts_with("@@@");
             if let Some(h) = f.hunk.take() {
+                // The hunks of one file are mostly alike too.
+                self.last_body = h.body().len();
                 f.hunks.push(h);
             }
             let mut h = Hunk::with_capacity(room(self.last_body, ROOM.0));

@@ -35,14 +35,28 @@ struct Op {
     /// Blank lines not yet known to be content.
     blanks: u32,
     raw: String,
+    /// The body length of the section read last.
+    last_body: usize,
 }
 
 impl Op {
     fn close_hunk(&mut self) {
         let h = std::mem::take(&mut self.hunk);
+        self.last_body = h.body().len();
         if !h.is_empty() || !h.anchors.is_empty() || h.end_of_file {
             self.hunks.push(h);
         }
+    }
+
+    /// Appends a body line to the section being read; its first line gets
+    /// room for a body a quarter longer than the one before (the sections
+    /// of one operation are mostly alike), not a growth per doubling.
+    fn push_line(&mut self, line: &str) {
+        if self.hunk.is_empty() && self.last_body > 0 {
+            self.hunk
+                .reserve((self.last_body + self.last_body / 4).min(1 << 16));
+        }
+        self.hunk.push_line(line);
     }
 }
 
@@ -145,6 +159,7 @@ impl Reader {
             hunk: Hunk::default(),
             blanks: 0,
             raw,
+            last_body: 0,
         });
     }
 
@@ -229,12 +244,12 @@ impl Reader {
                     // Blank lines held back in case they came right before
                     // `*** End Patch` were content: reported as they are read.
                     for _ in 0..std::mem::take(&mut op.blanks) {
-                        op.hunk.push_line("+");
+                        op.push_line("+");
                         if updates {
                             push_update(out, FORMAT, "+");
                         }
                     }
-                    op.hunk.push_line(line);
+                    op.push_line(line);
                     let _ = text;
                     shown_line = Some(line);
                 } else if t.is_empty() {
@@ -293,12 +308,12 @@ impl Reader {
                         problem = Some(format!("line {n} follows `*** End of File` in {}; start a new section with `@@`", op.path));
                     } else {
                         for _ in 0..std::mem::take(&mut op.blanks) {
-                            op.hunk.push_line(" ");
+                            op.push_line(" ");
                             if updates {
                                 push_update(out, FORMAT, " ");
                             }
                         }
-                        op.hunk.push_line(line);
+                        op.push_line(line);
                         shown_line = Some(line);
                     }
                 } else if t.is_empty() {
