@@ -69,6 +69,9 @@ fn read_input(
 #[wasm_bindgen(js_name = EngineApplyPlan)]
 pub struct ApplyPlan {
     blocks: Vec<EditBlock>,
+    /// Each block's path, normalised and confined once for both the paths
+    /// to read and every run (`None`: refused).
+    confined: Vec<Option<String>>,
     reply: Option<String>,
     options: ApplyOptions,
 }
@@ -83,8 +86,10 @@ impl ApplyPlan {
     ) -> Result<ApplyPlan, JsError> {
         let options: ApplyOptions = from_js_or_default(options, "apply options")?;
         let (blocks, reply) = read_input(input, json, &options)?;
+        let confined = engine::confined_paths(&blocks, &options);
         Ok(ApplyPlan {
             blocks,
+            confined,
             reply,
             options,
         })
@@ -95,8 +100,12 @@ impl ApplyPlan {
     /// path (`js/apply.js` parses it).
     #[wasm_bindgen(js_name = pathsJson)]
     pub fn paths_json(&self) -> String {
-        serde_json::to_string(&engine::required_paths(&self.blocks, &self.options))
-            .unwrap_or_else(|_| "[]".into())
+        serde_json::to_string(&engine::required_paths_of(
+            &self.blocks,
+            &self.confined,
+            &self.options,
+        ))
+        .unwrap_or_else(|_| "[]".into())
     }
 
     /// Whether applying needs the host's `deleteFile` (a patch deletes or
@@ -113,7 +122,8 @@ impl ApplyPlan {
     /// `{ result, writes, deletes, stage }`.
     pub fn run(&self, files: JsValue) -> Result<JsValue, JsError> {
         let mut host = snapshot_host(&files)?;
-        let mut result = engine::apply_edits(&self.blocks, &mut host, &self.options);
+        let mut result =
+            engine::apply_edits_with(&self.blocks, &self.confined, &mut host, &self.options);
         if let Some(reply) = &self.reply {
             result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
         }
