@@ -4,7 +4,7 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{from_js, from_js_or_default, host_changes, snapshot_host, to_js};
+use super::{from_js, from_js_or_default, host_changes_with, snapshot_host, to_js, PathIndex};
 use crate::block::EditBlock;
 use crate::engine::{self, ApplyOptions};
 use crate::result::EditResult;
@@ -72,6 +72,9 @@ pub struct ApplyPlan {
     /// Each block's path, normalised and confined once for both the paths
     /// to read and every run (`None`: refused).
     confined: Vec<Option<String>>,
+    /// The paths to read, as `pathsJson` gives them: the result names one
+    /// by its position here.
+    paths: Vec<String>,
     reply: Option<String>,
     options: ApplyOptions,
 }
@@ -87,9 +90,11 @@ impl ApplyPlan {
         let options: ApplyOptions = from_js_or_default(options, "apply options")?;
         let (blocks, reply) = read_input(input, json, &options)?;
         let confined = engine::confined_paths(&blocks, &options);
+        let paths = engine::required_paths_of(&blocks, &confined, &options);
         Ok(ApplyPlan {
             blocks,
             confined,
+            paths,
             reply,
             options,
         })
@@ -100,12 +105,7 @@ impl ApplyPlan {
     /// path (`js/apply.js` parses it).
     #[wasm_bindgen(js_name = pathsJson)]
     pub fn paths_json(&self) -> String {
-        serde_json::to_string(&engine::required_paths_of(
-            &self.blocks,
-            &self.confined,
-            &self.options,
-        ))
-        .unwrap_or_else(|_| "[]".into())
+        serde_json::to_string(&self.paths).unwrap_or_else(|_| "[]".into())
     }
 
     /// Whether applying needs the host's `deleteFile` (a patch deletes or
@@ -127,7 +127,13 @@ impl ApplyPlan {
         if let Some(reply) = &self.reply {
             result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
         }
-        host_changes(&host, result)
+        let index: PathIndex = self
+            .paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.as_str(), i))
+            .collect();
+        host_changes_with(&host, result, Some(&index))
     }
 }
 
