@@ -37,6 +37,8 @@ mod resolve;
 mod rewrite;
 pub(crate) use rewrite::unescape;
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use crate::apply::{CommitOptions, HostFailure, Loaded, Scope, Staged, Unit};
@@ -592,21 +594,41 @@ pub(crate) fn confined_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<O
 /// The normalised, confined paths `apply_edits` will read, in first-use
 /// order. Refused paths and files that are not in context are never listed.
 pub fn required_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> {
-    required_paths_of(blocks, &confined_paths(blocks, opts), opts)
+    let confined = confined_paths(blocks, opts);
+    required_paths_of(blocks, &confined, opts)
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect()
 }
 
+/// A set of paths borrowed or owned, hashed as the transaction hashes paths.
+pub(crate) type CowPathSet<'a> = std::collections::HashSet<
+    Cow<'a, str>,
+    std::hash::BuildHasherDefault<crate::apply::PathHasher>,
+>;
+
 /// [`required_paths`] with each block's path already confined
-/// ([`confined_paths`]).
-pub(crate) fn required_paths_of(
+/// ([`confined_paths`]), borrowed from them where it can be (a plan works
+/// the list out again for each run rather than keeping a copy).
+pub(crate) fn required_paths_of<'a>(
     blocks: &[EditBlock],
-    confined: &[Option<String>],
+    confined: &'a [Option<String>],
     opts: &ApplyOptions,
-) -> Vec<String> {
+) -> Vec<Cow<'a, str>> {
     if blocks.iter().any(|b| b.patch.is_some()) {
         return crate::patch::apply::patch_paths_of(blocks, confined, opts);
     }
     let context = normalized_context(opts);
-    let mut paths: Vec<String> = Vec::new();
+    let mut paths: Vec<Cow<'a, str>> = Vec::new();
+    // Found by hash: a reply of thousands of blocks must not compare each
+    // path with every path listed before it.
+    let mut seen = CowPathSet::default();
+    let mut add = |p: String| {
+        if !seen.contains(p.as_str()) {
+            seen.insert(Cow::Owned(p.clone()));
+            paths.push(Cow::Owned(p));
+        }
+    };
     for (i, block) in blocks.iter().enumerate() {
         let path = confined[i].as_deref();
         if let Precheck::Go(path) = precheck(i, block, path, context.as_ref(), &opts.allow_folders)
@@ -616,14 +638,10 @@ pub(crate) fn required_paths_of(
                 if let resolve::Resolution::Resolved(p) =
                     resolve::resolve(&path, known, &opts.allow_folders)
                 {
-                    if !paths.contains(&p) {
-                        paths.push(p);
-                    }
+                    add(p);
                 }
             }
-            if !paths.contains(&path) {
-                paths.push(path);
-            }
+            add(path);
         }
     }
     paths

@@ -12,6 +12,8 @@
 //! Hunks are located with [`crate::locate`]: unique-only passes, never the
 //! first of several places.
 
+use std::borrow::Cow;
+
 use super::{Hunk, Operation, PatchOp};
 use crate::apply::{
     abort_unit, fails, previous_failed, CommitOptions, Scope, Staged, Unit, UnitResult,
@@ -56,30 +58,35 @@ impl Doc {
 /// The paths [`apply_patch_edits`] reads: every block's path and every
 /// move destination, normalised and confined, in first-use order.
 pub fn patch_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> {
-    patch_paths_of(blocks, &crate::engine::confined_paths(blocks, opts), opts)
+    let confined = crate::engine::confined_paths(blocks, opts);
+    patch_paths_of(blocks, &confined, opts)
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect()
 }
 
 /// [`patch_paths`] with each block's path already confined
-/// ([`crate::engine::confined_paths`]).
-pub(crate) fn patch_paths_of(
+/// ([`crate::engine::confined_paths`]), borrowed from them (a move
+/// destination is confined here).
+pub(crate) fn patch_paths_of<'a>(
     blocks: &[EditBlock],
-    confined: &[Option<String>],
+    confined: &'a [Option<String>],
     opts: &ApplyOptions,
-) -> Vec<String> {
+) -> Vec<Cow<'a, str>> {
     let mut paths = Vec::with_capacity(blocks.len());
-    let mut seen = crate::apply::PathSet::default();
+    let mut seen = crate::engine::CowPathSet::default();
     seen.reserve(blocks.len());
     for (b, path) in blocks.iter().zip(confined) {
         if let Some(p) = path {
-            if !seen.contains(p.as_str()) {
-                seen.insert(p.clone());
-                paths.push(p.clone());
+            if seen.insert(Cow::Borrowed(p)) {
+                paths.push(Cow::Borrowed(p.as_str()));
             }
         }
         if let Some(to) = b.patch.as_ref().and_then(|p| p.move_to.as_deref()) {
             if let Ok(p) = confine(to, &opts.allow_folders) {
-                if seen.insert(p.clone()) {
-                    paths.push(p);
+                if !seen.contains(p.as_str()) {
+                    seen.insert(Cow::Owned(p.clone()));
+                    paths.push(Cow::Owned(p));
                 }
             }
         }

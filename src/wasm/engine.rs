@@ -72,11 +72,16 @@ pub struct ApplyPlan {
     /// Each block's path, normalised and confined once for both the paths
     /// to read and every run (`None`: refused).
     confined: Vec<Option<String>>,
-    /// The paths to read, as `pathsJson` gives them: the result names one
-    /// by its position here.
-    paths: Vec<String>,
     reply: Option<String>,
     options: ApplyOptions,
+}
+
+impl ApplyPlan {
+    /// The paths to read, in order: the same list for `pathsJson` and
+    /// every run (worked out again rather than kept: no copy of each path).
+    fn paths(&self) -> Vec<std::borrow::Cow<'_, str>> {
+        engine::required_paths_of(&self.blocks, &self.confined, &self.options)
+    }
 }
 
 #[wasm_bindgen(js_class = EngineApplyPlan)]
@@ -90,11 +95,9 @@ impl ApplyPlan {
         let options: ApplyOptions = from_js_or_default(options, "apply options")?;
         let (blocks, reply) = read_input(input, json, &options)?;
         let confined = engine::confined_paths(&blocks, &options);
-        let paths = engine::required_paths_of(&blocks, &confined, &options);
         Ok(ApplyPlan {
             blocks,
             confined,
-            paths,
             reply,
             options,
         })
@@ -105,7 +108,7 @@ impl ApplyPlan {
     /// path (`js/apply.js` parses it).
     #[wasm_bindgen(js_name = pathsJson)]
     pub fn paths_json(&self) -> String {
-        serde_json::to_string(&self.paths).unwrap_or_else(|_| "[]".into())
+        serde_json::to_string(&self.paths()).unwrap_or_else(|_| "[]".into())
     }
 
     /// Whether applying needs the host's `deleteFile` (a patch deletes or
@@ -127,12 +130,10 @@ impl ApplyPlan {
         if let Some(reply) = &self.reply {
             result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
         }
-        let index: PathIndex = self
-            .paths
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.as_str(), i))
-            .collect();
+        // The result names a path the driver read by its position in the
+        // list `pathsJson` gave.
+        let paths = self.paths();
+        let index: PathIndex = paths.iter().enumerate().map(|(i, p)| (&**p, i)).collect();
         host_changes_with(&host, result, Some(&index))
     }
 }
