@@ -159,15 +159,20 @@ fn op_name(block: &EditBlock, op: &PatchOp) -> String {
 }
 
 /// How a refusal names a patch operation on `path` (`*** Update File: …`, the diff of …).
+///
+/// Built for every operation, failed or not (the hunks take it for their
+/// messages): joined, not formatted (`format!` cost 0.9% of applying 1,000
+/// files).
 pub(crate) fn operation_name(format: Format, operation: Operation, path: &str) -> String {
-    match (format, operation) {
-        (Format::ApplyPatch, Operation::Add) => format!("`*** Add File: {path}`"),
-        (Format::ApplyPatch, Operation::Delete) => format!("`*** Delete File: {path}`"),
-        (Format::ApplyPatch, Operation::Update) => format!("`*** Update File: {path}`"),
-        (_, Operation::Add) => format!("the diff creating {path}"),
-        (_, Operation::Delete) => format!("the diff deleting {path}"),
-        _ => format!("the diff of {path}"),
-    }
+    let (before, after) = match (format, operation) {
+        (Format::ApplyPatch, Operation::Add) => ("`*** Add File: ", "`"),
+        (Format::ApplyPatch, Operation::Delete) => ("`*** Delete File: ", "`"),
+        (Format::ApplyPatch, Operation::Update) => ("`*** Update File: ", "`"),
+        (_, Operation::Add) => ("the diff creating ", ""),
+        (_, Operation::Delete) => ("the diff deleting ", ""),
+        _ => ("the diff of ", ""),
+    };
+    [before, path, after].concat()
 }
 
 /// An operation (`name`) adding `path`, which exists.
