@@ -105,24 +105,30 @@ function decodeUtf8(bytes) {
 }
 
 /**
- * One per-edit result as the core sends it (src/result.rs `EditResult::row`):
- * the values of its fields in order, `null` for one the object leaves out,
- * built back into the object a whole-JSON conversion gives (key order
- * included: src/result.rs `RESULT_KEYS`). A literal of fixed keys builds
+ * The per-edit results as the core sends them (src/result.rs
+ * `result_rows`): one flat array, for each result the values of its fields
+ * in order (`ROW` of them), `null` for one the object leaves out. Each is
+ * built back into the object a whole-JSON conversion gives, key order
+ * included (src/result.rs `RESULT_KEYS`): a literal of fixed keys builds
  * far faster than JSON.parse reads an object's keys.
  */
-function resultOf(row, pathOf) {
-  const r = { blockIndex: row[0], path: pathOf(row[1]), status: row[2] };
-  if (row[3] !== null) r.errorKind = row[3];
-  if (row[4] !== null) r.reason = row[4];
-  if (row[5] !== null) r.estimatedLine = row[5];
-  r.anchorPreview = row[6];
-  r.oldPreview = row[7];
-  r.newPreview = row[8];
-  if (row[9] !== null) r.diagnostics = row[9];
-  if (row[10] !== null) r.matchedBy = row[10];
-  if (row[11] !== null) r.assumed = row[11];
-  return r;
+const ROW = 12;
+function resultsOf(rows, pathOf) {
+  const out = [];
+  for (let i = 0; i < rows.length; i += ROW) {
+    const r = { blockIndex: rows[i], path: pathOf(rows[i + 1]), status: rows[i + 2] };
+    if (rows[i + 3] !== null) r.errorKind = rows[i + 3];
+    if (rows[i + 4] !== null) r.reason = rows[i + 4];
+    if (rows[i + 5] !== null) r.estimatedLine = rows[i + 5];
+    r.anchorPreview = rows[i + 6];
+    r.oldPreview = rows[i + 7];
+    r.newPreview = rows[i + 8];
+    if (rows[i + 9] !== null) r.diagnostics = rows[i + 9];
+    if (rows[i + 10] !== null) r.matchedBy = rows[i + 10];
+    if (rows[i + 11] !== null) r.assumed = rows[i + 11];
+    out.push(r);
+  }
+  return out;
 }
 
 /**
@@ -160,7 +166,7 @@ function fromCore(raw, files, paths) {
   };
   const writes = core.writes.map((w) => ({ path: pathOf(w[0]), content: text(w[1]) }));
   if (core.resultRows) {
-    result.results = core.resultRows.map((row) => resultOf(row, pathOf));
+    result.results = resultsOf(core.resultRows, pathOf);
     result.filesModified = core.filesModified.map(pathOf);
   }
   if (result && Array.isArray(result.fileChanges)) {

@@ -217,10 +217,12 @@ impl EditResult {
 }
 
 /// The keys of an [`EditResult`] as it serializes with every field set, in
-/// order: [`EditResult::row`] carries its values in this order, and the
-/// JS driver (`js/host-driver.js` `resultOf`) builds the object back from
-/// a row with them. A test holds this list to the struct.
-pub const RESULT_KEYS: [&str; 12] = [
+/// order: [`result_rows`] carries each result's values in this order, and
+/// the JS driver (`js/host-driver.js` `resultsOf`) builds the object back
+/// with them. A test holds this list to the struct.
+// Used by the full wasm binding only (src/wasm/mod.rs `host_changes`).
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
+pub(crate) const RESULT_KEYS: [&str; 12] = [
     "blockIndex",
     "path",
     "status",
@@ -235,42 +237,51 @@ pub const RESULT_KEYS: [&str; 12] = [
     "assumed",
 ];
 
-/// An [`EditResult`] as a row of values ([`EditResult::row`]).
-pub struct ResultRow<'a, P> {
-    result: &'a EditResult,
-    path: P,
+/// Results as rows of values ([`result_rows`]).
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
+pub(crate) struct ResultRows<'a, F> {
+    results: &'a [EditResult],
+    path: F,
 }
 
-impl EditResult {
-    /// This result as a row: the values of [`RESULT_KEYS`] in order, `null`
-    /// for a field the object leaves out, `path` in the place of the path
-    /// (the JS driver names a path it read by its position in its list).
-    /// A reply of thousands of files then crosses to JavaScript without a
-    /// key per field of every result, which JSON.parse spends most of its
-    /// time on.
-    pub fn row<P: Serialize>(&self, path: P) -> ResultRow<'_, P> {
-        ResultRow { result: self, path }
-    }
+/// `results` as one flat array of rows: for each, the values of
+/// [`RESULT_KEYS`] in order, `null` for a field the object leaves out, and
+/// `path(result)` in the place of the path (the JS driver names a path it
+/// read by its position in its list). A reply of thousands of files then
+/// crosses to JavaScript without a key per field of every result, nor an
+/// array per result: JSON.parse spent most of its time on those.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
+pub(crate) fn result_rows<'a, P, F>(results: &'a [EditResult], path: F) -> ResultRows<'a, F>
+where
+    P: Serialize,
+    F: Fn(&'a EditResult) -> P,
+{
+    ResultRows { results, path }
 }
 
-impl<P: Serialize> Serialize for ResultRow<'_, P> {
+impl<'a, P, F> Serialize for ResultRows<'a, F>
+where
+    P: Serialize,
+    F: Fn(&'a EditResult) -> P,
+{
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeTuple;
-        let r = self.result;
-        let mut row = s.serialize_tuple(RESULT_KEYS.len())?;
-        row.serialize_element(&r.block_index)?;
-        row.serialize_element(&self.path)?;
-        row.serialize_element(&r.status)?;
-        row.serialize_element(&r.error_kind)?;
-        row.serialize_element(&r.reason)?;
-        row.serialize_element(&r.estimated_line)?;
-        row.serialize_element(&r.anchor_preview)?;
-        row.serialize_element(&r.old_preview)?;
-        row.serialize_element(&r.new_preview)?;
-        row.serialize_element(&r.diagnostics)?;
-        row.serialize_element(&r.matched_by)?;
-        row.serialize_element(&(!r.assumed.is_empty()).then_some(&r.assumed))?;
-        row.end()
+        use serde::ser::SerializeSeq;
+        let mut rows = s.serialize_seq(Some(self.results.len() * RESULT_KEYS.len()))?;
+        for r in self.results {
+            rows.serialize_element(&r.block_index)?;
+            rows.serialize_element(&(self.path)(r))?;
+            rows.serialize_element(&r.status)?;
+            rows.serialize_element(&r.error_kind)?;
+            rows.serialize_element(&r.reason)?;
+            rows.serialize_element(&r.estimated_line)?;
+            rows.serialize_element(&r.anchor_preview)?;
+            rows.serialize_element(&r.old_preview)?;
+            rows.serialize_element(&r.new_preview)?;
+            rows.serialize_element(&r.diagnostics)?;
+            rows.serialize_element(&r.matched_by)?;
+            rows.serialize_element(&(!r.assumed.is_empty()).then_some(&r.assumed))?;
+        }
+        rows.end()
     }
 }
 
@@ -342,7 +353,7 @@ mod clip_tests {
     }
 
     #[test]
-    fn a_row_stands_for_the_result_object_field_by_field() {
+    fn each_row_stands_for_its_result_object_field_by_field() {
         let block = crate::block::EditBlock::new(
             crate::block::Format::SearchReplace,
             "a.txt",
@@ -382,14 +393,19 @@ mod clip_tests {
             .map(|k| text.find(&format!("\"{k}\":")).expect(k))
             .collect();
         assert!(at.windows(2).all(|w| w[0] < w[1]), "in the struct's order");
-        for r in [&bare, &full] {
-            let row = serde_json::to_value(r.row(&r.path)).unwrap();
+        let both = [bare, full];
+        let rows = serde_json::to_value(result_rows(&both, |r| &r.path)).unwrap();
+        let rows = rows.as_array().unwrap();
+        assert_eq!(rows.len(), 2 * RESULT_KEYS.len());
+        for (r, row) in both.iter().zip(rows.chunks(RESULT_KEYS.len())) {
+            let row = serde_json::Value::Array(row.to_vec());
             let built: serde_json::Value = serde_json::from_str(&object_of_row(&row)).unwrap();
             assert_eq!(built, serde_json::to_value(r).unwrap());
         }
         // The path's place holds what the caller gives.
-        let row = serde_json::to_value(bare.row(5)).unwrap();
-        assert_eq!(row[1], 5);
+        let rows = serde_json::to_value(result_rows(&both, |r| r.block_index * 10)).unwrap();
+        assert_eq!(rows[1], 30);
+        assert_eq!(rows[RESULT_KEYS.len() + 1], 40);
     }
 
     #[test]

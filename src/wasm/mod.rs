@@ -231,7 +231,7 @@ pub(crate) trait WithFileChanges: Serialize {
     fn file_changes_mut(&mut self) -> &mut Vec<crate::apply::FileChange>;
 
     /// The per-edit results and modified files, taken out to cross as
-    /// rows ([`crate::result::EditResult::row`]); `None`: they cross in the
+    /// rows ([`crate::result::result_rows`]); `None`: they cross in the
     /// result.
     fn take_rows(&mut self) -> Option<(Vec<crate::result::EditResult>, Vec<String>)> {
         None
@@ -295,7 +295,8 @@ impl Serialize for PathRef<'_> {
 /// JSON half: every file text is an index into the texts that cross apart.
 #[cfg(feature = "full")]
 #[derive(Serialize)]
-struct HostChanges<'a, R: Serialize> {
+#[serde(bound(serialize = "R: Serialize, Option<crate::result::ResultRows<'a, F>>: Serialize"))]
+struct HostChanges<'a, R, F> {
     /// The result, with `fileChanges` (and, for an `ApplyResult`, `results`
     /// and `filesModified`) empty: they cross as rows below.
     result: &'a R,
@@ -310,16 +311,24 @@ struct HostChanges<'a, R: Serialize> {
     /// `before` (the driver holds it already, so it does not cross back;
     /// `js/host-driver.js` sets it), else `null`.
     changes: Vec<ChangeRow<'a>>,
-    /// `result.results` as rows ([`crate::result::EditResult::row`]), when
+    /// `result.results` as rows ([`crate::result::result_rows`]), when
     /// taken out.
     #[serde(rename = "resultRows", skip_serializing_if = "Option::is_none")]
-    result_rows: Option<Vec<crate::result::ResultRow<'a, PathRef<'a>>>>,
+    result_rows: Option<crate::result::ResultRows<'a, F>>,
     /// `result.filesModified`, when taken out.
     #[serde(rename = "filesModified", skip_serializing_if = "Option::is_none")]
     files_modified: Option<Vec<PathRef<'a>>>,
     /// Where each text ends in the bytes after the JSON.
     #[serde(rename = "textEnds")]
     text_ends: Vec<usize>,
+}
+
+/// How a result row names its path: [`PathRef`].
+#[cfg(feature = "full")]
+fn result_path<'a>(
+    paths: Option<&'a PathIndex<'a>>,
+) -> impl Fn(&'a crate::result::EditResult) -> PathRef<'a> {
+    move |r| PathRef(&r.path, paths)
 }
 
 #[cfg(feature = "full")]
@@ -443,12 +452,7 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
     }
     let (result_rows, files_modified) = match &rows {
         Some((results, modified)) => (
-            Some(
-                results
-                    .iter()
-                    .map(|r| r.row(PathRef(&r.path, paths)))
-                    .collect(),
-            ),
+            Some(crate::result::result_rows(results, result_path(paths))),
             Some(modified.iter().map(|p| PathRef(p, paths)).collect()),
         ),
         None => (None, None),
