@@ -116,25 +116,53 @@ function decodeUtf8(bytes) {
 }
 
 /**
- * What the core returned (src/wasm/mod.rs `host_changes`) as the driver
- * uses it: `[bytes, jsonLength]`, a view of the module's memory holding the
- * JSON and then every file text, each ending at `textEnds[i]` (bytes after
- * the JSON); a write's `content` and each change's `before` and `after`
- * (listed in `changeTexts`) are indexes of those texts. The view is read
- * here, before the module is called again. Then each
- * `fileChanges[i].before` the core left to the snapshot
- * (`beforeFromSnapshot`: `[i, path]`): the file as the host gave it, read
- * as the core read it (bytes as UTF-8 with U+FFFD for what is not; a lone
- * surrogate in a string as U+FFFD, as TextEncoder wrote it). That text then
- * never crosses back from wasm.
+ * The per-edit results as the core sends them (src/result.rs
+ * `result_rows`): one flat array, for each result the values of its fields
+ * in order (`ROW` of them), `null` for one the object leaves out. Each is
+ * built back into the object a whole-JSON conversion gives, key order
+ * included (src/result.rs `RESULT_KEYS`): a literal of fixed keys builds
+ * far faster than JSON.parse reads an object's keys.
  */
-function fromCore(raw, files) {
+const ROW = 12;
+function resultsOf(rows, pathOf) {
+  const out = [];
+  for (let i = 0; i < rows.length; i += ROW) {
+    const r = { blockIndex: rows[i], path: pathOf(rows[i + 1]), status: rows[i + 2] };
+    if (rows[i + 3] !== null) r.errorKind = rows[i + 3];
+    if (rows[i + 4] !== null) r.reason = rows[i + 4];
+    if (rows[i + 5] !== null) r.estimatedLine = rows[i + 5];
+    r.anchorPreview = rows[i + 6];
+    r.oldPreview = rows[i + 7];
+    r.newPreview = rows[i + 8];
+    if (rows[i + 9] !== null) r.diagnostics = rows[i + 9];
+    if (rows[i + 10] !== null) r.matchedBy = rows[i + 10];
+    if (rows[i + 11] !== null) r.assumed = rows[i + 11];
+    out.push(r);
+  }
+  return out;
+}
+
+/**
+ * What the core returned (src/wasm/mod.rs `host_changes`) as the driver
+ * uses it: `{ result, writes: [{ path, content }], deletes, stage }`.
+ * `raw` is `[bytes, jsonLength]`, a view of the module's memory holding the
+ * JSON and then every file text, each ending at `textEnds[i]` (bytes after
+ * the JSON); a write's content and each file change's `before` and `after`
+ * are indexes of those texts. The view is read here, before the module is
+ * called again. The lists that grow with the files come as rows of values
+ * (`writes`, `changes`, and for an apply `resultRows` and `filesModified`),
+ * set here into the result's keys the core left empty (a key keeps its
+ * place), and a path the driver read as its position in `paths` (the
+ * list the plan gave). A change's `before` the core left to the snapshot
+ * (its row's last value: the path read) is the file as the host gave it,
+ * read as the core read it (bytes as UTF-8 with U+FFFD for what is not; a
+ * lone surrogate in a string as U+FFFD, as TextEncoder wrote it). That
+ * text then never crosses back from wasm.
+ */
+function fromCore(raw, files, paths) {
   const [bytes, jsonLength] = raw;
-  const out = JSON.parse(decodeUtf8(bytes.subarray(0, jsonLength)));
-  const { textEnds, changeTexts, beforeFromSnapshot: list } = out;
-  delete out.textEnds;
-  delete out.changeTexts;
-  delete out.beforeFromSnapshot;
+  const core = JSON.parse(decodeUtf8(bytes.subarray(0, jsonLength)));
+  const { textEnds, result } = core;
   const texts = bytes.subarray(jsonLength);
   const decoded = [];
   const text = (i) => {
@@ -142,18 +170,24 @@ function fromCore(raw, files) {
     if (decoded[i] === undefined) decoded[i] = decodeUtf8(texts.subarray(i === 0 ? 0 : textEnds[i - 1], textEnds[i]));
     return decoded[i];
   };
-  for (const w of out.writes || []) w.content = text(w.content);
-  const changes = out.result && out.result.fileChanges;
-  if (!Array.isArray(changes)) return out;
-  changeTexts.forEach(([before, after], i) => {
-    changes[i].before = text(before);
-    changes[i].after = text(after);
-  });
-  for (const [i, path] of list) {
+  const pathOf = (p) => (typeof p === 'number' ? paths[p] : p);
+  const snapshotText = (path) => {
     const v = files[path];
-    changes[i].before = typeof v === 'string' ? (typeof v.isWellFormed !== 'function' || v.isWellFormed() ? v : v.toWellFormed()) : v instanceof Uint8Array ? lossyUtf8.decode(v) : null;
+    return typeof v === 'string' ? (typeof v.isWellFormed !== 'function' || v.isWellFormed() ? v : v.toWellFormed()) : v instanceof Uint8Array ? lossyUtf8.decode(v) : null;
+  };
+  const writes = core.writes.map((w) => ({ path: pathOf(w[0]), content: text(w[1]) }));
+  if (core.resultRows) {
+    result.results = resultsOf(core.resultRows, pathOf);
+    result.filesModified = core.filesModified.map(pathOf);
   }
-  return out;
+  if (result && Array.isArray(result.fileChanges)) {
+    result.fileChanges = core.changes.map((c) => {
+      const change = { path: pathOf(c[0]), before: c[4] !== null ? snapshotText(pathOf(c[4])) : text(c[1]), after: text(c[2]) };
+      if (c[3] !== null) change.movedFrom = pathOf(c[3]);
+      return change;
+    });
+  }
+  return { result, writes, deletes: core.deletes, stage: core.stage };
 }
 
 const messageOf = (e) => String(e && e.message ? e.message : e);
@@ -491,7 +525,7 @@ export function driveSync(host, plan) {
     const changed = new Map();
     for (;;) {
       const files = withChanged(read, changed);
-      const out = fromCore(plan.run(forCore(files)), files);
+      const out = fromCore(plan.run(forCore(files)), files, plan.paths);
       const r = replaySync(host, plan, out, files, attempt > 1, changed);
       if (r === RETRY) break;
       if (r instanceof ChangedAgain) {
@@ -574,7 +608,7 @@ export async function driveAsync(host, plan) {
     const changed = new Map();
     for (;;) {
       const files = withChanged(read, changed);
-      const out = fromCore(plan.run(forCore(files)), files);
+      const out = fromCore(plan.run(forCore(files)), files, plan.paths);
       const r = await replayAsync(host, plan, out, files, attempt > 1, changed);
       if (r === RETRY) break;
       if (r instanceof ChangedAgain) {

@@ -96,23 +96,34 @@ fn components(raw: &str) -> Result<Vec<&str>, PathError> {
             ),
         })
     };
-    if raw.trim().is_empty() {
+    // Printable ASCII holds no control, invisible or replacement character
+    // and no white space but the space: most paths skip the walks over
+    // their characters below.
+    let printable_ascii = raw.bytes().all(|b| (0x20..0x7f).contains(&b));
+    let empty = if printable_ascii {
+        raw.bytes().all(|b| b == b' ')
+    } else {
+        raw.trim().is_empty()
+    };
+    if empty {
         return refuse("it is empty".into());
     }
-    if let Some(c) = raw.chars().find(|&c| c.is_control()) {
-        return refuse(format!(
-            "it contains the control character U+{:04X}",
-            c as u32
-        ));
-    }
-    if let Some(c) = raw.chars().find(|&c| is_invisible(c)) {
-        return refuse(format!("it contains the invisible character U+{:04X}, so the name shown is not the name on disk", c as u32));
-    }
-    if raw.contains('\u{FFFD}') {
-        return refuse(
-            "it contains U+FFFD, the mark left by a broken character (such as a lone surrogate)"
-                .into(),
-        );
+    if !printable_ascii {
+        if let Some(c) = raw.chars().find(|&c| c.is_control()) {
+            return refuse(format!(
+                "it contains the control character U+{:04X}",
+                c as u32
+            ));
+        }
+        if let Some(c) = raw.chars().find(|&c| is_invisible(c)) {
+            return refuse(format!("it contains the invisible character U+{:04X}, so the name shown is not the name on disk", c as u32));
+        }
+        if raw.contains('\u{FFFD}') {
+            return refuse(
+                "it contains U+FFFD, the mark left by a broken character (such as a lone surrogate)"
+                    .into(),
+            );
+        }
     }
     if raw.starts_with('/') || raw.starts_with('\\') {
         return refuse("it is absolute".into());
@@ -120,7 +131,7 @@ fn components(raw: &str) -> Result<Vec<&str>, PathError> {
     if has_drive_letter(raw) {
         return refuse("it starts with a drive letter".into());
     }
-    let mut parts: Vec<&str> = Vec::new();
+    let mut parts: Vec<&str> = Vec::with_capacity(8);
     for part in raw.split(['/', '\\']) {
         match part {
             "" | "." => {}
@@ -153,7 +164,14 @@ fn vcs_folder(component: &str) -> Option<&'static str> {
     // NTFS reads `name:stream` as a stream of `name`, and Windows drops
     // trailing dots and spaces.
     let name = component.split(':').next().unwrap_or(component);
-    let name = upper_for_match(name.trim_end_matches(['.', ' ']));
+    let name = name.trim_end_matches(['.', ' ']);
+    // Upper-casing keeps a leading `.` and every `~` where they are (and
+    // makes neither): a name with neither is no metadata folder, decided
+    // without the copy (most components of most paths).
+    if !name.starts_with('.') && !name.contains('~') {
+        return None;
+    }
+    let name = upper_for_match(name);
     if let Some(bare) = name.strip_prefix('.') {
         return VCS_FOLDERS.iter().copied().find(|f| *f == bare);
     }

@@ -216,6 +216,75 @@ impl EditResult {
     }
 }
 
+/// The keys of an [`EditResult`] as it serializes with every field set, in
+/// order: [`result_rows`] carries each result's values in this order, and
+/// the JS driver (`js/host-driver.js` `resultsOf`) builds the object back
+/// with them. A test holds this list to the struct.
+// Used by the full wasm binding only (src/wasm/mod.rs `host_changes`).
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
+pub(crate) const RESULT_KEYS: [&str; 12] = [
+    "blockIndex",
+    "path",
+    "status",
+    "errorKind",
+    "reason",
+    "estimatedLine",
+    "anchorPreview",
+    "oldPreview",
+    "newPreview",
+    "diagnostics",
+    "matchedBy",
+    "assumed",
+];
+
+/// Results as rows of values ([`result_rows`]).
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
+pub(crate) struct ResultRows<'a, F> {
+    results: &'a [EditResult],
+    path: F,
+}
+
+/// `results` as one flat array of rows: for each, the values of
+/// [`RESULT_KEYS`] in order, `null` for a field the object leaves out, and
+/// `path(result)` in the place of the path (the JS driver names a path it
+/// read by its position in its list). A reply of thousands of files then
+/// crosses to JavaScript without a key per field of every result, nor an
+/// array per result: JSON.parse spent most of its time on those.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
+pub(crate) fn result_rows<'a, P, F>(results: &'a [EditResult], path: F) -> ResultRows<'a, F>
+where
+    P: Serialize,
+    F: Fn(&'a EditResult) -> P,
+{
+    ResultRows { results, path }
+}
+
+impl<'a, P, F> Serialize for ResultRows<'a, F>
+where
+    P: Serialize,
+    F: Fn(&'a EditResult) -> P,
+{
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut rows = s.serialize_seq(Some(self.results.len() * RESULT_KEYS.len()))?;
+        for r in self.results {
+            rows.serialize_element(&r.block_index)?;
+            rows.serialize_element(&(self.path)(r))?;
+            rows.serialize_element(&r.status)?;
+            rows.serialize_element(&r.error_kind)?;
+            rows.serialize_element(&r.reason)?;
+            rows.serialize_element(&r.estimated_line)?;
+            rows.serialize_element(&r.anchor_preview)?;
+            rows.serialize_element(&r.old_preview)?;
+            rows.serialize_element(&r.new_preview)?;
+            rows.serialize_element(&r.diagnostics)?;
+            rows.serialize_element(&r.matched_by)?;
+            rows.serialize_element(&(!r.assumed.is_empty()).then_some(&r.assumed))?;
+        }
+        rows.end()
+    }
+}
+
 /// Everything that happened when a reply was applied.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -267,6 +336,76 @@ mod clip_tests {
             .old_preview,
             "é".repeat(50)
         );
+    }
+
+    /// The object a row stands for: [`RESULT_KEYS`] with the row's values,
+    /// a `null` left out (as `js/host-driver.js` builds it).
+    fn object_of_row(row: &serde_json::Value) -> String {
+        let values = row.as_array().expect("a row is an array");
+        assert_eq!(values.len(), RESULT_KEYS.len());
+        let fields: Vec<String> = RESULT_KEYS
+            .iter()
+            .zip(values)
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| format!("{}:{}", serde_json::to_string(k).unwrap(), v))
+            .collect();
+        format!("{{{}}}", fields.join(","))
+    }
+
+    #[test]
+    fn each_row_stands_for_its_result_object_field_by_field() {
+        let block = crate::block::EditBlock::new(
+            crate::block::Format::SearchReplace,
+            "a.txt",
+            "old",
+            "new",
+        );
+        let bare = EditResult::for_block(3, "a.txt", &block, Status::Applied);
+        let mut full = EditResult::for_block(4, "b \"c\".txt", &block, Status::Failed);
+        full.error_kind = Some(ErrorKind::Ambiguous);
+        full.reason = Some("Two places.\nAdd context.".into());
+        full.estimated_line = Some(7);
+        full.diagnostics = Some(Diagnostics {
+            failed_part: Some("old".into()),
+            nearest: vec![NearLine {
+                line: 2,
+                text: "x".into(),
+                similarity: 0.5,
+            }],
+            match_count: Some(2),
+            match_lines: vec![3, 9],
+            ..Default::default()
+        });
+        full.matched_by = Some("exact".into());
+        full.assumed = vec!["path-resolved".into()];
+        // Every field set gives every key of RESULT_KEYS, and no other, in
+        // that order.
+        let text = serde_json::to_string(&full).unwrap();
+        let object: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            object.len(),
+            RESULT_KEYS.len(),
+            "RESULT_KEYS lists every field"
+        );
+        let at: Vec<usize> = RESULT_KEYS
+            .iter()
+            .map(|k| text.find(&format!("\"{k}\":")).expect(k))
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "in the struct's order");
+        let both = [bare, full];
+        let rows = serde_json::to_value(result_rows(&both, |r| &r.path)).unwrap();
+        let rows = rows.as_array().unwrap();
+        assert_eq!(rows.len(), 2 * RESULT_KEYS.len());
+        for (r, row) in both.iter().zip(rows.chunks(RESULT_KEYS.len())) {
+            let row = serde_json::Value::Array(row.to_vec());
+            let built: serde_json::Value = serde_json::from_str(&object_of_row(&row)).unwrap();
+            assert_eq!(built, serde_json::to_value(r).unwrap());
+        }
+        // The path's place holds what the caller gives.
+        let rows = serde_json::to_value(result_rows(&both, |r| r.block_index * 10)).unwrap();
+        assert_eq!(rows[1], 30);
+        assert_eq!(rows[RESULT_KEYS.len() + 1], 40);
     }
 
     #[test]

@@ -37,6 +37,8 @@ mod resolve;
 mod rewrite;
 pub(crate) use rewrite::unescape;
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use crate::apply::{CommitOptions, HostFailure, Loaded, Scope, Staged, Unit};
@@ -542,10 +544,15 @@ enum Precheck {
 fn precheck(
     index: usize,
     block: &EditBlock,
-    in_context: Option<&[String]>,
+    confined: Option<&str>,
+    in_context: Option<&crate::apply::PathSet>,
     allow_folders: &[String],
 ) -> Precheck {
-    match confine(&block.file_path, allow_folders) {
+    let path = match confined {
+        Some(p) => Ok(p.to_string()),
+        None => confine(&block.file_path, allow_folders),
+    };
+    match path {
         Err(e) => Precheck::Refused(Box::new(refuse(
             EditResult::for_block(index, &block.file_path, block, Status::Skipped),
             Status::Skipped,
@@ -563,7 +570,9 @@ fn precheck(
     }
 }
 
-fn normalized_context(opts: &ApplyOptions) -> Option<Vec<String>> {
+/// The paths in context, normalised, as a set: a reply of thousands of
+/// files must not compare each path with every path in context.
+fn normalized_context(opts: &ApplyOptions) -> Option<crate::apply::PathSet> {
     opts.in_context.as_ref().map(|list| {
         list.iter()
             .filter_map(|p| confine(p, &opts.allow_folders).ok())
@@ -571,29 +580,68 @@ fn normalized_context(opts: &ApplyOptions) -> Option<Vec<String>> {
     })
 }
 
+/// Each block's path, normalised and confined ([`confine`]); `None` when
+/// refused (the refusal's reason is worked out again for the result that
+/// gives it). A plan works this out once for both [`required_paths_of`]
+/// and [`apply_edits_with`].
+pub(crate) fn confined_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<Option<String>> {
+    blocks
+        .iter()
+        .map(|b| confine(&b.file_path, &opts.allow_folders).ok())
+        .collect()
+}
+
 /// The normalised, confined paths `apply_edits` will read, in first-use
 /// order. Refused paths and files that are not in context are never listed.
 pub fn required_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> {
+    let confined = confined_paths(blocks, opts);
+    required_paths_of(blocks, &confined, opts)
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect()
+}
+
+/// A set of paths borrowed or owned, hashed as the transaction hashes paths.
+pub(crate) type CowPathSet<'a> = std::collections::HashSet<
+    Cow<'a, str>,
+    std::hash::BuildHasherDefault<crate::apply::PathHasher>,
+>;
+
+/// [`required_paths`] with each block's path already confined
+/// ([`confined_paths`]), borrowed from them where it can be (a plan works
+/// the list out again for each run rather than keeping a copy).
+pub(crate) fn required_paths_of<'a>(
+    blocks: &[EditBlock],
+    confined: &'a [Option<String>],
+    opts: &ApplyOptions,
+) -> Vec<Cow<'a, str>> {
     if blocks.iter().any(|b| b.patch.is_some()) {
-        return crate::patch::patch_paths(blocks, opts);
+        return crate::patch::apply::patch_paths_of(blocks, confined, opts);
     }
     let context = normalized_context(opts);
-    let mut paths: Vec<String> = Vec::new();
+    let mut paths: Vec<Cow<'a, str>> = Vec::new();
+    // Found by hash: a reply of thousands of blocks must not compare each
+    // path with every path listed before it.
+    let mut seen = CowPathSet::default();
+    let mut add = |p: String| {
+        if !seen.contains(p.as_str()) {
+            seen.insert(Cow::Owned(p.clone()));
+            paths.push(Cow::Owned(p));
+        }
+    };
     for (i, block) in blocks.iter().enumerate() {
-        if let Precheck::Go(path) = precheck(i, block, context.as_deref(), &opts.allow_folders) {
+        let path = confined[i].as_deref();
+        if let Precheck::Go(path) = precheck(i, block, path, context.as_ref(), &opts.allow_folders)
+        {
             // The file a missing path may resolve to is read too.
             if let (Some(known), false) = (&opts.known_files, block.is_create()) {
                 if let resolve::Resolution::Resolved(p) =
                     resolve::resolve(&path, known, &opts.allow_folders)
                 {
-                    if !paths.contains(&p) {
-                        paths.push(p);
-                    }
+                    add(p);
                 }
             }
-            if !paths.contains(&path) {
-                paths.push(path);
-            }
+            add(path);
         }
     }
     paths
@@ -624,11 +672,32 @@ pub fn apply_edits(
     host: &mut dyn FileHost,
     opts: &ApplyOptions,
 ) -> ApplyResult {
+    apply_edits_with(blocks, &confined_paths(blocks, opts), host, opts)
+}
+
+/// [`apply_edits`] with each block's path already confined
+/// ([`confined_paths`]; the patch transaction uses them).
+pub(crate) fn apply_edits_with(
+    blocks: &[EditBlock],
+    confined: &[Option<String>],
+    host: &mut dyn FileHost,
+    opts: &ApplyOptions,
+) -> ApplyResult {
     // Patches (`apply-patch`, `unified-diff`) go through their transaction,
     // which takes the other formats' blocks of the same reply along.
     if blocks.iter().any(|b| b.patch.is_some()) {
-        return crate::patch::apply_patch_edits(blocks, host, opts);
+        return crate::patch::apply::apply_patch_edits_with(blocks, confined, host, opts);
     }
+    apply_text_edits(blocks, confined, host, opts)
+}
+
+/// [`apply_edits`] for a reply with no patch block.
+fn apply_text_edits(
+    blocks: &[EditBlock],
+    confined: &[Option<String>],
+    host: &mut dyn FileHost,
+    opts: &ApplyOptions,
+) -> ApplyResult {
     let context = normalized_context(opts);
     let policy = opts.trailing_newline;
     let mut out = ApplyResult::default();
@@ -637,7 +706,14 @@ pub fn apply_edits(
     let mut staged: Staged<Doc> = Staged::new();
 
     for (index, block) in blocks.iter().enumerate() {
-        let path = match precheck(index, block, context.as_deref(), &opts.allow_folders) {
+        let confined = confined[index].as_deref();
+        let path = match precheck(
+            index,
+            block,
+            confined,
+            context.as_ref(),
+            &opts.allow_folders,
+        ) {
             Precheck::Refused(r) => {
                 if r.status == Status::NotInContext && !out.files_auto_added.contains(&r.path) {
                     out.files_auto_added.push(r.path.clone());

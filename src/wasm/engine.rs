@@ -4,7 +4,7 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{from_js, from_js_or_default, host_changes, snapshot_host, to_js};
+use super::{from_js, from_js_or_default, host_changes_with, snapshot_host, to_js, PathIndex};
 use crate::block::EditBlock;
 use crate::engine::{self, ApplyOptions};
 use crate::result::EditResult;
@@ -69,8 +69,19 @@ fn read_input(
 #[wasm_bindgen(js_name = EngineApplyPlan)]
 pub struct ApplyPlan {
     blocks: Vec<EditBlock>,
+    /// Each block's path, normalised and confined once for both the paths
+    /// to read and every run (`None`: refused).
+    confined: Vec<Option<String>>,
     reply: Option<String>,
     options: ApplyOptions,
+}
+
+impl ApplyPlan {
+    /// The paths to read, in order: the same list for `pathsJson` and
+    /// every run (worked out again rather than kept: no copy of each path).
+    fn paths(&self) -> Vec<std::borrow::Cow<'_, str>> {
+        engine::required_paths_of(&self.blocks, &self.confined, &self.options)
+    }
 }
 
 #[wasm_bindgen(js_class = EngineApplyPlan)]
@@ -83,8 +94,10 @@ impl ApplyPlan {
     ) -> Result<ApplyPlan, JsError> {
         let options: ApplyOptions = from_js_or_default(options, "apply options")?;
         let (blocks, reply) = read_input(input, json, &options)?;
+        let confined = engine::confined_paths(&blocks, &options);
         Ok(ApplyPlan {
             blocks,
+            confined,
             reply,
             options,
         })
@@ -95,8 +108,7 @@ impl ApplyPlan {
     /// path (`js/apply.js` parses it).
     #[wasm_bindgen(js_name = pathsJson)]
     pub fn paths_json(&self) -> String {
-        serde_json::to_string(&engine::required_paths(&self.blocks, &self.options))
-            .unwrap_or_else(|_| "[]".into())
+        serde_json::to_string(&self.paths()).unwrap_or_else(|_| "[]".into())
     }
 
     /// Whether applying needs the host's `deleteFile` (a patch deletes or
@@ -113,11 +125,16 @@ impl ApplyPlan {
     /// `{ result, writes, deletes, stage }`.
     pub fn run(&self, files: JsValue) -> Result<JsValue, JsError> {
         let mut host = snapshot_host(&files)?;
-        let mut result = engine::apply_edits(&self.blocks, &mut host, &self.options);
+        let mut result =
+            engine::apply_edits_with(&self.blocks, &self.confined, &mut host, &self.options);
         if let Some(reply) = &self.reply {
             result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
         }
-        host_changes(&host, result)
+        // The result names a path the driver read by its position in the
+        // list `pathsJson` gave.
+        let paths = self.paths();
+        let index: PathIndex = paths.iter().enumerate().map(|(i, p)| (&**p, i)).collect();
+        host_changes_with(&host, result, Some(&index))
     }
 }
 

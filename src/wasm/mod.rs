@@ -228,12 +228,26 @@ pub fn snapshot_room(len: u32, keep: u32) -> js_sys::Uint8Array {
 #[cfg(feature = "full")]
 pub(crate) trait WithFileChanges: Serialize {
     fn file_changes_mut(&mut self) -> &mut Vec<crate::apply::FileChange>;
+
+    /// The per-edit results and modified files, taken out to cross as
+    /// rows ([`crate::result::result_rows`]); `None`: they cross in the
+    /// result.
+    fn take_rows(&mut self) -> Option<(Vec<crate::result::EditResult>, Vec<String>)> {
+        None
+    }
 }
 
 #[cfg(feature = "full")]
 impl WithFileChanges for crate::result::ApplyResult {
     fn file_changes_mut(&mut self) -> &mut Vec<crate::apply::FileChange> {
         &mut self.file_changes
+    }
+
+    fn take_rows(&mut self) -> Option<(Vec<crate::result::EditResult>, Vec<String>)> {
+        Some((
+            std::mem::take(&mut self.results),
+            std::mem::take(&mut self.files_modified),
+        ))
     }
 }
 
@@ -251,54 +265,113 @@ impl WithFileChanges for crate::hashline::HashlineResult {
     }
 }
 
+/// The paths the driver read, by position in the list it was given
+/// (`pathsJson`): such a path crosses as that number.
+#[cfg(feature = "full")]
+pub(crate) type PathIndex<'a> = std::collections::HashMap<
+    &'a str,
+    usize,
+    std::hash::BuildHasherDefault<crate::apply::PathHasher>,
+>;
+
+/// A path as it crosses: its position in the driver's list when it is
+/// there, else the path.
+#[cfg(feature = "full")]
+#[derive(Clone, Copy)]
+struct PathRef<'a>(&'a str, Option<&'a PathIndex<'a>>);
+
+#[cfg(feature = "full")]
+impl Serialize for PathRef<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.1.and_then(|index| index.get(self.0)) {
+            Some(&i) => s.serialize_u64(i as u64),
+            None => s.serialize_str(self.0),
+        }
+    }
+}
+
 /// What the JS driver replays onto the real host after the core ran, as the
 /// JSON half: every file text is an index into the texts that cross apart.
 #[cfg(feature = "full")]
 #[derive(Serialize)]
-struct HostChanges<'a, R: Serialize> {
+#[serde(bound(serialize = "R: Serialize, Option<crate::result::ResultRows<'a, F>>: Serialize"))]
+struct HostChanges<'a, R, F> {
+    /// The result, with `fileChanges` (and, for an `ApplyResult`, `results`
+    /// and `filesModified`) empty: they cross as rows below.
     result: &'a R,
-    writes: Vec<WriteOp<'a>>,
+    /// `[path, content]`: content is a text index.
+    writes: Vec<(PathRef<'a>, usize)>,
     deletes: Vec<&'a str>,
     stage: Vec<&'a str>,
-    /// `[change index, path]`: that change's `before` is what the snapshot
-    /// gave for `path` (the driver holds it already, so it does not cross
-    /// back; `js/host-driver.js` sets it).
-    #[serde(rename = "beforeFromSnapshot")]
-    before_from_snapshot: Vec<(usize, &'a str)>,
-    /// For each of `result.fileChanges`, in order: the texts of its
-    /// `before` and `after` (`null`: none, or from the snapshot).
-    #[serde(rename = "changeTexts")]
-    change_texts: Vec<(Option<usize>, Option<usize>)>,
+    /// For each of `result.fileChanges`, in order: `[path, before, after,
+    /// movedFrom, beforeFromSnapshot]`: `before` and `after` text indexes
+    /// (`null`: none), `movedFrom` `null` when not moved, and
+    /// `beforeFromSnapshot` the path whose text as the snapshot gave it is
+    /// `before` (the driver holds it already, so it does not cross back;
+    /// `js/host-driver.js` sets it), else `null`.
+    changes: Vec<ChangeRow<'a>>,
+    /// `result.results` as rows ([`crate::result::result_rows`]), when
+    /// taken out.
+    #[serde(rename = "resultRows", skip_serializing_if = "Option::is_none")]
+    result_rows: Option<crate::result::ResultRows<'a, F>>,
+    /// `result.filesModified`, when taken out.
+    #[serde(rename = "filesModified", skip_serializing_if = "Option::is_none")]
+    files_modified: Option<Vec<PathRef<'a>>>,
     /// Where each text ends in the bytes after the JSON.
     #[serde(rename = "textEnds")]
     text_ends: Vec<usize>,
 }
 
+/// How a result row names its path: [`PathRef`].
 #[cfg(feature = "full")]
-#[derive(Serialize)]
-struct WriteOp<'a> {
-    path: &'a str,
-    content: usize,
+fn result_path<'a>(
+    paths: Option<&'a PathIndex<'a>>,
+) -> impl Fn(&'a crate::result::EditResult) -> PathRef<'a> {
+    move |r| PathRef(&r.path, paths)
 }
 
+#[cfg(feature = "full")]
+type ChangeRow<'a> = (
+    PathRef<'a>,
+    Option<usize>,
+    Option<usize>,
+    Option<PathRef<'a>>,
+    Option<PathRef<'a>>,
+);
+
 /// Packs the operations a snapshot host recorded, in order, with `result`:
-/// `{ result, writes: [{ path, content }], deletes, stage }`.
+/// `{ result, writes: [{ path, content }], deletes, stage }` once the
+/// driver has read it.
 ///
 /// The structure is one JSON text (one string instead of an object built
 /// call by call: a reply touching 1,000 files builds ~30,000 values), but
 /// the file texts are not in it: escaping, decoding and parsing them as
 /// JSON cost more than the edits. Each distinct text is written once after
 /// the JSON (a write and its file's `after` are the same text, so they
-/// share one), and the JSON names each by its index: a write's `content`,
-/// and each change's `before` and `after` in `changeTexts`. What crosses is
-/// `[bytes, jsonLength]`: a view of those bytes in the module's memory,
-/// which the driver (`js/host-driver.js` `fromCore`) decodes before it
-/// calls in again — no string crosses one call at a time. The objects are
-/// the ones a whole-JSON conversion gives, key order included.
+/// share one), and the JSON names each by its index. The lists that grow
+/// with the files (writes, file changes, an `ApplyResult`'s per-edit
+/// results and modified files) cross as rows of values, and a path the
+/// driver read as its position in `paths` (the list it was given, when
+/// `paths` is the plan's): JSON.parse then builds no object with keys
+/// and no second copy of a path, which cost it more than the rest. What
+/// crosses is `[bytes, jsonLength]`: a view of those bytes in the module's
+/// memory, which the driver (`js/host-driver.js` `fromCore`) decodes before
+/// it calls in again — no string crosses one call at a time. The objects
+/// it builds are the ones a whole-JSON conversion gives, key order included.
 #[cfg(feature = "full")]
 pub(crate) fn host_changes<R: WithFileChanges>(
     host: &crate::host::MemoryHost,
+    result: R,
+) -> Result<JsValue, JsError> {
+    host_changes_with(host, result, None)
+}
+
+/// [`host_changes`], paths named by their position in `paths`.
+#[cfg(feature = "full")]
+pub(crate) fn host_changes_with<R: WithFileChanges>(
+    host: &crate::host::MemoryHost,
     mut result: R,
+    paths: Option<&PathIndex>,
 ) -> Result<JsValue, JsError> {
     use crate::host::HostOp;
     let mut texts: Vec<&str> = Vec::new();
@@ -308,34 +381,28 @@ pub(crate) fn host_changes<R: WithFileChanges>(
     for op in &host.ops {
         match op {
             HostOp::Write { path, content } => {
-                writes.push(WriteOp {
-                    path,
-                    content: texts.len(),
-                });
+                writes.push((PathRef(path, paths), texts.len()));
                 texts.push(content);
             }
             HostOp::Delete { path } => deletes.push(path.as_str()),
             HostOp::Stage { paths } => stage.extend(paths.iter().map(String::as_str)),
         }
     }
-    // Taken out of the result: it is serialized with `before`/`after` null,
-    // and they are set afterwards (an existing key keeps its place).
+    // Taken out of the result: they cross as rows (an existing key keeps
+    // its place when the driver sets it).
     let changes = std::mem::take(result.file_changes_mut());
+    let rows = result.take_rows();
     // The last write of each path, found by hash: a reply of thousands of
     // files must not compare every change's path with every write's.
     // Hashed as the transaction hashes paths (SipHash cost more here than
     // the lookups it serves).
-    let mut last_write: std::collections::HashMap<
-        &str,
-        usize,
-        std::hash::BuildHasherDefault<crate::apply::PathHasher>,
-    > = std::collections::HashMap::with_capacity_and_hasher(writes.len(), Default::default());
+    let mut last_write: PathIndex =
+        std::collections::HashMap::with_capacity_and_hasher(writes.len(), Default::default());
     for w in &writes {
-        last_write.insert(w.path, w.content);
+        last_write.insert(w.0 .0, w.1);
     }
-    let mut change_texts: Vec<(Option<usize>, Option<usize>)> = Vec::with_capacity(changes.len());
-    let mut before_from_snapshot = Vec::new();
-    for (k, change) in changes.iter().enumerate() {
+    let mut change_rows: Vec<ChangeRow> = Vec::with_capacity(changes.len());
+    for change in &changes {
         // A change's `before` is the file as read (its old name's, for a
         // move): the text the snapshot gave for that path, read as UTF-8
         // (lossily for bytes that are not) — the driver has it.
@@ -344,9 +411,10 @@ pub(crate) fn host_changes<R: WithFileChanges>(
             .snapshot_of
             .as_ref()
             .is_some_and(|read| read.contains(source));
+        let mut from_snapshot = None;
         let before = match change.before.as_deref() {
             Some(_) if in_snapshot => {
-                before_from_snapshot.push((k, source));
+                from_snapshot = Some(PathRef(source, paths));
                 None
             }
             Some(t) => {
@@ -367,30 +435,35 @@ pub(crate) fn host_changes<R: WithFileChanges>(
                 texts.len() - 1
             })
         });
-        change_texts.push((before, after));
+        change_rows.push((
+            PathRef(&change.path, paths),
+            before,
+            after,
+            change.moved_from.as_deref().map(|m| PathRef(m, paths)),
+            from_snapshot,
+        ));
     }
-    *result.file_changes_mut() = changes
-        .iter()
-        .map(|c| crate::apply::FileChange {
-            path: c.path.clone(),
-            before: None,
-            after: None,
-            moved_from: c.moved_from.clone(),
-        })
-        .collect();
     let mut text_ends = Vec::with_capacity(texts.len());
     let mut at = 0;
     for t in &texts {
         at += t.len();
         text_ends.push(at);
     }
+    let (result_rows, files_modified) = match &rows {
+        Some((results, modified)) => (
+            Some(crate::result::result_rows(results, result_path(paths))),
+            Some(modified.iter().map(|p| PathRef(p, paths)).collect()),
+        ),
+        None => (None, None),
+    };
     let mut bytes = serde_json::to_vec(&HostChanges {
         result: &result,
         writes,
         deletes,
         stage,
-        before_from_snapshot,
-        change_texts,
+        changes: change_rows,
+        result_rows,
+        files_modified,
         text_ends,
     })
     .map_err(|e| {
