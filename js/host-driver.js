@@ -39,7 +39,7 @@ const utf8 = new TextEncoder();
  * in its own memory (`snapshotRoom`; text as UTF-8: TextEncoder writes it
  * far faster than a string crosses the boundary, and nothing is copied a
  * second time; a path crossing as a string of its own cost a call each),
- * `used` where the files' bytes end, `ends[i]` where path `i`'s file bytes
+ * as `[used, ends, pathEnds, others]`: `used` where the files' bytes end, `ends[i]` where path `i`'s file bytes
  * end, `pathEnds[i]` where path `i` itself ends, and `others` for a path
  * with no bytes (`null`: no such file; `{ error, kind? }`: the read failed).
  * `files` itself keeps what the host gave, for rollback.
@@ -94,7 +94,9 @@ function forCore(files) {
     putText(paths[i]);
     pathEnds[i] = at;
   }
-  return { packed: true, used, ends, pathEnds, others };
+  // An array, read by position (src/wasm/mod.rs `packed_snapshot`): an
+  // object's fields cost the module a key string made and looked up each.
+  return [used, ends, pathEnds, others];
 }
 
 const lossyUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });

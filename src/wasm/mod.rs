@@ -69,12 +69,13 @@ pub(crate) fn from_js_or_default<T: DeserializeOwned + Default>(
 }
 
 /// Builds a [`crate::host::MemoryHost`] from the snapshot the JS driver read
-/// (`js/host-driver.js`): an object mapping each path to a string, a
-/// `Uint8Array`, `null` (no such file) or `{ error, kind? }` (the read failed;
-/// `kind: 'path-escape'` when the host refused a path leading outside the root).
+/// (`js/host-driver.js`): packed as an array (see [`packed_snapshot`]), or an
+/// object mapping each path to a string, a `Uint8Array`, `null` (no such
+/// file) or `{ error, kind? }` (the read failed; `kind: 'path-escape'` when
+/// the host refused a path leading outside the root).
 #[cfg(feature = "full")]
 pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, JsError> {
-    use js_sys::{Object, Reflect, Uint8Array};
+    use js_sys::{Object, Uint8Array};
     let mut host = crate::host::MemoryHost::new();
     if files.is_undefined() || files.is_null() {
         return Ok(host);
@@ -82,12 +83,8 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, 
     let object: &Object = files
         .dyn_ref()
         .ok_or_else(|| JsError::new("editblocks: the file snapshot must be an object"))?;
-    let packed = Reflect::get(object, &JsValue::from_str("packed"))
-        .ok()
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false);
-    if packed {
-        return packed_snapshot(object, host);
+    if let Some(packed) = files.dyn_ref::<js_sys::Array>() {
+        return packed_snapshot(packed, host);
     }
     let mut read = crate::apply::PathSet::default();
     for entry in Object::entries(object).iter() {
@@ -127,9 +124,10 @@ fn read_failed(host: &mut crate::host::MemoryHost, path: String, value: &JsValue
     );
 }
 
-/// The packed snapshot `js/host-driver.js` (`forCore`) gives: every file's
-/// bytes one after the other, then every path's; `used` where the files'
-/// bytes end, `ends[i]` where path `i`'s file bytes end, `pathEnds[i]` where
+/// The packed snapshot `js/host-driver.js` (`forCore`) gives, as the array
+/// `[used, ends, pathEnds, others]` (read by position: an object's fields
+/// each cost a key string made and looked up): every file's bytes one after
+/// the other, then every path's; `used` where the files' bytes end, `ends[i]` where path `i`'s file bytes end, `pathEnds[i]` where
 /// path `i` ends (its UTF-8 after the files'), and `others[path]` for a path
 /// with no bytes (`null`: no such file; `{ error, kind? }`: the read
 /// failed). The bytes are the room [`snapshot_room`] made (the driver
@@ -137,27 +135,31 @@ fn read_failed(host: &mut crate::host::MemoryHost, path: String, value: &JsValue
 /// lends each file from that one buffer: a file is copied once, when read.
 #[cfg(feature = "full")]
 fn packed_snapshot(
-    object: &js_sys::Object,
+    packed: &js_sys::Array,
     mut host: crate::host::MemoryHost,
 ) -> Result<crate::host::MemoryHost, JsError> {
     use js_sys::{Reflect, Uint32Array};
     let bad = || JsError::new("editblocks: the packed file snapshot is malformed");
-    let get = |key: &str| Reflect::get(object, &JsValue::from_str(key)).map_err(|_| bad());
-    let ends = get("ends")?
+    if packed.length() != 4 {
+        return Err(bad());
+    }
+    let ends = packed
+        .get(1)
         .dyn_into::<Uint32Array>()
         .map_err(|_| bad())?
         .to_vec();
-    let path_ends = get("pathEnds")?
+    let path_ends = packed
+        .get(2)
         .dyn_into::<Uint32Array>()
         .map_err(|_| bad())?
         .to_vec();
-    let used = get("used")?.as_f64().ok_or_else(bad)?;
+    let used = packed.get(0).as_f64().ok_or_else(bad)?;
     let mut bytes = SNAPSHOT_ROOM.with(|room| std::mem::take(&mut *room.borrow_mut()));
     if ends.len() != path_ends.len() || used < 0.0 || used > bytes.len() as f64 {
         return Err(bad());
     }
     let used = used as usize;
-    let others = get("others")?;
+    let others = packed.get(3);
     let mut read = crate::apply::PathSet::default();
     let mut lent = Vec::with_capacity(ends.len());
     let (mut start, mut path_start) = (0usize, used);
