@@ -577,32 +577,35 @@ mod tests {
         );
     }
 
-    #[test]
-    fn hashed_search_gives_the_same_answers() {
-        let file = [
-            "a",
-            "b  ",
-            "c",
-            "b",
-            "c",
-            "",
-            "a long line of more than eight bytes",
-            "x",
-            "a long line of more than eight bytes",
-            "b",
-        ];
-        let hashed = LineIndex::hashes(&file);
-        let indexed = LineIndex::new(&file);
-        let needles: [&[&str]; 7] = [
-            &["b", "c"],
-            &["b"],
-            &["a long line of more than eight bytes"],
-            &["a long line of more than eight bytes", "b"],
-            &[""],
-            &["c", "b"],
-            &["zz"],
-        ];
-        for needle in needles {
+    /// A file and needles with repeats, trailing spaces, empty and long lines.
+    const SAMPLE_FILE: [&str; 10] = [
+        "a",
+        "b  ",
+        "c",
+        "b",
+        "c",
+        "",
+        "a long line of more than eight bytes",
+        "x",
+        "a long line of more than eight bytes",
+        "b",
+    ];
+    const SAMPLE_NEEDLES: [&[&str]; 7] = [
+        &["b", "c"],
+        &["b"],
+        &["a long line of more than eight bytes"],
+        &["a long line of more than eight bytes", "b"],
+        &[""],
+        &["c", "b"],
+        &["zz"],
+    ];
+
+    /// Every sample needle, from every line and with every preference,
+    /// found through each index as a plain scan finds it; and an index of
+    /// another file (`other`) is not used.
+    fn assert_as_scan(indexes: &[&LineIndex], other: &LineIndex) {
+        let file = SAMPLE_FILE;
+        for needle in SAMPLE_NEEDLES {
             for from in 0..file.len() {
                 for prefer in [
                     Prefer::Nothing,
@@ -610,7 +613,7 @@ mod tests {
                     Prefer::Line(3),
                     Prefer::Before(5),
                 ] {
-                    for ix in [&hashed, &indexed] {
+                    for ix in indexes {
                         assert_eq!(
                             locate_hashed(&file, Some(ix), needle, &PATCH_PASSES, from, prefer),
                             locate(&file, needle, &PATCH_PASSES, from, prefer),
@@ -620,81 +623,44 @@ mod tests {
                 }
             }
         }
-        // An index of another file is not used.
         assert_eq!(
             locate_hashed(
                 &file,
-                Some(&LineIndex::new(&file[..2])),
+                Some(other),
                 &["x"],
                 &PATCH_PASSES,
                 0,
                 Prefer::Nothing
             ),
             locate(&file, &["x"], &PATCH_PASSES, 0, Prefer::Nothing)
+        );
+    }
+
+    #[test]
+    fn hashed_search_gives_the_same_answers() {
+        let file = SAMPLE_FILE;
+        assert_as_scan(
+            &[&LineIndex::hashes(&file), &LineIndex::new(&file)],
+            &LineIndex::new(&file[..2]),
         );
         assert_ne!(line_hash("abcdefgh1"), line_hash("abcdefgh2"));
     }
 
     #[test]
     fn an_index_of_some_needles_gives_the_same_answers() {
-        let file = [
-            "a",
-            "b  ",
-            "c",
-            "b",
-            "c",
-            "",
-            "a long line of more than eight bytes",
-            "x",
-            "a long line of more than eight bytes",
-            "b",
-        ];
-        let needles: [&[&str]; 7] = [
-            &["b", "c"],
-            &["b"],
-            &["a long line of more than eight bytes"],
-            &["a long line of more than eight bytes", "b"],
-            &[""],
-            &["c", "b"],
-            &["zz"],
-        ];
+        let file = SAMPLE_FILE;
         // Every needle registered; none; a few (the others are then
         // searched by their registered lines, or by a scan).
-        let all = LineIndex::for_needles(&file, needles.iter().flat_map(|n| n.iter().copied()));
+        let all =
+            LineIndex::for_needles(&file, SAMPLE_NEEDLES.iter().flat_map(|n| n.iter().copied()));
         let none = LineIndex::for_needles(&file, std::iter::empty());
         let some = LineIndex::for_needles(
             &file,
             ["b", "zz", "a long line of more than eight bytes"].into_iter(),
         );
-        for needle in needles {
-            for from in 0..file.len() {
-                for prefer in [
-                    Prefer::Nothing,
-                    Prefer::End,
-                    Prefer::Line(3),
-                    Prefer::Before(5),
-                ] {
-                    for ix in [&all, &none, &some] {
-                        assert_eq!(
-                            locate_hashed(&file, Some(ix), needle, &PATCH_PASSES, from, prefer),
-                            locate(&file, needle, &PATCH_PASSES, from, prefer),
-                            "{needle:?} from {from}"
-                        );
-                    }
-                }
-            }
-        }
-        // An index of another file is not used.
-        assert_eq!(
-            locate_hashed(
-                &file,
-                Some(&LineIndex::for_needles(&file[..2], ["x"].into_iter())),
-                &["x"],
-                &PATCH_PASSES,
-                0,
-                Prefer::Nothing
-            ),
-            locate(&file, &["x"], &PATCH_PASSES, 0, Prefer::Nothing)
+        assert_as_scan(
+            &[&all, &none, &some],
+            &LineIndex::for_needles(&file[..2], ["x"].into_iter()),
         );
         // Lines whose keys agree (length, first, middle and last words)
         // but whose text differs are not a match.
@@ -717,7 +683,6 @@ mod tests {
                 locate(&alike, needle, &[Pass::Exact], 0, Prefer::Nothing)
             );
         }
-        assert_ne!(line_hash("abcdefgh1"), line_hash("abcdefgh2"));
     }
 
     #[test]
