@@ -8,6 +8,11 @@
 //   node scripts/build.mjs && node benches/patch-compare.mjs /tmp/pkg-before "$PWD/pkg"
 //   node benches/patch-compare.mjs /tmp/pkg-before "$PWD/pkg" --only=many   (one case: bigV4a, bigUni, manyV4a, manyUni, peers)
 //   node benches/patch-compare.mjs /tmp/pkg-before "$PWD/pkg" --cpu   (CPU time of this process, not wall clock: steadier on a shared machine)
+//
+// Run it twice, the builds' order swapped: in some runs the build loaded
+// second is timed up to 40% slower whichever build it is (seen with two
+// copies of the same build), and only a difference that holds in both
+// orders is the code's.
 import { createRequire } from 'node:module';
 import { applyPatch } from 'diff';
 import { applyDiff } from '@openai/agents-core';
