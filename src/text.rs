@@ -313,6 +313,15 @@ impl<'a> LineText<'a> {
     }
 }
 
+/// The high bit of each byte of `x` that is zero, and no other bit (exact:
+/// no borrow crosses bytes). `word ^ [b; 8]` then marks the bytes equal to
+/// `b`, for the eight-bytes-at-a-time scans below.
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    !(((x & LOW7) + LOW7) | x | LOW7)
+}
+
 /// The one line rule over `full`, in one pass eight bytes at a time: calls
 /// `push` with each line's span (a span ends at each LF, the CRs just before
 /// it read as part of the ending; an unterminated last line has no ending)
@@ -333,17 +342,14 @@ fn scan_lines(full: &[u8], mut push: impl FnMut(LineSpan)) -> usize {
         });
         start = lf + 1;
     };
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const LFS: u64 = 0x0a0a_0a0a_0a0a_0a0a;
     let mut chunks = bytes.chunks_exact(8);
     let mut base = 0;
     for chunk in &mut chunks {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        // The high bit of each byte that is a LF (exact: no borrow
-        // crosses bytes), lowest byte first.
-        let x = u64::from_le_bytes(word) ^ LFS;
-        let mut found = !(((x & LOW7) + LOW7) | x | LOW7);
+        // The high bit of each byte that is a LF, lowest byte first.
+        let mut found = zero_bytes(u64::from_le_bytes(word) ^ LFS);
         while found != 0 {
             on_lf(base + (found.trailing_zeros() / 8) as usize);
             found &= found - 1;
@@ -578,10 +584,7 @@ pub fn is_binary(bytes: &[u8]) -> bool {
 /// 8 KiB (a file read as text was otherwise scanned once for each). Past
 /// them a binary file is not looked at: its CR answer is then meaningless.
 fn binary_and_cr(bytes: &[u8]) -> (bool, bool) {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const CRS: u64 = 0x0d0d_0d0d_0d0d_0d0d;
-    // The high bit of each zero byte of `x` (exact).
-    let zeros = |x: u64| !(((x & LOW7) + LOW7) | x | LOW7);
     let (sniffed, rest) = bytes.split_at(bytes.len().min(BINARY_SNIFF_LEN));
     let (mut nul, mut cr) = (0u64, 0u64);
     let mut chunks = sniffed.chunks_exact(8);
@@ -589,8 +592,8 @@ fn binary_and_cr(bytes: &[u8]) -> (bool, bool) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let w = u64::from_le_bytes(word);
-        nul |= zeros(w);
-        cr |= zeros(w ^ CRS);
+        nul |= zero_bytes(w);
+        cr |= zero_bytes(w ^ CRS);
     }
     let tail = chunks.remainder();
     let binary = nul != 0 || tail.contains(&0);
@@ -652,16 +655,14 @@ pub(crate) fn same_str(a: &str, b: &str) -> bool {
 /// The first position of `byte` in `bytes`, read eight bytes at a time
 /// (for short lines too: `str::find` costs a call into `memchr` each).
 pub(crate) fn find_byte(bytes: &[u8], byte: u8) -> Option<usize> {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let pattern = u64::from_le_bytes([byte; 8]);
     let mut chunks = bytes.chunks_exact(8);
     let mut base = 0;
     for chunk in &mut chunks {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word) ^ pattern;
-        // The high bit of each byte equal to `byte` (exact), lowest first.
-        let found = !(((x & LOW7) + LOW7) | x | LOW7);
+        // The high bit of each byte equal to `byte`, lowest first.
+        let found = zero_bytes(u64::from_le_bytes(word) ^ pattern);
         if found != 0 {
             return Some(base + (found.trailing_zeros() / 8) as usize);
         }

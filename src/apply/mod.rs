@@ -566,13 +566,10 @@ impl Transaction {
         let sources_exist = !sources.is_empty();
         let mut out = Vec::with_capacity(self.order.len());
         for path in &self.order {
-            // Only a move looks its path up twice (its source's text first).
-            let moved = sources_exist
-                && self
-                    .entries
-                    .get(path)
-                    .is_some_and(|e| e.moved_from.is_some());
-            let before = match moved {
+            // A moved file's before is its source's text (read first: the
+            // source's entry may be the one taken below). Without moves,
+            // no path is looked up for it.
+            let before = match sources_exist {
                 true => self
                     .entries
                     .get(path)

@@ -572,7 +572,7 @@ fn precheck(
 
 /// The paths in context, normalised, as a set: a reply of thousands of
 /// files must not compare each path with every path in context.
-fn normalized_context(opts: &ApplyOptions) -> Option<crate::apply::PathSet> {
+pub(crate) fn normalized_context(opts: &ApplyOptions) -> Option<crate::apply::PathSet> {
     opts.in_context.as_ref().map(|list| {
         list.iter()
             .filter_map(|p| confine(p, &opts.allow_folders).ok())

@@ -227,13 +227,7 @@ pub(crate) fn apply_patch_edits_with(
 ) -> ApplyResult {
     let mut out = ApplyResult::default();
     let mut staged: Staged<Doc> = Staged::new();
-    // A set: a reply of thousands of files must not compare each path with
-    // every path in context.
-    let context: Option<crate::apply::PathSet> = opts.in_context.as_ref().map(|l| {
-        l.iter()
-            .filter_map(|p| confine(p, &opts.allow_folders).ok())
-            .collect()
-    });
+    let context = crate::engine::normalized_context(opts);
 
     // Units: the blocks of one patch, or one text block; all at once when atomic.
     let mut units: Vec<Vec<usize>> = Vec::new();
