@@ -51,9 +51,6 @@ struct MixedEndings {
     /// How many CRs stood before the LF of every line that had an ending
     /// (an unterminated last line has none): 0 for LF, 1 for CRLF.
     crs: Vec<u32>,
-    /// The LF body's length: a [`SharedLine`] of a text this long that ends
-    /// at one of `newlines` is a line of that body.
-    body_len: usize,
 }
 
 /// Where the bytes of an edited LF body came from: runs copied from the
@@ -326,7 +323,7 @@ fn zero_bytes(x: u64) -> u64 {
 /// `push` with each line's span (a span ends at each LF, the CRs just before
 /// it read as part of the ending; an unterminated last line has no ending)
 /// and returns how many CRs end the text after its last line.
-fn scan_lines(full: &[u8], mut push: impl FnMut(LineSpan)) -> usize {
+pub(crate) fn scan_lines(full: &[u8], mut push: impl FnMut(LineSpan)) -> usize {
     let tail = full.iter().rev().take_while(|&&b| b == b'\r').count();
     let bytes = &full[..full.len() - tail];
     let mut start = 0;
@@ -369,167 +366,6 @@ fn scan_lines(full: &[u8], mut push: impl FnMut(LineSpan)) -> usize {
         });
     }
     tail
-}
-
-/// One line of a text shared by many lines (a range of it), so reading a
-/// file's lines costs one allocation, not one per line, and copying a list
-/// of lines costs reference counts.
-#[derive(Clone)]
-pub struct SharedLine {
-    text: std::rc::Rc<str>,
-    start: usize,
-    end: usize,
-    /// For a line an edit wrote in place of a line of the body as read:
-    /// where that line ends in the body, so that in a file with mixed
-    /// endings it takes that line's ending ([`NOT_REPLACED`] otherwise).
-    /// A plain number, not the line itself: lines are copied and dropped by
-    /// the thousand, and a pointer here would cost every one of them.
-    replaced_end: u32,
-}
-
-/// [`SharedLine::replaced_end`] of a line that replaced none.
-const NOT_REPLACED: u32 = u32::MAX;
-
-impl SharedLine {
-    /// A line of its own.
-    pub fn new(s: &str) -> SharedLine {
-        SharedLine {
-            text: std::rc::Rc::from(s),
-            start: 0,
-            end: s.len(),
-            replaced_end: NOT_REPLACED,
-        }
-    }
-
-    /// A line an edit wrote in place of `old`: in a file with mixed endings
-    /// it is written with `old`'s ending (as Codex's apply_patch does), where
-    /// a line only added takes the majority's.
-    pub fn replacing(s: &str, old: &SharedLine) -> SharedLine {
-        let mut line = SharedLine::new(s);
-        line.replaced_end = if old.replaced_end != NOT_REPLACED {
-            old.replaced_end
-        } else if old.text.as_bytes().get(old.end) == Some(&b'\n') {
-            // A line of a shared body (it ends at that body's newline).
-            u32::try_from(old.end).unwrap_or(NOT_REPLACED)
-        } else {
-            NOT_REPLACED
-        };
-        line
-    }
-
-    /// The lines of an LF body by the one rule ([`split_lines`]), each a
-    /// range of the one shared body.
-    pub fn split_body(body: &str) -> Vec<SharedLine> {
-        let text: std::rc::Rc<str> = std::rc::Rc::from(body);
-        // One pass, straight into the lines (no list of spans between).
-        let mut lines = Vec::with_capacity(body.len() / 32 + 1);
-        scan_lines(text.as_bytes(), |s| {
-            lines.push(SharedLine {
-                text: text.clone(),
-                start: s.start,
-                end: s.end,
-                replaced_end: NOT_REPLACED,
-            })
-        });
-        lines
-    }
-}
-
-impl SharedLine {
-    /// The file's lines written back: runs of lines that are still
-    /// consecutive in one shared text are copied as one piece. For an
-    /// LF-only file without mixed endings; otherwise as
-    /// [`TextFile::encode_lines`].
-    pub fn encode(file: &TextFile, lines: &[SharedLine], final_newline: bool) -> String {
-        if let Some(mixed) = &file.mixed {
-            // A line still in the body as read keeps its own ending (an
-            // edit of a mixed file rewrites only the lines it touches), and
-            // a line written in place of one takes that one's.
-            let in_body = |l: &SharedLine| {
-                let kept =
-                    l.text.len() == mixed.body_len && l.text.as_bytes().get(l.end) == Some(&b'\n');
-                kept.then(|| mixed.newlines.binary_search(&l.end).ok())
-                    .flatten()
-            };
-            let origin = |l: &SharedLine| {
-                in_body(l).or_else(|| {
-                    (l.replaced_end != NOT_REPLACED)
-                        .then(|| {
-                            mixed
-                                .newlines
-                                .binary_search(&(l.replaced_end as usize))
-                                .ok()
-                        })
-                        .flatten()
-                })
-            };
-            let kept = lines.iter().map(|l| (l.as_ref(), origin(l)));
-            return file.encode_kept_lines(kept, final_newline);
-        }
-        if file.crlf {
-            return file.encode_lines(lines, final_newline);
-        }
-        let size: usize = lines.iter().map(|l| l.end - l.start + 1).sum();
-        let mut out = String::with_capacity(size + 3 + file.tail_crs as usize);
-        if file.bom {
-            out.push('\u{feff}');
-        }
-        let mut i = 0;
-        while i < lines.len() {
-            // Extend the run while the next line starts right after this
-            // one's LF in the same text.
-            let first = &lines[i];
-            let mut end = first.end;
-            let mut j = i + 1;
-            while let Some(next) = lines.get(j) {
-                if std::rc::Rc::ptr_eq(&next.text, &first.text)
-                    && next.start == end + 1
-                    && first.text.as_bytes().get(end) == Some(&b'\n')
-                {
-                    end = next.end;
-                    j += 1;
-                } else {
-                    break;
-                }
-            }
-            out.push_str(first.text.get(first.start..end).unwrap_or(""));
-            if j < lines.len() || final_newline {
-                out.push('\n');
-            }
-            i = j;
-        }
-        file.push_tail(&mut out, lines.is_empty());
-        out
-    }
-}
-
-impl std::ops::Deref for SharedLine {
-    type Target = str;
-    fn deref(&self) -> &str {
-        self.text.get(self.start..self.end).unwrap_or("")
-    }
-}
-
-impl AsRef<str> for SharedLine {
-    fn as_ref(&self) -> &str {
-        self
-    }
-}
-
-impl PartialEq for SharedLine {
-    fn eq(&self, other: &SharedLine) -> bool {
-        // The same range of the same text (a kept line) needs no comparison.
-        (std::rc::Rc::ptr_eq(&self.text, &other.text)
-            && self.start == other.start
-            && self.end == other.end)
-            || **self == **other
-    }
-}
-
-impl std::fmt::Debug for SharedLine {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        (**self).fmt(f)
-    }
 }
 
 /// The lines of a text by the one rule (no BOM handling): `"a\nb\n"` and
@@ -770,7 +606,6 @@ impl TextFile {
         let with_cr = endings.iter().filter(|&&n| n > 0).count();
         // Ties go to LF, the convention of a new file.
         let crlf = with_cr > endings.len() - with_cr;
-        let body_len = body.len();
         TextFile {
             body,
             bom,
@@ -778,7 +613,6 @@ impl TextFile {
             mixed: Some(Box::new(MixedEndings {
                 newlines: offsets,
                 crs: endings,
-                body_len,
             })),
             tail_crs,
         }
@@ -809,7 +643,7 @@ impl TextFile {
 
     /// Writes the file's tail of CRs back (not when an edit emptied a file
     /// that had lines).
-    fn push_tail(&self, out: &mut String, empty: bool) {
+    pub(crate) fn push_tail(&self, out: &mut String, empty: bool) {
         if empty && !self.body.is_empty() {
             return;
         }
@@ -821,6 +655,17 @@ impl TextFile {
     /// True when the file mixes CRLF and LF line endings.
     pub fn mixed_endings(&self) -> bool {
         self.mixed.is_some()
+    }
+
+    /// In a file with mixed endings: which line of the body as read has
+    /// its `\n` at byte `newline_at` of the body (its ending is then
+    /// known); `None` otherwise.
+    pub(crate) fn body_newline_index(&self, newline_at: usize) -> Option<usize> {
+        self.mixed
+            .as_ref()?
+            .newlines
+            .binary_search(&newline_at)
+            .ok()
     }
 
     /// True when the body ends with a newline (or is empty).
@@ -1042,41 +887,6 @@ mod tests {
             let (spans, tail) = naive_spans(&text);
             assert_eq!((&split.spans, split.tail), (&spans, tail), "{text:?}");
             assert_eq!(split.join(), text);
-        }
-    }
-
-    #[test]
-    fn shared_lines_encode_as_encode_lines() {
-        for text in [
-            "",
-            "a\n",
-            "a\nb",
-            "\u{feff}a\n\nb\n",
-            "a\rb\nc\n\r",
-            "x\ny\nz\n",
-        ] {
-            let file = TextFile::from_text(text);
-            let shared = SharedLine::split_body(&file.body);
-            // Kept, dropped, reordered and new lines.
-            let mut edits: Vec<Vec<SharedLine>> = vec![shared.clone()];
-            if shared.len() > 1 {
-                edits.push(shared[1..].to_vec());
-                edits.push(vec![shared[1].clone(), shared[0].clone()]);
-                let mut with_new = shared.clone();
-                with_new.insert(1, SharedLine::new("new"));
-                edits.push(with_new);
-            }
-            edits.push(vec![SharedLine::new("only")]);
-            edits.push(Vec::new());
-            for lines in &edits {
-                for final_newline in [true, false] {
-                    assert_eq!(
-                        SharedLine::encode(&file, lines, final_newline),
-                        file.encode_lines(lines, final_newline),
-                        "{text:?} {lines:?} {final_newline}"
-                    );
-                }
-            }
         }
     }
 

@@ -26,34 +26,9 @@ use crate::locate::explain::{already_applied, already_applied_reason};
 use crate::locate::{locate, locate_hashed, LineIndex, Located, Pass, Prefer, PATCH_PASSES};
 use crate::path::confine;
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
-use crate::text::{SharedLine as Line, TextFile};
+use crate::text::TextFile;
 
-/// A file as it stands in the transaction.
-#[derive(Clone)]
-struct Doc {
-    /// BOM and line endings to write back (its body is not used).
-    file: TextFile,
-    /// Shared line texts: copying a document or keeping its unchanged
-    /// lines costs a reference count, not an allocation.
-    lines: Vec<Line>,
-    final_newline: bool,
-}
-
-impl Doc {
-    /// The file's lines share one copy of its body.
-    fn from_text(file: &TextFile) -> Doc {
-        Doc {
-            file: file.without_body(),
-            lines: Line::split_body(&file.body),
-            final_newline: file.has_final_newline(),
-        }
-    }
-
-    fn encode(&self) -> String {
-        let final_newline = !self.lines.is_empty() && self.final_newline;
-        Line::encode(&self.file, &self.lines, final_newline)
-    }
-}
+use super::doc::{Doc, DocEdit};
 
 /// The paths [`apply_patch_edits`] reads: every block's path and every
 /// move destination, normalised and confined, in first-use order.
@@ -134,16 +109,12 @@ fn write_whole(
     staged: &mut Staged<Doc>,
     path: &str,
     file: TextFile,
-    lines: Vec<Line>,
+    lines: Vec<&str>,
     final_newline: bool,
     note: Option<String>,
 ) -> Done {
     if let Some(slot) = staged.edit(path) {
-        slot.doc = Some(Doc {
-            file,
-            lines,
-            final_newline,
-        });
+        slot.doc = Some(Doc::of_lines(file, lines, final_newline));
         slot.changed = true;
     }
     Done {
@@ -391,9 +362,7 @@ fn apply_block(
                 Err(fail(ErrorKind::FileExists, add_exists_reason(&name, path)))
             } else {
                 let hunk = op.hunks.first();
-                let lines: Vec<Line> = hunk
-                    .map(|h| h.new_side().into_iter().map(Line::new).collect())
-                    .unwrap_or_default();
+                let lines = hunk.map(|h| h.new_side()).unwrap_or_default();
                 let final_newline = !hunk.is_some_and(|h| h.no_newline_new);
                 let file = slot
                     .doc
@@ -413,11 +382,11 @@ fn apply_block(
                 if !op.hunks.is_empty() {
                     // A unified diff deleting a file lists its lines: they must be the file.
                     match apply_hunks(&name, path, doc, &op.hunks, block.format) {
-                        Ok((rest, _)) if rest.lines.is_empty() => {}
+                        Ok((rest, _)) if rest.is_empty() => {}
                         Ok((rest, _)) => {
                             check = Err(fail(
                                 ErrorKind::OldMismatch,
-                                format!("{name} was refused: {path} has {} more line(s) than the diff removes (first: {}); nothing was deleted. Make the diff remove every line, or update the file instead.", rest.lines.len(), quote(&rest.lines[0])),
+                                format!("{name} was refused: {path} has {} more line(s) than the diff removes (first: {}); nothing was deleted. Make the diff remove every line, or update the file instead.", rest.len(), quote(rest.line(0))),
                             ))
                         }
                         Err(f) => check = Err(f),
@@ -446,12 +415,7 @@ fn apply_block(
                 && !op.hunks.is_empty()
                 && op.hunks.iter().all(|h| h.old_side().is_empty()) =>
             {
-                let lines: Vec<Line> = op
-                    .hunks
-                    .iter()
-                    .flat_map(|h| h.new_side())
-                    .map(Line::new)
-                    .collect();
+                let lines: Vec<&str> = op.hunks.iter().flat_map(|h| h.new_side()).collect();
                 let final_newline = !op.hunks.iter().any(|h| h.no_newline_new);
                 let note = format!(
                     "{path} did not exist; the diff only adds lines, so it was created with them."
@@ -476,8 +440,7 @@ fn apply_block(
             Some(doc) => match apply_hunks(&name, path, doc, &op.hunks, block.format) {
                 Err(f) => Err(f),
                 Ok((new_doc, mut done)) => {
-                    let unchanged =
-                        new_doc.lines == doc.lines && new_doc.final_newline == doc.final_newline;
+                    let unchanged = new_doc.same_content(doc);
                     match &op.move_to {
                         Some(to) => match confine(to, &opts.allow_folders) {
                             Err(e) => Err(fail(
@@ -589,10 +552,11 @@ fn apply_hunks(
     hunks: &[Hunk],
     format: Format,
 ) -> Result<(Doc, Done), Failure> {
-    let lines = &doc.lines;
+    let view = doc.view();
+    let lines = &view[..];
     // Room for every added line, so the file's lines are copied once.
     let added: usize = hunks.iter().map(Hunk::added_hint).sum();
-    let mut out: Vec<Line> = Vec::with_capacity(lines.len() + added);
+    let mut out = DocEdit::new(doc, lines.len() + added);
     let mut copied = 0usize; // lines of `doc` already handled
     let mut cursor = 0usize; // where the next section may start
     let mut offset: isize = 0; // unified: actual minus stated start of the last hunk
@@ -810,7 +774,7 @@ fn apply_hunks(
         }
         first_line.get_or_insert((start + 1) as u32);
         // Copy up to the section, then walk it: context keeps the file's text.
-        out.extend(lines[copied..start].iter().cloned());
+        out.keep(copied..start);
         let mut at = start;
         let reindented = if needs_reindent(format, hunk_pass) {
             reindented_new_side(format, hunk_pass, needle, &hunk.new_side(), &lines[start..])
@@ -847,10 +811,7 @@ fn apply_hunks(
                         .map_or(text, String::as_str);
                     let replaced = removed.get(added_in_run).or(removed.last());
                     added_in_run += 1;
-                    out.push(match replaced.and_then(|&i| lines.get(i)) {
-                        Some(old) => Line::replacing(text, old),
-                        None => Line::new(text),
-                    });
+                    out.write(text, replaced.copied());
                 }
                 Some(b'-') => {
                     if mixed_endings {
@@ -859,7 +820,7 @@ fn apply_hunks(
                     at += 1;
                 }
                 _ => {
-                    out.push(lines.get(at).cloned().unwrap_or_else(|| Line::new("")));
+                    out.keep_line(at);
                     at += 1;
                     removed.clear();
                     added_in_run = 0;
@@ -883,19 +844,14 @@ fn apply_hunks(
             final_newline = hunk.no_newline_old;
         }
     }
-    out.extend(lines[copied.min(lines.len())..].iter().cloned());
+    out.keep(copied..lines.len());
     let mut matched_by = loosest.as_str().to_string();
     if by_line {
         matched_by = format!("{matched_by}+line-number");
     }
     let note = (!notes.is_empty()).then(|| notes.join(" "));
-    let new_doc = Doc {
-        file: doc.file.clone(),
-        lines: out,
-        final_newline,
-    };
     Ok((
-        new_doc,
+        out.finish(final_newline),
         Done {
             line: first_line,
             matched_by,
@@ -1048,7 +1004,7 @@ fn blank_tail_at_end(
     format: Format,
     hunk: &Hunk,
     needle: &[&str],
-    lines: &[Line],
+    lines: &[&str],
     hashes: Option<&LineIndex>,
     from: usize,
 ) -> Option<(usize, Pass, usize)> {
@@ -1186,7 +1142,7 @@ fn loosest_of(a: Pass, b: Pass) -> Pass {
 fn not_found(
     which: &Which,
     path: &str,
-    lines: &[Line],
+    lines: &[&str],
     needle: &[&str],
     after: &[&str],
     from: usize,

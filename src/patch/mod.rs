@@ -10,6 +10,7 @@
 //! JavaScript boundary).
 
 pub(crate) mod apply;
+mod doc;
 pub(crate) mod prompt;
 pub(crate) mod unified;
 pub(crate) mod v4a;
