@@ -1,27 +1,32 @@
 #!/usr/bin/env node
 // Patch apply, two or more builds of the package against each other and the
-// peers, in one Node process: the inputs of benches/patch.mjs, each build
-// timed in turn in every round (3 rounds, the fastest batch of each kept),
-// so a loaded machine slows every build alike. Use it for before/after:
+// peers, on the inputs of benches/patch.mjs. Use it for before/after:
 //
 //   cp -r pkg /tmp/pkg-before   # the build to compare against
 //   node scripts/build.mjs && node benches/patch-compare.mjs /tmp/pkg-before "$PWD/pkg"
 //   node benches/patch-compare.mjs /tmp/pkg-before "$PWD/pkg" --only=many   (one case: bigV4a, bigUni, manyV4a, manyUni, peers)
-//   node benches/patch-compare.mjs /tmp/pkg-before "$PWD/pkg" --cpu   (CPU time of this process, not wall clock: steadier on a shared machine)
+//   node benches/patch-compare.mjs /tmp/pkg-before "$PWD/pkg" --cpu   (CPU time of the timing process, not wall clock: steadier on a shared machine)
+//   node benches/patch-compare.mjs ... --rounds=5   (default 3)
 //
-// Run it twice, the builds' order swapped: in some runs the build loaded
-// second is timed up to 40% slower whichever build it is (seen with two
-// copies of the same build), and only a difference that holds in both
-// orders is the code's.
+// Each build (and the peers) is timed in a Node process of its own, the
+// builds taking turns round after round, and the fastest round of each is
+// kept. Timing two builds in one process is not fair: the build loaded
+// second was seen up to 40% slower, whichever build it was. First, in this
+// process, every build must give the same result objects and bytes.
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { applyPatch } from 'diff';
 import { applyDiff } from '@openai/agents-core';
 import { makeCase, memoryHost, time } from './patch-cases.mjs';
+
 const require = createRequire(import.meta.url);
-const pkgs = process.argv.slice(2).filter(a=>!a.startsWith('--'));
-const only = (process.argv.find(a=>a.startsWith('--only='))||'').slice(7);
-const cpu = process.argv.includes('--cpu');
-const libs = pkgs.map(p => require(p + '/node/index.cjs'));
+const args = process.argv.slice(2);
+const flag = (name) => (args.find((a) => a.startsWith(`--${name}=`)) || '').slice(name.length + 3);
+const only = flag('only');
+const cpu = args.includes('--cpu');
+const child = flag('child'); // a build's path, or 'peers': time that alone and print JSON
+
 const big = makeCase(0, 3000, 50);
 const bigV4a = `*** Begin Patch\n${big.v4aOp}*** End Patch\n`;
 const many = Array.from({ length: 1000 }, (_, f) => makeCase(f + 1, 40, 2));
@@ -34,7 +39,31 @@ const cases = {
   manyV4a: [manyV4a, files, 1000],
   manyUni: [manyUni, files, 1000],
 };
+const peers = {
+  'bigV4a applyDiff': [() => applyDiff(big.before, big.v4aBody), 300],
+  'bigUni jsdiff': [() => applyPatch(big.before, big.uniFile), 300],
+  'many applyDiff': [() => many.forEach((c) => applyDiff(c.before, c.v4aBody)), 1000],
+  'many jsdiff': [() => many.forEach((c) => applyPatch(c.before, c.uniFile)), 1000],
+};
+
+if (child) {
+  const out = {};
+  if (child === 'peers') {
+    for (const [name, [fn, ms]] of Object.entries(peers)) out[name] = time(fn, ms, cpu);
+  } else {
+    const lib = require(child + '/node/index.cjs');
+    for (const [name, [reply, fs, ms]] of Object.entries(cases)) {
+      if (only && !name.startsWith(only)) continue;
+      out[name] = time(() => lib.applyEditsSync(reply, memoryHost(fs), { stage: false }), ms, cpu);
+    }
+  }
+  process.stdout.write(JSON.stringify(out));
+  process.exit(0);
+}
+
+const pkgs = args.filter((a) => !a.startsWith('--'));
 // Every build must give the same result objects (key order included) and bytes.
+const libs = pkgs.map((p) => require(p + '/node/index.cjs'));
 for (const [name, [reply, fs]] of Object.entries(cases)) {
   const seen = libs.map((lib) => {
     const h = memoryHost(fs);
@@ -43,21 +72,21 @@ for (const [name, [reply, fs]] of Object.entries(cases)) {
   });
   console.log(`${name}: same results and bytes in every build: ${seen.every((x) => x === seen[0])}`);
 }
-const res = {};
-for (let round = 0; round < 3; round++) {
-  for (const [name, [reply, fs, ms]] of Object.entries(cases)) {
-    if (only && !name.startsWith(only)) continue;
-    libs.forEach((lib, i) => {
-      const t = time(() => { const h = memoryHost(fs); lib.applyEditsSync(reply, h, { stage: false }); }, ms, cpu);
-      const k = name + ' ' + pkgs[i];
-      res[k] = Math.min(res[k] ?? Infinity, t);
-    });
+
+const rounds = Number(flag('rounds') || 3);
+const runners = [...pkgs, ...(!only || only === 'peers' ? ['peers'] : [])];
+const best = {};
+const self = fileURLToPath(import.meta.url);
+for (let round = 0; round < rounds; round++) {
+  for (const who of runners) {
+    const passOn = args.filter((a) => a === '--cpu' || a.startsWith('--only='));
+    const run = spawnSync(process.execPath, [self, `--child=${who}`, ...passOn], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (run.status !== 0) throw new Error(`timing ${who} failed: ${run.stderr}`);
+    for (const [name, ms] of Object.entries(JSON.parse(run.stdout))) {
+      const key = who === 'peers' ? name : `${name} ${who}`;
+      best[key] = Math.min(best[key] ?? Infinity, ms);
+    }
   }
 }
-if (!only || only==='peers') {
-  res['bigV4a applyDiff'] = time(() => applyDiff(big.before, big.v4aBody), 300, cpu);
-  res['bigUni jsdiff'] = time(() => applyPatch(big.before, big.uniFile), 300, cpu);
-  res['many applyDiff'] = time(() => many.forEach((c) => applyDiff(c.before, c.v4aBody)), 1000, cpu);
-  res['many jsdiff'] = time(() => many.forEach((c) => applyPatch(c.before, c.uniFile)), 1000, cpu);
-}
-for (const [k, v] of Object.entries(res)) console.log(k.padEnd(50), v.toFixed(3), cpu ? 'ms CPU' : 'ms');
+const unit = cpu ? 'ms CPU' : 'ms';
+for (const key of Object.keys(best).sort()) console.log(key.padEnd(50), best[key].toFixed(3), unit);
