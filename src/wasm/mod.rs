@@ -128,7 +128,7 @@ fn read_failed(host: &mut crate::host::MemoryHost, path: String, value: &JsValue
 /// `[used, ends, pathEnds, others]` (read by position: an object's fields
 /// each cost a key string made and looked up): every file's bytes one after
 /// the other, then every path's; `used` where the files' bytes end, `ends[i]` where path `i`'s file bytes end, `pathEnds[i]` where
-/// path `i` ends (its UTF-8 after the files'), and `others[path]` for a path
+/// path `i` ends (its UTF-8 after the files'), and `others[i]` for a path
 /// with no bytes (`null`: no such file; `{ error, kind? }`: the read
 /// failed). The bytes are the room [`snapshot_room`] made (the driver
 /// encoded the texts and paths straight into the module's memory). The host
@@ -138,7 +138,7 @@ fn packed_snapshot(
     packed: &js_sys::Array,
     mut host: crate::host::MemoryHost,
 ) -> Result<crate::host::MemoryHost, JsError> {
-    use js_sys::{Reflect, Uint32Array};
+    use js_sys::Uint32Array;
     let bad = || JsError::new("editblocks: the packed file snapshot is malformed");
     if packed.length() != 4 {
         return Err(bad());
@@ -159,11 +159,11 @@ fn packed_snapshot(
         return Err(bad());
     }
     let used = used as usize;
-    let others = packed.get(3);
+    let others: js_sys::Array = packed.get(3).dyn_into().map_err(|_| bad())?;
     let mut read = crate::apply::PathSet::default();
     let mut lent = Vec::with_capacity(ends.len());
     let (mut start, mut path_start) = (0usize, used);
-    for (&end, &path_end) in ends.iter().zip(&path_ends) {
+    for (i, (&end, &path_end)) in ends.iter().zip(&path_ends).enumerate() {
         let (end, path_end) = (end as usize, path_end as usize);
         let path = match bytes.get(path_start..path_end) {
             Some(path) => String::from_utf8_lossy(path).into_owned(),
@@ -171,7 +171,7 @@ fn packed_snapshot(
         };
         path_start = path_end;
         let other = if end == start {
-            Reflect::get(&others, &JsValue::from_str(&path)).ok()
+            Some(others.get(i as u32))
         } else {
             None
         };
