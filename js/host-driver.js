@@ -190,8 +190,9 @@ function resultsOf(rows, pathOf) {
  * JSON and then every file text, each ending at `textEnds[i]` (bytes after
  * the JSON); a write's content and each file change's `before` and `after`
  * are indexes of those texts. The view is read here, before the module is
- * called again. The lists that grow with the files come as rows of values
- * (`writes`, `changes`, and for an apply `resultRows` and `filesModified`),
+ * called again. The lists that grow with the files come as rows of values,
+ * one flat array each (`writes`, `changes`, and for an apply `resultRows`
+ * and `filesModified`),
  * set here into the result's keys the core left empty (a key keeps its
  * place), and a path the driver read as its position in the snapshot's
  * `paths` (the list the plan gave). A change's `before` the core left to
@@ -218,17 +219,23 @@ function fromCore(raw, snapshot) {
     const v = typeof p === 'number' ? values[p] : snapshot.get(p);
     return typeof v === 'string' ? (typeof v.isWellFormed !== 'function' || v.isWellFormed() ? v : v.toWellFormed()) : v instanceof Uint8Array ? lossyUtf8.decode(v) : null;
   };
-  const writes = core.writes.map((w) => ({ path: pathOf(w[0]), content: text(w[1]) }));
+  // Rows one after the other in one flat array (src/wasm/mod.rs `HostChanges`).
+  const w = core.writes;
+  const writes = [];
+  for (let i = 0; i < w.length; i += 2) writes.push({ path: pathOf(w[i]), content: text(w[i + 1]) });
   if (core.resultRows) {
     result.results = resultsOf(core.resultRows, pathOf);
     result.filesModified = core.filesModified.map(pathOf);
   }
   if (result && Array.isArray(result.fileChanges)) {
-    result.fileChanges = core.changes.map((c) => {
-      const change = { path: pathOf(c[0]), before: c[4] !== null ? snapshotText(c[4]) : text(c[1]), after: text(c[2]) };
-      if (c[3] !== null) change.movedFrom = pathOf(c[3]);
-      return change;
-    });
+    const c = core.changes;
+    const changes = [];
+    for (let i = 0; i < c.length; i += 5) {
+      const change = { path: pathOf(c[i]), before: c[i + 4] !== null ? snapshotText(c[i + 4]) : text(c[i + 1]), after: text(c[i + 2]) };
+      if (c[i + 3] !== null) change.movedFrom = pathOf(c[i + 3]);
+      changes.push(change);
+    }
+    result.fileChanges = changes;
   }
   return { result, writes, deletes: core.deletes, stage: core.stage };
 }

@@ -327,16 +327,20 @@ struct HostChanges<'a, R, F> {
     /// The result, with `fileChanges` (and, for an `ApplyResult`, `results`
     /// and `filesModified`) empty: they cross as rows below.
     result: &'a R,
-    /// `[path, content]`: content is a text index.
+    /// `path, content` for each write, one after the other in one flat
+    /// array (an array per row cost JSON.parse more than its values):
+    /// content is a text index.
+    #[serde(serialize_with = "flat_writes")]
     writes: Vec<(PathRef<'a>, usize)>,
     deletes: Vec<&'a str>,
     stage: Vec<&'a str>,
-    /// For each of `result.fileChanges`, in order: `[path, before, after,
-    /// movedFrom, beforeFromSnapshot]`: `before` and `after` text indexes
+    /// For each of `result.fileChanges`, in order, in one flat array: `path,
+    /// before, after, movedFrom, beforeFromSnapshot`: `before` and `after` text indexes
     /// (`null`: none), `movedFrom` `null` when not moved, and
     /// `beforeFromSnapshot` the path whose text as the snapshot gave it is
     /// `before` (the driver holds it already, so it does not cross back;
     /// `js/host-driver.js` sets it), else `null`.
+    #[serde(serialize_with = "flat_changes")]
     changes: Vec<ChangeRow<'a>>,
     /// `result.results` as rows ([`crate::result::result_rows`]), when
     /// taken out.
@@ -348,6 +352,33 @@ struct HostChanges<'a, R, F> {
     /// Where each text ends in the bytes after the JSON.
     #[serde(rename = "textEnds")]
     text_ends: Vec<usize>,
+}
+
+/// The writes' rows as one flat array.
+#[cfg(feature = "full")]
+fn flat_writes<S: serde::Serializer>(rows: &[(PathRef, usize)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(rows.len() * 2))?;
+    for (path, text) in rows {
+        seq.serialize_element(path)?;
+        seq.serialize_element(text)?;
+    }
+    seq.end()
+}
+
+/// The file changes' rows as one flat array.
+#[cfg(feature = "full")]
+fn flat_changes<S: serde::Serializer>(rows: &[ChangeRow], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(rows.len() * 5))?;
+    for (path, before, after, moved_from, from_snapshot) in rows {
+        seq.serialize_element(path)?;
+        seq.serialize_element(before)?;
+        seq.serialize_element(after)?;
+        seq.serialize_element(moved_from)?;
+        seq.serialize_element(from_snapshot)?;
+    }
+    seq.end()
 }
 
 /// How a result row names its path: [`PathRef`].
