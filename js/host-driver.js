@@ -33,6 +33,30 @@ function snapshotEntry(value) {
 const utf8 = new TextEncoder();
 
 /**
+ * What the host gave for each path of a plan, by position: `values[i]` for
+ * `paths[i]` (a string, a Uint8Array, `null`: no such file, or `{ error,
+ * kind? }`: the read failed). Kept for the packed crossing, the `before`
+ * texts and rollback; the paths crossed from the core in this order, so
+ * a path the core names by its position needs no lookup.
+ */
+class Snapshot {
+  constructor(paths, values) {
+    this.paths = paths;
+    this.values = values;
+    this.byPath = null;
+  }
+
+  /** What the host gave for `path` (`undefined`: not read): a lookup made only when needed (a rollback). */
+  get(path) {
+    if (this.byPath === null) {
+      this.byPath = new Map();
+      for (let i = this.paths.length - 1; i >= 0; i--) this.byPath.set(this.paths[i], this.values[i]);
+    }
+    return this.byPath.get(path);
+  }
+}
+
+/**
  * The snapshot as the core reads it, packed so that it crosses into wasm in
  * a few calls whatever the number of files: every file's bytes one after
  * the other, then every path's, written straight into room the module made
@@ -40,19 +64,19 @@ const utf8 = new TextEncoder();
  * far faster than a string crosses the boundary, and nothing is copied a
  * second time; a path crossing as a string of its own cost a call each),
  * as `[used, ends, pathEnds, others]`: `used` where the files' bytes end, `ends[i]` where path `i`'s file bytes
- * end, `pathEnds[i]` where path `i` itself ends, and `others` for a path
+ * end, `pathEnds[i]` where path `i` itself ends, and `others[i]` for a path
  * with no bytes (`null`: no such file; `{ error, kind? }`: the read failed).
- * `files` itself keeps what the host gave, for rollback.
+ * Path `i` is the plan's: the core names it by that position.
  * (src/wasm/mod.rs `packed_snapshot` reads it.)
  */
-function forCore(files) {
-  const paths = Object.keys(files);
+function forCore(snapshot) {
+  const { paths, values } = snapshot;
   // One byte per UTF-16 unit: exact for ASCII text. A text that is not
   // ASCII asks for more room when it gets there (what was written is kept).
   let rest = 0;
-  for (const path of paths) {
-    const v = files[path];
-    rest += path.length;
+  for (let i = 0; i < paths.length; i++) {
+    const v = values[i];
+    rest += paths[i].length;
     if (typeof v === 'string' || v instanceof Uint8Array) rest += v.length;
   }
   let room = rest;
@@ -72,9 +96,9 @@ function forCore(files) {
     }
   };
   const ends = new Uint32Array(paths.length);
-  const others = Object.create(null);
+  let others = null;
   for (let i = 0; i < paths.length; i++) {
-    const v = files[paths[i]];
+    const v = values[i];
     if (typeof v === 'string') putText(v);
     else if (v instanceof Uint8Array) {
       rest -= v.length;
@@ -85,18 +109,33 @@ function forCore(files) {
       }
       bytes.set(v, at);
       at += v.length;
-    } else others[paths[i]] = v === undefined ? null : v;
+    } else {
+      if (others === null) others = [];
+      others[i] = v === undefined ? null : v;
+    }
     ends[i] = at;
   }
   const used = at;
   const pathEnds = new Uint32Array(paths.length);
-  for (let i = 0; i < paths.length; i++) {
-    putText(paths[i]);
-    pathEnds[i] = at;
+  // The paths in one piece: each ends where its UTF-16 units do when every
+  // one is ASCII (one byte each), else each is encoded on its own.
+  const start = at;
+  const joined = paths.join('');
+  putText(joined);
+  if (at - start === joined.length) {
+    let end = start;
+    for (let i = 0; i < paths.length; i++) pathEnds[i] = end += paths[i].length;
+  } else {
+    at = start;
+    rest = joined.length;
+    for (let i = 0; i < paths.length; i++) {
+      putText(paths[i]);
+      pathEnds[i] = at;
+    }
   }
   // An array, read by position (src/wasm/mod.rs `packed_snapshot`): an
   // object's fields cost the module a key string made and looked up each.
-  return [used, ends, pathEnds, others];
+  return [used, ends, pathEnds, others === null ? [] : others];
 }
 
 const lossyUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -151,17 +190,20 @@ function resultsOf(rows, pathOf) {
  * JSON and then every file text, each ending at `textEnds[i]` (bytes after
  * the JSON); a write's content and each file change's `before` and `after`
  * are indexes of those texts. The view is read here, before the module is
- * called again. The lists that grow with the files come as rows of values
- * (`writes`, `changes`, and for an apply `resultRows` and `filesModified`),
+ * called again. The lists that grow with the files come as rows of values,
+ * one flat array each (`writes`, `changes`, and for an apply `resultRows`
+ * and `filesModified`),
  * set here into the result's keys the core left empty (a key keeps its
- * place), and a path the driver read as its position in `paths` (the
- * list the plan gave). A change's `before` the core left to the snapshot
- * (its row's last value: the path read) is the file as the host gave it,
+ * place), and a path the driver read as its position in the snapshot's
+ * `paths` (the list the plan gave). A change's `before` the core left to
+ * the snapshot (its row's last value: the path read, by position) is the
+ * file as the host gave it,
  * read as the core read it (bytes as UTF-8 with U+FFFD for what is not; a
  * lone surrogate in a string as U+FFFD, as TextEncoder wrote it). That
  * text then never crosses back from wasm.
  */
-function fromCore(raw, files, paths) {
+function fromCore(raw, snapshot) {
+  const { paths, values } = snapshot;
   const [bytes, jsonLength] = raw;
   const core = JSON.parse(decodeUtf8(bytes.subarray(0, jsonLength)));
   const { textEnds, result } = core;
@@ -173,21 +215,27 @@ function fromCore(raw, files, paths) {
     return decoded[i];
   };
   const pathOf = (p) => (typeof p === 'number' ? paths[p] : p);
-  const snapshotText = (path) => {
-    const v = files[path];
+  const snapshotText = (p) => {
+    const v = typeof p === 'number' ? values[p] : snapshot.get(p);
     return typeof v === 'string' ? (typeof v.isWellFormed !== 'function' || v.isWellFormed() ? v : v.toWellFormed()) : v instanceof Uint8Array ? lossyUtf8.decode(v) : null;
   };
-  const writes = core.writes.map((w) => ({ path: pathOf(w[0]), content: text(w[1]) }));
+  // Rows one after the other in one flat array (src/wasm/mod.rs `HostChanges`).
+  const w = core.writes;
+  const writes = [];
+  for (let i = 0; i < w.length; i += 2) writes.push({ path: pathOf(w[i]), content: text(w[i + 1]) });
   if (core.resultRows) {
     result.results = resultsOf(core.resultRows, pathOf);
     result.filesModified = core.filesModified.map(pathOf);
   }
   if (result && Array.isArray(result.fileChanges)) {
-    result.fileChanges = core.changes.map((c) => {
-      const change = { path: pathOf(c[0]), before: c[4] !== null ? snapshotText(pathOf(c[4])) : text(c[1]), after: text(c[2]) };
-      if (c[3] !== null) change.movedFrom = pathOf(c[3]);
-      return change;
-    });
+    const c = core.changes;
+    const changes = [];
+    for (let i = 0; i < c.length; i += 5) {
+      const change = { path: pathOf(c[i]), before: c[i + 4] !== null ? snapshotText(c[i + 4]) : text(c[i + 1]), after: text(c[i + 2]) };
+      if (c[i + 3] !== null) change.movedFrom = pathOf(c[i + 3]);
+      changes.push(change);
+    }
+    result.fileChanges = changes;
   }
   return { result, writes, deletes: core.deletes, stage: core.stage };
 }
@@ -223,9 +271,9 @@ function replaySteps(out) {
  * created is deleted. Every changed file was read into `files` before any
  * change was made, so what is written back is what the host gave.
  */
-function restoreSteps(done, files) {
+function restoreSteps(done, snapshot) {
   return [...done].reverse().map((path) => {
-    const original = files[path];
+    const original = snapshot.get(path);
     if (original === null || original === undefined) {
       return {
         path,
@@ -296,9 +344,9 @@ function hostFailure(step, cause, out, done, rollback) {
 }
 
 
-function rollbackSync(host, done, files) {
+function rollbackSync(host, done, snapshot) {
   const rollback = { restored: [], failed: [] };
-  for (const step of restoreSteps(done, files)) {
+  for (const step of restoreSteps(done, snapshot)) {
     try {
       const r = step.call(host);
       if (isThenable(r)) throw new Error('the host returned a Promise to a sync call');
@@ -310,9 +358,9 @@ function rollbackSync(host, done, files) {
   return rollback;
 }
 
-async function rollbackAsync(host, done, files) {
+async function rollbackAsync(host, done, snapshot) {
   const rollback = { restored: [], failed: [] };
-  for (const step of restoreSteps(done, files)) {
+  for (const step of restoreSteps(done, snapshot)) {
     try {
       await step.call(host);
       rollback.restored.push(step.path);
@@ -400,9 +448,8 @@ function afterChangedAgain(plan, out, path, cause, lastTry, changed) {
 /** The snapshot with every file in `changed` as a failed read (the core refuses its edits). */
 function withChanged(read, changed) {
   if (changed.size === 0) return read;
-  const files = Object.assign(Object.create(null), read);
-  for (const [path, cause] of changed) files[path] = { error: changedWhy(cause) };
-  return files;
+  const values = read.paths.map((path, i) => (changed.has(path) ? { error: changedWhy(changed.get(path)) } : read.values[i]));
+  return new Snapshot(read.paths, values);
 }
 
 /** The edits the core refused because a file in `changed` could not be read: `file-changed`, saying why. */
@@ -475,46 +522,57 @@ export function withPathAlias(result) {
 const RETRY = Symbol('retry');
 
 function readSnapshotSync(host, plan) {
-  const files = typeof host.realPath === 'function' && plan.paths.length > 1 ? aliasErrors(plan.paths, plan.paths.map((p) => realPathSync(host, p))) : Object.create(null);
-  for (const path of plan.paths) {
-    if (files[path]) continue;
+  const { paths } = plan;
+  const aliases = typeof host.realPath === 'function' && paths.length > 1 ? aliasErrors(paths, paths.map((p) => realPathSync(host, p))) : null;
+  const values = new Array(paths.length);
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i];
+    if (aliases !== null && aliases[path]) {
+      values[i] = aliases[path];
+      continue;
+    }
     let value;
     try {
       value = host.readFile(path);
     } catch (e) {
-      files[path] = errorEntry(e);
+      values[i] = errorEntry(e);
       continue;
     }
     if (isThenable(value)) {
       throw new TypeError(`editblocks: host.readFile(${JSON.stringify(path)}) returned a Promise; use the async function (applyEdits) with an async host`);
     }
-    files[path] = snapshotEntry(value);
+    values[i] = snapshotEntry(value);
   }
-  return files;
+  return new Snapshot(paths, values);
 }
 
 async function readSnapshotAsync(host, plan) {
-  // No prototype: a file may be named `__proto__`.
-  let files = Object.create(null);
-  if (typeof host.realPath === 'function' && plan.paths.length > 1) {
-    const reals = await Promise.all(plan.paths.map(async (p) => { try { return await host.realPath(p); } catch { return null; } }));
-    files = aliasErrors(plan.paths, reals);
+  const { paths } = plan;
+  let aliases = null;
+  if (typeof host.realPath === 'function' && paths.length > 1) {
+    const reals = await Promise.all(paths.map(async (p) => { try { return await host.realPath(p); } catch { return null; } }));
+    aliases = aliasErrors(paths, reals);
   }
+  const values = new Array(paths.length);
   await Promise.all(
-    plan.paths.map(async (path) => {
-      if (files[path]) return;
+    paths.map(async (path, i) => {
+      if (aliases !== null && aliases[path]) {
+        values[i] = aliases[path];
+        return;
+      }
       try {
-        files[path] = snapshotEntry(await host.readFile(path));
+        values[i] = snapshotEntry(await host.readFile(path));
       } catch (e) {
-        files[path] = errorEntry(e);
+        values[i] = errorEntry(e);
       }
     }),
   );
-  return files;
+  return new Snapshot(paths, values);
 }
 
 /**
- * Runs `plan.run(files)` against a snapshot read synchronously from `host`.
+ * Runs `plan.run(packed)` against a snapshot read synchronously from `host`
+ * (packed by `forCore`).
  * `plan` is `{ paths: string[], needsDelete?: boolean, atomic?: boolean, run(files) -> { result, writes, deletes, stage } }`.
  * When a write finds its file changed since the read (EDITBLOCKS_FILE_CHANGED),
  * what was written is rolled back and the plan re-runs once on a fresh read;
@@ -527,7 +585,7 @@ export function driveSync(host, plan) {
     const changed = new Map();
     for (;;) {
       const files = withChanged(read, changed);
-      const out = fromCore(plan.run(forCore(files)), files, plan.paths);
+      const out = fromCore(plan.run(forCore(files)), files);
       const r = replaySync(host, plan, out, files, attempt > 1, changed);
       if (r === RETRY) break;
       if (r instanceof ChangedAgain) {
@@ -610,7 +668,7 @@ export async function driveAsync(host, plan) {
     const changed = new Map();
     for (;;) {
       const files = withChanged(read, changed);
-      const out = fromCore(plan.run(forCore(files)), files, plan.paths);
+      const out = fromCore(plan.run(forCore(files)), files);
       const r = await replayAsync(host, plan, out, files, attempt > 1, changed);
       if (r === RETRY) break;
       if (r instanceof ChangedAgain) {

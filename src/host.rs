@@ -67,16 +67,30 @@ pub struct MemoryHost {
     /// For a snapshot of a real host: the paths that were read into it.
     /// Reading any other path is an error rather than "no such file", so a
     /// path the run did not plan for can never be mistaken for a new file.
+    /// (A snapshot lent in order, [`MemoryHost::lend_snapshot`], keeps its
+    /// paths with their files instead.)
     pub snapshot_of: Option<crate::apply::PathSet>,
     /// Files lent from one buffer ([`MemoryHost::lend`]): each path's bytes
     /// are a range of `lent_bytes`, copied only when read. Once a host has
     /// lent files (a snapshot), what it writes is held here too, as the
     /// write recorded in `ops`, not copied a second time into `files`. A
-    /// path in `files` is read from there.
-    lent: std::collections::HashMap<String, Held>,
+    /// path in `files` is read from there. Hashed as the transaction
+    /// hashes paths: each is looked up when read and when written.
+    lent: crate::apply::PathMap<Lent>,
     lent_bytes: Vec<u8>,
     /// Whether [`MemoryHost::lend`] was called: writes are then held in `lent`.
     lending: bool,
+    /// Whether the snapshot's paths are all in `lent` ([`MemoryHost::lend_snapshot`]):
+    /// a path not there was not read.
+    lent_all: bool,
+}
+
+/// One path of a snapshot host: where it holds the file's bytes, and the
+/// path's position in the snapshot lent in order.
+#[derive(Debug, Clone)]
+struct Lent {
+    held: Held,
+    position: Option<usize>,
 }
 
 /// Where a snapshot host holds one file's bytes.
@@ -86,6 +100,8 @@ enum Held {
     Lent(std::ops::Range<usize>),
     /// The content of the write `ops[i]`.
     Written(usize),
+    /// No file (none was read, or it was deleted).
+    Absent,
 }
 
 impl MemoryHost {
@@ -115,19 +131,82 @@ impl MemoryHost {
         bytes: Vec<u8>,
         files: impl IntoIterator<Item = (String, std::ops::Range<usize>)>,
     ) -> Result<(), HostError> {
-        let mut lent = std::collections::HashMap::new();
-        for (path, range) in files {
-            if range.start > range.end || range.end > bytes.len() {
-                return Err(HostError(format!(
-                    "the snapshot's bytes of {path} lie outside its buffer"
-                )));
-            }
-            lent.insert(path, Held::Lent(range));
+        self.lend_from(bytes, files.into_iter().map(|(p, r)| (p, Some(r))), false)
+    }
+
+    /// As [`MemoryHost::lend`], for every path a snapshot read, in order:
+    /// `None` where no file was read (none there, or the read failed: see
+    /// `unreadable`). Only these paths can be read (as `snapshot_of`),
+    /// and each keeps its position ([`MemoryHost::position`]).
+    pub fn lend_snapshot(
+        &mut self,
+        bytes: Vec<u8>,
+        files: impl IntoIterator<Item = (String, Option<std::ops::Range<usize>>)>,
+    ) -> Result<(), HostError> {
+        self.lend_from(bytes, files, true)
+    }
+
+    fn lend_from(
+        &mut self,
+        bytes: Vec<u8>,
+        files: impl IntoIterator<Item = (String, Option<std::ops::Range<usize>>)>,
+        in_order: bool,
+    ) -> Result<(), HostError> {
+        let files = files.into_iter();
+        let mut lent = crate::apply::PathMap::default();
+        lent.reserve(files.size_hint().0);
+        for (position, (path, range)) in files.enumerate() {
+            let held = match range {
+                Some(range) if range.start > range.end || range.end > bytes.len() => {
+                    return Err(HostError(format!(
+                        "the snapshot's bytes of {path} lie outside its buffer"
+                    )));
+                }
+                Some(range) => Held::Lent(range),
+                None => Held::Absent,
+            };
+            let position = in_order.then_some(position);
+            // A path given twice is held as given first.
+            lent.entry(path).or_insert(Lent { held, position });
         }
         self.lent = lent;
         self.lent_bytes = bytes;
         self.lending = true;
+        self.lent_all = in_order;
         Ok(())
+    }
+
+    /// Whether the host holds a snapshot lent in order ([`MemoryHost::lend_snapshot`]).
+    pub fn is_lent_snapshot(&self) -> bool {
+        self.lent_all
+    }
+
+    /// `path`'s position in the snapshot lent in order
+    /// ([`MemoryHost::lend_snapshot`]); `None` for a path not in it.
+    pub fn position(&self, path: &str) -> Option<usize> {
+        self.lent.get(path)?.position
+    }
+
+    /// Whether `path` was read into this snapshot host (`snapshot_of`, or
+    /// the paths lent in order).
+    pub fn in_snapshot(&self, path: &str) -> bool {
+        self.snapshot_of
+            .as_ref()
+            .is_some_and(|read| read.contains(path))
+            || self.position(path).is_some()
+    }
+
+    /// `path`'s position in the snapshot lent in order, and which of `ops`
+    /// is its last write ([`HostOp::Write`]), in one lookup.
+    pub fn position_and_write(&self, path: &str) -> (Option<usize>, Option<usize>) {
+        match self.lent.get(path) {
+            Some(Lent {
+                held: Held::Written(i),
+                position,
+            }) => (*position, Some(*i)),
+            Some(l) => (l.position, None),
+            None => (None, None),
+        }
     }
 
     /// The bytes held for `path`: inserted, else lent or written to a snapshot.
@@ -135,12 +214,13 @@ impl MemoryHost {
         if let Some(b) = self.files.get(path) {
             return Some(b);
         }
-        match self.lent.get(path)? {
+        match &self.lent.get(path)?.held {
             Held::Lent(range) => self.lent_bytes.get(range.clone()),
             Held::Written(i) => match self.ops.get(*i) {
                 Some(HostOp::Write { path: p, content }) if p == path => Some(content.as_bytes()),
                 _ => None,
             },
+            Held::Absent => None,
         }
     }
 
@@ -170,10 +250,12 @@ impl FileHost for MemoryHost {
         if let Some(bytes) = self.bytes(path) {
             return Ok(Some(bytes.to_vec()));
         }
-        if let Some(read) = &self.snapshot_of {
-            if !read.contains(path) {
-                return Err(HostError(format!("{path} was not read from the host before the edits ran (an internal planning error); nothing was written")));
-            }
+        let not_read = match &self.snapshot_of {
+            Some(read) => !read.contains(path),
+            None => self.lent_all && !self.lent.contains_key(path),
+        };
+        if not_read {
+            return Err(HostError(format!("{path} was not read from the host before the edits ran (an internal planning error); nothing was written")));
         }
         Ok(None)
     }
@@ -182,11 +264,12 @@ impl FileHost for MemoryHost {
         if self.lending {
             // The content is held once: as the write recorded below.
             self.files.remove(path);
+            let held = Held::Written(self.ops.len());
             match self.lent.get_mut(path) {
-                Some(held) => *held = Held::Written(self.ops.len()),
+                Some(lent) => lent.held = held,
                 None => {
-                    self.lent
-                        .insert(path.to_string(), Held::Written(self.ops.len()));
+                    let position = None;
+                    self.lent.insert(path.to_string(), Lent { held, position });
                 }
             }
         } else {
@@ -207,7 +290,15 @@ impl FileHost for MemoryHost {
             )));
         }
         self.files.remove(path);
-        self.lent.remove(path);
+        // A path of the snapshot keeps its place (it was read: it reads
+        // as no file now).
+        match self.lent.get_mut(path) {
+            Some(lent) if lent.position.is_some() => lent.held = Held::Absent,
+            Some(_) => {
+                self.lent.remove(path);
+            }
+            None => {}
+        }
         self.ops.push(HostOp::Delete {
             path: path.to_string(),
         });
@@ -267,6 +358,42 @@ mod tests {
             .unwrap_err()
             .0
             .contains("outside"));
+    }
+
+    #[test]
+    fn a_snapshot_lent_in_order_knows_its_paths_and_their_positions() {
+        let mut host = MemoryHost::new();
+        let files = [
+            ("a.txt".to_string(), Some(0..3)),
+            ("missing.txt".to_string(), None),
+            ("empty.txt".to_string(), Some(3..3)),
+        ];
+        host.lend_snapshot(b"one".to_vec(), files).unwrap();
+        assert!(host.is_lent_snapshot());
+        assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"one");
+        assert_eq!(host.read_file("missing.txt").unwrap(), None);
+        assert_eq!(host.read_file("empty.txt").unwrap().unwrap(), b"");
+        assert!(host
+            .read_file("other.txt")
+            .unwrap_err()
+            .0
+            .contains("was not read"));
+        assert_eq!(host.position("empty.txt"), Some(2));
+        assert!(host.in_snapshot("missing.txt") && !host.in_snapshot("other.txt"));
+        host.write_file("missing.txt", "m").unwrap();
+        host.write_file("new.txt", "n").unwrap();
+        assert_eq!(host.position_and_write("missing.txt"), (Some(1), Some(0)));
+        assert_eq!(host.position_and_write("new.txt"), (None, Some(1)));
+        host.delete_file("a.txt").unwrap();
+        host.delete_file("new.txt").unwrap();
+        assert_eq!(host.read_file("a.txt").unwrap(), None);
+        assert_eq!(host.position("a.txt"), Some(0));
+        assert!(host
+            .read_file("new.txt")
+            .unwrap_err()
+            .0
+            .contains("was not read"));
+        assert_eq!(host.text("missing.txt").as_deref(), Some("m"));
     }
 
     #[test]

@@ -328,6 +328,27 @@ impl Transaction {
         }
     }
 
+    /// As [`Transaction::read`], under `key` (the path) when it is read
+    /// now: the caller made the shared key already.
+    pub(crate) fn read_with_key(&mut self, host: &mut dyn FileHost, key: Rc<str>) -> &Loaded {
+        use std::collections::hash_map::Entry as Slot;
+        match self.entries.entry(key) {
+            Slot::Occupied(seen) => &seen.into_mut().loaded,
+            Slot::Vacant(new) => {
+                let (original, loaded) = load(host, new.key());
+                let entry = new.insert(Entry {
+                    original,
+                    loaded,
+                    plan: None,
+                    moved_from: None,
+                    moved_away: false,
+                    listed: false,
+                });
+                &entry.loaded
+            }
+        }
+    }
+
     /// Whether `path` was read already.
     pub fn has_read(&self, path: &str) -> bool {
         self.entries.contains_key(path)

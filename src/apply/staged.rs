@@ -76,19 +76,38 @@ pub struct Finished {
     pub deleted: Vec<String>,
 }
 
+/// One path's slot with what [`Staged`] keeps beside it: everything a
+/// path needs found in one lookup (a reply of 1,000 files looked each
+/// path up in three maps several times).
+#[derive(Debug)]
+struct Held<D> {
+    /// The path's shared key (the map's own, kept to be cloned without a
+    /// second lookup).
+    key: Rc<str>,
+    slot: Slot<D>,
+    /// The unit that last saved the slot in `saved` (0: none).
+    saved_in: u32,
+    /// Whether the path is in the first-changed order.
+    listed: bool,
+}
+
 /// The files of one reply in memory: see the module docs.
 #[derive(Debug)]
 pub struct Staged<D> {
     txn: Transaction,
     /// Keyed by the transaction's key of each path (made once, shared by
     /// every map and list here).
-    slots: SharedPathMap<Slot<D>>,
-    /// Paths in first-changed order, with a set beside it (a reply of
-    /// thousands of files must not compare every path with every other).
+    slots: SharedPathMap<Held<D>>,
+    /// Paths in first-changed order (each slot says whether it is listed:
+    /// a reply of thousands of files must not compare every path with
+    /// every other).
     order: Vec<Rc<str>>,
-    listed: SharedPathMap<()>,
+    /// Paths listed without a slot (touched before they were loaded).
+    listed_apart: SharedPathMap<()>,
     /// Each slot as it was before the current unit first changed it.
-    saved: SharedPathMap<Slot<D>>,
+    saved: Vec<(Rc<str>, Slot<D>)>,
+    /// The current unit (counted from 1).
+    unit: u32,
 }
 
 impl<D> Default for Staged<D> {
@@ -97,8 +116,25 @@ impl<D> Default for Staged<D> {
             txn: Transaction::new(),
             slots: SharedPathMap::default(),
             order: Vec::new(),
-            listed: SharedPathMap::default(),
-            saved: SharedPathMap::default(),
+            listed_apart: SharedPathMap::default(),
+            saved: Vec::new(),
+            unit: 1,
+        }
+    }
+}
+
+/// Whether `path` was listed before it had a slot (in `apart`).
+fn listed_apart(apart: &SharedPathMap<()>, path: &str) -> bool {
+    !apart.is_empty() && apart.contains_key(path)
+}
+
+impl<D> Held<D> {
+    fn new(key: Rc<str>, slot: Slot<D>, listed: bool) -> Held<D> {
+        Held {
+            key,
+            slot,
+            saved_in: 0,
+            listed,
         }
     }
 }
@@ -121,15 +157,17 @@ impl<D> Staged<D> {
         path: &str,
         open: impl FnOnce(&TextFile) -> D,
     ) -> &Slot<D> {
-        // A path seen before is looked up; a new one is read and inserted
-        // under the transaction's key of it.
-        if self.slots.contains_key(path) {
-            let key = self.key(path);
-            return self.slots.entry(key).or_insert_with(Slot::missing);
-        }
+        use std::collections::hash_map::Entry;
+        // A path seen before is looked up; a new one is read under the
+        // same key (one lookup in each map).
+        let key: Rc<str> = Rc::from(path);
+        let new = match self.slots.entry(key) {
+            Entry::Occupied(seen) => return &seen.into_mut().slot,
+            Entry::Vacant(new) => new,
+        };
+        let key = new.key().clone();
         let empty = Slot::missing();
-        let (key, loaded) = self.txn.read_keyed(host, path);
-        let slot = match loaded {
+        let slot = match self.txn.read_with_key(host, key.clone()) {
             Loaded::Missing => empty,
             Loaded::Text(text) => Slot {
                 doc: Some(open(text)),
@@ -142,13 +180,14 @@ impl<D> Staged<D> {
                 ..empty
             },
         };
-        self.slots.entry(key).or_insert(slot)
+        let listed = listed_apart(&self.listed_apart, path);
+        &new.insert(Held::new(key, slot, listed)).slot
     }
 
-    /// The shared key of `path`: the one of its slot, else the transaction's.
+    /// The shared key of `path`: the one of its slot, else a new one.
     fn key(&self, path: &str) -> Rc<str> {
-        match self.slots.get_key_value(path) {
-            Some((key, _)) => key.clone(),
+        match self.slots.get(path) {
+            Some(held) => held.key.clone(),
             None => Rc::from(path),
         }
     }
@@ -173,60 +212,85 @@ impl<D> Staged<D> {
             self.insert(path, doc, existed, unusable);
         }
         let key = self.key(path);
-        self.slots.entry(key).or_insert_with(Slot::missing)
+        let listed = listed_apart(&self.listed_apart, path);
+        &mut self
+            .slots
+            .entry(key.clone())
+            .or_insert_with(|| Held::new(key, Slot::missing(), listed))
+            .slot
     }
 
     /// Puts a document for `path` that was not read (such as the project
     /// root, for a folder listing).
     pub fn insert(&mut self, path: &str, doc: D, existed: bool, unusable: Option<Unusable>) {
-        self.slots.insert(
-            self.key(path),
-            Slot {
-                doc: Some(doc),
-                existed,
-                unusable,
-                ..Slot::missing()
-            },
-        );
+        let slot = Slot {
+            doc: Some(doc),
+            existed,
+            unusable,
+            ..Slot::missing()
+        };
+        // A path with a slot keeps its place in the order and what the
+        // unit saved of it.
+        match self.slots.get_mut(path) {
+            Some(held) => held.slot = slot,
+            None => {
+                let key: Rc<str> = Rc::from(path);
+                let listed = listed_apart(&self.listed_apart, path);
+                self.slots.insert(key.clone(), Held::new(key, slot, listed));
+            }
+        }
     }
 
     /// The slots in first-changed order.
     pub fn in_order(&self) -> impl Iterator<Item = (&str, &Slot<D>)> {
         self.order
             .iter()
-            .filter_map(|p| Some((&**p, self.slots.get(p)?)))
+            .filter_map(|p| Some((&**p, &self.slots.get(p)?.slot)))
     }
 
     /// `path`'s slot, when it was loaded.
     pub fn get(&self, path: &str) -> Option<&Slot<D>> {
-        self.slots.get(path)
+        self.slots.get(path).map(|held| &held.slot)
     }
 
     /// `path`'s slot to change without a checkpoint: for a style that
     /// leaves a document untouched when an edit fails, and never rolls back.
     pub fn get_mut(&mut self, path: &str) -> Option<&mut Slot<D>> {
-        self.slots.get_mut(path)
+        self.slots.get_mut(path).map(|held| &mut held.slot)
     }
 
     /// Puts `path` in the first-changed order (once).
     pub fn touch(&mut self, path: &str) {
-        if !self.listed.contains_key(path) {
-            let key = self.key(path);
-            self.listed.insert(key.clone(), ());
-            self.order.push(key);
+        match self.slots.get_mut(path) {
+            Some(held) if held.listed => {}
+            Some(held) => {
+                held.listed = true;
+                self.order.push(held.key.clone());
+            }
+            None if listed_apart(&self.listed_apart, path) => {}
+            None => {
+                let key: Rc<str> = Rc::from(path);
+                self.listed_apart.insert(key.clone(), ());
+                self.order.push(key);
+            }
         }
     }
 
     /// Starts a unit: the changes so far are kept by a later rollback.
     pub fn checkpoint(&mut self) {
         self.saved.clear();
+        self.unit += 1;
     }
 
     /// Puts every slot the current unit changed back as it was at the checkpoint.
     pub fn rollback(&mut self) {
-        for (path, slot) in self.saved.drain() {
-            self.slots.insert(path, slot);
+        for (path, slot) in self.saved.drain(..) {
+            if let Some(held) = self.slots.get_mut(&path) {
+                held.slot = slot;
+            }
         }
+        // A later change saves its slot again.
+        self.unit += 1;
     }
 
     /// Hands every changed file to the transaction, in first-changed order
@@ -256,15 +320,15 @@ impl<D> Staged<D> {
     ) -> Finished {
         let mut out = Finished::default();
         // No unit rolls back any more.
-        self.saved = SharedPathMap::default();
+        self.saved = Vec::new();
         // A file moved from a path that the reply deletes is one move (the
         // source's deletion is part of it): decided while every slot is here.
         let moves: SharedPathMap<String> = self
             .slots
             .iter()
-            .filter_map(|(path, slot)| {
-                let from = slot.moved_from.as_ref()?;
-                let source = self.slots.get(from.as_str())?;
+            .filter_map(|(path, held)| {
+                let from = held.slot.moved_from.as_ref()?;
+                let source = &self.slots.get(from.as_str())?.slot;
                 (source.changed && source.doc.is_none()).then(|| (path.clone(), from.clone()))
             })
             .collect();
@@ -272,7 +336,7 @@ impl<D> Staged<D> {
         // is dropped while encoding it has it in the cache, not all of them
         // at the end.
         for path in std::mem::take(&mut self.order) {
-            let Some(slot) = self.slots.remove(&path) else {
+            let Some(Held { slot, .. }) = self.slots.remove(&path) else {
                 continue;
             };
             match plan(&slot) {
@@ -307,24 +371,23 @@ impl<D: Clone> Staged<D> {
     /// `path`'s slot to change in the current unit: what it was before is
     /// kept for [`Staged::rollback`].
     pub fn edit(&mut self, path: &str) -> Option<&mut Slot<D>> {
-        if !self.saved.contains_key(path) {
-            let (key, slot) = self.slots.get_key_value(path)?;
-            self.saved.insert(key.clone(), slot.clone());
+        let held = self.slots.get_mut(path)?;
+        if held.saved_in != self.unit {
+            held.saved_in = self.unit;
+            self.saved.push((held.key.clone(), held.slot.clone()));
         }
-        self.slots.get_mut(path)
+        Some(&mut held.slot)
     }
 
     /// As [`Staged::edit`] followed by setting the slot's document to
     /// `doc`: the document it replaces is kept for [`Staged::rollback`]
     /// by moving it, not by copying it first.
     pub fn set_doc(&mut self, path: &str, doc: Option<D>) -> Option<&mut Slot<D>> {
-        let key = match self.saved.contains_key(path) {
-            true => None,
-            false => Some(self.slots.get_key_value(path)?.0.clone()),
-        };
-        let slot = self.slots.get_mut(path)?;
+        let held = self.slots.get_mut(path)?;
+        let slot = &mut held.slot;
         let old = std::mem::replace(&mut slot.doc, doc);
-        if let Some(key) = key {
+        if held.saved_in != self.unit {
+            held.saved_in = self.unit;
             let before = Slot {
                 doc: old,
                 existed: slot.existed,
@@ -333,9 +396,9 @@ impl<D: Clone> Staged<D> {
                 moved_from: slot.moved_from.clone(),
                 failed_at: slot.failed_at,
             };
-            self.saved.insert(key, before);
+            self.saved.push((held.key.clone(), before));
         }
-        Some(slot)
+        Some(&mut held.slot)
     }
 }
 
@@ -371,6 +434,32 @@ mod tests {
         assert!(done.deleted.is_empty());
         assert_eq!(host.text("a.txt").as_deref(), Some("A\n"));
         assert_eq!(host.text("b.txt").as_deref(), Some("b\n"));
+    }
+
+    #[test]
+    fn a_second_rollback_in_one_unit_puts_back_what_changed_after_the_first() {
+        let mut host = MemoryHost::with_files([("a.txt", "a\n")]);
+        let mut staged: Staged<String> = Staged::new();
+        staged.load(&mut host, "a.txt", open);
+        staged.checkpoint();
+        staged.edit("a.txt").unwrap().doc = Some("b\n".into());
+        staged.rollback();
+        staged.set_doc("a.txt", Some("c\n".into()));
+        staged.rollback();
+        assert_eq!(staged.get("a.txt").unwrap().doc.as_deref(), Some("a\n"));
+    }
+
+    #[test]
+    fn a_path_touched_before_it_is_loaded_is_listed_once() {
+        let mut host = MemoryHost::with_files([("a.txt", "a\n"), ("b.txt", "b\n")]);
+        let mut staged: Staged<String> = Staged::new();
+        staged.touch("b.txt");
+        staged.load(&mut host, "a.txt", open);
+        staged.load(&mut host, "b.txt", open);
+        staged.touch("a.txt");
+        staged.touch("b.txt");
+        let order: Vec<&str> = staged.in_order().map(|(p, _)| p).collect();
+        assert_eq!(order, ["b.txt", "a.txt"]);
     }
 
     #[test]

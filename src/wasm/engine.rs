@@ -131,7 +131,11 @@ impl ApplyPlan {
             result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
         }
         // The result names a path the driver read by its position in the
-        // list `pathsJson` gave.
+        // list `pathsJson` gave: a packed snapshot came in that order (the
+        // host knows each position); for another, the list is indexed.
+        if host.is_lent_snapshot() {
+            return host_changes_with(&host, result, None);
+        }
         let paths = self.paths();
         let index: PathIndex = paths.iter().enumerate().map(|(i, p)| (&**p, i)).collect();
         host_changes_with(&host, result, Some(&index))

@@ -128,7 +128,7 @@ fn read_failed(host: &mut crate::host::MemoryHost, path: String, value: &JsValue
 /// `[used, ends, pathEnds, others]` (read by position: an object's fields
 /// each cost a key string made and looked up): every file's bytes one after
 /// the other, then every path's; `used` where the files' bytes end, `ends[i]` where path `i`'s file bytes end, `pathEnds[i]` where
-/// path `i` ends (its UTF-8 after the files'), and `others[path]` for a path
+/// path `i` ends (its UTF-8 after the files'), and `others[i]` for a path
 /// with no bytes (`null`: no such file; `{ error, kind? }`: the read
 /// failed). The bytes are the room [`snapshot_room`] made (the driver
 /// encoded the texts and paths straight into the module's memory). The host
@@ -138,7 +138,7 @@ fn packed_snapshot(
     packed: &js_sys::Array,
     mut host: crate::host::MemoryHost,
 ) -> Result<crate::host::MemoryHost, JsError> {
-    use js_sys::{Reflect, Uint32Array};
+    use js_sys::Uint32Array;
     let bad = || JsError::new("editblocks: the packed file snapshot is malformed");
     if packed.length() != 4 {
         return Err(bad());
@@ -159,11 +159,10 @@ fn packed_snapshot(
         return Err(bad());
     }
     let used = used as usize;
-    let others = packed.get(3);
-    let mut read = crate::apply::PathSet::default();
+    let others: js_sys::Array = packed.get(3).dyn_into().map_err(|_| bad())?;
     let mut lent = Vec::with_capacity(ends.len());
     let (mut start, mut path_start) = (0usize, used);
-    for (&end, &path_end) in ends.iter().zip(&path_ends) {
+    for (i, (&end, &path_end)) in ends.iter().zip(&path_ends).enumerate() {
         let (end, path_end) = (end as usize, path_end as usize);
         let path = match bytes.get(path_start..path_end) {
             Some(path) => String::from_utf8_lossy(path).into_owned(),
@@ -171,31 +170,29 @@ fn packed_snapshot(
         };
         path_start = path_end;
         let other = if end == start {
-            Reflect::get(&others, &JsValue::from_str(&path)).ok()
+            Some(others.get(i as u32))
         } else {
             None
         };
-        read.insert(path.clone());
-        match other {
-            // An empty file, or no such file (`null`).
-            Some(v) if v.is_undefined() => {
-                host.files.insert(path, Vec::new());
+        let held = match other {
+            // An empty file.
+            Some(v) if v.is_undefined() => Some(start..start),
+            // No such file.
+            Some(v) if v.is_null() => None,
+            Some(v) => {
+                read_failed(&mut host, path.clone(), &v);
+                None
             }
-            Some(v) if v.is_null() => {}
-            Some(v) => read_failed(&mut host, path, &v),
-            None => {
-                if end < start || end > used {
-                    return Err(bad());
-                }
-                lent.push((path, start..end));
-            }
-        }
+            None if end < start || end > used => return Err(bad()),
+            None => Some(start..end),
+        };
+        lent.push((path, held));
         start = end;
     }
-    // Only the files' bytes are lent (the paths were read out above).
+    // Only the files' bytes are lent (the paths were read out above), each
+    // path at its position in the driver's list.
     bytes.truncate(used);
-    host.lend(bytes, lent).map_err(|_| bad())?;
-    host.snapshot_of = Some(read);
+    host.lend_snapshot(bytes, lent).map_err(|_| bad())?;
     Ok(host)
 }
 
@@ -280,15 +277,44 @@ pub(crate) type PathIndex<'a> = std::collections::HashMap<
 /// there, else the path.
 #[cfg(feature = "full")]
 #[derive(Clone, Copy)]
-struct PathRef<'a>(&'a str, Option<&'a PathIndex<'a>>);
+enum PathRef<'a> {
+    At(usize),
+    Named(&'a str),
+}
 
 #[cfg(feature = "full")]
 impl Serialize for PathRef<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self.1.and_then(|index| index.get(self.0)) {
-            Some(&i) => s.serialize_u64(i as u64),
-            None => s.serialize_str(self.0),
+        match *self {
+            PathRef::At(i) => s.serialize_u64(i as u64),
+            PathRef::Named(path) => s.serialize_str(path),
         }
+    }
+}
+
+/// Where the driver's list of paths is known: the snapshot host's own
+/// positions (a packed snapshot, read in the list's order: no index to
+/// build), else `index`.
+#[cfg(feature = "full")]
+#[derive(Clone, Copy)]
+struct Positions<'a> {
+    host: &'a crate::host::MemoryHost,
+    index: Option<&'a PathIndex<'a>>,
+}
+
+#[cfg(feature = "full")]
+impl<'a> Positions<'a> {
+    /// `path` as it crosses, given its position in the host if known.
+    fn name(&self, path: &'a str, in_host: Option<usize>) -> PathRef<'a> {
+        let index = || self.index.and_then(|index| index.get(path).copied());
+        match in_host.or_else(index) {
+            Some(i) => PathRef::At(i),
+            None => PathRef::Named(path),
+        }
+    }
+
+    fn of(&self, path: &'a str) -> PathRef<'a> {
+        self.name(path, self.host.position(path))
     }
 }
 
@@ -301,16 +327,20 @@ struct HostChanges<'a, R, F> {
     /// The result, with `fileChanges` (and, for an `ApplyResult`, `results`
     /// and `filesModified`) empty: they cross as rows below.
     result: &'a R,
-    /// `[path, content]`: content is a text index.
+    /// `path, content` for each write, one after the other in one flat
+    /// array (an array per row cost JSON.parse more than its values):
+    /// content is a text index.
+    #[serde(serialize_with = "flat_writes")]
     writes: Vec<(PathRef<'a>, usize)>,
     deletes: Vec<&'a str>,
     stage: Vec<&'a str>,
-    /// For each of `result.fileChanges`, in order: `[path, before, after,
-    /// movedFrom, beforeFromSnapshot]`: `before` and `after` text indexes
+    /// For each of `result.fileChanges`, in order, in one flat array: `path,
+    /// before, after, movedFrom, beforeFromSnapshot`: `before` and `after` text indexes
     /// (`null`: none), `movedFrom` `null` when not moved, and
     /// `beforeFromSnapshot` the path whose text as the snapshot gave it is
     /// `before` (the driver holds it already, so it does not cross back;
     /// `js/host-driver.js` sets it), else `null`.
+    #[serde(serialize_with = "flat_changes")]
     changes: Vec<ChangeRow<'a>>,
     /// `result.results` as rows ([`crate::result::result_rows`]), when
     /// taken out.
@@ -324,12 +354,39 @@ struct HostChanges<'a, R, F> {
     text_ends: Vec<usize>,
 }
 
+/// The writes' rows as one flat array.
+#[cfg(feature = "full")]
+fn flat_writes<S: serde::Serializer>(rows: &[(PathRef, usize)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(rows.len() * 2))?;
+    for (path, text) in rows {
+        seq.serialize_element(path)?;
+        seq.serialize_element(text)?;
+    }
+    seq.end()
+}
+
+/// The file changes' rows as one flat array.
+#[cfg(feature = "full")]
+fn flat_changes<S: serde::Serializer>(rows: &[ChangeRow], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(rows.len() * 5))?;
+    for (path, before, after, moved_from, from_snapshot) in rows {
+        seq.serialize_element(path)?;
+        seq.serialize_element(before)?;
+        seq.serialize_element(after)?;
+        seq.serialize_element(moved_from)?;
+        seq.serialize_element(from_snapshot)?;
+    }
+    seq.end()
+}
+
 /// How a result row names its path: [`PathRef`].
 #[cfg(feature = "full")]
 fn result_path<'a>(
-    paths: Option<&'a PathIndex<'a>>,
+    positions: Positions<'a>,
 ) -> impl Fn(&'a crate::result::EditResult) -> PathRef<'a> {
-    move |r| PathRef(&r.path, paths)
+    move |r| positions.of(&r.path)
 }
 
 #[cfg(feature = "full")]
@@ -376,14 +433,18 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
     paths: Option<&PathIndex>,
 ) -> Result<JsValue, JsError> {
     use crate::host::HostOp;
+    let positions = Positions { host, index: paths };
     let mut texts: Vec<&str> = Vec::new();
     let mut writes = Vec::new();
     let mut deletes = Vec::new();
     let mut stage = Vec::new();
-    for op in &host.ops {
+    // The text of each write, by its place in `ops`.
+    let mut op_texts = vec![usize::MAX; host.ops.len()];
+    for (op_index, op) in host.ops.iter().enumerate() {
         match op {
             HostOp::Write { path, content } => {
-                writes.push((PathRef(path, paths), texts.len()));
+                writes.push((positions.of(path), texts.len()));
+                op_texts[op_index] = texts.len();
                 texts.push(content);
             }
             HostOp::Delete { path } => deletes.push(path.as_str()),
@@ -395,28 +456,42 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
     let changes = std::mem::take(result.file_changes_mut());
     let rows = result.take_rows();
     // The last write of each path, found by hash: a reply of thousands of
-    // files must not compare every change's path with every write's.
-    // Hashed as the transaction hashes paths (SipHash cost more here than
-    // the lookups it serves).
-    let mut last_write: PathIndex =
-        std::collections::HashMap::with_capacity_and_hasher(writes.len(), Default::default());
-    for w in &writes {
-        last_write.insert(w.0 .0, w.1);
-    }
+    // files must not compare every change's path with every write's. A
+    // snapshot host that lent its files knows it (with the path's
+    // position, in the same lookup); another is indexed here, hashed as
+    // the transaction hashes paths.
+    let last_write: Option<PathIndex> = (!host.is_lent_snapshot()).then(|| {
+        let mut last: PathIndex =
+            std::collections::HashMap::with_capacity_and_hasher(writes.len(), Default::default());
+        for (i, op) in host.ops.iter().enumerate() {
+            if let HostOp::Write { path, .. } = op {
+                last.insert(path, op_texts[i]);
+            }
+        }
+        last
+    });
     let mut change_rows: Vec<ChangeRow> = Vec::with_capacity(changes.len());
     for change in &changes {
+        let (position, write) = host.position_and_write(&change.path);
+        let write = match &last_write {
+            Some(last) => last.get(change.path.as_str()).copied(),
+            None => write.map(|op| op_texts[op]),
+        };
         // A change's `before` is the file as read (its old name's, for a
         // move): the text the snapshot gave for that path, read as UTF-8
         // (lossily for bytes that are not) — the driver has it.
-        let source = change.moved_from.as_deref().unwrap_or(&change.path);
-        let in_snapshot = host
-            .snapshot_of
-            .as_ref()
-            .is_some_and(|read| read.contains(source));
+        let source = match change.moved_from.as_deref() {
+            Some(from) => positions.of(from),
+            None => positions.name(&change.path, position),
+        };
+        let in_snapshot = match source {
+            PathRef::At(_) if host.is_lent_snapshot() => true,
+            _ => host.in_snapshot(change.moved_from.as_deref().unwrap_or(&change.path)),
+        };
         let mut from_snapshot = None;
         let before = match change.before.as_deref() {
             Some(_) if in_snapshot => {
-                from_snapshot = Some(PathRef(source, paths));
+                from_snapshot = Some(source);
                 None
             }
             Some(t) => {
@@ -428,20 +503,17 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
         let after = change.after.as_deref().map(|t| {
             // The last write of this path (what the host holds at the end)
             // is the same text in a real run; in a dry run there is none.
-            let write = last_write
-                .get(change.path.as_str())
-                .copied()
-                .filter(|&i| crate::text::same_str(texts[i], t));
+            let write = write.filter(|&i| crate::text::same_str(texts[i], t));
             write.unwrap_or_else(|| {
                 texts.push(t);
                 texts.len() - 1
             })
         });
         change_rows.push((
-            PathRef(&change.path, paths),
+            positions.name(&change.path, position),
             before,
             after,
-            change.moved_from.as_deref().map(|m| PathRef(m, paths)),
+            change.moved_from.as_deref().map(|_| source),
             from_snapshot,
         ));
     }
@@ -453,8 +525,8 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
     }
     let (result_rows, files_modified) = match &rows {
         Some((results, modified)) => (
-            Some(crate::result::result_rows(results, result_path(paths))),
-            Some(modified.iter().map(|p| PathRef(p, paths)).collect()),
+            Some(crate::result::result_rows(results, result_path(positions))),
+            Some(modified.iter().map(|p| positions.of(p)).collect()),
         ),
         None => (None, None),
     };

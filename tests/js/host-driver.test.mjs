@@ -237,3 +237,23 @@ test('a snapshot past 16 MB of room gives the same bytes', () => {
   assert.equal(host.store.get('small.txt'), 't\n');
   assert.equal(r.fileChanges[0].before, big);
 });
+
+// The paths cross in one piece when every one is ASCII, else one by one:
+// a path that is not ASCII must not shift the paths after it, nor which
+// path a missing or unreadable file is.
+test('a path that is not ASCII keeps every path after it and every missing file in place', () => {
+  const host = packedHost({ 'a.txt': 'a\n', 'dé/ü€.txt': 'u\n', 'locked.txt': 'l\n', 'z.txt': 'z\n' });
+  // One patch per file: each applies or fails on its own.
+  const patches = ['a.txt', 'dé/ü€.txt', 'locked.txt', 'missing.txt', 'z.txt'].map((p) => `*** Begin Patch\n*** Update File: ${p}\n@@\n+top\n*** End Patch\n`).join('\n');
+  const r = applyEditsSync(patches, host, { stage: false, mode: 'sequential' });
+  assert.deepEqual(r.results.map((x) => [x.path, x.status, x.errorKind ?? null]), [
+    ['a.txt', 'applied', null],
+    ['dé/ü€.txt', 'applied', null],
+    ['locked.txt', 'failed', 'host-error'],
+    ['missing.txt', 'failed', 'file-not-found'],
+    ['z.txt', 'applied', null],
+  ]);
+  assert.equal(host.store.get('dé/ü€.txt'), 'u\ntop\n');
+  assert.equal(host.store.get('z.txt'), 'z\ntop\n');
+  assert.deepEqual(r.fileChanges.map((c) => [c.path, c.before]), [['a.txt', 'a\n'], ['dé/ü€.txt', 'u\n'], ['z.txt', 'z\n']]);
+});
