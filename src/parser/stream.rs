@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::markers::{classify, is_fence, spelling, Marker, Spelling};
 use super::path_line::{looks_like_path_word, path_in_line, undecorated};
 use super::sink::{AnySink, CompleteBlock, EventSink, Mark, PathAt, Sink};
-use super::ParseOptions;
+use super::{trim, ParseOptions};
 use crate::block::{EditBlock, Format};
 use crate::patch::{Fed, PatchEvent, PatchReader};
 
@@ -951,8 +951,9 @@ impl GrammarCore {
             self.allow_unified,
             self.shell_line.as_deref(),
             &mut self.patch_out,
+            self.events,
         );
-        if !line.trim().is_empty() {
+        if !trim(line).is_empty() {
             self.shell_line = (line.contains("apply_patch") || line.contains("applypatch"))
                 .then(|| line.to_string());
         }
@@ -1702,50 +1703,4 @@ fn preview(text: &str) -> String {
         s.push('…');
     }
     s
-}
-
-/// [`str::trim`], with ASCII whitespace stripped byte by byte (the usual
-/// case); a non-ASCII character at either end goes through `str::trim`.
-#[inline(always)]
-fn trim(line: &str) -> &str {
-    let ws = |b: u8| b == b' ' || (0x09..=0x0D).contains(&b);
-    let bytes = line.as_bytes();
-    let mut start = 0;
-    while start < bytes.len() && ws(bytes[start]) {
-        start += 1;
-    }
-    let mut end = bytes.len();
-    while end > start && ws(bytes[end - 1]) {
-        end -= 1;
-    }
-    // Only ASCII bytes were skipped, so both ends are character boundaries.
-    let mid = line.get(start..end).unwrap_or(line);
-    match (mid.as_bytes().first(), mid.as_bytes().last()) {
-        (Some(&a), Some(&b)) if a >= 0x80 || b >= 0x80 => mid.trim(),
-        _ => mid,
-    }
-}
-
-#[cfg(test)]
-mod fast_path_tests {
-    use super::trim;
-
-    #[test]
-    fn trim_matches_str_trim() {
-        for t in [
-            "",
-            " ",
-            "\t\x0b\x0c x \r",
-            "  abc  ",
-            "\u{a0} x \u{a0}",
-            " \u{2003}\t«««  EDIT \u{3000} ",
-            "é",
-            " é ",
-            "\u{85}",
-            "a\u{a0}",
-            "x\u{a0} \t",
-        ] {
-            assert_eq!(trim(t), t.trim(), "{t:?}");
-        }
-    }
 }

@@ -13,7 +13,9 @@
 //! file. When the body goes on past the counts, or stops short of them, the
 //! body decides.
 
-use super::{clean_path, make_block, push_update, Fed, Hunk, Operation, PatchEvent, PatchOp};
+use super::{
+    clean_path, make_block, push_update, Fed, Hunk, Operation, PatchEvent, PatchOp, Sides,
+};
 use crate::block::Format;
 
 const FORMAT: Format = Format::UnifiedDiff;
@@ -55,6 +57,8 @@ struct File {
     /// counts still expected lines.
     cut_short: Option<(u32, String)>,
     raw: String,
+    /// Every body line's old and new side, for the block.
+    sides: Sides,
 }
 
 pub(crate) struct Reader {
@@ -66,6 +70,8 @@ pub(crate) struct Reader {
     /// room at once instead of growing to it.
     last_raw: usize,
     last_body: usize,
+    /// The last file's [`Sides::lens`], likewise.
+    last_sides: (usize, usize),
 }
 
 /// What a file's text is first given room for (it grows from there).
@@ -223,6 +229,7 @@ impl Reader {
                 held: None,
                 last_raw: 0,
                 last_body: 0,
+                last_sides: (0, 0),
             };
             r.open_git(line, rest, n);
             return Some((r, false));
@@ -235,6 +242,7 @@ impl Reader {
                         held: Some((line.to_string(), n)),
                         last_raw: 0,
                         last_body: 0,
+                        last_sides: (0, 0),
                     },
                     true,
                 ));
@@ -253,6 +261,7 @@ impl Reader {
             line_number: n,
             git: git_names(rest),
             raw: self.raw_room(),
+            sides: Sides::like(self.last_sides),
             ..File::default()
         };
         f.raw.push_str(line);
@@ -291,6 +300,7 @@ impl Reader {
                     self.file = Some(File {
                         line_number: at,
                         raw: self.raw_room(),
+                        sides: Sides::like(self.last_sides),
                         ..File::default()
                     });
                 }
@@ -495,6 +505,7 @@ impl Reader {
             }
         }
         h.push_line(line);
+        f.sides.push(line);
         if updates && current {
             out.push(PatchEvent::Current { format: FORMAT });
         } else if updates {
@@ -511,6 +522,7 @@ impl Reader {
             f.hunks.push(h);
         }
         self.last_raw = f.raw.len();
+        self.last_sides = f.sides.lens();
         if let Some(h) = f.hunks.last() {
             self.last_body = h.body().len();
         }
@@ -639,6 +651,7 @@ impl Reader {
             f.line_number,
             raw,
             op,
+            f.sides,
         )));
     }
 

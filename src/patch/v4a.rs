@@ -18,9 +18,10 @@
 //! patch is applied entirely or not at all.
 
 use super::{
-    clean_path, make_block, push_update, shown, Fed, Hunk, Operation, PatchEvent, PatchOp,
+    clean_path, make_block, push_update, shown, Fed, Hunk, Operation, PatchEvent, PatchOp, Sides,
 };
 use crate::block::Format;
+use crate::parser::trim;
 
 const FORMAT: Format = Format::ApplyPatch;
 
@@ -35,8 +36,11 @@ struct Op {
     /// Blank lines not yet known to be content.
     blanks: u32,
     raw: String,
-    /// The body length of the section read last.
+    /// The body length of the section read last (in this operation or the
+    /// one before).
     last_body: usize,
+    /// Every body line's old and new side, for the block.
+    sides: Sides,
 }
 
 impl Op {
@@ -57,6 +61,7 @@ impl Op {
                 .reserve((self.last_body + self.last_body / 4).min(1 << 16));
         }
         self.hunk.push_line(line);
+        self.sides.push(line);
     }
 }
 
@@ -69,6 +74,10 @@ pub(crate) struct Reader {
     /// The folder of a `cd <dir> && apply_patch <<'EOF'` line before the
     /// patch: its paths are read from there, as Codex runs it.
     dir: Option<String>,
+    /// The last operation's text length, last section's body length and
+    /// sides' lengths: the operations of one patch are mostly alike, so the
+    /// next one gets that much room at once instead of growing to it.
+    last: (usize, usize, (usize, usize)),
 }
 
 /// `*** Add File: x` and friends: the header kind and the path.
@@ -90,13 +99,16 @@ impl Reader {
     /// A reader when `line` is `*** Begin Patch`, or an operation header
     /// without one (read so that it can be refused with its reason).
     /// `shell`: the last non-blank line before it that runs `apply_patch`, if any.
+    /// `updates`: the stream reports events (the start event's path is copied
+    /// only then).
     pub(crate) fn start(
         line: &str,
         line_number: u32,
         shell: Option<&str>,
         out: &mut Vec<PatchEvent>,
+        updates: bool,
     ) -> Option<Reader> {
-        let t = line.trim();
+        let t = trim(line);
         if t == "*** Begin Patch" {
             let mut r = Reader {
                 begin_line: line_number,
@@ -104,6 +116,7 @@ impl Reader {
                 op: None,
                 failed: None,
                 dir: None,
+                last: (0, 0, (0, 0)),
             };
             match shell.map(changed_folder) {
                 Some(Some(Ok(dir))) => r.dir = Some(dir),
@@ -122,15 +135,16 @@ impl Reader {
                 op: None,
                 failed: None,
                 dir: None,
+                last: (0, 0, (0, 0)),
             };
             r.failed = Some(format!("`*** Begin Patch` is missing before `{}` at line {line_number}; start the patch with a line `*** Begin Patch`", shown(t)));
-            r.begin(t, line_number, out, false);
+            r.begin(t, line_number, out, updates);
             return Some(r);
         }
         None
     }
 
-    fn begin(&mut self, t: &str, line_number: u32, out: &mut Vec<PatchEvent>, _updates: bool) {
+    fn begin(&mut self, t: &str, line_number: u32, out: &mut Vec<PatchEvent>, updates: bool) {
         let Some((operation, p)) = header(t) else {
             return;
         };
@@ -141,12 +155,15 @@ impl Reader {
                 shown(t)
             ));
         }
-        // Room for a typical operation's text (it grows from there).
-        let mut raw = String::with_capacity(1024);
+        let (last_raw, last_body, last_sides) = self.last;
+        // Room for a typical operation's text, or the last one's and a
+        // quarter more (it grows from there).
+        let mut raw = String::with_capacity((last_raw + last_raw / 4).clamp(1024, 1 << 16));
         raw.push_str(t);
         raw.push('\n');
         out.push(PatchEvent::Start {
-            path: path.clone(),
+            // Read only by a stream that reports events.
+            path: if updates { path.clone() } else { String::new() },
             format: FORMAT,
             line_number,
         });
@@ -159,7 +176,8 @@ impl Reader {
             hunk: Hunk::default(),
             blanks: 0,
             raw,
-            last_body: 0,
+            last_body,
+            sides: Sides::like(last_sides),
         });
     }
 
@@ -183,6 +201,7 @@ impl Reader {
     fn close_op(&mut self) {
         if let Some(mut op) = self.op.take() {
             op.close_hunk();
+            self.last = (op.raw.len(), op.last_body, op.sides.lens());
             if op.operation == Operation::Update && op.hunks.is_empty() && op.move_to.is_none() {
                 let (path, at) = (op.path.clone(), op.line_number);
                 // A bare `@@` with nothing after it is a section left empty, not a missing one.
@@ -204,7 +223,7 @@ impl Reader {
         out: &mut Vec<PatchEvent>,
         updates: bool,
     ) -> Fed {
-        let t = line.trim();
+        let t = trim(line);
         if t == "*** End Patch" {
             self.close_op();
             self.emit(out, None);
@@ -365,7 +384,7 @@ impl Reader {
                         raw.pop();
                     }
                     let patch = PatchOp { operation: op.operation, move_to: op.move_to, hunks: op.hunks, patch: 0 };
-                    out.push(PatchEvent::Complete(make_block(FORMAT, op.path, op.line_number, raw, patch)));
+                    out.push(PatchEvent::Complete(make_block(FORMAT, op.path, op.line_number, raw, patch, op.sides)));
                 }
             }
         }
@@ -444,6 +463,34 @@ fn changed_folder(shell: &str) -> Option<Result<String, &'static str>> {
 #[cfg(test)]
 mod tests {
     use super::changed_folder;
+    use crate::parser::{EditStream, ParseOptions, StreamEvent};
+
+    /// The paths `block-start` names, with events on (the readers copy the
+    /// path for the start event only then).
+    fn started(reply: &str) -> Vec<String> {
+        let mut stream = EditStream::new(&ParseOptions::default());
+        let mut events = stream.feed(reply);
+        events.extend(stream.finish());
+        events
+            .into_iter()
+            .filter_map(|e| match e {
+                StreamEvent::BlockStart { file_path, .. } => Some(file_path),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn block_start_names_each_operation_path() {
+        let ops = "*** Update File: a.txt\n@@\n-x\n+y\n*** Add File: b.txt\n+z\n*** End Patch\n";
+        assert_eq!(
+            started(&format!("*** Begin Patch\n{ops}")),
+            ["a.txt", "b.txt"]
+        );
+        // A patch missing its `*** Begin Patch` is refused, but it is
+        // still reported as it is read.
+        assert_eq!(started(ops), ["a.txt", "b.txt"]);
+    }
 
     #[test]
     fn reads_the_folder_a_shell_line_changes_to() {
