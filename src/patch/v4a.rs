@@ -223,6 +223,12 @@ impl Reader {
         out: &mut Vec<PatchEvent>,
         updates: bool,
     ) -> Fed {
+        if self.plain_body_line(line) {
+            if updates {
+                out.push(PatchEvent::Current { format: FORMAT });
+            }
+            return Fed::Taken;
+        }
         let t = trim(line);
         if t == "*** End Patch" {
             self.close_op();
@@ -355,6 +361,40 @@ impl Reader {
         Fed::Taken
     }
 
+    /// Reads `line` and returns true when it is a body line of the section
+    /// being read that needs none of the tests below (most lines of a
+    /// patch): a `+` or `-` line, or a ` ` line whose first other character
+    /// is not `*`, so that trimmed it is neither blank nor a `***` line; no
+    /// blank lines held, the section not ended by `*** End of File`, the
+    /// patch not failed. What [`Reader::line`] would do with it, without
+    /// trimming it and testing it for every marker first.
+    fn plain_body_line(&mut self, line: &str) -> bool {
+        let plain = match line.as_bytes() {
+            [b'+' | b'-', ..] => true,
+            [b' ', rest @ ..] => rest
+                .iter()
+                .find(|&&b| b != b' ' && !(0x09..=0x0D).contains(&b))
+                // A non-ASCII character may be whitespace `trim` removes.
+                .is_some_and(|&b| b != b'*' && b < 0x80),
+            _ => false,
+        };
+        let Some(op) = self.op.as_mut() else {
+            return false;
+        };
+        let fits = match op.operation {
+            Operation::Update => !op.hunk.end_of_file,
+            Operation::Add => line.starts_with('+'),
+            Operation::Delete => false,
+        };
+        if !plain || !fits || op.blanks > 0 || self.failed.is_some() {
+            return false;
+        }
+        op.raw.push_str(line);
+        op.raw.push('\n');
+        op.push_line(line);
+        true
+    }
+
     /// Completes (or, with `why`, discards) every operation read so far.
     fn emit(&mut self, out: &mut Vec<PatchEvent>, why: Option<String>) {
         let why = why.or_else(|| self.failed.take());
@@ -478,6 +518,21 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    /// Lines read without the marker tests (`+`, `-`, ` ` then no `*`)
+    /// and lines that need them: a marker indented by any whitespace
+    /// `str::trim` removes still ends the patch; after a `+` it is text.
+    #[test]
+    fn body_lines_and_indented_markers() {
+        use crate::parser::parse_edits;
+        for indent in [" ", " \t", " \u{3000}", "\u{a0}"] {
+            let reply = format!("*** Begin Patch\n*** Update File: a\n@@\n -  *x\n-y\n+*** End Patch\n+\n{indent}*** End Patch\nafter\n");
+            let blocks = parse_edits(&reply, &ParseOptions::default());
+            assert_eq!(blocks.len(), 1, "{indent:?}");
+            assert_eq!(blocks[0].old_lines, "-  *x\ny", "{indent:?}");
+            assert_eq!(blocks[0].new_lines, "-  *x\n*** End Patch\n", "{indent:?}");
+        }
     }
 
     #[test]
