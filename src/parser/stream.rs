@@ -388,6 +388,8 @@ pub struct GrammarCore {
     sink: Box<dyn AnySink>,
     /// `sink.events()`, asked once.
     events: bool,
+    /// `sink.marks()`, asked once.
+    marks: bool,
     allow_edit_repl: bool,
     allow_anchored: bool,
     allow_search: bool,
@@ -441,6 +443,7 @@ impl GrammarCore {
         let has = |f| all || options.formats.contains(&f);
         GrammarCore {
             events: sink.events(),
+            marks: sink.marks(),
             sink,
             allow_edit_repl: has(Format::EditRepl),
             allow_anchored: has(Format::Anchored),
@@ -624,7 +627,7 @@ impl GrammarCore {
         self.line_count = self.line_count.saturating_add(1);
         let offset = self.offset;
         self.offset += line.len() + 1;
-        let mark = self.sink.line(line);
+        let mark = if self.marks { self.sink.line(line) } else { 0 };
         self.recent[self.line_count as usize % 8] = (self.line_count, offset, mark);
         if self.block.is_none() && (self.allow_v4a || self.allow_unified) && self.patch_line(line) {
             return;
@@ -972,11 +975,16 @@ impl GrammarCore {
         }
     }
 
-    /// Hands what the patch grammar reported to the sink.
+    /// Hands what the patch grammar reported to the sink (most lines report
+    /// nothing: tested before the call).
+    #[inline(always)]
     fn flush_patch(&mut self, current: &str) {
-        if self.patch_out.is_empty() {
-            return;
+        if !self.patch_out.is_empty() {
+            self.flush_patch_events(current);
         }
+    }
+
+    fn flush_patch_events(&mut self, current: &str) {
         // Drained in place: the buffer keeps its capacity for the next line.
         let mut events = std::mem::take(&mut self.patch_out);
         for event in events.drain(..) {
