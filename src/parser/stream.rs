@@ -1675,34 +1675,11 @@ fn common_prefix(a: &str, na: u32, b: &str, nb: u32) -> Prefix {
     }
 }
 
-/// Eight bytes as a little-endian word (`chunk` has eight bytes).
-#[inline(always)]
-fn word(chunk: &[u8]) -> u64 {
-    match *chunk {
-        [a, b, c, d, e, f, g, h] => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
-        _ => 0,
-    }
-}
-
-/// Position of the first `'\n'`, a word at a time.
+/// Position of the first `'\n'`, a word at a time (the byte found from
+/// the word's bits, not looked for again one byte at a time).
 #[inline(always)]
 fn find_newline(bytes: &[u8]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
-    let mut i = 0;
-    for chunk in bytes.chunks_exact(8) {
-        let x = word(chunk) ^ NL;
-        if (x.wrapping_sub(LO) & !x & HI) != 0 {
-            break;
-        }
-        i += 8;
-    }
-    bytes
-        .get(i..)?
-        .iter()
-        .position(|&b| b == b'\n')
-        .map(|p| p + i)
+    crate::text::find_byte(bytes, b'\n')
 }
 
 fn preview(text: &str) -> String {
