@@ -209,6 +209,19 @@ impl Hunk {
         self.pushed.1 += u32::from(line.starts_with('+'));
     }
 
+    /// Appends `lines` body lines already joined by `'\n'`, `added` of them
+    /// starting with `+`: what a [`Hunk::push_line`] for each would do, in
+    /// one copy.
+    pub(crate) fn push_lines(&mut self, text: &str, lines: u32, added: u32) {
+        self.body.reserve(text.len() + 1);
+        if !self.body.is_empty() {
+            self.body.push('\n');
+        }
+        self.body.push_str(text);
+        self.pushed.0 += lines;
+        self.pushed.1 += added;
+    }
+
     /// About how many body lines start with `+` (for sizes).
     pub(crate) fn added_hint(&self) -> usize {
         self.pushed.1 as usize

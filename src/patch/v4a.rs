@@ -41,10 +41,26 @@ struct Op {
     last_body: usize,
     /// Every body line's old and new side, for the block.
     sides: Sides,
+    /// Body lines read the short way and so far only in `raw`, which ends
+    /// with them: from byte `run.0`, `run.1` lines, `run.2` of them `+`. Put
+    /// in the section in one piece before anything else reads or adds to it.
+    run: (usize, u32, u32),
 }
 
 impl Op {
+    /// Moves the lines of `run` into the section.
+    fn flush_run(&mut self) {
+        let (from, lines, added) = std::mem::take(&mut self.run);
+        if lines > 0 {
+            // Without the LF after the last line.
+            let end = self.raw.len().saturating_sub(1);
+            let text = self.raw.get(from..end).unwrap_or("");
+            self.hunk.push_lines(text, lines, added);
+        }
+    }
+
     fn close_hunk(&mut self) {
+        self.flush_run();
         let h = std::mem::take(&mut self.hunk);
         self.last_body = h.body().len();
         if !h.is_empty() || !h.anchors.is_empty() || h.end_of_file {
@@ -178,6 +194,7 @@ impl Reader {
             raw,
             last_body,
             sides: Sides::like(last_sides),
+            run: (0, 0, 0),
         });
     }
 
@@ -228,6 +245,9 @@ impl Reader {
                 out.push(PatchEvent::Current { format: FORMAT });
             }
             return Fed::Taken;
+        }
+        if let Some(op) = self.op.as_mut() {
+            op.flush_run();
         }
         let t = trim(line);
         if t == "*** End Patch" {
@@ -389,9 +409,14 @@ impl Reader {
         if !plain || !fits || op.blanks > 0 || self.failed.is_some() {
             return false;
         }
+        if op.run.1 == 0 {
+            op.run.0 = op.raw.len();
+        }
         op.raw.push_str(line);
         op.raw.push('\n');
-        op.push_line(line);
+        op.run.1 += 1;
+        op.run.2 += u32::from(line.starts_with('+'));
+        op.sides.push(line);
         true
     }
 
@@ -533,6 +558,27 @@ mod tests {
             assert_eq!(blocks[0].old_lines, "-  *x\ny", "{indent:?}");
             assert_eq!(blocks[0].new_lines, "-  *x\n*** End Patch\n", "{indent:?}");
         }
+    }
+
+    /// Sections whose lines come the short way (in one piece from the
+    /// operation's text) and the long way (blank lines held, then context)
+    /// in any order hold every line, each once, in order.
+    #[test]
+    fn sections_mixing_plain_and_held_lines() {
+        use crate::parser::parse_edits;
+        let reply = "*** Begin Patch\n*** Update File: a\n@@ f\n a\n-b\n\n\n+c\n@@\n\n d\n+e\n*** End of File\n*** Add File: n\n+x\n\n+y\n*** End Patch\n";
+        let blocks = parse_edits(reply, &ParseOptions::default());
+        let lines = |i: usize| -> Vec<Vec<String>> {
+            let op = blocks[i].patch.as_ref().expect("a patch block");
+            let hunk_lines = |h: &crate::patch::Hunk| h.lines().map(String::from).collect();
+            op.hunks.iter().map(hunk_lines).collect()
+        };
+        assert_eq!(
+            lines(0),
+            [vec![" a", "-b", " ", " ", "+c"], vec![" ", " d", "+e"]]
+        );
+        assert_eq!(lines(1), [vec!["+x", "+", "+y"]]);
+        assert_eq!(blocks[0].new_lines, "a\n\n\nc\n\nd\ne");
     }
 
     #[test]
