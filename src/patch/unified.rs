@@ -59,6 +59,25 @@ struct File {
     raw: String,
     /// Every body line's old and new side, for the block.
     sides: Sides,
+    /// Body lines so far only in `raw`, which ends with them: from byte
+    /// `run.0`, `run.1` lines, `run.2` of them `+`. Put in the hunk in one
+    /// piece before anything else reads the hunk or adds to `raw`.
+    run: (usize, u32, u32),
+}
+
+impl File {
+    /// Moves the lines of `run` into the hunk being read.
+    fn flush_run(&mut self) {
+        let (from, lines, added) = std::mem::take(&mut self.run);
+        if lines == 0 {
+            return;
+        }
+        // Without the LF after the last line.
+        let end = self.raw.len().saturating_sub(1);
+        if let (Some(h), Some(text)) = (self.hunk.as_mut(), self.raw.get(from..end)) {
+            h.push_lines(text, lines, added);
+        }
+    }
 }
 
 pub(crate) struct Reader {
@@ -305,6 +324,7 @@ impl Reader {
                     });
                 }
                 if let Some(f) = self.file.as_mut() {
+                    f.flush_run();
                     f.old = Some(header_path(&minus["--- ".len()..]));
                     f.new = Some(header_path(plus));
                     f.headers_done = true;
@@ -358,6 +378,7 @@ impl Reader {
         }
         if f.base85 && is_binary_data(line) {
             // `literal 5` / `delta 12` and their base85 lines.
+            f.flush_run();
             f.raw.push_str(line);
             f.raw.push('\n');
             return Fed::Taken;
@@ -393,6 +414,7 @@ impl Reader {
                 f.binary |=
                     line.starts_with("Binary files ") || line.starts_with("GIT binary patch");
                 f.base85 |= line.starts_with("GIT binary patch");
+                f.flush_run();
                 f.raw.push_str(line);
                 f.raw.push('\n');
                 return Fed::Taken;
@@ -404,6 +426,7 @@ impl Reader {
             }
             f.headers_done = true;
             f.combined |= line.starts_with("@@@");
+            f.flush_run();
             if let Some(h) = f.hunk.take() {
                 // The hunks of one file are mostly alike too.
                 self.last_body = h.body().len();
@@ -466,6 +489,7 @@ impl Reader {
             }
         }
         if let Some(f) = self.file.as_mut() {
+            f.flush_run();
             // Ended inside a hunk's counts, or inside a hunk without counts
             // that has lines: if it has no change yet, it lost one.
             let open = f.hunk.as_ref().is_some_and(|h| !h.is_empty() && !f.counted);
@@ -481,11 +505,20 @@ impl Reader {
     /// `current`: `line` is the line just fed, as written.
     fn body(&mut self, line: &str, out: &mut Vec<PatchEvent>, updates: bool, current: bool) {
         let Some(f) = self.file.as_mut() else { return };
-        let Some(h) = f.hunk.as_mut() else { return };
+        if f.hunk.is_none() {
+            return;
+        }
+        let first = line.as_bytes().first();
+        if first == Some(&b'\\') {
+            // It reads the hunk's last line, and is not a body line.
+            f.flush_run();
+        }
+        let at = f.raw.len();
         f.raw.push_str(line);
         f.raw.push('\n');
-        match line.as_bytes().first() {
+        match first {
             Some(b'\\') => {
+                let Some(h) = f.hunk.as_mut() else { return };
                 match h.last_line().and_then(|l| l.as_bytes().first()) {
                     Some(b'-') => h.no_newline_old = true,
                     Some(b'+') => h.no_newline_new = true,
@@ -504,7 +537,12 @@ impl Reader {
                 f.new_left = f.new_left.saturating_sub(1);
             }
         }
-        h.push_line(line);
+        // Put in the hunk with the lines after it (see `File::flush_run`).
+        if f.run.1 == 0 {
+            f.run.0 = at;
+        }
+        f.run.1 += 1;
+        f.run.2 += u32::from(first == Some(&b'+'));
         f.sides.push(line);
         if updates && current {
             out.push(PatchEvent::Current { format: FORMAT });
@@ -518,6 +556,7 @@ impl Reader {
         let Some(mut f) = self.file.take() else {
             return;
         };
+        f.flush_run();
         if let Some(h) = f.hunk.take() {
             f.hunks.push(h);
         }
@@ -761,6 +800,33 @@ fn file_path(f: &File) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Hunk lines put in one piece from the file's text and lines that
+    /// break the piece (`\\ No newline`, an empty line inside the counts, a
+    /// held `--- x` that turns out a removed line, a new hunk) give every
+    /// line once, in order, with the no-newline flags on the right side.
+    #[test]
+    fn hunks_mixing_runs_and_other_lines() {
+        use crate::parser::{parse_edits, ParseOptions};
+        let reply = "--- a/f\n+++ b/f\n@@ -1,4 +1,4 @@\n a\n-b\n\\ No newline at end of file\n+c\n\n--- x\n+d\n@@ -9,2 +9,2 @@\n e\n-f\n+g\n\\ No newline at end of file\n";
+        let blocks = parse_edits(reply, &ParseOptions::default());
+        let op = blocks[0].patch.as_ref().expect("a patch block");
+        let lines: Vec<Vec<&str>> = op.hunks.iter().map(|h| h.lines().collect()).collect();
+        assert_eq!(
+            lines,
+            [
+                vec![" a", "-b", "+c", " ", "--- x", "+d"],
+                vec![" e", "-f", "+g"]
+            ]
+        );
+        let flags: Vec<_> = op
+            .hunks
+            .iter()
+            .map(|h| (h.no_newline_old, h.no_newline_new))
+            .collect();
+        assert_eq!(flags, [(true, false), (false, true)]);
+        assert_eq!(blocks[0].old_lines, "a\nb\n\n-- x\ne\nf");
+    }
 
     #[test]
     fn reads_hunk_numbers() {
