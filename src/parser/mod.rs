@@ -150,6 +150,30 @@ pub(crate) use crate::text::strip_line_end as line_content;
 /// reply text read it from here rather than writing the rule again.
 pub const LINE_END_PATTERN: &str = "\r+(?=\n|$)";
 
+/// [`str::trim`], with ASCII whitespace stripped byte by byte (the usual
+/// case); a non-ASCII character at either end goes through `str::trim`.
+/// Every line of a reply is trimmed at least once: the patch grammars use
+/// it too.
+#[inline(always)]
+pub(crate) fn trim(line: &str) -> &str {
+    let ws = |b: u8| b == b' ' || (0x09..=0x0D).contains(&b);
+    let bytes = line.as_bytes();
+    let mut start = 0;
+    while start < bytes.len() && ws(bytes[start]) {
+        start += 1;
+    }
+    let mut end = bytes.len();
+    while end > start && ws(bytes[end - 1]) {
+        end -= 1;
+    }
+    // Only ASCII bytes were skipped, so both ends are character boundaries.
+    let mid = line.get(start..end).unwrap_or(line);
+    match (mid.as_bytes().first(), mid.as_bytes().last()) {
+        (Some(&a), Some(&b)) if a >= 0x80 || b >= 0x80 => mid.trim(),
+        _ => mid,
+    }
+}
+
 /// Which formats to look for; empty means all of them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ParseOptions {
@@ -270,4 +294,28 @@ pub fn detect_format(text: &str) -> Option<Format> {
 /// with examples.
 pub fn system_prompt(format: Format) -> String {
     prompt::system_prompt(format)
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use super::trim;
+
+    #[test]
+    fn trim_matches_str_trim() {
+        for t in [
+            "",
+            " ",
+            "\t\x0b\x0c x \r",
+            "  abc  ",
+            "\u{a0} x \u{a0}",
+            " \u{2003}\t«««  EDIT \u{3000} ",
+            "é",
+            " é ",
+            "\u{85}",
+            "a\u{a0}",
+            "x\u{a0} \t",
+        ] {
+            assert_eq!(trim(t), t.trim(), "{t:?}");
+        }
+    }
 }

@@ -99,11 +99,17 @@ pub trait Sink {
     fn events(&self) -> bool {
         false
     }
+    /// Whether the sink marks lines ([`Sink::line`]). Asked once, when the
+    /// grammar is made; when not, `line` is never called and every mark is
+    /// 0 (a call a line saved). By default it does.
+    fn marks(&self) -> bool {
+        true
+    }
     /// A line of the reply is read (without its line end); returns the mark
     /// of its start: what the sink wants remembered with a line that may be
     /// pointed at later (a path line, a block's first line), e.g. its offset
     /// in the sink's own units; 0 when nothing. Called for every line, in
-    /// order, before anything it causes.
+    /// order, before anything it causes, when [`Sink::marks`].
     fn line(&mut self, _line: &str) -> Mark {
         0
     }
@@ -190,8 +196,8 @@ impl Sink for EventSink {
     fn events(&self) -> bool {
         true
     }
-    fn line(&mut self, _: &str) -> Mark {
-        0
+    fn marks(&self) -> bool {
+        false
     }
     fn block_start(
         &mut self,
@@ -255,6 +261,9 @@ pub struct BlockSink {
 }
 
 impl Sink for BlockSink {
+    fn marks(&self) -> bool {
+        false
+    }
     fn complete(&mut self, _: usize, block: CompleteBlock<'_, Mark>) {
         self.blocks.push(block.to_edit_block());
     }
@@ -275,6 +284,9 @@ pub struct SpanSink {
 }
 
 impl Sink for SpanSink {
+    fn marks(&self) -> bool {
+        false
+    }
     fn complete(&mut self, _: usize, block: CompleteBlock<'_, Mark>) {
         self.spans.push(block.to_spans());
     }

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::markers::{classify, is_fence, spelling, Marker, Spelling};
 use super::path_line::{looks_like_path_word, path_in_line, undecorated};
 use super::sink::{AnySink, CompleteBlock, EventSink, Mark, PathAt, Sink};
-use super::ParseOptions;
+use super::{trim, ParseOptions};
 use crate::block::{EditBlock, Format};
 use crate::patch::{Fed, PatchEvent, PatchReader};
 
@@ -388,6 +388,8 @@ pub struct GrammarCore {
     sink: Box<dyn AnySink>,
     /// `sink.events()`, asked once.
     events: bool,
+    /// `sink.marks()`, asked once.
+    marks: bool,
     allow_edit_repl: bool,
     allow_anchored: bool,
     allow_search: bool,
@@ -441,6 +443,7 @@ impl GrammarCore {
         let has = |f| all || options.formats.contains(&f);
         GrammarCore {
             events: sink.events(),
+            marks: sink.marks(),
             sink,
             allow_edit_repl: has(Format::EditRepl),
             allow_anchored: has(Format::Anchored),
@@ -624,7 +627,7 @@ impl GrammarCore {
         self.line_count = self.line_count.saturating_add(1);
         let offset = self.offset;
         self.offset += line.len() + 1;
-        let mark = self.sink.line(line);
+        let mark = if self.marks { self.sink.line(line) } else { 0 };
         self.recent[self.line_count as usize % 8] = (self.line_count, offset, mark);
         if self.block.is_none() && (self.allow_v4a || self.allow_unified) && self.patch_line(line) {
             return;
@@ -951,8 +954,9 @@ impl GrammarCore {
             self.allow_unified,
             self.shell_line.as_deref(),
             &mut self.patch_out,
+            self.events,
         );
-        if !line.trim().is_empty() {
+        if !trim(line).is_empty() {
             self.shell_line = (line.contains("apply_patch") || line.contains("applypatch"))
                 .then(|| line.to_string());
         }
@@ -971,11 +975,16 @@ impl GrammarCore {
         }
     }
 
-    /// Hands what the patch grammar reported to the sink.
+    /// Hands what the patch grammar reported to the sink (most lines report
+    /// nothing: tested before the call).
+    #[inline(always)]
     fn flush_patch(&mut self, current: &str) {
-        if self.patch_out.is_empty() {
-            return;
+        if !self.patch_out.is_empty() {
+            self.flush_patch_events(current);
         }
+    }
+
+    fn flush_patch_events(&mut self, current: &str) {
         // Drained in place: the buffer keeps its capacity for the next line.
         let mut events = std::mem::take(&mut self.patch_out);
         for event in events.drain(..) {
@@ -1666,34 +1675,11 @@ fn common_prefix(a: &str, na: u32, b: &str, nb: u32) -> Prefix {
     }
 }
 
-/// Eight bytes as a little-endian word (`chunk` has eight bytes).
-#[inline(always)]
-fn word(chunk: &[u8]) -> u64 {
-    match *chunk {
-        [a, b, c, d, e, f, g, h] => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
-        _ => 0,
-    }
-}
-
-/// Position of the first `'\n'`, a word at a time.
+/// Position of the first `'\n'`, a word at a time (the byte found from
+/// the word's bits, not looked for again one byte at a time).
 #[inline(always)]
 fn find_newline(bytes: &[u8]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
-    let mut i = 0;
-    for chunk in bytes.chunks_exact(8) {
-        let x = word(chunk) ^ NL;
-        if (x.wrapping_sub(LO) & !x & HI) != 0 {
-            break;
-        }
-        i += 8;
-    }
-    bytes
-        .get(i..)?
-        .iter()
-        .position(|&b| b == b'\n')
-        .map(|p| p + i)
+    crate::text::find_byte(bytes, b'\n')
 }
 
 fn preview(text: &str) -> String {
@@ -1702,50 +1688,4 @@ fn preview(text: &str) -> String {
         s.push('…');
     }
     s
-}
-
-/// [`str::trim`], with ASCII whitespace stripped byte by byte (the usual
-/// case); a non-ASCII character at either end goes through `str::trim`.
-#[inline(always)]
-fn trim(line: &str) -> &str {
-    let ws = |b: u8| b == b' ' || (0x09..=0x0D).contains(&b);
-    let bytes = line.as_bytes();
-    let mut start = 0;
-    while start < bytes.len() && ws(bytes[start]) {
-        start += 1;
-    }
-    let mut end = bytes.len();
-    while end > start && ws(bytes[end - 1]) {
-        end -= 1;
-    }
-    // Only ASCII bytes were skipped, so both ends are character boundaries.
-    let mid = line.get(start..end).unwrap_or(line);
-    match (mid.as_bytes().first(), mid.as_bytes().last()) {
-        (Some(&a), Some(&b)) if a >= 0x80 || b >= 0x80 => mid.trim(),
-        _ => mid,
-    }
-}
-
-#[cfg(test)]
-mod fast_path_tests {
-    use super::trim;
-
-    #[test]
-    fn trim_matches_str_trim() {
-        for t in [
-            "",
-            " ",
-            "\t\x0b\x0c x \r",
-            "  abc  ",
-            "\u{a0} x \u{a0}",
-            " \u{2003}\t«««  EDIT \u{3000} ",
-            "é",
-            " é ",
-            "\u{85}",
-            "a\u{a0}",
-            "x\u{a0} \t",
-        ] {
-            assert_eq!(trim(t), t.trim(), "{t:?}");
-        }
-    }
 }

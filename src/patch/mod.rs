@@ -210,6 +210,19 @@ impl Hunk {
         self.pushed.1 += u32::from(line.starts_with('+'));
     }
 
+    /// Appends `lines` body lines already joined by `'\n'`, `added` of them
+    /// starting with `+`: what a [`Hunk::push_line`] for each would do, in
+    /// one copy.
+    pub(crate) fn push_lines(&mut self, text: &str, lines: u32, added: u32) {
+        self.body.reserve(text.len() + 1);
+        if !self.body.is_empty() {
+            self.body.push('\n');
+        }
+        self.body.push_str(text);
+        self.pushed.0 += lines;
+        self.pushed.1 += added;
+    }
+
     /// About how many body lines start with `+` (for sizes).
     pub(crate) fn added_hint(&self) -> usize {
         self.pushed.1 as usize
@@ -276,48 +289,79 @@ pub struct PatchOp {
     pub patch: u32,
 }
 
-/// Builds the block for a finished operation.
+/// The old and new side of an operation's hunks, as [`make_block`] puts
+/// them in `old_lines` / `new_lines`: every body line without its prefix,
+/// context and `-` lines on the old side, context and `+` lines on the new,
+/// joined by `'\n'` across hunks. Built as the readers push each body line,
+/// which then is at hand, rather than by splitting every hunk again.
+#[derive(Debug, Default)]
+pub(crate) struct Sides {
+    old: String,
+    new: String,
+}
+
+impl Sides {
+    /// Sides with room for about as much as `last` (the previous operation's
+    /// [`Sides::lens`]) and a quarter more: the operations of one patch are
+    /// mostly alike, so they seldom grow by doubling.
+    pub(crate) fn like(last: (usize, usize)) -> Sides {
+        let room = |n: usize| (n + n / 4).clamp(64, 1 << 16);
+        Sides {
+            old: String::with_capacity(room(last.0)),
+            new: String::with_capacity(room(last.1)),
+        }
+    }
+
+    /// The lengths of both sides so far.
+    pub(crate) fn lens(&self) -> (usize, usize) {
+        (self.old.len(), self.new.len())
+    }
+
+    /// Adds a body line, as [`Hunk::push_line`] got it (one line, no `'\n'`).
+    /// Every line is kept with a `'\n'` after it (no test for the first
+    /// line); [`Sides::take`] drops the last one.
+    pub(crate) fn push(&mut self, line: &str) {
+        fn add(side: &mut String, text: &str) {
+            side.push_str(text);
+            side.push('\n');
+        }
+        let text = line.get(1..).unwrap_or("");
+        match line.as_bytes().first() {
+            Some(b'+') => add(&mut self.new, text),
+            Some(b'-') => add(&mut self.old, text),
+            _ => {
+                add(&mut self.old, text);
+                add(&mut self.new, text);
+            }
+        }
+    }
+
+    /// The old and new side, lines joined by `'\n'`.
+    fn take(mut self) -> (String, String) {
+        // Each side is empty or ends with the `'\n'` its last line got.
+        self.old.pop();
+        self.new.pop();
+        (self.old, self.new)
+    }
+}
+
+/// Builds the block for a finished operation; `sides` holds every body line
+/// of `op`'s hunks, pushed in order.
 pub(crate) fn make_block(
     format: Format,
     path: String,
     line_number: u32,
     raw: String,
     op: PatchOp,
+    sides: Sides,
 ) -> EditBlock {
-    let size: usize = op.hunks.iter().map(|h| h.body.len()).sum();
-    let mut old = String::with_capacity(size);
-    let mut new = String::with_capacity(size);
-    let (mut old_first, mut new_first) = (true, true);
-    for hunk in &op.hunks {
-        for l in hunk.lines() {
-            let text = l.get(1..).unwrap_or("");
-            let (to_old, to_new) = match l.as_bytes().first() {
-                Some(b'+') => (false, true),
-                Some(b'-') => (true, false),
-                _ => (true, true),
-            };
-            if to_old {
-                if !old_first {
-                    old.push('\n');
-                }
-                old_first = false;
-                old.push_str(text);
-            }
-            if to_new {
-                if !new_first {
-                    new.push('\n');
-                }
-                new_first = false;
-                new.push_str(text);
-            }
-        }
-    }
+    let (old_lines, new_lines) = sides.take();
     EditBlock {
         format,
         file_path: path,
         anchor: String::new(),
-        old_lines: old,
-        new_lines: new,
+        old_lines,
+        new_lines,
         trailing_anchor: String::new(),
         raw_block: raw,
         line_number,
@@ -391,6 +435,7 @@ impl PatchReader {
     /// usual too.
     /// `shell`: the last non-blank line before `line` that names
     /// `apply_patch` (a `cd <dir> && apply_patch <<'EOF'` moves the paths).
+    /// `updates`: the stream reports events (as for [`PatchReader::line`]).
     pub(crate) fn start(
         line: &str,
         line_number: u32,
@@ -398,9 +443,10 @@ impl PatchReader {
         unified: bool,
         shell: Option<&str>,
         out: &mut Vec<PatchEvent>,
+        updates: bool,
     ) -> Option<(PatchReader, bool)> {
         if v4a {
-            if let Some(r) = v4a::Reader::start(line, line_number, shell, out) {
+            if let Some(r) = v4a::Reader::start(line, line_number, shell, out, updates) {
                 return Some((PatchReader::V4a(r), false));
             }
         }
@@ -519,4 +565,59 @@ pub(crate) fn shown(line: &str) -> String {
         s.push('…');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sides pushed line by line read as every hunk's old and new side
+    /// joined in order, for every kind of body line: empty text, a line
+    /// whose second byte is inside a character, a line with no prefix (a
+    /// block given as JSON may hold one), a context line that is only its
+    /// prefix, and sides with no line at all.
+    #[test]
+    fn sides_join_every_hunk_old_and_new_side() {
+        let bodies: [&[&str]; 5] = [
+            &[" a", "-b", "+c", " ", "+", "-", " d"],
+            &["+only added", "+"],
+            &["-only removed"],
+            &[" ", " "],
+            &[
+                "-\u{e9}x",
+                "+\u{e9}",
+                " \u{e9}\u{e8}",
+                "\u{e9}x",
+                "no prefix",
+            ],
+        ];
+        for take in 0..=bodies.len() {
+            let mut sides = Sides::like((0, 0));
+            let mut hunks = Vec::new();
+            for body in &bodies[..take] {
+                let mut hunk = Hunk::default();
+                for line in body.iter() {
+                    hunk.push_line(line);
+                    sides.push(line);
+                }
+                hunks.push(hunk);
+            }
+            let join = |side: fn(&Hunk) -> Vec<&str>| {
+                hunks.iter().flat_map(side).collect::<Vec<_>>().join("\n")
+            };
+            let (old, new) = (join(Hunk::old_side), join(Hunk::new_side));
+            let op = PatchOp {
+                operation: Operation::Update,
+                move_to: None,
+                hunks: hunks.clone(),
+                patch: 0,
+            };
+            let block = make_block(Format::ApplyPatch, "a".into(), 1, String::new(), op, sides);
+            assert_eq!(
+                (block.old_lines, block.new_lines),
+                (old, new),
+                "{take} bodies"
+            );
+        }
+    }
 }

@@ -13,7 +13,9 @@
 //! file. When the body goes on past the counts, or stops short of them, the
 //! body decides.
 
-use super::{clean_path, make_block, push_update, Fed, Hunk, Operation, PatchEvent, PatchOp};
+use super::{
+    clean_path, make_block, push_update, Fed, Hunk, Operation, PatchEvent, PatchOp, Sides,
+};
 use crate::block::Format;
 
 const FORMAT: Format = Format::UnifiedDiff;
@@ -55,6 +57,27 @@ struct File {
     /// counts still expected lines.
     cut_short: Option<(u32, String)>,
     raw: String,
+    /// Every body line's old and new side, for the block.
+    sides: Sides,
+    /// Body lines so far only in `raw`, which ends with them: from byte
+    /// `run.0`, `run.1` lines, `run.2` of them `+`. Put in the hunk in one
+    /// piece before anything else reads the hunk or adds to `raw`.
+    run: (usize, u32, u32),
+}
+
+impl File {
+    /// Moves the lines of `run` into the hunk being read.
+    fn flush_run(&mut self) {
+        let (from, lines, added) = std::mem::take(&mut self.run);
+        if lines == 0 {
+            return;
+        }
+        // Without the LF after the last line.
+        let end = self.raw.len().saturating_sub(1);
+        if let (Some(h), Some(text)) = (self.hunk.as_mut(), self.raw.get(from..end)) {
+            h.push_lines(text, lines, added);
+        }
+    }
 }
 
 pub(crate) struct Reader {
@@ -66,6 +89,8 @@ pub(crate) struct Reader {
     /// room at once instead of growing to it.
     last_raw: usize,
     last_body: usize,
+    /// The last file's [`Sides::lens`], likewise.
+    last_sides: (usize, usize),
 }
 
 /// What a file's text is first given room for (it grows from there).
@@ -223,6 +248,7 @@ impl Reader {
                 held: None,
                 last_raw: 0,
                 last_body: 0,
+                last_sides: (0, 0),
             };
             r.open_git(line, rest, n);
             return Some((r, false));
@@ -235,6 +261,7 @@ impl Reader {
                         held: Some((line.to_string(), n)),
                         last_raw: 0,
                         last_body: 0,
+                        last_sides: (0, 0),
                     },
                     true,
                 ));
@@ -253,6 +280,7 @@ impl Reader {
             line_number: n,
             git: git_names(rest),
             raw: self.raw_room(),
+            sides: Sides::like(self.last_sides),
             ..File::default()
         };
         f.raw.push_str(line);
@@ -291,10 +319,12 @@ impl Reader {
                     self.file = Some(File {
                         line_number: at,
                         raw: self.raw_room(),
+                        sides: Sides::like(self.last_sides),
                         ..File::default()
                     });
                 }
                 if let Some(f) = self.file.as_mut() {
+                    f.flush_run();
                     f.old = Some(header_path(&minus["--- ".len()..]));
                     f.new = Some(header_path(plus));
                     f.headers_done = true;
@@ -348,6 +378,7 @@ impl Reader {
         }
         if f.base85 && is_binary_data(line) {
             // `literal 5` / `delta 12` and their base85 lines.
+            f.flush_run();
             f.raw.push_str(line);
             f.raw.push('\n');
             return Fed::Taken;
@@ -383,6 +414,7 @@ impl Reader {
                 f.binary |=
                     line.starts_with("Binary files ") || line.starts_with("GIT binary patch");
                 f.base85 |= line.starts_with("GIT binary patch");
+                f.flush_run();
                 f.raw.push_str(line);
                 f.raw.push('\n');
                 return Fed::Taken;
@@ -394,6 +426,7 @@ impl Reader {
             }
             f.headers_done = true;
             f.combined |= line.starts_with("@@@");
+            f.flush_run();
             if let Some(h) = f.hunk.take() {
                 // The hunks of one file are mostly alike too.
                 self.last_body = h.body().len();
@@ -456,6 +489,7 @@ impl Reader {
             }
         }
         if let Some(f) = self.file.as_mut() {
+            f.flush_run();
             // Ended inside a hunk's counts, or inside a hunk without counts
             // that has lines: if it has no change yet, it lost one.
             let open = f.hunk.as_ref().is_some_and(|h| !h.is_empty() && !f.counted);
@@ -471,11 +505,20 @@ impl Reader {
     /// `current`: `line` is the line just fed, as written.
     fn body(&mut self, line: &str, out: &mut Vec<PatchEvent>, updates: bool, current: bool) {
         let Some(f) = self.file.as_mut() else { return };
-        let Some(h) = f.hunk.as_mut() else { return };
+        if f.hunk.is_none() {
+            return;
+        }
+        let first = line.as_bytes().first();
+        if first == Some(&b'\\') {
+            // It reads the hunk's last line, and is not a body line.
+            f.flush_run();
+        }
+        let at = f.raw.len();
         f.raw.push_str(line);
         f.raw.push('\n');
-        match line.as_bytes().first() {
+        match first {
             Some(b'\\') => {
+                let Some(h) = f.hunk.as_mut() else { return };
                 match h.last_line().and_then(|l| l.as_bytes().first()) {
                     Some(b'-') => h.no_newline_old = true,
                     Some(b'+') => h.no_newline_new = true,
@@ -494,7 +537,13 @@ impl Reader {
                 f.new_left = f.new_left.saturating_sub(1);
             }
         }
-        h.push_line(line);
+        // Put in the hunk with the lines after it (see `File::flush_run`).
+        if f.run.1 == 0 {
+            f.run.0 = at;
+        }
+        f.run.1 += 1;
+        f.run.2 += u32::from(first == Some(&b'+'));
+        f.sides.push(line);
         if updates && current {
             out.push(PatchEvent::Current { format: FORMAT });
         } else if updates {
@@ -507,10 +556,12 @@ impl Reader {
         let Some(mut f) = self.file.take() else {
             return;
         };
+        f.flush_run();
         if let Some(h) = f.hunk.take() {
             f.hunks.push(h);
         }
         self.last_raw = f.raw.len();
+        self.last_sides = f.sides.lens();
         if let Some(h) = f.hunks.last() {
             self.last_body = h.body().len();
         }
@@ -639,6 +690,7 @@ impl Reader {
             f.line_number,
             raw,
             op,
+            f.sides,
         )));
     }
 
@@ -748,6 +800,33 @@ fn file_path(f: &File) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Hunk lines put in one piece from the file's text and lines that
+    /// break the piece (`\\ No newline`, an empty line inside the counts, a
+    /// held `--- x` that turns out a removed line, a new hunk) give every
+    /// line once, in order, with the no-newline flags on the right side.
+    #[test]
+    fn hunks_mixing_runs_and_other_lines() {
+        use crate::parser::{parse_edits, ParseOptions};
+        let reply = "--- a/f\n+++ b/f\n@@ -1,4 +1,4 @@\n a\n-b\n\\ No newline at end of file\n+c\n\n--- x\n+d\n@@ -9,2 +9,2 @@\n e\n-f\n+g\n\\ No newline at end of file\n";
+        let blocks = parse_edits(reply, &ParseOptions::default());
+        let op = blocks[0].patch.as_ref().expect("a patch block");
+        let lines: Vec<Vec<&str>> = op.hunks.iter().map(|h| h.lines().collect()).collect();
+        assert_eq!(
+            lines,
+            [
+                vec![" a", "-b", "+c", " ", "--- x", "+d"],
+                vec![" e", "-f", "+g"]
+            ]
+        );
+        let flags: Vec<_> = op
+            .hunks
+            .iter()
+            .map(|h| (h.no_newline_old, h.no_newline_new))
+            .collect();
+        assert_eq!(flags, [(true, false), (false, true)]);
+        assert_eq!(blocks[0].old_lines, "a\nb\n\n-- x\ne\nf");
+    }
 
     #[test]
     fn reads_hunk_numbers() {

@@ -18,9 +18,10 @@
 //! patch is applied entirely or not at all.
 
 use super::{
-    clean_path, make_block, push_update, shown, Fed, Hunk, Operation, PatchEvent, PatchOp,
+    clean_path, make_block, push_update, shown, Fed, Hunk, Operation, PatchEvent, PatchOp, Sides,
 };
 use crate::block::Format;
+use crate::parser::trim;
 
 const FORMAT: Format = Format::ApplyPatch;
 
@@ -35,12 +36,31 @@ struct Op {
     /// Blank lines not yet known to be content.
     blanks: u32,
     raw: String,
-    /// The body length of the section read last.
+    /// The body length of the section read last (in this operation or the
+    /// one before).
     last_body: usize,
+    /// Every body line's old and new side, for the block.
+    sides: Sides,
+    /// Body lines read the short way and so far only in `raw`, which ends
+    /// with them: from byte `run.0`, `run.1` lines, `run.2` of them `+`. Put
+    /// in the section in one piece before anything else reads or adds to it.
+    run: (usize, u32, u32),
 }
 
 impl Op {
+    /// Moves the lines of `run` into the section.
+    fn flush_run(&mut self) {
+        let (from, lines, added) = std::mem::take(&mut self.run);
+        if lines > 0 {
+            // Without the LF after the last line.
+            let end = self.raw.len().saturating_sub(1);
+            let text = self.raw.get(from..end).unwrap_or("");
+            self.hunk.push_lines(text, lines, added);
+        }
+    }
+
     fn close_hunk(&mut self) {
+        self.flush_run();
         let h = std::mem::take(&mut self.hunk);
         self.last_body = h.body().len();
         if !h.is_empty() || !h.anchors.is_empty() || h.end_of_file {
@@ -57,6 +77,7 @@ impl Op {
                 .reserve((self.last_body + self.last_body / 4).min(1 << 16));
         }
         self.hunk.push_line(line);
+        self.sides.push(line);
     }
 }
 
@@ -69,6 +90,10 @@ pub(crate) struct Reader {
     /// The folder of a `cd <dir> && apply_patch <<'EOF'` line before the
     /// patch: its paths are read from there, as Codex runs it.
     dir: Option<String>,
+    /// The last operation's text length, last section's body length and
+    /// sides' lengths: the operations of one patch are mostly alike, so the
+    /// next one gets that much room at once instead of growing to it.
+    last: (usize, usize, (usize, usize)),
 }
 
 /// `*** Add File: x` and friends: the header kind and the path.
@@ -90,13 +115,16 @@ impl Reader {
     /// A reader when `line` is `*** Begin Patch`, or an operation header
     /// without one (read so that it can be refused with its reason).
     /// `shell`: the last non-blank line before it that runs `apply_patch`, if any.
+    /// `updates`: the stream reports events (the start event's path is copied
+    /// only then).
     pub(crate) fn start(
         line: &str,
         line_number: u32,
         shell: Option<&str>,
         out: &mut Vec<PatchEvent>,
+        updates: bool,
     ) -> Option<Reader> {
-        let t = line.trim();
+        let t = trim(line);
         if t == "*** Begin Patch" {
             let mut r = Reader {
                 begin_line: line_number,
@@ -104,6 +132,7 @@ impl Reader {
                 op: None,
                 failed: None,
                 dir: None,
+                last: (0, 0, (0, 0)),
             };
             match shell.map(changed_folder) {
                 Some(Some(Ok(dir))) => r.dir = Some(dir),
@@ -122,15 +151,16 @@ impl Reader {
                 op: None,
                 failed: None,
                 dir: None,
+                last: (0, 0, (0, 0)),
             };
             r.failed = Some(format!("`*** Begin Patch` is missing before `{}` at line {line_number}; start the patch with a line `*** Begin Patch`", shown(t)));
-            r.begin(t, line_number, out, false);
+            r.begin(t, line_number, out, updates);
             return Some(r);
         }
         None
     }
 
-    fn begin(&mut self, t: &str, line_number: u32, out: &mut Vec<PatchEvent>, _updates: bool) {
+    fn begin(&mut self, t: &str, line_number: u32, out: &mut Vec<PatchEvent>, updates: bool) {
         let Some((operation, p)) = header(t) else {
             return;
         };
@@ -141,12 +171,15 @@ impl Reader {
                 shown(t)
             ));
         }
-        // Room for a typical operation's text (it grows from there).
-        let mut raw = String::with_capacity(1024);
+        let (last_raw, last_body, last_sides) = self.last;
+        // Room for a typical operation's text, or the last one's and a
+        // quarter more (it grows from there).
+        let mut raw = String::with_capacity((last_raw + last_raw / 4).clamp(1024, 1 << 16));
         raw.push_str(t);
         raw.push('\n');
         out.push(PatchEvent::Start {
-            path: path.clone(),
+            // Read only by a stream that reports events.
+            path: if updates { path.clone() } else { String::new() },
             format: FORMAT,
             line_number,
         });
@@ -159,7 +192,9 @@ impl Reader {
             hunk: Hunk::default(),
             blanks: 0,
             raw,
-            last_body: 0,
+            last_body,
+            sides: Sides::like(last_sides),
+            run: (0, 0, 0),
         });
     }
 
@@ -183,6 +218,7 @@ impl Reader {
     fn close_op(&mut self) {
         if let Some(mut op) = self.op.take() {
             op.close_hunk();
+            self.last = (op.raw.len(), op.last_body, op.sides.lens());
             if op.operation == Operation::Update && op.hunks.is_empty() && op.move_to.is_none() {
                 let (path, at) = (op.path.clone(), op.line_number);
                 // A bare `@@` with nothing after it is a section left empty, not a missing one.
@@ -204,7 +240,16 @@ impl Reader {
         out: &mut Vec<PatchEvent>,
         updates: bool,
     ) -> Fed {
-        let t = line.trim();
+        if self.plain_body_line(line) {
+            if updates {
+                out.push(PatchEvent::Current { format: FORMAT });
+            }
+            return Fed::Taken;
+        }
+        if let Some(op) = self.op.as_mut() {
+            op.flush_run();
+        }
+        let t = trim(line);
         if t == "*** End Patch" {
             self.close_op();
             self.emit(out, None);
@@ -336,6 +381,45 @@ impl Reader {
         Fed::Taken
     }
 
+    /// Reads `line` and returns true when it is a body line of the section
+    /// being read that needs none of the tests below (most lines of a
+    /// patch): a `+` or `-` line, or a ` ` line whose first other character
+    /// is not `*`, so that trimmed it is neither blank nor a `***` line; no
+    /// blank lines held, the section not ended by `*** End of File`, the
+    /// patch not failed. What [`Reader::line`] would do with it, without
+    /// trimming it and testing it for every marker first.
+    fn plain_body_line(&mut self, line: &str) -> bool {
+        let plain = match line.as_bytes() {
+            [b'+' | b'-', ..] => true,
+            [b' ', rest @ ..] => rest
+                .iter()
+                .find(|&&b| b != b' ' && !(0x09..=0x0D).contains(&b))
+                // A non-ASCII character may be whitespace `trim` removes.
+                .is_some_and(|&b| b != b'*' && b < 0x80),
+            _ => false,
+        };
+        let Some(op) = self.op.as_mut() else {
+            return false;
+        };
+        let fits = match op.operation {
+            Operation::Update => !op.hunk.end_of_file,
+            Operation::Add => line.starts_with('+'),
+            Operation::Delete => false,
+        };
+        if !plain || !fits || op.blanks > 0 || self.failed.is_some() {
+            return false;
+        }
+        if op.run.1 == 0 {
+            op.run.0 = op.raw.len();
+        }
+        op.raw.push_str(line);
+        op.raw.push('\n');
+        op.run.1 += 1;
+        op.run.2 += u32::from(line.starts_with('+'));
+        op.sides.push(line);
+        true
+    }
+
     /// Completes (or, with `why`, discards) every operation read so far.
     fn emit(&mut self, out: &mut Vec<PatchEvent>, why: Option<String>) {
         let why = why.or_else(|| self.failed.take());
@@ -365,7 +449,7 @@ impl Reader {
                         raw.pop();
                     }
                     let patch = PatchOp { operation: op.operation, move_to: op.move_to, hunks: op.hunks, patch: 0 };
-                    out.push(PatchEvent::Complete(make_block(FORMAT, op.path, op.line_number, raw, patch)));
+                    out.push(PatchEvent::Complete(make_block(FORMAT, op.path, op.line_number, raw, patch, op.sides)));
                 }
             }
         }
@@ -444,6 +528,70 @@ fn changed_folder(shell: &str) -> Option<Result<String, &'static str>> {
 #[cfg(test)]
 mod tests {
     use super::changed_folder;
+    use crate::parser::{EditStream, ParseOptions, StreamEvent};
+
+    /// The paths `block-start` names, with events on (the readers copy the
+    /// path for the start event only then).
+    fn started(reply: &str) -> Vec<String> {
+        let mut stream = EditStream::new(&ParseOptions::default());
+        let mut events = stream.feed(reply);
+        events.extend(stream.finish());
+        events
+            .into_iter()
+            .filter_map(|e| match e {
+                StreamEvent::BlockStart { file_path, .. } => Some(file_path),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Lines read without the marker tests (`+`, `-`, ` ` then no `*`)
+    /// and lines that need them: a marker indented by any whitespace
+    /// `str::trim` removes still ends the patch; after a `+` it is text.
+    #[test]
+    fn body_lines_and_indented_markers() {
+        use crate::parser::parse_edits;
+        for indent in [" ", " \t", " \u{3000}", "\u{a0}"] {
+            let reply = format!("*** Begin Patch\n*** Update File: a\n@@\n -  *x\n-y\n+*** End Patch\n+\n{indent}*** End Patch\nafter\n");
+            let blocks = parse_edits(&reply, &ParseOptions::default());
+            assert_eq!(blocks.len(), 1, "{indent:?}");
+            assert_eq!(blocks[0].old_lines, "-  *x\ny", "{indent:?}");
+            assert_eq!(blocks[0].new_lines, "-  *x\n*** End Patch\n", "{indent:?}");
+        }
+    }
+
+    /// Sections whose lines come the short way (in one piece from the
+    /// operation's text) and the long way (blank lines held, then context)
+    /// in any order hold every line, each once, in order.
+    #[test]
+    fn sections_mixing_plain_and_held_lines() {
+        use crate::parser::parse_edits;
+        let reply = "*** Begin Patch\n*** Update File: a\n@@ f\n a\n-b\n\n\n+c\n@@\n\n d\n+e\n*** End of File\n*** Add File: n\n+x\n\n+y\n*** End Patch\n";
+        let blocks = parse_edits(reply, &ParseOptions::default());
+        let lines = |i: usize| -> Vec<Vec<String>> {
+            let op = blocks[i].patch.as_ref().expect("a patch block");
+            let hunk_lines = |h: &crate::patch::Hunk| h.lines().map(String::from).collect();
+            op.hunks.iter().map(hunk_lines).collect()
+        };
+        assert_eq!(
+            lines(0),
+            [vec![" a", "-b", " ", " ", "+c"], vec![" ", " d", "+e"]]
+        );
+        assert_eq!(lines(1), [vec!["+x", "+", "+y"]]);
+        assert_eq!(blocks[0].new_lines, "a\n\n\nc\n\nd\ne");
+    }
+
+    #[test]
+    fn block_start_names_each_operation_path() {
+        let ops = "*** Update File: a.txt\n@@\n-x\n+y\n*** Add File: b.txt\n+z\n*** End Patch\n";
+        assert_eq!(
+            started(&format!("*** Begin Patch\n{ops}")),
+            ["a.txt", "b.txt"]
+        );
+        // A patch missing its `*** Begin Patch` is refused, but it is
+        // still reported as it is read.
+        assert_eq!(started(ops), ["a.txt", "b.txt"]);
+    }
 
     #[test]
     fn reads_the_folder_a_shell_line_changes_to() {
