@@ -9,6 +9,7 @@
 // parser on a 4 MB patch, one shot and streamed in 64-byte chunks.
 //
 // Usage: node scripts/build.mjs && node benches/patch.mjs
+//        EDITBLOCKS_PKG=/tmp/pkg-before/node/index.cjs node benches/patch.mjs --parse   (another build)
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +19,7 @@ import { applyDiff } from '@openai/agents-core';
 import { makeCase, memoryHost, time } from './patch-cases.mjs';
 
 const require = createRequire(import.meta.url);
-const { applyEditsSync, parseEdits, EditStream } = require('../pkg/node/index.cjs');
+const { applyEditsSync, parseEdits, EditStream } = require(process.env.EDITBLOCKS_PKG ?? '../pkg/node/index.cjs');
 
 const ours = (reply, files) => {
   const host = memoryHost(files);
