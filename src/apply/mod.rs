@@ -299,33 +299,7 @@ impl Transaction {
                 None => &Loaded::Missing,
             };
         }
-        self.read_keyed(host, path).1
-    }
-
-    /// As [`Transaction::read`], with the path's shared key (for the maps
-    /// of [`Staged`]), for a path most likely not read yet: its key is
-    /// made first and the map looked up once.
-    pub(crate) fn read_keyed(&mut self, host: &mut dyn FileHost, path: &str) -> (Rc<str>, &Loaded) {
-        use std::collections::hash_map::Entry as Slot;
-        match self.entries.entry(Rc::from(path)) {
-            Slot::Occupied(seen) => {
-                let key = seen.key().clone();
-                (key, &seen.into_mut().loaded)
-            }
-            Slot::Vacant(new) => {
-                let key = new.key().clone();
-                let (original, loaded) = load(host, path);
-                let entry = new.insert(Entry {
-                    original,
-                    loaded,
-                    plan: None,
-                    moved_from: None,
-                    moved_away: false,
-                    listed: false,
-                });
-                (key, &entry.loaded)
-            }
-        }
+        self.read_with_key(host, Rc::from(path))
     }
 
     /// As [`Transaction::read`], under `key` (the path) when it is read
@@ -398,7 +372,7 @@ impl Transaction {
         self.entry(path).plan = Some(Plan::Write(content));
     }
 
-    /// As [`Transaction::write`], for a path keyed by [`Transaction::read_keyed`].
+    /// As [`Transaction::write`], for a path keyed by [`Transaction::read_with_key`].
     pub(crate) fn write_keyed(&mut self, key: Rc<str>, content: String) {
         self.keyed_entry(key).plan = Some(Plan::Write(content));
     }
