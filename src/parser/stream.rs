@@ -14,6 +14,7 @@ use super::sink::{AnySink, CompleteBlock, EventSink, Mark, PathAt, Sink};
 use super::{trim, ParseOptions};
 use crate::block::{EditBlock, Format};
 use crate::patch::{Fed, PatchEvent, PatchReader};
+use crate::text::find_byte;
 
 /// A named section of a block, as the block's format calls it.
 ///
@@ -576,7 +577,7 @@ impl GrammarCore {
             self.at_start = rest.is_empty();
         }
         if !self.partial.is_empty() {
-            match find_newline(rest.as_bytes()) {
+            match find_byte(rest.as_bytes(), b'\n') {
                 None => {
                     self.partial.push_str(rest);
                     return;
@@ -591,7 +592,7 @@ impl GrammarCore {
                 }
             }
         }
-        while let Some(i) = find_newline(rest.as_bytes()) {
+        while let Some(i) = find_byte(rest.as_bytes(), b'\n') {
             self.line(&rest[..i]);
             rest = &rest[i + 1..];
         }
@@ -1673,13 +1674,6 @@ fn common_prefix(a: &str, na: u32, b: &str, nb: u32) -> Prefix {
             _ => return Prefix::Bytes(n, shared),
         }
     }
-}
-
-/// Position of the first `'\n'`, a word at a time (the byte found from
-/// the word's bits, not looked for again one byte at a time).
-#[inline(always)]
-fn find_newline(bytes: &[u8]) -> Option<usize> {
-    crate::text::find_byte(bytes, b'\n')
 }
 
 fn preview(text: &str) -> String {

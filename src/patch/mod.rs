@@ -289,6 +289,42 @@ pub struct PatchOp {
     pub patch: u32,
 }
 
+/// Body lines written to an operation's text (which ends with them) and
+/// not yet put in their hunk: the readers put them there in one piece, one
+/// copy instead of one per line, before anything reads the hunk or adds
+/// other text.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct PendingLines {
+    /// Where the first of them starts in the text.
+    from: usize,
+    lines: u32,
+    /// How many start with `+`.
+    added: u32,
+}
+
+impl PendingLines {
+    /// Writes body line `line` (and its LF) to `raw`, pending.
+    pub(crate) fn push(&mut self, raw: &mut String, line: &str) {
+        if self.lines == 0 {
+            self.from = raw.len();
+        }
+        raw.push_str(line);
+        raw.push('\n');
+        self.lines += 1;
+        self.added += u32::from(line.starts_with('+'));
+    }
+
+    /// Puts the pending lines of `raw` in `hunk` (nowhere without one).
+    pub(crate) fn flush(&mut self, raw: &str, hunk: Option<&mut Hunk>) {
+        let PendingLines { from, lines, added } = std::mem::take(self);
+        // Without the LF after the last line.
+        let end = raw.len().saturating_sub(1);
+        if let (true, Some(hunk), Some(text)) = (lines > 0, hunk, raw.get(from..end)) {
+            hunk.push_lines(text, lines, added);
+        }
+    }
+}
+
 /// The old and new side of an operation's hunks, as [`make_block`] puts
 /// them in `old_lines` / `new_lines`: every body line without its prefix,
 /// context and `-` lines on the old side, context and `+` lines on the new,

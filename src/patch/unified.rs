@@ -14,7 +14,8 @@
 //! body decides.
 
 use super::{
-    clean_path, make_block, push_update, Fed, Hunk, Operation, PatchEvent, PatchOp, Sides,
+    clean_path, make_block, push_update, Fed, Hunk, Operation, PatchEvent, PatchOp, PendingLines,
+    Sides,
 };
 use crate::block::Format;
 
@@ -59,24 +60,14 @@ struct File {
     raw: String,
     /// Every body line's old and new side, for the block.
     sides: Sides,
-    /// Body lines so far only in `raw`, which ends with them: from byte
-    /// `run.0`, `run.1` lines, `run.2` of them `+`. Put in the hunk in one
-    /// piece before anything else reads the hunk or adds to `raw`.
-    run: (usize, u32, u32),
+    /// Body lines so far only in `raw`.
+    run: PendingLines,
 }
 
 impl File {
-    /// Moves the lines of `run` into the hunk being read.
+    /// Puts the lines of `run` in the hunk being read.
     fn flush_run(&mut self) {
-        let (from, lines, added) = std::mem::take(&mut self.run);
-        if lines == 0 {
-            return;
-        }
-        // Without the LF after the last line.
-        let end = self.raw.len().saturating_sub(1);
-        if let (Some(h), Some(text)) = (self.hunk.as_mut(), self.raw.get(from..end)) {
-            h.push_lines(text, lines, added);
-        }
+        self.run.flush(&self.raw, self.hunk.as_mut());
     }
 }
 
@@ -509,15 +500,12 @@ impl Reader {
             return;
         }
         let first = line.as_bytes().first();
-        if first == Some(&b'\\') {
-            // It reads the hunk's last line, and is not a body line.
-            f.flush_run();
-        }
-        let at = f.raw.len();
-        f.raw.push_str(line);
-        f.raw.push('\n');
         match first {
             Some(b'\\') => {
+                // It reads the hunk's last line, and is not a body line.
+                f.flush_run();
+                f.raw.push_str(line);
+                f.raw.push('\n');
                 let Some(h) = f.hunk.as_mut() else { return };
                 match h.last_line().and_then(|l| l.as_bytes().first()) {
                     Some(b'-') => h.no_newline_old = true,
@@ -538,11 +526,7 @@ impl Reader {
             }
         }
         // Put in the hunk with the lines after it (see `File::flush_run`).
-        if f.run.1 == 0 {
-            f.run.0 = at;
-        }
-        f.run.1 += 1;
-        f.run.2 += u32::from(first == Some(&b'+'));
+        f.run.push(&mut f.raw, line);
         f.sides.push(line);
         if updates && current {
             out.push(PatchEvent::Current { format: FORMAT });

@@ -18,7 +18,8 @@
 //! patch is applied entirely or not at all.
 
 use super::{
-    clean_path, make_block, push_update, shown, Fed, Hunk, Operation, PatchEvent, PatchOp, Sides,
+    clean_path, make_block, push_update, shown, Fed, Hunk, Operation, PatchEvent, PatchOp,
+    PendingLines, Sides,
 };
 use crate::block::Format;
 use crate::parser::trim;
@@ -41,22 +42,14 @@ struct Op {
     last_body: usize,
     /// Every body line's old and new side, for the block.
     sides: Sides,
-    /// Body lines read the short way and so far only in `raw`, which ends
-    /// with them: from byte `run.0`, `run.1` lines, `run.2` of them `+`. Put
-    /// in the section in one piece before anything else reads or adds to it.
-    run: (usize, u32, u32),
+    /// Body lines read the short way, so far only in `raw`.
+    run: PendingLines,
 }
 
 impl Op {
-    /// Moves the lines of `run` into the section.
+    /// Puts the lines of `run` in the section.
     fn flush_run(&mut self) {
-        let (from, lines, added) = std::mem::take(&mut self.run);
-        if lines > 0 {
-            // Without the LF after the last line.
-            let end = self.raw.len().saturating_sub(1);
-            let text = self.raw.get(from..end).unwrap_or("");
-            self.hunk.push_lines(text, lines, added);
-        }
+        self.run.flush(&self.raw, Some(&mut self.hunk));
     }
 
     fn close_hunk(&mut self) {
@@ -194,7 +187,7 @@ impl Reader {
             raw,
             last_body,
             sides: Sides::like(last_sides),
-            run: (0, 0, 0),
+            run: PendingLines::default(),
         });
     }
 
@@ -409,13 +402,7 @@ impl Reader {
         if !plain || !fits || op.blanks > 0 || self.failed.is_some() {
             return false;
         }
-        if op.run.1 == 0 {
-            op.run.0 = op.raw.len();
-        }
-        op.raw.push_str(line);
-        op.raw.push('\n');
-        op.run.1 += 1;
-        op.run.2 += u32::from(line.starts_with('+'));
+        op.run.push(&mut op.raw, line);
         op.sides.push(line);
         true
     }
