@@ -556,7 +556,8 @@ fn apply_hunks(
     let lines = &view[..];
     // Room for every added line, so the file's lines are copied once.
     let added: usize = hunks.iter().map(Hunk::added_hint).sum();
-    let mut out = DocEdit::new(doc, lines.len() + added);
+    let written: usize = hunks.iter().map(Hunk::body_len).sum();
+    let mut out = DocEdit::with_room(doc, lines.len() + added, written);
     let mut copied = 0usize; // lines of `doc` already handled
     let mut cursor = 0usize; // where the next section may start
     let mut offset: isize = 0; // unified: actual minus stated start of the last hunk

@@ -37,7 +37,9 @@ pub(crate) struct Doc {
     pub file: TextFile,
     /// The texts the lines are ranges of, [`BODY`] first. Shared with the
     /// documents this one was edited from.
-    texts: Vec<Rc<str>>,
+    /// (`Rc<String>`, not `Rc<str>`: a written text is kept as built,
+    /// without a copy.)
+    texts: Vec<Rc<String>>,
     lines: Vec<LineRef>,
     pub final_newline: bool,
 }
@@ -45,7 +47,7 @@ pub(crate) struct Doc {
 impl Doc {
     /// The file as read: every line a range of one copy of its body.
     pub fn from_text(file: &TextFile) -> Doc {
-        let body: Rc<str> = Rc::from(file.body.as_str());
+        let body = Rc::new(file.body.clone());
         let mut lines = Vec::with_capacity(body.len() / 32 + 1);
         scan_lines(body.as_bytes(), |s| {
             lines.push(LineRef {
@@ -72,7 +74,7 @@ impl Doc {
     ) -> Doc {
         let empty = Doc {
             file,
-            texts: vec![Rc::from("")],
+            texts: vec![Rc::default()],
             lines: Vec::new(),
             final_newline,
         };
@@ -188,10 +190,16 @@ pub(crate) struct DocEdit<'d> {
 impl<'d> DocEdit<'d> {
     /// `room`: how many lines the new document will about have.
     pub fn new(base: &'d Doc, room: usize) -> DocEdit<'d> {
+        DocEdit::with_room(base, room, 0)
+    }
+
+    /// As [`DocEdit::new`], with room for about `written_bytes` of
+    /// written lines (so the written text is not grown line by line).
+    pub fn with_room(base: &'d Doc, room: usize, written_bytes: usize) -> DocEdit<'d> {
         DocEdit {
             base,
             lines: Vec::with_capacity(room),
-            written: String::new(),
+            written: String::with_capacity(written_bytes),
         }
     }
 
@@ -253,7 +261,7 @@ impl<'d> DocEdit<'d> {
     pub fn finish(self, final_newline: bool) -> Doc {
         let mut texts = self.base.texts.clone();
         if !self.written.is_empty() {
-            texts.push(Rc::from(self.written));
+            texts.push(Rc::new(self.written));
         }
         Doc {
             file: self.base.file.clone(),

@@ -228,6 +228,11 @@ impl Hunk {
         self.pushed.1 as usize
     }
 
+    /// The body's length in bytes: at least what its added lines take.
+    pub(crate) fn body_len(&self) -> usize {
+        self.body.len()
+    }
+
     /// About how many lines [`Hunk::old_side`] has (for sizes).
     pub(crate) fn old_hint(&self) -> usize {
         self.pushed.0.saturating_sub(self.pushed.1) as usize
