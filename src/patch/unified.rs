@@ -14,8 +14,8 @@
 //! body decides.
 
 use super::{
-    clean_path, make_block, push_update, Fed, Hunk, Operation, PatchEvent, PatchOp, PendingLines,
-    Sides,
+    clean_path, make_block, push_update, raw_to_apply, Fed, Hunk, Operation, PatchEvent, PatchOp,
+    PendingLines, Sides,
 };
 use crate::block::Format;
 
@@ -82,6 +82,11 @@ pub(crate) struct Reader {
     last_body: usize,
     /// The last file's [`Sides::lens`], likewise.
     last_sides: (usize, usize),
+    /// The blocks are only applied (see [`super::make_block`]): a file's
+    /// text is read only while the file is, and its buffer serves the next
+    /// one (`spare`).
+    to_apply: bool,
+    spare: String,
 }
 
 /// What a file's text is first given room for (it grows from there).
@@ -232,38 +237,44 @@ fn git_names(rest: &str) -> Option<(String, String)> {
 impl Reader {
     /// A reader when `line` starts a diff: `diff --git` (certain) or `--- x`
     /// (tentative: the second value says so).
-    pub(crate) fn start(line: &str, n: u32) -> Option<(Reader, bool)> {
+    /// `to_apply`: the blocks are only applied (see [`super::make_block`]).
+    pub(crate) fn start(line: &str, n: u32, to_apply: bool) -> Option<(Reader, bool)> {
+        let new = |held| Reader {
+            file: None,
+            held,
+            last_raw: 0,
+            last_body: 0,
+            last_sides: (0, 0),
+            to_apply,
+            spare: String::new(),
+        };
         if let Some(rest) = line.strip_prefix("diff --git ") {
-            let mut r = Reader {
-                file: None,
-                held: None,
-                last_raw: 0,
-                last_body: 0,
-                last_sides: (0, 0),
-            };
+            let mut r = new(None);
             r.open_git(line, rest, n);
             return Some((r, false));
         }
         if let Some(rest) = line.strip_prefix("--- ") {
             if !rest.trim().is_empty() {
-                return Some((
-                    Reader {
-                        file: None,
-                        held: Some((line.to_string(), n)),
-                        last_raw: 0,
-                        last_body: 0,
-                        last_sides: (0, 0),
-                    },
-                    true,
-                ));
+                return Some((new(Some((line.to_string(), n))), true));
             }
         }
         None
     }
 
-    /// A new file's text buffer.
-    fn raw_room(&self) -> String {
-        String::with_capacity(room(self.last_raw, RAW_CAPACITY))
+    /// A new file's text buffer: the last file's when it is not kept.
+    fn raw_room(&mut self) -> String {
+        let mut raw = std::mem::take(&mut self.spare);
+        raw.reserve(room(self.last_raw, RAW_CAPACITY));
+        raw
+    }
+
+    /// A new file's sides.
+    fn sides_room(&self) -> Sides {
+        if self.to_apply {
+            Sides::firsts()
+        } else {
+            Sides::like(self.last_sides)
+        }
     }
 
     fn open_git(&mut self, line: &str, rest: &str, n: u32) {
@@ -271,7 +282,7 @@ impl Reader {
             line_number: n,
             git: git_names(rest),
             raw: self.raw_room(),
-            sides: Sides::like(self.last_sides),
+            sides: self.sides_room(),
             ..File::default()
         };
         f.raw.push_str(line);
@@ -310,7 +321,7 @@ impl Reader {
                     self.file = Some(File {
                         line_number: at,
                         raw: self.raw_room(),
-                        sides: Sides::like(self.last_sides),
+                        sides: self.sides_room(),
                         ..File::default()
                     });
                 }
@@ -658,10 +669,21 @@ impl Reader {
             discard(out, Some(path), reason);
             return;
         }
-        let mut raw = f.raw;
-        if raw.ends_with('\n') {
-            raw.pop();
-        }
+        let raw = if self.to_apply {
+            // Read for the last time: the block keeps what applying reads,
+            // the buffer serves the next file.
+            let kept = raw_to_apply(FORMAT, &f.raw);
+            let mut buffer = f.raw;
+            buffer.clear();
+            self.spare = buffer;
+            kept
+        } else {
+            let mut raw = f.raw;
+            if raw.ends_with('\n') {
+                raw.pop();
+            }
+            raw
+        };
         let op = PatchOp {
             operation,
             move_to,
