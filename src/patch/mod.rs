@@ -371,10 +371,15 @@ impl Sides {
     /// Adds a body line, as [`Hunk::push_line`] got it (one line, no `'\n'`).
     /// Every line is kept with a `'\n'` after it (no test for the first
     /// line); [`Sides::take`] drops the last one.
+    #[inline(always)]
     pub(crate) fn push(&mut self, line: &str) {
-        if self.firsts_only {
-            return;
+        // Tested where the readers call it: no call per line when nothing is kept.
+        if !self.firsts_only {
+            self.keep(line);
         }
+    }
+
+    fn keep(&mut self, line: &str) {
         fn add(side: &mut String, text: &str) {
             side.push_str(text);
             side.push('\n');
