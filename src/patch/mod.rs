@@ -330,6 +330,12 @@ impl PendingLines {
 /// context and `-` lines on the old side, context and `+` lines on the new,
 /// joined by `'\n'` across hunks. Built as the readers push each body line,
 /// which then is at hand, rather than by splitting every hunk again.
+/// Whether a block may be parsed only to be applied (see [`make_block`]):
+/// in the full build only, for the engine's plan. `editblocks/lite` has no
+/// engine: there every test of it is false at compile time, and the code
+/// behind it left out of the module.
+pub(crate) const TO_APPLY_BUILT: bool = cfg!(feature = "full");
+
 #[derive(Debug, Default)]
 pub(crate) struct Sides {
     old: String,
@@ -374,7 +380,7 @@ impl Sides {
     #[inline(always)]
     pub(crate) fn push(&mut self, line: &str) {
         // Tested where the readers call it: no call per line when nothing is kept.
-        if !self.firsts_only {
+        if !(TO_APPLY_BUILT && self.firsts_only) {
             self.keep(line);
         }
     }
@@ -398,7 +404,7 @@ impl Sides {
     /// The old and new side, lines joined by `'\n'`; for
     /// [`Sides::firsts`], the first line of each, read from `hunks`.
     fn take(mut self, hunks: &[Hunk]) -> (String, String) {
-        if self.firsts_only {
+        if TO_APPLY_BUILT && self.firsts_only {
             // The first line of a side is the text of its first body line
             // (body lines hold no `'\n'`), as `push` would have kept it.
             let first = |not: char| {
@@ -665,35 +671,37 @@ pub(crate) fn shown(line: &str) -> String {
 mod tests {
     use super::*;
 
-    /// The files under `dir`, by path relative to it (`/`-separated).
-    fn read_tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-        fn walk(
-            base: &std::path::Path,
-            dir: &std::path::Path,
-            out: &mut std::collections::BTreeMap<String, Vec<u8>>,
-        ) {
-            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    walk(base, &path, out);
-                } else if let (Ok(rel), Ok(bytes)) = (path.strip_prefix(base), std::fs::read(&path))
-                {
-                    out.insert(rel.to_string_lossy().replace('\\', "/"), bytes);
-                }
-            }
-        }
-        let mut out = std::collections::BTreeMap::new();
-        walk(dir, dir, &mut out);
-        out
-    }
-
     /// Blocks parsed only to be applied are the blocks `parse_edits` gives
     /// with a patch block's `old_lines` / `new_lines` cut to their first
     /// line and its `raw_block` to what applying reads; applied to every
     /// patch fixture's files (with its options), both give the same result
     /// (file changes and all) and the same files, byte for byte.
     #[test]
+    #[cfg(feature = "full")]
     fn blocks_to_apply_apply_as_the_full_blocks() {
+        /// The files under `dir`, by path relative to it (`/`-separated).
+        fn read_tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+            fn walk(
+                base: &std::path::Path,
+                dir: &std::path::Path,
+                out: &mut std::collections::BTreeMap<String, Vec<u8>>,
+            ) {
+                for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                    let path = entry.path();
+                    if path.is_dir() {
+                        walk(base, &path, out);
+                    } else if let (Ok(rel), Ok(bytes)) =
+                        (path.strip_prefix(base), std::fs::read(&path))
+                    {
+                        out.insert(rel.to_string_lossy().replace('\\', "/"), bytes);
+                    }
+                }
+            }
+            let mut out = std::collections::BTreeMap::new();
+            walk(dir, dir, &mut out);
+            out
+        }
+
         use crate::engine::{apply_edits, ApplyOptions};
         use crate::parser::{parse_edits, parse_edits_to_apply, ParseOptions};
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/patch");

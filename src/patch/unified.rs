@@ -273,7 +273,7 @@ impl Reader {
 
     /// A new file's sides.
     fn sides_room(&self) -> Sides {
-        if self.to_apply {
+        if super::TO_APPLY_BUILT && self.to_apply {
             Sides::firsts()
         } else {
             Sides::like(self.last_sides)
@@ -700,7 +700,7 @@ impl Reader {
             discard(out, Some(path), reason);
             return;
         }
-        let raw = if self.to_apply {
+        let raw = if super::TO_APPLY_BUILT && self.to_apply {
             // Read for the last time: the block keeps what applying reads,
             // the buffer serves the next file.
             let kept = raw_to_apply(FORMAT, &f.raw);

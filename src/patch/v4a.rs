@@ -190,7 +190,7 @@ impl Reader {
             blanks: 0,
             raw,
             last_body,
-            sides: if self.to_apply {
+            sides: if super::TO_APPLY_BUILT && self.to_apply {
                 Sides::firsts()
             } else {
                 Sides::like(last_sides)
@@ -230,7 +230,7 @@ impl Reader {
                     format!("`*** Update File: {path}` at line {at} has no `@@` section and no `*** Move to:`; add the lines to change")
                 });
             }
-            if self.to_apply {
+            if super::TO_APPLY_BUILT && self.to_apply {
                 // Read for the last time: the block keeps what applying
                 // reads, the buffer serves the next operation.
                 let kept = raw_to_apply(FORMAT, &op.raw);
