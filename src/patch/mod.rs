@@ -325,17 +325,17 @@ impl PendingLines {
     }
 }
 
-/// The old and new side of an operation's hunks, as [`make_block`] puts
-/// them in `old_lines` / `new_lines`: every body line without its prefix,
-/// context and `-` lines on the old side, context and `+` lines on the new,
-/// joined by `'\n'` across hunks. Built as the readers push each body line,
-/// which then is at hand, rather than by splitting every hunk again.
 /// Whether a block may be parsed only to be applied (see [`make_block`]):
 /// in the full build only, for the engine's plan. `editblocks/lite` has no
 /// engine: there every test of it is false at compile time, and the code
 /// behind it left out of the module.
 pub(crate) const TO_APPLY_BUILT: bool = cfg!(feature = "full");
 
+/// The old and new side of an operation's hunks, as [`make_block`] puts
+/// them in `old_lines` / `new_lines`: every body line without its prefix,
+/// context and `-` lines on the old side, context and `+` lines on the new,
+/// joined by `'\n'` across hunks. Built as the readers push each body line,
+/// which then is at hand, rather than by splitting every hunk again.
 #[derive(Debug, Default)]
 pub(crate) struct Sides {
     old: String,
