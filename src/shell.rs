@@ -9,9 +9,12 @@ const COMMANDS: [&str; 4] = ["git rm ", "git mv ", "mkdir -p ", "rm -rf "];
 pub fn detect_shell_suggestions(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut rest = text;
-    while let Some(open) = rest.find('`') {
+    // Backticks found eight bytes at a time (this scans every reply
+    // `applyEdits` gets, most of it patch text without a backtick).
+    let tick = |s: &str| crate::text::find_byte(s.as_bytes(), b'`');
+    while let Some(open) = tick(rest) {
         let after = &rest[open + 1..];
-        let Some(close) = after.find('`') else { break };
+        let Some(close) = tick(after) else { break };
         let span = &after[..close];
         let is_command = !span.contains('\n')
             && COMMANDS.iter().any(|c| {

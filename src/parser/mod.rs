@@ -186,10 +186,28 @@ pub struct ParseOptions {
 /// Every complete block in `text`, in order: the stream fed once, then
 /// finished.
 pub fn parse_edits(text: &str, options: &ParseOptions) -> Vec<EditBlock> {
+    parse_blocks(text, options, false)
+}
+
+/// [`parse_edits`] for blocks that will only be applied (the engine's
+/// plan): a patch block leaves out the texts only renderers read, so that
+/// each file operation costs fewer and smaller copies (see
+/// [`crate::patch::make_block`]). Applying them gives what applying
+/// [`parse_edits`]'s blocks gives, byte for byte.
+// Used by the full wasm binding only (src/wasm/engine.rs `read_input`).
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
+pub(crate) fn parse_edits_to_apply(text: &str, options: &ParseOptions) -> Vec<EditBlock> {
+    parse_blocks(text, options, true)
+}
+
+fn parse_blocks(text: &str, options: &ParseOptions, to_apply: bool) -> Vec<EditBlock> {
     // The grammar's span sink, the blocks copied out of the reply read with
     // the line-end rule: one instance of the grammar serves both (the wasm
     // module carries each instance).
     let mut grammar = Grammar::new(options, SpanSink::default());
+    if to_apply {
+        grammar.patches_to_apply();
+    }
     grammar.feed(text);
     grammar.end();
     let SpanSink { spans, patches, .. } = std::mem::take(grammar.sink_mut());

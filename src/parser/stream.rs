@@ -405,6 +405,9 @@ pub struct GrammarCore {
     stray_divider: Option<u32>,
     allow_v4a: bool,
     allow_unified: bool,
+    /// The patch blocks are only applied: they leave out the copies only
+    /// renderers read (see [`GrammarCore::patches_to_apply`]).
+    patches_to_apply: bool,
     /// The patch being read (see [`crate::patch`]), and whether its first
     /// line may still turn out not to start one (`--- x` without `+++ y`).
     patch: Option<PatchReader>,
@@ -454,6 +457,7 @@ impl GrammarCore {
             stray_divider: None,
             allow_v4a: has(Format::ApplyPatch),
             allow_unified: has(Format::UnifiedDiff),
+            patches_to_apply: false,
             patch: None,
             patch_tentative: false,
             shell_line: None,
@@ -473,6 +477,13 @@ impl GrammarCore {
             spare: String::new(),
             completed: 0,
         }
+    }
+
+    /// The patch blocks will only be applied, never rendered or handed
+    /// out: each leaves out what only a renderer reads (see
+    /// [`crate::patch::make_block`]). For [`super::parse_edits_to_apply`].
+    pub(crate) fn patches_to_apply(&mut self) {
+        self.patches_to_apply = true;
     }
 
     /// Forgets the reply read so far (after [`Grammar::end`]): the next
@@ -956,6 +967,7 @@ impl GrammarCore {
             self.shell_line.as_deref(),
             &mut self.patch_out,
             self.events,
+            self.patches_to_apply,
         );
         if !trim(line).is_empty() {
             self.shell_line = (line.contains("apply_patch") || line.contains("applypatch"))

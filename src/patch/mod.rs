@@ -330,6 +330,12 @@ impl PendingLines {
     }
 }
 
+/// Whether a block may be parsed only to be applied (see [`make_block`]):
+/// in the full build only, for the engine's plan. `editblocks/lite` has no
+/// engine: there every test of it is false at compile time, and the code
+/// behind it left out of the module.
+pub(crate) const TO_APPLY_BUILT: bool = cfg!(feature = "full");
+
 /// The old and new side of an operation's hunks, as [`make_block`] puts
 /// them in `old_lines` / `new_lines`: every body line without its prefix,
 /// context and `-` lines on the old side, context and `+` lines on the new,
@@ -339,9 +345,23 @@ impl PendingLines {
 pub(crate) struct Sides {
     old: String,
     new: String,
+    /// The block is only applied ([`Sides::firsts`]): nothing is kept as
+    /// lines are pushed.
+    firsts_only: bool,
 }
 
 impl Sides {
+    /// Sides of a block that is only applied: only the first line of each
+    /// side is read (the result's `oldPreview` and `newPreview`),
+    /// so [`Sides::take`] finds them in the hunks and nothing is copied
+    /// per line.
+    pub(crate) fn firsts() -> Sides {
+        Sides {
+            firsts_only: true,
+            ..Sides::default()
+        }
+    }
+
     /// Sides with room for about as much as `last` (the previous operation's
     /// [`Sides::lens`]) and a quarter more: the operations of one patch are
     /// mostly alike, so they seldom grow by doubling.
@@ -350,6 +370,7 @@ impl Sides {
         Sides {
             old: String::with_capacity(room(last.0)),
             new: String::with_capacity(room(last.1)),
+            firsts_only: false,
         }
     }
 
@@ -361,7 +382,15 @@ impl Sides {
     /// Adds a body line, as [`Hunk::push_line`] got it (one line, no `'\n'`).
     /// Every line is kept with a `'\n'` after it (no test for the first
     /// line); [`Sides::take`] drops the last one.
+    #[inline(always)]
     pub(crate) fn push(&mut self, line: &str) {
+        // Tested where the readers call it: no call per line when nothing is kept.
+        if !(TO_APPLY_BUILT && self.firsts_only) {
+            self.keep(line);
+        }
+    }
+
+    fn keep(&mut self, line: &str) {
         fn add(side: &mut String, text: &str) {
             side.push_str(text);
             side.push('\n');
@@ -377,8 +406,21 @@ impl Sides {
         }
     }
 
-    /// The old and new side, lines joined by `'\n'`.
-    fn take(mut self) -> (String, String) {
+    /// The old and new side, lines joined by `'\n'`; for
+    /// [`Sides::firsts`], the first line of each, read from `hunks`.
+    fn take(mut self, hunks: &[Hunk]) -> (String, String) {
+        if TO_APPLY_BUILT && self.firsts_only {
+            // The first line of a side is the text of its first body line
+            // (body lines hold no `'\n'`), as `push` would have kept it.
+            let first = |not: char| {
+                hunks
+                    .iter()
+                    .flat_map(Hunk::lines)
+                    .find(|l| !l.starts_with(not))
+                    .map_or_else(String::new, |l| l.get(1..).unwrap_or("").to_string())
+            };
+            return (first('+'), first('-'));
+        }
         // Each side is empty or ends with the `'\n'` its last line got.
         self.old.pop();
         self.new.pop();
@@ -386,8 +428,27 @@ impl Sides {
     }
 }
 
+/// What `raw_block` keeps of an operation's text `raw` in a block that is
+/// only applied: applying reads only a unified diff's first `--- ` line
+/// (`src/patch/apply.rs`, naming the file the `---` line meant), so that
+/// line is kept, read as `str::lines` reads it, and nothing else.
+pub(crate) fn raw_to_apply(format: Format, raw: &str) -> String {
+    match format {
+        Format::UnifiedDiff => raw
+            .lines()
+            .find(|l| l.starts_with("--- "))
+            .map_or_else(String::new, str::to_string),
+        _ => String::new(),
+    }
+}
+
 /// Builds the block for a finished operation; `sides` holds every body line
 /// of `op`'s hunks, pushed in order.
+///
+/// A block that is only applied ([`crate::parser::parse_edits_to_apply`])
+/// gets [`Sides::firsts`] and `raw` from [`raw_to_apply`]: its `old_lines`
+/// and `new_lines` hold only their first line (the result's previews read
+/// no more) and `raw_block` only what applying reads.
 pub(crate) fn make_block(
     format: Format,
     path: String,
@@ -396,7 +457,7 @@ pub(crate) fn make_block(
     op: PatchOp,
     sides: Sides,
 ) -> EditBlock {
-    let (old_lines, new_lines) = sides.take();
+    let (old_lines, new_lines) = sides.take(&op.hunks);
     EditBlock {
         format,
         file_path: path,
@@ -477,6 +538,8 @@ impl PatchReader {
     /// `shell`: the last non-blank line before `line` that names
     /// `apply_patch` (a `cd <dir> && apply_patch <<'EOF'` moves the paths).
     /// `updates`: the stream reports events (as for [`PatchReader::line`]).
+    /// `to_apply`: the blocks are only applied (see [`make_block`]).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn start(
         line: &str,
         line_number: u32,
@@ -485,14 +548,15 @@ impl PatchReader {
         shell: Option<&str>,
         out: &mut Vec<PatchEvent>,
         updates: bool,
+        to_apply: bool,
     ) -> Option<(PatchReader, bool)> {
         if v4a {
-            if let Some(r) = v4a::Reader::start(line, line_number, shell, out, updates) {
+            if let Some(r) = v4a::Reader::start(line, line_number, shell, out, updates, to_apply) {
                 return Some((PatchReader::V4a(r), false));
             }
         }
         if unified {
-            if let Some((r, tentative)) = unified::Reader::start(line, line_number) {
+            if let Some((r, tentative)) = unified::Reader::start(line, line_number, to_apply) {
                 return Some((PatchReader::Unified(r), tentative));
             }
         }
@@ -611,6 +675,87 @@ pub(crate) fn shown(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Blocks parsed only to be applied are the blocks `parse_edits` gives
+    /// with a patch block's `old_lines` / `new_lines` cut to their first
+    /// line and its `raw_block` to what applying reads; applied to every
+    /// patch fixture's files (with its options), both give the same result
+    /// (file changes and all) and the same files, byte for byte.
+    #[test]
+    #[cfg(feature = "full")]
+    fn blocks_to_apply_apply_as_the_full_blocks() {
+        /// The files under `dir`, by path relative to it (`/`-separated).
+        fn read_tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+            fn walk(
+                base: &std::path::Path,
+                dir: &std::path::Path,
+                out: &mut std::collections::BTreeMap<String, Vec<u8>>,
+            ) {
+                for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                    let path = entry.path();
+                    if path.is_dir() {
+                        walk(base, &path, out);
+                    } else if let (Ok(rel), Ok(bytes)) =
+                        (path.strip_prefix(base), std::fs::read(&path))
+                    {
+                        out.insert(rel.to_string_lossy().replace('\\', "/"), bytes);
+                    }
+                }
+            }
+            let mut out = std::collections::BTreeMap::new();
+            walk(dir, dir, &mut out);
+            out
+        }
+
+        use crate::engine::{apply_edits, ApplyOptions};
+        use crate::parser::{parse_edits, parse_edits_to_apply, ParseOptions};
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/patch");
+        let mut cases = 0;
+        let mut dirs: Vec<_> = std::fs::read_dir(&root)
+            .expect("the patch fixtures")
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        dirs.sort();
+        for dir in dirs {
+            let Ok(reply) = std::fs::read_to_string(dir.join("reply.md")) else {
+                continue;
+            };
+            let name = dir.display();
+            let options: ApplyOptions = std::fs::read_to_string(dir.join("options.json"))
+                .map(|t| serde_json::from_str(&t).expect("options.json"))
+                .unwrap_or_default();
+            let full = parse_edits(&reply, &ParseOptions::default());
+            let to_apply = parse_edits_to_apply(&reply, &ParseOptions::default());
+            let first_line = |s: &str| s.split('\n').next().unwrap_or("").to_string();
+            let cut: Vec<EditBlock> = full
+                .iter()
+                .map(|b| match b.patch {
+                    Some(_) => EditBlock {
+                        old_lines: first_line(&b.old_lines),
+                        new_lines: first_line(&b.new_lines),
+                        raw_block: raw_to_apply(b.format, &b.raw_block),
+                        ..b.clone()
+                    },
+                    None => b.clone(),
+                })
+                .collect();
+            assert_eq!(to_apply, cut, "{name}");
+            let before = read_tree(&dir.join("before"));
+            let apply = |blocks: &[EditBlock]| {
+                let mut host = crate::MemoryHost::new();
+                host.files = before.clone();
+                let result = apply_edits(blocks, &mut host, &options);
+                (
+                    serde_json::to_string(&result).expect("a result"),
+                    host.files,
+                )
+            };
+            assert_eq!(apply(&to_apply), apply(&full), "{name}");
+            cases += 1;
+        }
+        assert!(cases > 100, "the patch fixtures were read ({cases})");
+    }
 
     /// The sides pushed line by line read as every hunk's old and new side
     /// joined in order, for every kind of body line: empty text, a line

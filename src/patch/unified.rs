@@ -14,8 +14,8 @@
 //! body decides.
 
 use super::{
-    clean_path, make_block, push_update, Fed, Hunk, Operation, PatchEvent, PatchOp, PendingLines,
-    Sides,
+    clean_path, make_block, push_update, raw_to_apply, Fed, Hunk, Operation, PatchEvent, PatchOp,
+    PendingLines, Sides,
 };
 use crate::block::Format;
 
@@ -73,8 +73,10 @@ impl File {
 
 pub(crate) struct Reader {
     file: Option<File>,
-    /// A `--- x` line that starts a file if `+++ y` follows.
-    held: Option<(String, u32)>,
+    /// The number of a `--- x` line that starts a file if `+++ y` follows;
+    /// its text is `held_line`, a buffer each such line reuses.
+    held: Option<u32>,
+    held_line: String,
     /// The last file's text length and its last hunk's body length: the
     /// files of one diff are mostly alike, so the next ones get that much
     /// room at once instead of growing to it.
@@ -82,6 +84,11 @@ pub(crate) struct Reader {
     last_body: usize,
     /// The last file's [`Sides::lens`], likewise.
     last_sides: (usize, usize),
+    /// The blocks are only applied (see [`super::make_block`]): a file's
+    /// text is read only while the file is, and its buffer serves the next
+    /// one (`spare`).
+    to_apply: bool,
+    spare: String,
 }
 
 /// What a file's text is first given room for (it grows from there).
@@ -232,38 +239,45 @@ fn git_names(rest: &str) -> Option<(String, String)> {
 impl Reader {
     /// A reader when `line` starts a diff: `diff --git` (certain) or `--- x`
     /// (tentative: the second value says so).
-    pub(crate) fn start(line: &str, n: u32) -> Option<(Reader, bool)> {
+    /// `to_apply`: the blocks are only applied (see [`super::make_block`]).
+    pub(crate) fn start(line: &str, n: u32, to_apply: bool) -> Option<(Reader, bool)> {
+        let new = |held: Option<(&str, u32)>| Reader {
+            file: None,
+            held: held.map(|(_, n)| n),
+            held_line: held.map_or_else(String::new, |(line, _)| line.to_string()),
+            last_raw: 0,
+            last_body: 0,
+            last_sides: (0, 0),
+            to_apply,
+            spare: String::new(),
+        };
         if let Some(rest) = line.strip_prefix("diff --git ") {
-            let mut r = Reader {
-                file: None,
-                held: None,
-                last_raw: 0,
-                last_body: 0,
-                last_sides: (0, 0),
-            };
+            let mut r = new(None);
             r.open_git(line, rest, n);
             return Some((r, false));
         }
         if let Some(rest) = line.strip_prefix("--- ") {
             if !rest.trim().is_empty() {
-                return Some((
-                    Reader {
-                        file: None,
-                        held: Some((line.to_string(), n)),
-                        last_raw: 0,
-                        last_body: 0,
-                        last_sides: (0, 0),
-                    },
-                    true,
-                ));
+                return Some((new(Some((line, n))), true));
             }
         }
         None
     }
 
-    /// A new file's text buffer.
-    fn raw_room(&self) -> String {
-        String::with_capacity(room(self.last_raw, RAW_CAPACITY))
+    /// A new file's text buffer: the last file's when it is not kept.
+    fn raw_room(&mut self) -> String {
+        let mut raw = std::mem::take(&mut self.spare);
+        raw.reserve(room(self.last_raw, RAW_CAPACITY));
+        raw
+    }
+
+    /// A new file's sides.
+    fn sides_room(&self) -> Sides {
+        if super::TO_APPLY_BUILT && self.to_apply {
+            Sides::firsts()
+        } else {
+            Sides::like(self.last_sides)
+        }
     }
 
     fn open_git(&mut self, line: &str, rest: &str, n: u32) {
@@ -271,7 +285,7 @@ impl Reader {
             line_number: n,
             git: git_names(rest),
             raw: self.raw_room(),
-            sides: Sides::like(self.last_sides),
+            sides: self.sides_room(),
             ..File::default()
         };
         f.raw.push_str(line);
@@ -280,14 +294,74 @@ impl Reader {
     }
 
     /// Whether a started file has shown its path yet (block-start is sent
-    /// once it has).
-    fn announce(f: &File, out: &mut Vec<PatchEvent>) {
-        if let Some(path) = file_path(f) {
+    /// once it has). `updates`: the stream reports events (the start
+    /// event's path is copied only then).
+    fn announce(f: &File, out: &mut Vec<PatchEvent>, updates: bool) {
+        if let Some(path) = file_path_of(f) {
             out.push(PatchEvent::Start {
-                path,
+                path: if updates {
+                    path.to_string()
+                } else {
+                    String::new()
+                },
                 format: FORMAT,
                 line_number: f.line_number,
             });
+        }
+    }
+
+    /// The line after a held `--- x` line (`minus`, line `at`): `+++ y`
+    /// makes them a file's header; otherwise `minus` was a removed line of
+    /// the open hunk, or ended the diff. `None`: `line` is still to be read.
+    fn after_held(
+        &mut self,
+        minus: &str,
+        at: u32,
+        line: &str,
+        out: &mut Vec<PatchEvent>,
+        updates: bool,
+    ) -> Option<Fed> {
+        if let Some(plus) = line.strip_prefix("+++ ") {
+            // A new file's header: finish the one before, unless this
+            // header belongs to a `diff --git` file still in its headers.
+            let continuing = self.file.as_ref().is_some_and(|f| {
+                f.git.is_some() && !f.headers_done && f.hunks.is_empty() && f.hunk.is_none()
+            });
+            if !continuing {
+                self.complete(out);
+                self.file = Some(File {
+                    line_number: at,
+                    raw: self.raw_room(),
+                    sides: self.sides_room(),
+                    ..File::default()
+                });
+            }
+            if let Some(f) = self.file.as_mut() {
+                f.flush_run();
+                f.old = Some(header_path(&minus["--- ".len()..]));
+                f.new = Some(header_path(plus));
+                f.headers_done = true;
+                f.raw.push_str(minus);
+                f.raw.push('\n');
+                f.raw.push_str(line);
+                f.raw.push('\n');
+                Self::announce(f, out, updates);
+            }
+            return Some(Fed::Taken);
+        }
+        // Not a header after all: inside an open hunk it was a removed line.
+        if self
+            .file
+            .as_ref()
+            .is_some_and(|f| f.hunk.is_some() && !f.gap)
+        {
+            self.body(minus, out, updates, false);
+            None
+        } else if self.file.is_none() {
+            Some(Fed::Ended)
+        } else {
+            self.complete(out);
+            Some(Fed::Ended)
         }
     }
 
@@ -298,47 +372,13 @@ impl Reader {
         out: &mut Vec<PatchEvent>,
         updates: bool,
     ) -> Fed {
-        if let Some((minus, at)) = self.held.take() {
-            if let Some(plus) = line.strip_prefix("+++ ") {
-                // A new file's header: finish the one before, unless this
-                // header belongs to a `diff --git` file still in its headers.
-                let continuing = self.file.as_ref().is_some_and(|f| {
-                    f.git.is_some() && !f.headers_done && f.hunks.is_empty() && f.hunk.is_none()
-                });
-                if !continuing {
-                    self.complete(out);
-                    self.file = Some(File {
-                        line_number: at,
-                        raw: self.raw_room(),
-                        sides: Sides::like(self.last_sides),
-                        ..File::default()
-                    });
-                }
-                if let Some(f) = self.file.as_mut() {
-                    f.flush_run();
-                    f.old = Some(header_path(&minus["--- ".len()..]));
-                    f.new = Some(header_path(plus));
-                    f.headers_done = true;
-                    f.raw.push_str(&minus);
-                    f.raw.push('\n');
-                    f.raw.push_str(line);
-                    f.raw.push('\n');
-                    Self::announce(f, out);
-                }
-                return Fed::Taken;
-            }
-            // Not a header after all: inside an open hunk it was a removed line.
-            if self
-                .file
-                .as_ref()
-                .is_some_and(|f| f.hunk.is_some() && !f.gap)
-            {
-                self.body(&minus, out, updates, false);
-            } else if self.file.is_none() {
-                return Fed::Ended;
-            } else {
-                self.complete(out);
-                return Fed::Ended;
+        if let Some(at) = self.held.take() {
+            // The buffer is put back for the next `--- x` line.
+            let minus = std::mem::take(&mut self.held_line);
+            let fed = self.after_held(&minus, at, line, out, updates);
+            self.held_line = minus;
+            if let Some(fed) = fed {
+                return fed;
             }
         }
         if let Some(rest) = line.strip_prefix("diff --git ") {
@@ -364,7 +404,9 @@ impl Reader {
         // --git` file still in its extended headers) this file's: only the
         // next line (`+++ y`) tells.
         if line.starts_with("--- ") {
-            self.held = Some((line.to_string(), n));
+            self.held_line.clear();
+            self.held_line.push_str(line);
+            self.held = Some(n);
             return Fed::Taken;
         }
         if f.base85 && is_binary_data(line) {
@@ -413,7 +455,7 @@ impl Reader {
         }
         if is_hunk_header(line) && (f.headers_done || f.git.is_some()) {
             if f.git.is_some() && !f.headers_done && f.hunks.is_empty() && f.hunk.is_none() {
-                Self::announce(f, out);
+                Self::announce(f, out, updates);
             }
             f.headers_done = true;
             f.combined |= line.starts_with("@@@");
@@ -658,10 +700,21 @@ impl Reader {
             discard(out, Some(path), reason);
             return;
         }
-        let mut raw = f.raw;
-        if raw.ends_with('\n') {
-            raw.pop();
-        }
+        let raw = if super::TO_APPLY_BUILT && self.to_apply {
+            // Read for the last time: the block keeps what applying reads,
+            // the buffer serves the next file.
+            let kept = raw_to_apply(FORMAT, &f.raw);
+            let mut buffer = f.raw;
+            buffer.clear();
+            self.spare = buffer;
+            kept
+        } else {
+            let mut raw = f.raw;
+            if raw.ends_with('\n') {
+                raw.pop();
+            }
+            raw
+        };
         let op = PatchOp {
             operation,
             move_to,
@@ -698,14 +751,15 @@ impl Reader {
     }
 
     pub(crate) fn finish(&mut self, out: &mut Vec<PatchEvent>) {
-        if let Some((minus, _)) = self.held.take() {
-            if self
+        // A `--- x` line held at the end: a removed line of the open hunk.
+        if self.held.take().is_some()
+            && self
                 .file
                 .as_ref()
                 .is_some_and(|f| f.hunk.is_some() && !f.gap)
-            {
-                self.body(&minus, out, false, false);
-            }
+        {
+            let minus = std::mem::take(&mut self.held_line);
+            self.body(&minus, out, false, false);
         }
         self.complete(out);
     }
@@ -765,14 +819,18 @@ fn sides(f: &File) -> (Option<&str>, Option<&str>) {
 /// The file a diff operates on: the new path, or the old one for a
 /// deletion or a rename.
 fn file_path(f: &File) -> Option<String> {
-    if f.rename_from.is_some() {
-        return f.rename_from.clone();
+    file_path_of(f).map(str::to_string)
+}
+
+/// [`file_path`], part of a name the file holds (no copy).
+fn file_path_of(f: &File) -> Option<&str> {
+    if let Some(from) = &f.rename_from {
+        return Some(from);
     }
     let (old, new) = sides(f);
-    let real = |p: Option<&str>| {
+    fn real(p: Option<&str>) -> Option<&str> {
         p.filter(|p| *p != "/dev/null" && !p.is_empty())
-            .map(str::to_string)
-    };
+    }
     if f.git.is_some() {
         // `diff --git a/x b/y` edits x (and moves it to y when they differ).
         real(old).or_else(|| real(new))

@@ -18,8 +18,8 @@
 //! patch is applied entirely or not at all.
 
 use super::{
-    clean_path, make_block, push_update, shown, Fed, Hunk, Operation, PatchEvent, PatchOp,
-    PendingLines, Sides,
+    clean_path, make_block, push_update, raw_to_apply, shown, Fed, Hunk, Operation, PatchEvent,
+    PatchOp, PendingLines, Sides,
 };
 use crate::block::Format;
 use crate::parser::trim;
@@ -87,6 +87,11 @@ pub(crate) struct Reader {
     /// sides' lengths: the operations of one patch are mostly alike, so the
     /// next one gets that much room at once instead of growing to it.
     last: (usize, usize, (usize, usize)),
+    /// The blocks are only applied (see [`super::make_block`]): an
+    /// operation's text is read only while the operation is, and its
+    /// buffer serves the next one (`spare`).
+    to_apply: bool,
+    spare: String,
 }
 
 /// `*** Add File: x` and friends: the header kind and the path.
@@ -116,17 +121,21 @@ impl Reader {
         shell: Option<&str>,
         out: &mut Vec<PatchEvent>,
         updates: bool,
+        to_apply: bool,
     ) -> Option<Reader> {
         let t = trim(line);
+        let new = |line_number| Reader {
+            begin_line: line_number,
+            done: Vec::new(),
+            op: None,
+            failed: None,
+            dir: None,
+            last: (0, 0, (0, 0)),
+            to_apply,
+            spare: String::new(),
+        };
         if t == "*** Begin Patch" {
-            let mut r = Reader {
-                begin_line: line_number,
-                done: Vec::new(),
-                op: None,
-                failed: None,
-                dir: None,
-                last: (0, 0, (0, 0)),
-            };
+            let mut r = new(line_number);
             match shell.map(changed_folder) {
                 Some(Some(Ok(dir))) => r.dir = Some(dir),
                 Some(Some(Err(why))) => r.failed = Some(format!(
@@ -138,14 +147,7 @@ impl Reader {
             return Some(r);
         }
         if header(t).is_some() {
-            let mut r = Reader {
-                begin_line: line_number,
-                done: Vec::new(),
-                op: None,
-                failed: None,
-                dir: None,
-                last: (0, 0, (0, 0)),
-            };
+            let mut r = new(line_number);
             r.failed = Some(format!("`*** Begin Patch` is missing before `{}` at line {line_number}; start the patch with a line `*** Begin Patch`", shown(t)));
             r.begin(t, line_number, out, updates);
             return Some(r);
@@ -166,8 +168,10 @@ impl Reader {
         }
         let (last_raw, last_body, last_sides) = self.last;
         // Room for a typical operation's text, or the last one's and a
-        // quarter more (it grows from there).
-        let mut raw = String::with_capacity((last_raw + last_raw / 4).clamp(1024, 1 << 16));
+        // quarter more (it grows from there); the last one's buffer when
+        // it is not kept.
+        let mut raw = std::mem::take(&mut self.spare);
+        raw.reserve((last_raw + last_raw / 4).clamp(1024, 1 << 16));
         raw.push_str(t);
         raw.push('\n');
         out.push(PatchEvent::Start {
@@ -186,7 +190,11 @@ impl Reader {
             blanks: 0,
             raw,
             last_body,
-            sides: Sides::like(last_sides),
+            sides: if super::TO_APPLY_BUILT && self.to_apply {
+                Sides::firsts()
+            } else {
+                Sides::like(last_sides)
+            },
             run: PendingLines::default(),
         });
     }
@@ -221,6 +229,14 @@ impl Reader {
                 } else {
                     format!("`*** Update File: {path}` at line {at} has no `@@` section and no `*** Move to:`; add the lines to change")
                 });
+            }
+            if super::TO_APPLY_BUILT && self.to_apply {
+                // Read for the last time: the block keeps what applying
+                // reads, the buffer serves the next operation.
+                let kept = raw_to_apply(FORMAT, &op.raw);
+                let mut buffer = std::mem::replace(&mut op.raw, kept);
+                buffer.clear();
+                self.spare = buffer;
             }
             self.done.push(op);
         }

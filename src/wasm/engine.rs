@@ -9,43 +9,53 @@ use crate::block::EditBlock;
 use crate::engine::{self, ApplyOptions};
 use crate::result::EditResult;
 
-/// A reply (string) or parsed blocks (array), as `applyEdits` accepts.
+/// A reply (string) or parsed blocks (array), as `applyEdits` accepts:
+/// the blocks, and for a reply the shell commands it suggests (found here,
+/// so that the reply need not be kept for the run).
 ///
 /// `json` is the same blocks as JSON text (`js/apply.js` gives it when the
 /// copy holds no number that JSON cannot spell): serde_json reads it far
 /// faster than the blocks convert value by value. When it does not read, the
 /// blocks are converted as before, so an invalid block is refused with the
 /// same message.
+#[allow(clippy::type_complexity)] // (blocks, a reply's shell suggestions)
 fn read_input(
     input: JsValue,
     json: Option<String>,
     options: &ApplyOptions,
-) -> Result<(Vec<EditBlock>, Option<String>), JsError> {
-    // The reply as UTF-8 bytes (`js/apply.js` encodes it with TextEncoder,
-    // far faster than a string crosses: wasm-bindgen copies an ASCII string
-    // one character at a time in JavaScript).
-    // Or, as `js/apply.js` sends it, a byte length: the reply was encoded
-    // straight into the parser's input buffer (no JavaScript buffer and no
-    // copy across the boundary first).
-    let reply = match input.dyn_ref::<js_sys::Uint8Array>() {
-        Some(bytes) => Some(
-            String::from_utf8(bytes.to_vec())
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
-        ),
-        None => match input.as_f64() {
-            Some(len) if len >= 0.0 => Some(super::parser::input_string(len as usize)),
-            _ => input.as_string(),
-        },
-    };
-    if let Some(reply) = reply {
-        let blocks = crate::parser::parse_edits(
-            &reply,
+) -> Result<(Vec<EditBlock>, Option<Vec<String>>), JsError> {
+    // The blocks are only applied (never handed out): a patch block leaves
+    // out the texts only renderers read.
+    let read_reply = |reply: &str| {
+        let blocks = crate::parser::parse_edits_to_apply(
+            reply,
             &crate::parser::ParseOptions {
                 formats: options.formats.clone(),
                 ..Default::default()
             },
         );
-        return Ok((blocks, Some(reply)));
+        (blocks, Some(crate::shell::detect_shell_suggestions(reply)))
+    };
+    // The reply as UTF-8 bytes (`js/apply.js` encodes it with TextEncoder,
+    // far faster than a string crosses: wasm-bindgen copies an ASCII string
+    // one character at a time in JavaScript).
+    // Or, as `js/apply.js` sends it, a byte length: the reply was encoded
+    // straight into the parser's input buffer (no JavaScript buffer and no
+    // copy across the boundary first), and is read there (no copy at all).
+    if let Some(bytes) = input.dyn_ref::<js_sys::Uint8Array>() {
+        let reply = String::from_utf8(bytes.to_vec())
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        return Ok(read_reply(&reply));
+    }
+    match input.as_f64() {
+        Some(len) if len >= 0.0 => {
+            return Ok(super::parser::with_input(len as usize, read_reply));
+        }
+        _ => {
+            if let Some(reply) = input.as_string() {
+                return Ok(read_reply(&reply));
+            }
+        }
     }
     if js_sys::Array::is_array(&input) {
         if let Some(blocks) = json.and_then(|j| serde_json::from_str(&j).ok()) {
@@ -72,7 +82,8 @@ pub struct ApplyPlan {
     /// Each block's path, normalised and confined once for both the paths
     /// to read and every run (`None`: refused).
     confined: Vec<Option<String>>,
-    reply: Option<String>,
+    /// For a reply, the shell commands it suggests.
+    shell_suggestions: Option<Vec<String>>,
     options: ApplyOptions,
 }
 
@@ -93,12 +104,12 @@ impl ApplyPlan {
         json: Option<String>,
     ) -> Result<ApplyPlan, JsError> {
         let options: ApplyOptions = from_js_or_default(options, "apply options")?;
-        let (blocks, reply) = read_input(input, json, &options)?;
+        let (blocks, shell_suggestions) = read_input(input, json, &options)?;
         let confined = engine::confined_paths(&blocks, &options);
         Ok(ApplyPlan {
             blocks,
             confined,
-            reply,
+            shell_suggestions,
             options,
         })
     }
@@ -127,8 +138,8 @@ impl ApplyPlan {
         let mut host = snapshot_host(&files)?;
         let mut result =
             engine::apply_edits_with(&self.blocks, &self.confined, &mut host, &self.options);
-        if let Some(reply) = &self.reply {
-            result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
+        if let Some(suggestions) = &self.shell_suggestions {
+            result.shell_suggestions = suggestions.clone();
         }
         // The result names a path the driver read by its position in the
         // list `pathsJson` gave: a packed snapshot came in that order (the

@@ -199,17 +199,18 @@ pub fn parser_input(capacity: usize) -> *mut u8 {
     })
 }
 
-/// The first `len` bytes written at [`parser_input`] as a string (UTF-8
-/// from TextEncoder.encodeInto; the lossy copy is only a fallback for
-/// misuse): how `applyEdits` hands the core a reply (`js/apply.js`).
+/// `read` over the first `len` bytes written at [`parser_input`] as a
+/// string (UTF-8 from TextEncoder.encodeInto; the lossy copy is only a
+/// fallback for misuse), read in place: how `applyEdits` hands the core a
+/// reply (`js/apply.js`), with no copy of it.
 #[cfg(feature = "full")]
-pub(super) fn input_string(len: usize) -> String {
+pub(super) fn with_input<R>(len: usize, read: impl FnOnce(&str) -> R) -> R {
     INPUT.with(|b| {
         let b = b.borrow();
         let written = &b[..len.min(b.len())];
         match std::str::from_utf8(written) {
-            Ok(text) => text.to_owned(),
-            Err(_) => String::from_utf8_lossy(written).into_owned(),
+            Ok(text) => read(text),
+            Err(_) => read(&String::from_utf8_lossy(written)),
         }
     })
 }
