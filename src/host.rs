@@ -59,7 +59,8 @@ pub struct MemoryHost {
     pub unreadable: BTreeMap<String, String>,
     /// Of those, the ones the host refused as leading outside the root.
     pub escapes: std::collections::BTreeSet<String>,
-    /// Every path ever asked for, in order (to prove refused paths are never read).
+    /// Every path ever asked for, in order (to prove refused paths are never
+    /// read), unless [`MemoryHost::stop_read_log`] was called.
     pub reads: Vec<String>,
     pub ops: Vec<HostOp>,
     /// When false, `delete_file` fails as on a host without deletion.
@@ -83,6 +84,8 @@ pub struct MemoryHost {
     /// Whether the snapshot's paths are all in `lent` ([`MemoryHost::lend_snapshot`]):
     /// a path not there was not read.
     lent_all: bool,
+    /// Whether reads go unrecorded ([`MemoryHost::stop_read_log`]).
+    reads_unlogged: bool,
 }
 
 /// One path of a snapshot host: where it holds the file's bytes, and the
@@ -176,6 +179,13 @@ impl MemoryHost {
         Ok(())
     }
 
+    /// Stops recording the paths read in `reads`: for a host whose reads
+    /// nobody inspects (the wasm binding's snapshot host), which then
+    /// copies no path per read.
+    pub fn stop_read_log(&mut self) {
+        self.reads_unlogged = true;
+    }
+
     /// Whether the host holds a snapshot lent in order ([`MemoryHost::lend_snapshot`]).
     pub fn is_lent_snapshot(&self) -> bool {
         self.lent_all
@@ -241,7 +251,9 @@ impl MemoryHost {
 
 impl FileHost for MemoryHost {
     fn read_file(&mut self, path: &str) -> Result<Option<Vec<u8>>, HostError> {
-        self.reads.push(path.to_string());
+        if !self.reads_unlogged {
+            self.reads.push(path.to_string());
+        }
         if let Some(message) = self.unreadable.get(path) {
             return Err(HostError(message.clone()));
         }
@@ -406,5 +418,15 @@ mod tests {
         assert_eq!(host.reads, ["a.txt", "missing"]);
         assert_eq!(host.changes().len(), 2);
         assert!(host.text("a.txt").is_none());
+    }
+
+    #[test]
+    fn a_host_whose_read_log_stopped_reads_the_same_and_logs_nothing() {
+        let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+        assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"one\n");
+        host.stop_read_log();
+        assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"one\n");
+        assert_eq!(host.read_file("missing").unwrap(), None);
+        assert_eq!(host.reads, ["a.txt"]);
     }
 }

@@ -77,6 +77,8 @@ pub(crate) fn from_js_or_default<T: DeserializeOwned + Default>(
 pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, JsError> {
     use js_sys::{Object, Uint8Array};
     let mut host = crate::host::MemoryHost::new();
+    // The binding never looks at which paths were read: no copy of each.
+    host.stop_read_log();
     if files.is_undefined() || files.is_null() {
         return Ok(host);
     }
@@ -381,12 +383,46 @@ fn flat_changes<S: serde::Serializer>(rows: &[ChangeRow], s: S) -> Result<S::Ok,
     seq.end()
 }
 
-/// How a result row names its path: [`PathRef`].
+/// The paths of the file changes as they cross, reused for the results and
+/// `filesModified`, which name the same paths, mostly in the same order: a
+/// path equal to the last one named, or to the next change's, needs no
+/// lookup (a reply of thousands of files looked each up three times).
 #[cfg(feature = "full")]
-fn result_path<'a>(
+struct KnownPaths<'a, 'k> {
     positions: Positions<'a>,
-) -> impl Fn(&'a crate::result::EditResult) -> PathRef<'a> {
-    move |r| positions.of(&r.path)
+    known: &'k [(&'a str, PathRef<'a>)],
+    next: std::cell::Cell<usize>,
+    last: std::cell::Cell<Option<(&'a str, PathRef<'a>)>>,
+}
+
+#[cfg(feature = "full")]
+impl<'a, 'k> KnownPaths<'a, 'k> {
+    fn new(positions: Positions<'a>, known: &'k [(&'a str, PathRef<'a>)]) -> Self {
+        KnownPaths {
+            positions,
+            known,
+            next: std::cell::Cell::new(0),
+            last: std::cell::Cell::new(None),
+        }
+    }
+
+    fn of(&self, path: &'a str) -> PathRef<'a> {
+        if let Some((last, name)) = self.last.get() {
+            if last == path {
+                return name;
+            }
+        }
+        let next = self.next.get();
+        let name = match self.known.get(next) {
+            Some(&(known, name)) if known == path => {
+                self.next.set(next + 1);
+                name
+            }
+            _ => self.positions.of(path),
+        };
+        self.last.set(Some((path, name)));
+        name
+    }
 }
 
 #[cfg(feature = "full")]
@@ -523,10 +559,21 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
         at += t.len();
         text_ends.push(at);
     }
+    let known: Vec<(&str, PathRef)> = changes
+        .iter()
+        .zip(&change_rows)
+        .map(|(change, row)| (change.path.as_str(), row.0))
+        .collect();
+    let results_known = KnownPaths::new(positions, &known);
     let (result_rows, files_modified) = match &rows {
         Some((results, modified)) => (
-            Some(crate::result::result_rows(results, result_path(positions))),
-            Some(modified.iter().map(|p| positions.of(p)).collect()),
+            Some(crate::result::result_rows(results, |r| {
+                results_known.of(&r.path)
+            })),
+            Some({
+                let modified_known = KnownPaths::new(positions, &known);
+                modified.iter().map(|p| modified_known.of(p)).collect()
+            }),
         ),
         None => (None, None),
     };
