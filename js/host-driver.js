@@ -186,53 +186,59 @@ function resultsOf(rows, pathOf) {
 /**
  * What the core returned (src/wasm/mod.rs `host_changes`) as the driver
  * uses it: `{ result, writes: [{ path, content }], deletes, stage }`.
- * `raw` is `[bytes, jsonLength]`, a view of the module's memory holding the
- * JSON and then every file text, each ending at `textEnds[i]` (bytes after
- * the JSON); a write's content and each file change's `before` and `after`
- * are indexes of those texts. The view is read here, before the module is
- * called again. The lists that grow with the files come as rows of values,
- * one flat array each (`writes`, `changes`, and for an apply `resultRows`
- * and `filesModified`),
- * set here into the result's keys the core left empty (a key keeps its
- * place), and a path the driver read as its position in the snapshot's
- * `paths` (the list the plan gave). A change's `before` the core left to
- * the snapshot (its row's last value: the path read, by position) is the
- * file as the host gave it,
- * read as the core read it (bytes as UTF-8 with U+FFFD for what is not; a
- * lone surrogate in a string as U+FFFD, as TextEncoder wrote it). That
- * text then never crosses back from wasm.
+ * `raw` is `[bytes, jsonLength, numbers]`, views of the module's memory:
+ * `bytes` the JSON and then every file text; `numbers` (a Uint32Array,
+ * src/wasm/mod.rs `Numbers`) where each text ends in the bytes after the
+ * JSON, then the rows of the lists that grow with the files, one after
+ * the other (`writes`, `changes`, and for an apply `filesModified`), their
+ * counts in the JSON's `counts`. A write's content and each file change's
+ * `before` and `after` are indexes of those texts. The views are read
+ * here, before the module is called again. The rows are set here into the
+ * result's keys the core left empty (a key keeps its place), with an
+ * apply's `resultRows`. A path is a number: `2i + 2` for the snapshot's
+ * `paths[i]` (the list the plan gave), `2k + 1` for the JSON's
+ * `names[k]`. A change's `before` the core left to the snapshot (its
+ * row's last value: the path read) is the file as the host gave it, read
+ * as the core read it (bytes as UTF-8 with U+FFFD for what is not; a lone
+ * surrogate in a string as U+FFFD, as TextEncoder wrote it). That text
+ * then never crosses back from wasm.
  */
 function fromCore(raw, snapshot) {
   const { paths, values } = snapshot;
-  const [bytes, jsonLength] = raw;
+  const [bytes, jsonLength, numbers] = raw;
   const core = JSON.parse(decodeUtf8(bytes.subarray(0, jsonLength)));
-  const { textEnds, result } = core;
+  const { result, names, counts } = core;
+  const [textCount, writeCount, changeCount, modifiedCount] = counts;
   const texts = bytes.subarray(jsonLength);
   const decoded = [];
   const text = (i) => {
-    if (i === null || i === undefined) return null;
-    if (decoded[i] === undefined) decoded[i] = decodeUtf8(texts.subarray(i === 0 ? 0 : textEnds[i - 1], textEnds[i]));
+    if (decoded[i] === undefined) decoded[i] = decodeUtf8(texts.subarray(i === 0 ? 0 : numbers[i - 1], numbers[i]));
     return decoded[i];
   };
-  const pathOf = (p) => (typeof p === 'number' ? paths[p] : p);
+  const pathOf = (p) => (p & 1 ? names[p >>> 1] : paths[(p >>> 1) - 1]);
   const snapshotText = (p) => {
-    const v = typeof p === 'number' ? values[p] : snapshot.get(p);
+    const v = p & 1 ? snapshot.get(names[p >>> 1]) : values[(p >>> 1) - 1];
     return typeof v === 'string' ? (typeof v.isWellFormed !== 'function' || v.isWellFormed() ? v : v.toWellFormed()) : v instanceof Uint8Array ? lossyUtf8.decode(v) : null;
   };
-  // Rows one after the other in one flat array (src/wasm/mod.rs `HostChanges`).
-  const w = core.writes;
+  let at = textCount;
   const writes = [];
-  for (let i = 0; i < w.length; i += 2) writes.push({ path: pathOf(w[i]), content: text(w[i + 1]) });
+  for (let end = at + 2 * writeCount; at < end; at += 2) writes.push({ path: pathOf(numbers[at]), content: text(numbers[at + 1]) });
+  const changesAt = at;
+  at += 5 * changeCount;
   if (core.resultRows) {
-    result.results = resultsOf(core.resultRows, pathOf);
-    result.filesModified = core.filesModified.map(pathOf);
+    // The rows name a path as the JSON did before: a number is a position in `paths`.
+    result.results = resultsOf(core.resultRows, (p) => (typeof p === 'number' ? paths[p] : p));
+    const modified = [];
+    for (let end = at + modifiedCount; at < end; at++) modified.push(pathOf(numbers[at]));
+    result.filesModified = modified;
   }
   if (result && Array.isArray(result.fileChanges)) {
-    const c = core.changes;
     const changes = [];
-    for (let i = 0; i < c.length; i += 5) {
-      const change = { path: pathOf(c[i]), before: c[i + 4] !== null ? snapshotText(c[i + 4]) : text(c[i + 1]), after: text(c[i + 2]) };
-      if (c[i + 3] !== null) change.movedFrom = pathOf(c[i + 3]);
+    for (let i = changesAt, end = changesAt + 5 * changeCount; i < end; i += 5) {
+      const before = numbers[i + 1];
+      const after = numbers[i + 2];
+      const change = { path: pathOf(numbers[i]), before: numbers[i + 4] !== 0 ? snapshotText(numbers[i + 4]) : before === 0 ? null : text(before - 1), after: after === 0 ? null : text(after - 1) };
+      if (numbers[i + 3] !== 0) change.movedFrom = pathOf(numbers[i + 3]);
       changes.push(change);
     }
     result.fileChanges = changes;

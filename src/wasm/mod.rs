@@ -215,7 +215,7 @@ thread_local! {
 #[wasm_bindgen(js_name = snapshotRoom)]
 pub fn snapshot_room(len: u32, keep: u32) -> js_sys::Uint8Array {
     // The driver read the last run's output before this run began.
-    CHANGES_OUT.with(|out| *out.borrow_mut() = Vec::new());
+    CHANGES_OUT.with(|out| *out.borrow_mut() = (Vec::new(), Vec::new()));
     SNAPSHOT_ROOM.with(|room| {
         let mut room = room.borrow_mut();
         room.truncate(keep as usize);
@@ -321,66 +321,79 @@ impl<'a> Positions<'a> {
 }
 
 /// What the JS driver replays onto the real host after the core ran, as the
-/// JSON half: every file text is an index into the texts that cross apart.
+/// JSON half: the lists that grow with the files cross apart, as numbers
+/// ([`Numbers`]), and every file text as bytes after the JSON.
 #[cfg(feature = "full")]
 #[derive(Serialize)]
 #[serde(bound(serialize = "R: Serialize, Option<crate::result::ResultRows<'a, F>>: Serialize"))]
 struct HostChanges<'a, R, F> {
     /// The result, with `fileChanges` (and, for an `ApplyResult`, `results`
-    /// and `filesModified`) empty: they cross as rows below.
+    /// and `filesModified`) empty: they cross as rows.
     result: &'a R,
-    /// `path, content` for each write, one after the other in one flat
-    /// array (an array per row cost JSON.parse more than its values):
-    /// content is a text index.
-    #[serde(serialize_with = "flat_writes")]
-    writes: Vec<(PathRef<'a>, usize)>,
     deletes: Vec<&'a str>,
     stage: Vec<&'a str>,
-    /// For each of `result.fileChanges`, in order, in one flat array: `path,
-    /// before, after, movedFrom, beforeFromSnapshot`: `before` and `after` text indexes
-    /// (`null`: none), `movedFrom` `null` when not moved, and
-    /// `beforeFromSnapshot` the path whose text as the snapshot gave it is
-    /// `before` (the driver holds it already, so it does not cross back;
-    /// `js/host-driver.js` sets it), else `null`.
-    #[serde(serialize_with = "flat_changes")]
-    changes: Vec<ChangeRow<'a>>,
+    /// How many texts, writes and file changes the numbers hold, in that
+    /// order, then `filesModified`'s when taken out (else `null`).
+    counts: [Option<usize>; 4],
+    /// The paths the numbers name that the driver did not read (a path
+    /// number `2k + 1` is `names[k]`).
+    names: Vec<&'a str>,
     /// `result.results` as rows ([`crate::result::result_rows`]), when
     /// taken out.
     #[serde(rename = "resultRows", skip_serializing_if = "Option::is_none")]
     result_rows: Option<crate::result::ResultRows<'a, F>>,
-    /// `result.filesModified`, when taken out.
-    #[serde(rename = "filesModified", skip_serializing_if = "Option::is_none")]
-    files_modified: Option<Vec<PathRef<'a>>>,
-    /// Where each text ends in the bytes after the JSON.
-    #[serde(rename = "textEnds")]
-    text_ends: Vec<usize>,
 }
 
-/// The writes' rows as one flat array.
+/// The lists of [`HostChanges`] that grow with the files, as one array of
+/// `u32` the driver reads in place (a view of the module's memory: nothing
+/// to parse; as JSON text they cost JSON.parse more than the rest of the
+/// call's crossing but the texts). In order:
+/// - for each text, where it ends in the bytes after the JSON;
+/// - for each write, `path, text`;
+/// - for each of `result.fileChanges`, `path, before, after, movedFrom,
+///   beforeFromSnapshot`: `before` and `after` a text index plus one (`0`:
+///   none), `movedFrom` `0` when not moved, and `beforeFromSnapshot` the
+///   path whose text as the snapshot gave it is `before` (the driver holds
+///   it already, so it does not cross back; `js/host-driver.js` sets it),
+///   else `0`;
+/// - for an `ApplyResult`, `filesModified`'s paths.
+///
+/// A path is a number: `2i + 2` for position `i` of the list the driver
+/// read ([`PathRef::At`]), `2k + 1` for `names[k]`.
 #[cfg(feature = "full")]
-fn flat_writes<S: serde::Serializer>(rows: &[(PathRef, usize)], s: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    let mut seq = s.serialize_seq(Some(rows.len() * 2))?;
-    for (path, text) in rows {
-        seq.serialize_element(path)?;
-        seq.serialize_element(text)?;
-    }
-    seq.end()
+struct Numbers<'a> {
+    values: Vec<u32>,
+    names: Vec<&'a str>,
 }
 
-/// The file changes' rows as one flat array.
 #[cfg(feature = "full")]
-fn flat_changes<S: serde::Serializer>(rows: &[ChangeRow], s: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    let mut seq = s.serialize_seq(Some(rows.len() * 5))?;
-    for (path, before, after, moved_from, from_snapshot) in rows {
-        seq.serialize_element(path)?;
-        seq.serialize_element(before)?;
-        seq.serialize_element(after)?;
-        seq.serialize_element(moved_from)?;
-        seq.serialize_element(from_snapshot)?;
+impl<'a> Numbers<'a> {
+    /// A position or index as a `u32`: below the module's 4 GiB of memory,
+    /// as every list and text it indexes.
+    fn push(&mut self, n: usize) {
+        self.values.push(n as u32);
     }
-    seq.end()
+
+    fn path(&mut self, path: PathRef<'a>) {
+        match path {
+            PathRef::At(i) => self.push(2 * i + 2),
+            PathRef::Named(name) => {
+                self.push(2 * self.names.len() + 1);
+                self.names.push(name);
+            }
+        }
+    }
+
+    fn path_or_none(&mut self, path: Option<PathRef<'a>>) {
+        match path {
+            Some(path) => self.path(path),
+            None => self.push(0),
+        }
+    }
+
+    fn text_or_none(&mut self, text: Option<usize>) {
+        self.push(text.map_or(0, |i| i + 1));
+    }
 }
 
 /// The paths of the file changes as they cross, reused for the results and
@@ -443,16 +456,17 @@ type ChangeRow<'a> = (
 /// the file texts are not in it: escaping, decoding and parsing them as
 /// JSON cost more than the edits. Each distinct text is written once after
 /// the JSON (a write and its file's `after` are the same text, so they
-/// share one), and the JSON names each by its index. The lists that grow
-/// with the files (writes, file changes, an `ApplyResult`'s per-edit
-/// results and modified files) cross as rows of values, and a path the
-/// driver read as its position in `paths` (the list it was given, when
-/// `paths` is the plan's): JSON.parse then builds no object with keys
-/// and no second copy of a path, which cost it more than the rest. What
-/// crosses is `[bytes, jsonLength]`: a view of those bytes in the module's
-/// memory, which the driver (`js/host-driver.js` `fromCore`) decodes before
-/// it calls in again — no string crosses one call at a time. The objects
-/// it builds are the ones a whole-JSON conversion gives, key order included.
+/// share one), and the rest names each by its index. The lists that grow
+/// with the files (writes, file changes, an `ApplyResult`'s modified files)
+/// cross as numbers ([`Numbers`]) and its per-edit results as rows of JSON
+/// values, and a path the driver read as its position in `paths` (the
+/// list it was given, when `paths` is the plan's): JSON.parse then builds
+/// no object with keys and no second copy of a path, which cost it more
+/// than the rest. What crosses is `[bytes, jsonLength, numbers]`: views of
+/// the module's memory, which the driver (`js/host-driver.js` `fromCore`)
+/// reads before it calls in again — no string crosses one call at a time.
+/// The objects it builds are the ones a whole-JSON conversion gives, key
+/// order included.
 #[cfg(feature = "full")]
 pub(crate) fn host_changes<R: WithFileChanges>(
     host: &crate::host::MemoryHost,
@@ -553,39 +567,60 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
             from_snapshot,
         ));
     }
-    let mut text_ends = Vec::with_capacity(texts.len());
+    let modified_count = rows.as_ref().map(|(_, modified)| modified.len());
+    let mut numbers = Numbers {
+        values: Vec::with_capacity(
+            texts.len() + 2 * writes.len() + 5 * change_rows.len() + modified_count.unwrap_or(0),
+        ),
+        names: Vec::new(),
+    };
     let mut at = 0;
     for t in &texts {
         at += t.len();
-        text_ends.push(at);
+        numbers.push(at);
+    }
+    for &(path, text) in &writes {
+        numbers.path(path);
+        numbers.push(text);
+    }
+    for &(path, before, after, moved_from, from_snapshot) in &change_rows {
+        numbers.path(path);
+        numbers.text_or_none(before);
+        numbers.text_or_none(after);
+        numbers.path_or_none(moved_from);
+        numbers.path_or_none(from_snapshot);
     }
     let known: Vec<(&str, PathRef)> = changes
         .iter()
         .zip(&change_rows)
         .map(|(change, row)| (change.path.as_str(), row.0))
         .collect();
-    let results_known = KnownPaths::new(positions, &known);
-    let (result_rows, files_modified) = match &rows {
-        Some((results, modified)) => (
-            Some(crate::result::result_rows(results, |r| {
-                results_known.of(&r.path)
-            })),
-            Some({
-                let modified_known = KnownPaths::new(positions, &known);
-                modified.iter().map(|p| modified_known.of(p)).collect()
-            }),
-        ),
-        None => (None, None),
+    let result_rows = match &rows {
+        Some((results, modified)) => {
+            let modified_known = KnownPaths::new(positions, &known);
+            for path in modified {
+                numbers.path(modified_known.of(path));
+            }
+            Some(results)
+        }
+        None => None,
     };
+    let results_known = KnownPaths::new(positions, &known);
+    let result_rows = result_rows
+        .map(|results| crate::result::result_rows(results, |r| results_known.of(&r.path)));
+    let Numbers { values, names } = numbers;
     let mut bytes = serde_json::to_vec(&HostChanges {
         result: &result,
-        writes,
         deletes,
         stage,
-        changes: change_rows,
+        counts: [
+            Some(texts.len()),
+            Some(writes.len()),
+            Some(change_rows.len()),
+            modified_count,
+        ],
+        names,
         result_rows,
-        files_modified,
-        text_ends,
     })
     .map_err(|e| {
         JsError::new(&format!(
@@ -598,18 +633,32 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
         bytes.extend_from_slice(t.as_bytes());
     }
     let json_len = JsValue::from(json_len);
-    CHANGES_OUT.with(|out| *out.borrow_mut() = bytes);
-    // Nothing is allocated from here on: the view is over the module's
+    CHANGES_OUT.with(|out| *out.borrow_mut() = (bytes, values));
+    // Nothing is allocated from here on: the views are over the module's
     // memory as it is now.
-    let view = CHANGES_OUT.with(|out| memory_view(&out.borrow()));
-    Ok(js_sys::Array::of2(&view, &json_len).into())
+    let (bytes, values) = CHANGES_OUT.with(|out| {
+        let out = out.borrow();
+        (memory_view(&out.0), numbers_view(&out.1))
+    });
+    Ok(js_sys::Array::of3(&bytes, &json_len, &values).into())
 }
 
 #[cfg(feature = "full")]
 thread_local! {
-    /// What [`host_changes`] returned last, until the driver has read it
-    /// (dropped when the next snapshot is made).
-    static CHANGES_OUT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// What [`host_changes`] returned last (the bytes, then the numbers),
+    /// until the driver has read it (dropped when the next snapshot is made).
+    static CHANGES_OUT: std::cell::RefCell<(Vec<u8>, Vec<u32>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// A view of `numbers` in the module's memory, valid as [`memory_view`]'s.
+#[cfg(feature = "full")]
+fn numbers_view(numbers: &[u32]) -> js_sys::Uint32Array {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    js_sys::Uint32Array::new_with_byte_offset_and_length(
+        &memory.buffer(),
+        numbers.as_ptr() as usize as u32,
+        numbers.len() as u32,
+    )
 }
 
 /// A view of `bytes` in the module's memory. It is valid until the module
