@@ -346,8 +346,8 @@ struct HostChanges<'a, R, F> {
 
 /// The lists of [`HostChanges`] that grow with the files, as one array of
 /// `u32` the driver reads in place (a view of the module's memory: nothing
-/// to parse; as JSON text they cost JSON.parse more than the rest of the
-/// call's crossing but the texts). In order:
+/// to decode or parse; as JSON numbers, about 40 KB for 1,000 files, they
+/// cost serde_json, TextDecoder and JSON.parse each a pass). In order:
 /// - for each text, where it ends in the bytes after the JSON;
 /// - for each write, `path, text`;
 /// - for each of `result.fileChanges`, `path, before, after, movedFrom,
