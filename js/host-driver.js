@@ -156,28 +156,49 @@ function decodeUtf8(bytes) {
   return pieces.join('');
 }
 
+// A result's status and error kind by the number the core gives them (their
+// place in src/result.rs `STATUSES` and `ERROR_KINDS`; a test there holds
+// these lines to those).
+const STATUSES = ['applied', 'validated', 'failed', 'skipped', 'not-in-context'];
+const ERROR_KINDS = ['anchor-not-found', 'ambiguous', 'old-mismatch', 'trailing-mismatch', 'file-not-found', 'file-exists', 'binary', 'path-escape', 'previous-failed', 'no-op', 'malformed', 'stale-anchor', 'overlap', 'line-out-of-range', 'atomic-aborted', 'host-error', 'encoding'];
+// The bits of a result's flags word (src/result.rs `HAS_*`).
+const HAS_REASON = 1 << 8;
+const HAS_ESTIMATED_LINE = 1 << 9;
+const HAS_DIAGNOSTICS = 1 << 10;
+const HAS_MATCHED_BY = 1 << 11;
+const HAS_ASSUMED = 1 << 12;
+
 /**
- * The per-edit results as the core sends them (src/result.rs
- * `result_rows`): one flat array, for each result the values of its fields
- * in order (`ROW` of them), `null` for one the object leaves out. Each is
- * built back into the object a whole-JSON conversion gives, key order
- * included (src/result.rs `RESULT_KEYS`): a literal of fixed keys builds
- * far faster than JSON.parse reads an object's keys.
+ * The `count` per-edit results as the core sends them (src/result.rs
+ * `result_words`), from `numbers[at]` on: for each, `blockIndex`, its
+ * path's number, a flags word (status in bits 0-2, error kind plus one in
+ * bits 3-7, then which fields it has), then those fields' values, a string
+ * being its index in `strings` and a diagnostics the next of
+ * `diagnostics`. Each is built into the object a whole-JSON conversion
+ * gives, key order included (src/result.rs `RESULT_KEYS`): nothing to
+ * parse, and a literal of fixed keys builds fast.
  */
-const ROW = 12;
-function resultsOf(rows, pathOf) {
+function resultsOf(numbers, at, count, strings, diagnostics, pathOf) {
   const out = [];
-  for (let i = 0; i < rows.length; i += ROW) {
-    const r = { blockIndex: rows[i], path: pathOf(rows[i + 1]), status: rows[i + 2] };
-    if (rows[i + 3] !== null) r.errorKind = rows[i + 3];
-    if (rows[i + 4] !== null) r.reason = rows[i + 4];
-    if (rows[i + 5] !== null) r.estimatedLine = rows[i + 5];
-    r.anchorPreview = rows[i + 6];
-    r.oldPreview = rows[i + 7];
-    r.newPreview = rows[i + 8];
-    if (rows[i + 9] !== null) r.diagnostics = rows[i + 9];
-    if (rows[i + 10] !== null) r.matchedBy = rows[i + 10];
-    if (rows[i + 11] !== null) r.assumed = rows[i + 11];
+  let nextDiagnostics = 0;
+  for (let k = 0; k < count; k++) {
+    const flags = numbers[at + 2];
+    const r = { blockIndex: numbers[at], path: pathOf(numbers[at + 1]), status: STATUSES[flags & 7] };
+    at += 3;
+    if (flags & 0xf8) r.errorKind = ERROR_KINDS[((flags >>> 3) & 31) - 1];
+    if (flags & HAS_REASON) r.reason = strings[numbers[at++]];
+    if (flags & HAS_ESTIMATED_LINE) r.estimatedLine = numbers[at++];
+    r.anchorPreview = strings[numbers[at]];
+    r.oldPreview = strings[numbers[at + 1]];
+    r.newPreview = strings[numbers[at + 2]];
+    at += 3;
+    if (flags & HAS_DIAGNOSTICS) r.diagnostics = diagnostics[nextDiagnostics++];
+    if (flags & HAS_MATCHED_BY) r.matchedBy = strings[numbers[at++]];
+    if (flags & HAS_ASSUMED) {
+      const assumed = [];
+      for (let end = at + 1 + numbers[at++]; at < end; at++) assumed.push(strings[numbers[at]]);
+      r.assumed = assumed;
+    }
     out.push(r);
   }
   return out;
@@ -190,12 +211,14 @@ function resultsOf(rows, pathOf) {
  * `bytes` the JSON and then every file text; `numbers` (a Uint32Array,
  * src/wasm/mod.rs `Numbers`) where each text ends in the bytes after the
  * JSON, then the rows of the lists that grow with the files, one after
- * the other (`writes`, `changes`, and for an apply `filesModified`), their
- * counts in the JSON's `counts`. A write's content and each file change's
- * `before` and `after` are indexes of those texts. The views are read
- * here, before the module is called again. The rows are set here into the
- * result's keys the core left empty (a key keeps its place), with an
- * apply's `resultRows`. A path is a number: `2i + 2` for the snapshot's
+ * the other (`writes`, `changes`, and for an apply `filesModified`, where
+ * each of its results' strings ends, and its results), their counts in the
+ * JSON's `counts` (the last three `null` when not an apply). A
+ * write's content and each file change's `before` and `after` are indexes
+ * of those texts; an apply's results' strings are one text after them.
+ * The views are read here, before the module is called again. The rows
+ * are set here into the result's keys the core left empty (a key keeps
+ * its place). A path is a number: `2i + 2` for the snapshot's
  * `paths[i]` (the list the plan gave), `2k + 1` for the JSON's
  * `names[k]`. A change's `before` the core left to the snapshot (its
  * row's last value: the path read) is the file as the host gave it, read
@@ -208,7 +231,7 @@ function fromCore(raw, snapshot) {
   const [bytes, jsonLength, numbers] = raw;
   const core = JSON.parse(decodeUtf8(bytes.subarray(0, jsonLength)));
   const { result, names, counts } = core;
-  const [textCount, writeCount, changeCount, modifiedCount] = counts;
+  const [textCount, writeCount, changeCount, modifiedCount, stringCount, resultCount] = counts;
   const texts = bytes.subarray(jsonLength);
   const decoded = [];
   const text = (i) => {
@@ -225,12 +248,16 @@ function fromCore(raw, snapshot) {
   for (let end = at + 2 * writeCount; at < end; at += 2) writes.push({ path: pathOf(numbers[at]), content: text(numbers[at + 1]) });
   const changesAt = at;
   at += 5 * changeCount;
-  if (core.resultRows) {
-    // The rows name a path as the JSON did before: a number is a position in `paths`.
-    result.results = resultsOf(core.resultRows, (p) => (typeof p === 'number' ? paths[p] : p));
+  if (resultCount !== null) {
     const modified = [];
     for (let end = at + modifiedCount; at < end; at++) modified.push(pathOf(numbers[at]));
     result.filesModified = modified;
+    // The results' strings: one text after the file texts, each ending where
+    // its number says (UTF-16 units).
+    const all = decodeUtf8(texts.subarray(textCount === 0 ? 0 : numbers[textCount - 1]));
+    const strings = new Array(stringCount);
+    for (let i = 0, start = 0; i < stringCount; i++) strings[i] = all.slice(start, (start = numbers[at + i]));
+    result.results = resultsOf(numbers, at + stringCount, resultCount, strings, core.resultDiagnostics || [], pathOf);
   }
   if (result && Array.isArray(result.fileChanges)) {
     const changes = [];

@@ -231,8 +231,8 @@ pub(crate) trait WithFileChanges: Serialize {
     fn file_changes_mut(&mut self) -> &mut Vec<crate::apply::FileChange>;
 
     /// The per-edit results and modified files, taken out to cross as
-    /// rows ([`crate::result::result_rows`]); `None`: they cross in the
-    /// result.
+    /// numbers ([`crate::result::result_words`], [`Numbers`]); `None`: they
+    /// cross in the result.
     fn take_rows(&mut self) -> Option<(Vec<crate::result::EditResult>, Vec<String>)> {
         None
     }
@@ -325,23 +325,23 @@ impl<'a> Positions<'a> {
 /// ([`Numbers`]), and every file text as bytes after the JSON.
 #[cfg(feature = "full")]
 #[derive(Serialize)]
-#[serde(bound(serialize = "R: Serialize, Option<crate::result::ResultRows<'a, F>>: Serialize"))]
-struct HostChanges<'a, R, F> {
+struct HostChanges<'a, R> {
     /// The result, with `fileChanges` (and, for an `ApplyResult`, `results`
-    /// and `filesModified`) empty: they cross as rows.
+    /// and `filesModified`) empty: they cross as numbers.
     result: &'a R,
     deletes: Vec<&'a str>,
     stage: Vec<&'a str>,
     /// How many texts, writes and file changes the numbers hold, in that
-    /// order, then `filesModified`'s when taken out (else `null`).
-    counts: [Option<usize>; 4],
+    /// order, then, when the results were taken out (else `null`), how
+    /// many paths `filesModified`, strings and results.
+    counts: [Option<usize>; 6],
     /// The paths the numbers name that the driver did not read (a path
     /// number `2k + 1` is `names[k]`).
     names: Vec<&'a str>,
-    /// `result.results` as rows ([`crate::result::result_rows`]), when
-    /// taken out.
-    #[serde(rename = "resultRows", skip_serializing_if = "Option::is_none")]
-    result_rows: Option<crate::result::ResultRows<'a, F>>,
+    /// The diagnostics of the results that have them, in order
+    /// ([`crate::result::ResultWords`]).
+    #[serde(rename = "resultDiagnostics", skip_serializing_if = "Vec::is_empty")]
+    result_diagnostics: Vec<&'a crate::result::Diagnostics>,
 }
 
 /// The lists of [`HostChanges`] that grow with the files, as one array of
@@ -356,7 +356,10 @@ struct HostChanges<'a, R, F> {
 ///   path whose text as the snapshot gave it is `before` (the driver holds
 ///   it already, so it does not cross back; `js/host-driver.js` sets it),
 ///   else `0`;
-/// - for an `ApplyResult`, `filesModified`'s paths.
+/// - for an `ApplyResult`, `filesModified`'s paths, then where each of
+///   its results' strings ends (UTF-16 units of their text, the bytes
+///   after the file texts), then its results' words
+///   ([`crate::result::result_words`]).
 ///
 /// A path is a number: `2i + 2` for position `i` of the list the driver
 /// read ([`PathRef::At`]), `2k + 1` for `names[k]`.
@@ -375,11 +378,17 @@ impl<'a> Numbers<'a> {
     }
 
     fn path(&mut self, path: PathRef<'a>) {
+        let n = Self::path_number(&mut self.names, path);
+        self.values.push(n);
+    }
+
+    /// `path`'s number, `names` given the path when it has no position.
+    fn path_number(names: &mut Vec<&'a str>, path: PathRef<'a>) -> u32 {
         match path {
-            PathRef::At(i) => self.push(2 * i + 2),
+            PathRef::At(i) => (2 * i + 2) as u32,
             PathRef::Named(name) => {
-                self.push(2 * self.names.len() + 1);
-                self.names.push(name);
+                names.push(name);
+                (2 * names.len() - 1) as u32
             }
         }
     }
@@ -457,12 +466,12 @@ type ChangeRow<'a> = (
 /// JSON cost more than the edits. Each distinct text is written once after
 /// the JSON (a write and its file's `after` are the same text, so they
 /// share one), and the rest names each by its index. The lists that grow
-/// with the files (writes, file changes, an `ApplyResult`'s modified files)
-/// cross as numbers ([`Numbers`]) and its per-edit results as rows of JSON
-/// values, and a path the driver read as its position in `paths` (the
-/// list it was given, when `paths` is the plan's): JSON.parse then builds
-/// no object with keys and no second copy of a path, which cost it more
-/// than the rest. What crosses is `[bytes, jsonLength, numbers]`: views of
+/// with the files (writes, file changes, an `ApplyResult`'s modified files
+/// and per-edit results) cross as numbers ([`Numbers`]), the results'
+/// strings as one text after the file texts, and a path the driver read
+/// as its position in `paths` (the list it was given, when `paths` is the
+/// plan's): JSON.parse then builds no object with keys and no second copy
+/// of a path, which cost it more than the rest. What crosses is `[bytes, jsonLength, numbers]`: views of
 /// the module's memory, which the driver (`js/host-driver.js` `fromCore`)
 /// reads before it calls in again — no string crosses one call at a time.
 /// The objects it builds are the ones a whole-JSON conversion gives, key
@@ -595,20 +604,28 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
         .zip(&change_rows)
         .map(|(change, row)| (change.path.as_str(), row.0))
         .collect();
-    let result_rows = match &rows {
+    let words = match &rows {
         Some((results, modified)) => {
             let modified_known = KnownPaths::new(positions, &known);
             for path in modified {
                 numbers.path(modified_known.of(path));
             }
-            Some(results)
+            let results_known = KnownPaths::new(positions, &known);
+            let names = &mut numbers.names;
+            let words = crate::result::result_words(results, |r| {
+                Numbers::path_number(names, results_known.of(&r.path))
+            });
+            numbers.values.extend_from_slice(&words.string_ends);
+            numbers.values.extend_from_slice(&words.words);
+            Some(words)
         }
         None => None,
     };
-    let results_known = KnownPaths::new(positions, &known);
-    let result_rows = result_rows
-        .map(|results| crate::result::result_rows(results, |r| results_known.of(&r.path)));
     let Numbers { values, names } = numbers;
+    let (strings, result_diagnostics) = match words {
+        Some(words) => (Some(words.strings), words.diagnostics),
+        None => (None, Vec::new()),
+    };
     let mut bytes = serde_json::to_vec(&HostChanges {
         result: &result,
         deletes,
@@ -618,9 +635,11 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
             Some(writes.len()),
             Some(change_rows.len()),
             modified_count,
+            strings.as_ref().map(Vec::len),
+            rows.as_ref().map(|(results, _)| results.len()),
         ],
         names,
-        result_rows,
+        result_diagnostics,
     })
     .map_err(|e| {
         JsError::new(&format!(
@@ -628,8 +647,9 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
         ))
     })?;
     let json_len = bytes.len() as u32;
-    bytes.reserve_exact(at);
-    for t in &texts {
+    let strings = strings.unwrap_or_default();
+    bytes.reserve_exact(at + strings.iter().map(|s| s.len()).sum::<usize>());
+    for t in texts.iter().chain(&strings) {
         bytes.extend_from_slice(t.as_bytes());
     }
     let json_len = JsValue::from(json_len);

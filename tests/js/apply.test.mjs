@@ -168,3 +168,41 @@ test('options: undefined means not given; a snake_case name is refused with its 
   const result = applyEditsSync(reply, host, { mode: undefined, dryRun: undefined });
   assert.equal(result.results[0].status, 'applied');
 });
+
+// The core sends each result as numbers and one text of strings
+// (src/result.rs `result_words`); the driver builds it back.
+test('each result crosses with every field it has, keys in the core order, its text intact', async () => {
+  const KEYS = ['blockIndex', 'path', 'status', 'errorKind', 'reason', 'estimatedLine', 'anchorPreview', 'oldPreview', 'newPreview', 'diagnostics', 'matchedBy', 'assumed'];
+  const files = { 'src/ü.py': 'é = 1\n😀 = 2\n', 'src/dup.py': 'x = 1\ny = 2\nx = 1\n', 'src/math.py': MATH };
+  const odd = '😀 = "\u2028\t\\"x\\"\u{feff}"';
+  const blocks = [
+    block('src/ü.py', 'é = 1', '😀 = 2', odd),
+    block('src/dup.py', '', 'x = 1', 'x = 3'),
+    block('../up', '', '', 'x'),
+    FIX,
+    block('src/new.txt', '', '', ''),
+  ];
+  for (const run of [(h) => applyEditsSync(blocks, h), (h) => applyEdits(blocks, h)]) {
+    const { results } = await run(memoryHost(files));
+    assert.deepEqual(results.map((r) => r.blockIndex), [0, 1, 2, 3, 4]);
+    for (const r of results) {
+      const keys = Object.keys(r);
+      assert.deepEqual(keys, KEYS.filter((k) => keys.includes(k)), `${r.path}: keys in the core's order`);
+      for (const k of ['reason', 'matchedBy']) assert.ok(!(k in r) || typeof r[k] === 'string', k);
+    }
+    const [emoji, dup, up, fix] = results;
+    assert.equal(emoji.path, 'src/ü.py');
+    assert.equal(emoji.status, 'applied');
+    assert.deepEqual([emoji.anchorPreview, emoji.oldPreview, emoji.newPreview], ['é = 1', '😀 = 2', odd]);
+    assert.equal(emoji.estimatedLine, 1, 'the line of its anchor');
+    assert.equal(emoji.matchedBy, 'exact');
+    assert.deepEqual([dup.status, dup.errorKind], ['failed', 'ambiguous']);
+    assert.match(dup.reason, /^Edit location is ambiguous \(matches at lines 1 and 3\)\./);
+    assert.deepEqual(dup.diagnostics.matchLines, [1, 3]);
+    assert.deepEqual(Object.keys(dup.diagnostics), ['failedPart', 'nearest', 'matchCount', 'matchLines'].filter((k) => k in dup.diagnostics));
+    assert.deepEqual([up.path, up.status, up.errorKind], ['../up', 'skipped', 'path-escape']);
+    assert.equal(up.newPreview, 'x');
+    assert.deepEqual([fix.status, fix.matchedBy, fix.anchorPreview], ['applied', 'exact', 'def multiply(a, b):']);
+    assert.deepEqual(results[4].anchorPreview, '');
+  }
+});
