@@ -157,6 +157,18 @@ impl<D> Staged<D> {
         path: &str,
         open: impl FnOnce(&TextFile) -> D,
     ) -> &Slot<D> {
+        self.load_shared(host, path, |text| open(text))
+    }
+
+    /// As [`Staged::load`], opening the text as the transaction holds it:
+    /// a document that keeps the body as read shares it (a reply of 1,000
+    /// files otherwise copies every file once more).
+    pub fn load_shared(
+        &mut self,
+        host: &mut dyn FileHost,
+        path: &str,
+        open: impl FnOnce(&Rc<TextFile>) -> D,
+    ) -> &Slot<D> {
         use std::collections::hash_map::Entry;
         // A path seen before is looked up; a new one is read under the
         // same key (one lookup in each map).

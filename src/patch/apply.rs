@@ -340,7 +340,7 @@ fn apply_block(
             return r;
         }
     }
-    let slot = staged.load(host, path, Doc::from_text);
+    let slot = staged.load_shared(host, path, Doc::from_read);
     if let Some(u) = &slot.unusable {
         return refuse(base, status_of(&u.kind), u.kind, u.reason(path));
     }
@@ -456,7 +456,7 @@ fn apply_block(
                                 Ok(done)
                             }
                             Ok(dest) => {
-                                let target = staged.load(host, &dest, Doc::from_text);
+                                let target = staged.load_shared(host, &dest, Doc::from_read);
                                 if target.doc.is_some() && !opts.overwrite {
                                     Err(fail(ErrorKind::FileExists, format!("{name} was refused: it moves the file to {dest}, which already exists. Choose another name, or apply with overwrite.")))
                                 } else if let Some(u) = &target.unusable {
@@ -535,7 +535,9 @@ fn apply_text_block(
     r.path = path.to_string();
     if r.status == Status::Applied {
         if let Some(slot) = staged.edit(path) {
-            slot.doc = Some(Doc::from_text(&TextFile::from_text(&new_content)));
+            slot.doc = Some(Doc::from_read(&std::rc::Rc::new(TextFile::from_text(
+                &new_content,
+            ))));
             slot.changed = true;
         }
         staged.touch(path);
