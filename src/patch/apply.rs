@@ -125,15 +125,34 @@ fn write_whole(
     }
 }
 
-fn op_name(block: &EditBlock, op: &PatchOp) -> String {
-    operation_name(block.format, op.operation, &block.file_path)
+/// How messages name an operation ([`operation_name`]), written only
+/// into a message that needs it: an operation that applies builds none.
+struct OpName<'a> {
+    format: Format,
+    operation: Operation,
+    path: &'a str,
+}
+
+impl<'a> OpName<'a> {
+    fn of(block: &'a EditBlock, op: &PatchOp) -> OpName<'a> {
+        OpName {
+            format: block.format,
+            operation: op.operation,
+            path: &block.file_path,
+        }
+    }
+}
+
+impl std::fmt::Display for OpName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&operation_name(self.format, self.operation, self.path))
+    }
 }
 
 /// How a refusal names a patch operation on `path` (`*** Update File: …`, the diff of …).
 ///
-/// Built for every operation, failed or not (the hunks take it for their
-/// messages): joined, not formatted (`format!` cost 0.9% of applying 1,000
-/// files).
+/// Joined, not formatted (`format!` cost 0.9% of applying 1,000 files
+/// when it was built for every operation).
 pub(crate) fn operation_name(format: Format, operation: Operation, path: &str) -> String {
     let (before, after) = match (format, operation) {
         (Format::ApplyPatch, Operation::Add) => ("`*** Add File: ", "`"),
@@ -228,6 +247,8 @@ pub(crate) fn apply_patch_edits_with(
     } else {
         Scope::Patch
     };
+    // Each section's old lines, in turn (one buffer for the whole reply).
+    let mut needles: Vec<&str> = Vec::new();
     for unit in units {
         staged.checkpoint();
         let first_result = out.results.len();
@@ -254,6 +275,7 @@ pub(crate) fn apply_patch_edits_with(
                 opts,
                 context.as_ref(),
                 &mut out,
+                &mut needles,
             );
             if let (Some(path), true) = (path, fails(&r)) {
                 failed_files.entry(path.to_string()).or_insert(index);
@@ -296,15 +318,16 @@ pub(crate) fn apply_patch_edits_with(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn apply_block(
+fn apply_block<'b>(
     index: usize,
-    block: &EditBlock,
+    block: &'b EditBlock,
     normalized: Option<&str>,
     host: &mut dyn FileHost,
     staged: &mut Staged<Doc>,
     opts: &ApplyOptions,
     context: Option<&crate::apply::PathSet>,
     out: &mut ApplyResult,
+    needles: &mut Vec<&'b str>,
 ) -> EditResult {
     let refuse = |mut r: EditResult, status: Status, kind: ErrorKind, reason: String| {
         r.status = status;
@@ -355,11 +378,11 @@ fn apply_block(
         };
         return apply_text_block(index, block, path, Some(doc), staged, opts);
     };
-    let name = op_name(block, op);
+    let name = OpName::of(block, op);
     let outcome = match op.operation {
         Operation::Add => {
             if slot.doc.is_some() && !opts.overwrite {
-                Err(fail(ErrorKind::FileExists, add_exists_reason(&name, path)))
+                Err(fail(ErrorKind::FileExists, add_exists_reason(&name.to_string(), path)))
             } else {
                 let hunk = op.hunks.first();
                 let lines = hunk.map(|h| h.new_side()).unwrap_or_default();
@@ -375,13 +398,13 @@ fn apply_block(
         Operation::Delete => match slot.doc.as_ref() {
             None => Err(fail(
                 ErrorKind::FileNotFound,
-                missing_reason(&name, path, Operation::Delete),
+                missing_reason(&name.to_string(), path, Operation::Delete),
             )),
             Some(doc) => {
                 let mut check = Ok(());
                 if !op.hunks.is_empty() {
                     // A unified diff deleting a file lists its lines: they must be the file.
-                    match apply_hunks(&name, path, doc, &op.hunks, block.format) {
+                    match apply_hunks(&name, path, doc, &op.hunks, block.format, needles) {
                         Ok((rest, _)) if rest.is_empty() => {}
                         Ok((rest, _)) => {
                             check = Err(fail(
@@ -430,14 +453,14 @@ fn apply_block(
                 ))
             }
             None => {
-                let mut reason = missing_reason(&name, path, Operation::Update);
+                let mut reason = missing_reason(&name.to_string(), path, Operation::Update);
                 if let Some(old) = other_old_name(block, path) {
                     // `--- x` / `+++ y` without rename lines: GNU patch would edit x.
                     reason.push_str(&format!(" The `---` line names {old}: to edit {old}, write its path on both the `---` and the `+++` line; to rename it, add `rename from {old}` and `rename to {path}` lines after `diff --git a/{old} b/{path}`."));
                 }
                 Err(fail(ErrorKind::FileNotFound, reason))
             }
-            Some(doc) => match apply_hunks(&name, path, doc, &op.hunks, block.format) {
+            Some(doc) => match apply_hunks(&name, path, doc, &op.hunks, block.format, needles) {
                 Err(f) => Err(f),
                 Ok((new_doc, mut done)) => {
                     let unchanged = new_doc.same_content(doc);
@@ -546,13 +569,16 @@ fn apply_text_block(
 }
 
 /// Applies `hunks` in order to `doc`; the new document and how.
+/// `needles`: room for a section's old lines (kept by the caller, so that
+/// each operation does not allocate its own).
 #[allow(clippy::result_large_err)] // failures are rare; boxing them would only add noise
-fn apply_hunks(
-    name: &str,
+fn apply_hunks<'h>(
+    name: &dyn std::fmt::Display,
     path: &str,
     doc: &Doc,
-    hunks: &[Hunk],
+    hunks: &'h [Hunk],
     format: Format,
+    needles: &mut Vec<&'h str>,
 ) -> Result<(Doc, Done), Failure> {
     let view = doc.view();
     let lines = &view[..];
@@ -570,24 +596,16 @@ fn apply_hunks(
     let mut final_newline = doc.final_newline;
     let mixed_endings = doc.file.mixed_endings();
     let total = hunks.len();
-    // Every section's old lines, read once: section k's are
-    // `old_sides[old_ends[k - 1]..old_ends[k]]`.
-    let mut old_sides: Vec<&str> =
-        Vec::with_capacity(hunks.iter().map(Hunk::old_hint).sum::<usize>());
-    let mut old_ends: Vec<usize> = Vec::with_capacity(hunks.len());
-    for hunk in hunks {
-        old_sides.extend(hunk.old_lines());
-        old_ends.push(old_sides.len());
-    }
     // One index of the snapshot for every section's search, of the lines
     // the sections and their `@@` lines look for; for one or two searches
     // a scan of the lines costs less than indexing them.
     let searches: usize = hunks.iter().map(|h| 1 + h.anchors.len()).sum();
     let index = (searches >= INDEX_MIN_SEARCHES).then(|| {
+        let old_sides = hunks.iter().flat_map(|h| h.old_lines());
         let anchors = hunks
             .iter()
             .flat_map(|h| h.anchors.iter().map(String::as_str));
-        LineIndex::for_needles(lines, old_sides.iter().copied().chain(anchors))
+        LineIndex::for_needles(lines, old_sides.chain(anchors))
     });
     let hashes = index.as_ref();
     for (k, hunk) in hunks.iter().enumerate() {
@@ -605,7 +623,9 @@ fn apply_hunks(
                 "section"
             },
         };
-        let needle = &old_sides[k.checked_sub(1).map_or(0, |p| old_ends[p])..old_ends[k]];
+        needles.clear();
+        needles.extend(hunk.old_lines());
+        let needle = &needles[..];
         let mut from = cursor;
         // `@@` lines narrow the search, each to what follows the one before.
         for anchor in &hunk.anchors {
@@ -1103,7 +1123,7 @@ pub(crate) fn hunk_offset(start: usize, old_start: u32, has_old: bool) -> isize 
 /// "`*** Update File: x`, section 2 of 3" (a unified diff's "hunk 2 of 3"),
 /// written only when a failure names it.
 struct Which<'a> {
-    name: &'a str,
+    name: &'a dyn std::fmt::Display,
     k: usize,
     total: usize,
     unit: &'static str,
@@ -1121,7 +1141,7 @@ impl std::fmt::Display for Which<'_> {
                 self.total
             )
         } else {
-            f.write_str(self.name)
+            self.name.fmt(f)
         }
     }
 }
