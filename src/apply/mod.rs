@@ -293,6 +293,14 @@ impl Transaction {
         Transaction::default()
     }
 
+    /// Room for about `paths` paths (see [`Staged::with_capacity`]).
+    pub fn with_capacity(paths: usize) -> Transaction {
+        let mut txn = Transaction::default();
+        txn.entries.reserve(paths);
+        txn.order.reserve(paths);
+        txn
+    }
+
     /// `path` as read (through `host` the first time, from the snapshot after).
     pub fn read(&mut self, host: &mut dyn FileHost, path: &str) -> &Loaded {
         if self.entries.contains_key(path) {
@@ -322,6 +330,14 @@ impl Transaction {
                 });
                 &entry.loaded
             }
+        }
+    }
+
+    /// `path`'s text as read, when it was read and is text.
+    pub(crate) fn text_read(&self, path: &str) -> Option<&Rc<TextFile>> {
+        match &self.entries.get(path)?.loaded {
+            Loaded::Text(text) => Some(text),
+            _ => None,
         }
     }
 

@@ -703,7 +703,7 @@ fn apply_text_edits(
     let mut out = ApplyResult::default();
     // Each file's document as the blocks leave it; a block that fails leaves
     // it untouched, so nothing is rolled back (atomic writes nothing).
-    let mut staged: Staged<Doc> = Staged::new();
+    let mut staged: Staged<Doc> = Staged::with_capacity(blocks.len());
 
     for (index, block) in blocks.iter().enumerate() {
         let confined = confined[index].as_deref();

@@ -216,7 +216,8 @@ pub(crate) fn apply_patch_edits_with(
     opts: &ApplyOptions,
 ) -> ApplyResult {
     let mut out = ApplyResult::default();
-    let mut staged: Staged<Doc> = Staged::new();
+    // A path per block, at most (and each move's destination, rarer).
+    let mut staged: Staged<Doc> = Staged::with_capacity(blocks.len());
     let context = crate::engine::normalized_context(opts);
 
     // Units: the blocks of one patch, or one text block; all at once when atomic.
@@ -247,8 +248,8 @@ pub(crate) fn apply_patch_edits_with(
     } else {
         Scope::Patch
     };
-    // Each section's old lines, in turn (one buffer for the whole reply).
-    let mut needles: Vec<&str> = Vec::new();
+    // Each section's lines, in turn (buffers for the whole reply).
+    let mut needles = SectionLines::default();
     for unit in units {
         staged.checkpoint();
         let first_result = out.results.len();
@@ -327,7 +328,7 @@ fn apply_block<'b>(
     opts: &ApplyOptions,
     context: Option<&crate::apply::PathSet>,
     out: &mut ApplyResult,
-    needles: &mut Vec<&'b str>,
+    needles: &mut SectionLines<'b>,
 ) -> EditResult {
     let refuse = |mut r: EditResult, status: Status, kind: ErrorKind, reason: String| {
         r.status = status;
@@ -382,7 +383,10 @@ fn apply_block<'b>(
     let outcome = match op.operation {
         Operation::Add => {
             if slot.doc.is_some() && !opts.overwrite {
-                Err(fail(ErrorKind::FileExists, add_exists_reason(&name.to_string(), path)))
+                Err(fail(
+                    ErrorKind::FileExists,
+                    add_exists_reason(&name.to_string(), path),
+                ))
             } else {
                 let hunk = op.hunks.first();
                 let lines = hunk.map(|h| h.new_side()).unwrap_or_default();
@@ -569,8 +573,8 @@ fn apply_text_block(
 }
 
 /// Applies `hunks` in order to `doc`; the new document and how.
-/// `needles`: room for a section's old lines (kept by the caller, so that
-/// each operation does not allocate its own).
+/// `needles`: room for a section's lines (kept by the caller, so that each
+/// operation does not allocate its own).
 #[allow(clippy::result_large_err)] // failures are rare; boxing them would only add noise
 fn apply_hunks<'h>(
     name: &dyn std::fmt::Display,
@@ -578,7 +582,7 @@ fn apply_hunks<'h>(
     doc: &Doc,
     hunks: &'h [Hunk],
     format: Format,
-    needles: &mut Vec<&'h str>,
+    needles: &mut SectionLines<'h>,
 ) -> Result<(Doc, Done), Failure> {
     let view = doc.view();
     let lines = &view[..];
@@ -623,9 +627,9 @@ fn apply_hunks<'h>(
                 "section"
             },
         };
-        needles.clear();
-        needles.extend(hunk.old_lines());
-        let needle = &needles[..];
+        needles.read(hunk);
+        let SectionLines { body, old: needle } = &*needles;
+        let needle = &needle[..];
         let mut from = cursor;
         // `@@` lines narrow the search, each to what follows the one before.
         for anchor in &hunk.anchors {
@@ -805,11 +809,7 @@ fn apply_hunks<'h>(
             None
         };
         let mut new_at = 0usize; // the line's place in the section's new side
-        let walked = if past_end > 0 {
-            hunk.lines().count() - past_end
-        } else {
-            usize::MAX
-        };
+        let walked = body.len().saturating_sub(past_end);
         // In a file with mixed endings, the lines a change removed (since
         // the last context line): the k-th added line takes the k-th one's
         // ending, added lines past them the last one's.
@@ -817,7 +817,7 @@ fn apply_hunks<'h>(
         let mut added_in_run = 0usize;
         // Lines since the last `-` or `+` line (`None`: none yet).
         let mut since_change: Option<usize> = None;
-        for l in hunk.lines().take(walked) {
+        for &l in &body[..walked] {
             let text = l.get(1..).unwrap_or("");
             if !l.starts_with('-') {
                 new_at += 1;
@@ -1146,6 +1146,29 @@ impl std::fmt::Display for Which<'_> {
     }
 }
 
+/// One section's lines, split once: its body lines (each with its ` `,
+/// `-` or `+`) and its old side (context and removed lines, without it).
+/// Kept for a whole reply, so that a section allocates nothing.
+#[derive(Default)]
+struct SectionLines<'h> {
+    body: Vec<&'h str>,
+    old: Vec<&'h str>,
+}
+
+impl<'h> SectionLines<'h> {
+    /// Reads `hunk`'s lines (what was read before is dropped).
+    fn read(&mut self, hunk: &'h Hunk) {
+        self.body.clear();
+        self.old.clear();
+        for line in hunk.lines() {
+            self.body.push(line);
+            if !line.starts_with('+') {
+                self.old.push(line.get(1..).unwrap_or(""));
+            }
+        }
+    }
+}
+
 /// Searches of one operation (sections and `@@` lines) from which the
 /// file is indexed for them (see [`LineIndex`]).
 const INDEX_MIN_SEARCHES: usize = 3;
@@ -1266,4 +1289,27 @@ pub(crate) fn scope_end<S: AsRef<str>>(lines: &[S], from: usize) -> usize {
             !l.trim().is_empty() && depth(l) <= d
         })
         .map_or(lines.len(), |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn section_lines_are_each_sections_body_and_old_side_in_turn() {
+        let mut a = Hunk::default();
+        for line in [" a", "-b", "+B", " c", "-"] {
+            a.push_line(line);
+        }
+        let mut b = Hunk::default();
+        b.push_line("+only");
+        let mut lines = SectionLines::default();
+        lines.read(&a);
+        assert_eq!(lines.body, a.lines().collect::<Vec<_>>());
+        assert_eq!(lines.old, a.old_side());
+        assert_eq!(lines.old, ["a", "b", "c", ""]);
+        lines.read(&b);
+        assert_eq!(lines.body, ["+only"]);
+        assert!(lines.old.is_empty());
+    }
 }
