@@ -171,8 +171,10 @@ impl<D> Staged<D> {
     /// Room for about `paths` paths (a reply's blocks, say): the maps are
     /// not grown, and every key hashed again, as they fill.
     pub fn with_capacity(paths: usize) -> Self {
-        let mut staged = Self::default();
-        staged.txn = Transaction::with_capacity(paths);
+        let mut staged = Staged {
+            txn: Transaction::with_capacity(paths),
+            ..Self::default()
+        };
         staged.slots.reserve(paths);
         staged.order.reserve(paths);
         staged
