@@ -9,7 +9,7 @@
 use std::ops::Range;
 use std::rc::Rc;
 
-use crate::text::{scan_lines, TextFile};
+use crate::text::{body_lines_spans, TextFile};
 
 /// [`LineRef::text`] of a line of the body as read ([`Doc::read`]): in a
 /// file with mixed endings its lines keep their own endings when written
@@ -63,11 +63,11 @@ impl Doc {
     pub fn from_read(file: &Rc<TextFile>) -> Doc {
         let body = file.body.as_bytes();
         let mut lines = Vec::with_capacity(body.len() / 32 + 1);
-        scan_lines(body, |s| {
+        body_lines_spans(body, |start, end| {
             lines.push(LineRef {
                 text: BODY,
-                start: s.start,
-                end: s.end,
+                start,
+                end,
                 replaced_end: NOT_REPLACED,
             })
         });
