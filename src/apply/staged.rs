@@ -421,13 +421,16 @@ impl<D> Staged<D> {
             let Some(Held { slot, .. }) = self.slots.remove(&path) else {
                 continue;
             };
+            // Copied as text: `Rc<str>::to_string` goes through the
+            // formatting machinery (0.4% of applying 1,000 files in wasm).
+            let owned = || String::from(&*path);
             match plan(&slot) {
                 FilePlan::Keep => {}
                 FilePlan::Write(content) => {
                     if slot.existed {
-                        out.modified.push(path.to_string());
+                        out.modified.push(owned());
                     } else {
-                        out.created.push(path.to_string());
+                        out.created.push(owned());
                     }
                     let moved = match slot.moved_from {
                         Some(_) => moves.get(&path),
@@ -439,7 +442,7 @@ impl<D> Staged<D> {
                     }
                 }
                 FilePlan::Delete => {
-                    out.deleted.push(path.to_string());
+                    out.deleted.push(owned());
                     self.txn.delete(&path);
                 }
             }
