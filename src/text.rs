@@ -368,6 +368,39 @@ pub(crate) fn scan_lines(full: &[u8], mut push: impl FnMut(LineSpan)) -> usize {
     tail
 }
 
+/// The lines of a decoded body ([`TextFile::body`]): calls `push(start,
+/// end)` for each line, as [`scan_lines`] would give them. A body holds no
+/// CR right before a LF and none at its end (decoding read them as the
+/// endings and the tail), so no line's end is looked at again for CRs:
+/// one test less per line of every file a patch reads.
+pub(crate) fn body_lines_spans(body: &[u8], mut push: impl FnMut(usize, usize)) {
+    const LFS: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+    let mut start = 0;
+    let mut chunks = body.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let mut found = zero_bytes(u64::from_le_bytes(word) ^ LFS);
+        while found != 0 {
+            let lf = base + (found.trailing_zeros() / 8) as usize;
+            push(start, lf);
+            start = lf + 1;
+            found &= found - 1;
+        }
+        base += 8;
+    }
+    for (i, &b) in chunks.remainder().iter().enumerate() {
+        if b == b'\n' {
+            push(start, base + i);
+            start = base + i + 1;
+        }
+    }
+    if start < body.len() {
+        push(start, body.len());
+    }
+}
+
 /// The lines of a text by the one rule (no BOM handling): `"a\nb\n"` and
 /// `"a\nb"` are two lines, `""` is none, `"\n"` is one empty line, and
 /// `"a\r\n"` is the line `a`.
@@ -887,6 +920,28 @@ mod tests {
             let (spans, tail) = naive_spans(&text);
             assert_eq!((&split.spans, split.tail), (&spans, tail), "{text:?}");
             assert_eq!(split.join(), text);
+        }
+    }
+
+    #[test]
+    fn a_decoded_body_splits_as_the_line_rule_splits_it() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "a\r\nb\r\n",
+            "one\r\ntwo\nthree\r\r\nfour\r",
+            "x\ry\n\n\nlonger line of text here\nend",
+            "\u{feff}a\r\n\r\nb",
+            "1234567\n12345678\n123456789\n\r\r",
+        ] {
+            let body = TextFile::from_text(text).body;
+            let mut want = Vec::new();
+            scan_lines(body.as_bytes(), |s| want.push((s.start, s.end)));
+            let mut got = Vec::new();
+            body_lines_spans(body.as_bytes(), |start, end| got.push((start, end)));
+            assert_eq!(got, want, "{text:?}");
         }
     }
 

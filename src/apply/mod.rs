@@ -127,7 +127,9 @@ pub enum Loaded {
     /// No file there.
     Missing,
     /// A text file, decoded (its line endings, BOM and final newline noted).
-    Text(TextFile),
+    /// Shared: a style's document keeps the body as read by holding it,
+    /// not a copy of it.
+    Text(Rc<TextFile>),
     /// A file (or a read) that cannot be edited as text.
     Unusable(Unusable),
 }
@@ -291,6 +293,14 @@ impl Transaction {
         Transaction::default()
     }
 
+    /// Room for about `paths` paths (see [`Staged::with_capacity`]).
+    pub fn with_capacity(paths: usize) -> Transaction {
+        let mut txn = Transaction::default();
+        txn.entries.reserve(paths);
+        txn.order.reserve(paths);
+        txn
+    }
+
     /// `path` as read (through `host` the first time, from the snapshot after).
     pub fn read(&mut self, host: &mut dyn FileHost, path: &str) -> &Loaded {
         if self.entries.contains_key(path) {
@@ -320,6 +330,14 @@ impl Transaction {
                 });
                 &entry.loaded
             }
+        }
+    }
+
+    /// `path`'s text as read, when it was read and is text.
+    pub(crate) fn text_read(&self, path: &str) -> Option<&Rc<TextFile>> {
+        match &self.entries.get(path)?.loaded {
+            Loaded::Text(text) => Some(text),
+            _ => None,
         }
     }
 
@@ -592,8 +610,12 @@ impl Transaction {
                     &mut e.loaded,
                 ) {
                     // The bytes as read are the body, already read as UTF-8
-                    // (no second check, no copy).
-                    (Original::Body, Loaded::Text(text)) => Some(std::mem::take(&mut text.body)),
+                    // (no second check; no copy once the documents that
+                    // shared it are gone).
+                    (Original::Body, Loaded::Text(text)) => Some(match Rc::get_mut(text) {
+                        Some(text) => std::mem::take(&mut text.body),
+                        None => text.body.clone(),
+                    }),
                     (Original::Bytes(bytes), _) => Some(match String::from_utf8(bytes) {
                         Ok(text) => text,
                         Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
@@ -645,8 +667,8 @@ fn load(host: &mut dyn FileHost, path: &str) -> (Original, Loaded) {
         ),
         Ok(None) => (Original::Absent, Loaded::Missing),
         Ok(Some(bytes)) => match TextFile::decode_owned(bytes) {
-            Ok((text, None)) => (Original::Body, Loaded::Text(text)),
-            Ok((text, Some(bytes))) => (Original::Bytes(bytes), Loaded::Text(text)),
+            Ok((text, None)) => (Original::Body, Loaded::Text(Rc::new(text))),
+            Ok((text, Some(bytes))) => (Original::Bytes(bytes), Loaded::Text(Rc::new(text))),
             Err((DecodeError::Binary, bytes)) => (
                 Original::Bytes(bytes),
                 unusable(ErrorKind::Binary, true, None),
@@ -753,6 +775,29 @@ mod tests {
                 ]
             })
         );
+    }
+
+    #[test]
+    fn a_text_read_is_shared_and_its_before_taken_or_copied() {
+        let mut host = MemoryHost::with_files([("a.txt", "a\n"), ("b.txt", "b\n")]);
+        let mut txn = Transaction::new();
+        let Loaded::Text(a) = txn.read(&mut host, "a.txt").clone() else {
+            unreachable!()
+        };
+        txn.read(&mut host, "b.txt");
+        // A reader's share of `a.txt` outlives the commit: its `before` is
+        // copied; `b.txt`'s, held by the transaction alone, is taken.
+        assert_eq!(Rc::strong_count(&a), 2);
+        txn.write("a.txt", "A\n".into());
+        txn.write("b.txt", "B\n".into());
+        let done = txn.commit_final(&mut host, CommitOptions::default());
+        let before: Vec<_> = done
+            .file_changes
+            .iter()
+            .map(|c| c.before.as_deref())
+            .collect();
+        assert_eq!(before, [Some("a\n"), Some("b\n")]);
+        assert_eq!(a.body, "a\n");
     }
 
     #[test]

@@ -650,7 +650,9 @@ pub(crate) fn required_paths_of<'a>(
 /// Parses `reply` and applies its blocks; shell suggestions and the retry
 /// prompt are filled in from the reply.
 pub fn apply_reply(reply: &str, host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
-    let blocks = crate::parser::parse_edits(
+    // Blocks that are only applied: a patch's operations leave out the
+    // texts only renderers read (the same result, fewer copies).
+    let blocks = crate::parser::parse_edits_to_apply(
         reply,
         &crate::parser::ParseOptions {
             formats: opts.formats.clone(),
@@ -703,7 +705,7 @@ fn apply_text_edits(
     let mut out = ApplyResult::default();
     // Each file's document as the blocks leave it; a block that fails leaves
     // it untouched, so nothing is rolled back (atomic writes nothing).
-    let mut staged: Staged<Doc> = Staged::new();
+    let mut staged: Staged<Doc> = Staged::with_capacity(blocks.len());
 
     for (index, block) in blocks.iter().enumerate() {
         let confined = confined[index].as_deref();

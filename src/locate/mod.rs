@@ -360,7 +360,41 @@ impl LineIndex {
 /// Every 0-based start at or after `from` where `needle` occurs as
 /// consecutive whole lines under `pass`.
 pub fn find_all<S: AsRef<str>>(file: &[S], needle: &[&str], pass: Pass, from: usize) -> Vec<usize> {
-    find_all_hashed(file, None, needle, pass, from)
+    find_all_hashed(file, None, needle, pass, from).into_vec()
+}
+
+/// The starts a search found, ascending: the first held apart, so that a
+/// search finding one place (most of them) allocates nothing.
+#[derive(Debug, Default)]
+struct Starts {
+    first: Option<usize>,
+    /// The starts after the first.
+    more: Vec<usize>,
+}
+
+impl Starts {
+    fn push(&mut self, start: usize) {
+        match self.first {
+            None => self.first = Some(start),
+            Some(_) => self.more.push(start),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.first.into_iter().chain(self.more.iter().copied())
+    }
+
+    fn into_vec(self) -> Vec<usize> {
+        match self.first {
+            None => Vec::new(),
+            Some(first) => {
+                let mut all = Vec::with_capacity(1 + self.more.len());
+                all.push(first);
+                all.extend(self.more);
+                all
+            }
+        }
+    }
 }
 
 fn find_all_hashed<S: AsRef<str>>(
@@ -369,8 +403,8 @@ fn find_all_hashed<S: AsRef<str>>(
     needle: &[&str],
     pass: Pass,
     from: usize,
-) -> Vec<usize> {
-    let mut found = Vec::new();
+) -> Starts {
+    let mut found = Starts::default();
     let n = needle.len();
     if n == 0 || n > file.len() {
         return found;
@@ -495,28 +529,30 @@ pub fn locate_hashed<S: AsRef<str>>(
 ) -> Located {
     for &pass in passes {
         let starts = find_all_hashed(file, index, needle, pass, from);
-        match starts.as_slice() {
-            [] => continue,
-            [one] => {
+        match (starts.first, starts.more.is_empty()) {
+            (None, _) => continue,
+            (Some(start), true) => {
                 return Located::Unique {
-                    start: *one,
+                    start,
                     pass,
                     preferred: false,
                 }
             }
-            many => {
-                let pick: Vec<usize> = many
-                    .iter()
-                    .copied()
-                    .filter(|&s| prefer.accepts(s, s + needle.len(), file.len()))
-                    .collect();
-                if let [start] = pick.as_slice() {
+            (Some(_), false) => {
+                let picked = {
+                    let mut pick = starts
+                        .iter()
+                        .filter(|&s| prefer.accepts(s, s + needle.len(), file.len()));
+                    (pick.next(), pick.next())
+                };
+                if let (Some(start), None) = picked {
                     return Located::Unique {
-                        start: *start,
+                        start,
                         pass,
                         preferred: true,
                     };
                 }
+                let starts = starts.into_vec();
                 return Located::Ambiguous { pass, starts };
             }
         }

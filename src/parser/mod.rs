@@ -194,8 +194,8 @@ pub fn parse_edits(text: &str, options: &ParseOptions) -> Vec<EditBlock> {
 /// each file operation costs fewer and smaller copies (see
 /// [`crate::patch::make_block`]). Applying them gives what applying
 /// [`parse_edits`]'s blocks gives, byte for byte.
-// Used by the full wasm binding only (src/wasm/engine.rs `read_input`).
-#[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
+// Used by the wasm binding (src/wasm/engine.rs `read_input`) and
+// `engine::apply_reply`.
 pub(crate) fn parse_edits_to_apply(text: &str, options: &ParseOptions) -> Vec<EditBlock> {
     parse_blocks(text, options, true)
 }

@@ -125,15 +125,34 @@ fn write_whole(
     }
 }
 
-fn op_name(block: &EditBlock, op: &PatchOp) -> String {
-    operation_name(block.format, op.operation, &block.file_path)
+/// How messages name an operation ([`operation_name`]), written only
+/// into a message that needs it: an operation that applies builds none.
+struct OpName<'a> {
+    format: Format,
+    operation: Operation,
+    path: &'a str,
+}
+
+impl<'a> OpName<'a> {
+    fn of(block: &'a EditBlock, op: &PatchOp) -> OpName<'a> {
+        OpName {
+            format: block.format,
+            operation: op.operation,
+            path: &block.file_path,
+        }
+    }
+}
+
+impl std::fmt::Display for OpName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&operation_name(self.format, self.operation, self.path))
+    }
 }
 
 /// How a refusal names a patch operation on `path` (`*** Update File: …`, the diff of …).
 ///
-/// Built for every operation, failed or not (the hunks take it for their
-/// messages): joined, not formatted (`format!` cost 0.9% of applying 1,000
-/// files).
+/// Joined, not formatted (`format!` cost 0.9% of applying 1,000 files
+/// when it was built for every operation).
 pub(crate) fn operation_name(format: Format, operation: Operation, path: &str) -> String {
     let (before, after) = match (format, operation) {
         (Format::ApplyPatch, Operation::Add) => ("`*** Add File: ", "`"),
@@ -197,7 +216,8 @@ pub(crate) fn apply_patch_edits_with(
     opts: &ApplyOptions,
 ) -> ApplyResult {
     let mut out = ApplyResult::default();
-    let mut staged: Staged<Doc> = Staged::new();
+    // A path per block, at most (and each move's destination, rarer).
+    let mut staged: Staged<Doc> = Staged::with_capacity(blocks.len());
     let context = crate::engine::normalized_context(opts);
 
     // Units: the blocks of one patch, or one text block; all at once when atomic.
@@ -228,6 +248,8 @@ pub(crate) fn apply_patch_edits_with(
     } else {
         Scope::Patch
     };
+    // Each section's lines, in turn (buffers for the whole reply).
+    let mut needles = SectionLines::default();
     for unit in units {
         staged.checkpoint();
         let first_result = out.results.len();
@@ -254,6 +276,7 @@ pub(crate) fn apply_patch_edits_with(
                 opts,
                 context.as_ref(),
                 &mut out,
+                &mut needles,
             );
             if let (Some(path), true) = (path, fails(&r)) {
                 failed_files.entry(path.to_string()).or_insert(index);
@@ -296,15 +319,16 @@ pub(crate) fn apply_patch_edits_with(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn apply_block(
+fn apply_block<'b>(
     index: usize,
-    block: &EditBlock,
+    block: &'b EditBlock,
     normalized: Option<&str>,
     host: &mut dyn FileHost,
     staged: &mut Staged<Doc>,
     opts: &ApplyOptions,
     context: Option<&crate::apply::PathSet>,
     out: &mut ApplyResult,
+    needles: &mut SectionLines<'b>,
 ) -> EditResult {
     let refuse = |mut r: EditResult, status: Status, kind: ErrorKind, reason: String| {
         r.status = status;
@@ -340,7 +364,7 @@ fn apply_block(
             return r;
         }
     }
-    let slot = staged.load(host, path, Doc::from_text);
+    let slot = staged.load_shared(host, path, Doc::from_read);
     if let Some(u) = &slot.unusable {
         return refuse(base, status_of(&u.kind), u.kind, u.reason(path));
     }
@@ -355,11 +379,14 @@ fn apply_block(
         };
         return apply_text_block(index, block, path, Some(doc), staged, opts);
     };
-    let name = op_name(block, op);
+    let name = OpName::of(block, op);
     let outcome = match op.operation {
         Operation::Add => {
             if slot.doc.is_some() && !opts.overwrite {
-                Err(fail(ErrorKind::FileExists, add_exists_reason(&name, path)))
+                Err(fail(
+                    ErrorKind::FileExists,
+                    add_exists_reason(&name.to_string(), path),
+                ))
             } else {
                 let hunk = op.hunks.first();
                 let lines = hunk.map(|h| h.new_side()).unwrap_or_default();
@@ -375,13 +402,13 @@ fn apply_block(
         Operation::Delete => match slot.doc.as_ref() {
             None => Err(fail(
                 ErrorKind::FileNotFound,
-                missing_reason(&name, path, Operation::Delete),
+                missing_reason(&name.to_string(), path, Operation::Delete),
             )),
             Some(doc) => {
                 let mut check = Ok(());
                 if !op.hunks.is_empty() {
                     // A unified diff deleting a file lists its lines: they must be the file.
-                    match apply_hunks(&name, path, doc, &op.hunks, block.format) {
+                    match apply_hunks(&name, path, doc, &op.hunks, block.format, needles) {
                         Ok((rest, _)) if rest.is_empty() => {}
                         Ok((rest, _)) => {
                             check = Err(fail(
@@ -430,14 +457,14 @@ fn apply_block(
                 ))
             }
             None => {
-                let mut reason = missing_reason(&name, path, Operation::Update);
+                let mut reason = missing_reason(&name.to_string(), path, Operation::Update);
                 if let Some(old) = other_old_name(block, path) {
                     // `--- x` / `+++ y` without rename lines: GNU patch would edit x.
                     reason.push_str(&format!(" The `---` line names {old}: to edit {old}, write its path on both the `---` and the `+++` line; to rename it, add `rename from {old}` and `rename to {path}` lines after `diff --git a/{old} b/{path}`."));
                 }
                 Err(fail(ErrorKind::FileNotFound, reason))
             }
-            Some(doc) => match apply_hunks(&name, path, doc, &op.hunks, block.format) {
+            Some(doc) => match apply_hunks(&name, path, doc, &op.hunks, block.format, needles) {
                 Err(f) => Err(f),
                 Ok((new_doc, mut done)) => {
                     let unchanged = new_doc.same_content(doc);
@@ -456,7 +483,7 @@ fn apply_block(
                                 Ok(done)
                             }
                             Ok(dest) => {
-                                let target = staged.load(host, &dest, Doc::from_text);
+                                let target = staged.load_shared(host, &dest, Doc::from_read);
                                 if target.doc.is_some() && !opts.overwrite {
                                     Err(fail(ErrorKind::FileExists, format!("{name} was refused: it moves the file to {dest}, which already exists. Choose another name, or apply with overwrite.")))
                                 } else if let Some(u) = &target.unusable {
@@ -535,7 +562,9 @@ fn apply_text_block(
     r.path = path.to_string();
     if r.status == Status::Applied {
         if let Some(slot) = staged.edit(path) {
-            slot.doc = Some(Doc::from_text(&TextFile::from_text(&new_content)));
+            slot.doc = Some(Doc::from_read(&std::rc::Rc::new(TextFile::from_text(
+                &new_content,
+            ))));
             slot.changed = true;
         }
         staged.touch(path);
@@ -544,13 +573,16 @@ fn apply_text_block(
 }
 
 /// Applies `hunks` in order to `doc`; the new document and how.
+/// `needles`: room for a section's lines (kept by the caller, so that each
+/// operation does not allocate its own).
 #[allow(clippy::result_large_err)] // failures are rare; boxing them would only add noise
-fn apply_hunks(
-    name: &str,
+fn apply_hunks<'h>(
+    name: &dyn std::fmt::Display,
     path: &str,
     doc: &Doc,
-    hunks: &[Hunk],
+    hunks: &'h [Hunk],
     format: Format,
+    needles: &mut SectionLines<'h>,
 ) -> Result<(Doc, Done), Failure> {
     let view = doc.view();
     let lines = &view[..];
@@ -568,24 +600,16 @@ fn apply_hunks(
     let mut final_newline = doc.final_newline;
     let mixed_endings = doc.file.mixed_endings();
     let total = hunks.len();
-    // Every section's old lines, read once: section k's are
-    // `old_sides[old_ends[k - 1]..old_ends[k]]`.
-    let mut old_sides: Vec<&str> =
-        Vec::with_capacity(hunks.iter().map(Hunk::old_hint).sum::<usize>());
-    let mut old_ends: Vec<usize> = Vec::with_capacity(hunks.len());
-    for hunk in hunks {
-        old_sides.extend(hunk.old_lines());
-        old_ends.push(old_sides.len());
-    }
     // One index of the snapshot for every section's search, of the lines
     // the sections and their `@@` lines look for; for one or two searches
     // a scan of the lines costs less than indexing them.
     let searches: usize = hunks.iter().map(|h| 1 + h.anchors.len()).sum();
     let index = (searches >= INDEX_MIN_SEARCHES).then(|| {
+        let old_sides = hunks.iter().flat_map(|h| h.old_lines());
         let anchors = hunks
             .iter()
             .flat_map(|h| h.anchors.iter().map(String::as_str));
-        LineIndex::for_needles(lines, old_sides.iter().copied().chain(anchors))
+        LineIndex::for_needles(lines, old_sides.chain(anchors))
     });
     let hashes = index.as_ref();
     for (k, hunk) in hunks.iter().enumerate() {
@@ -603,7 +627,9 @@ fn apply_hunks(
                 "section"
             },
         };
-        let needle = &old_sides[k.checked_sub(1).map_or(0, |p| old_ends[p])..old_ends[k]];
+        needles.read(hunk);
+        let SectionLines { body, old: needle } = &*needles;
+        let needle = &needle[..];
         let mut from = cursor;
         // `@@` lines narrow the search, each to what follows the one before.
         for anchor in &hunk.anchors {
@@ -783,11 +809,7 @@ fn apply_hunks(
             None
         };
         let mut new_at = 0usize; // the line's place in the section's new side
-        let walked = if past_end > 0 {
-            hunk.lines().count() - past_end
-        } else {
-            usize::MAX
-        };
+        let walked = body.len().saturating_sub(past_end);
         // In a file with mixed endings, the lines a change removed (since
         // the last context line): the k-th added line takes the k-th one's
         // ending, added lines past them the last one's.
@@ -795,7 +817,7 @@ fn apply_hunks(
         let mut added_in_run = 0usize;
         // Lines since the last `-` or `+` line (`None`: none yet).
         let mut since_change: Option<usize> = None;
-        for l in hunk.lines().take(walked) {
+        for &l in &body[..walked] {
             let text = l.get(1..).unwrap_or("");
             if !l.starts_with('-') {
                 new_at += 1;
@@ -1101,7 +1123,7 @@ pub(crate) fn hunk_offset(start: usize, old_start: u32, has_old: bool) -> isize 
 /// "`*** Update File: x`, section 2 of 3" (a unified diff's "hunk 2 of 3"),
 /// written only when a failure names it.
 struct Which<'a> {
-    name: &'a str,
+    name: &'a dyn std::fmt::Display,
     k: usize,
     total: usize,
     unit: &'static str,
@@ -1119,7 +1141,30 @@ impl std::fmt::Display for Which<'_> {
                 self.total
             )
         } else {
-            f.write_str(self.name)
+            self.name.fmt(f)
+        }
+    }
+}
+
+/// One section's lines, split once: its body lines (each with its ` `,
+/// `-` or `+`) and its old side (context and removed lines, without it).
+/// Kept for a whole reply, so that a section allocates nothing.
+#[derive(Default)]
+struct SectionLines<'h> {
+    body: Vec<&'h str>,
+    old: Vec<&'h str>,
+}
+
+impl<'h> SectionLines<'h> {
+    /// Reads `hunk`'s lines (what was read before is dropped).
+    fn read(&mut self, hunk: &'h Hunk) {
+        self.body.clear();
+        self.old.clear();
+        for line in hunk.lines() {
+            self.body.push(line);
+            if !line.starts_with('+') {
+                self.old.push(line.get(1..).unwrap_or(""));
+            }
         }
     }
 }
@@ -1244,4 +1289,27 @@ pub(crate) fn scope_end<S: AsRef<str>>(lines: &[S], from: usize) -> usize {
             !l.trim().is_empty() && depth(l) <= d
         })
         .map_or(lines.len(), |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn section_lines_are_each_sections_body_and_old_side_in_turn() {
+        let mut a = Hunk::default();
+        for line in [" a", "-b", "+B", " c", "-"] {
+            a.push_line(line);
+        }
+        let mut b = Hunk::default();
+        b.push_line("+only");
+        let mut lines = SectionLines::default();
+        lines.read(&a);
+        assert_eq!(lines.body, a.lines().collect::<Vec<_>>());
+        assert_eq!(lines.old, a.old_side());
+        assert_eq!(lines.old, ["a", "b", "c", ""]);
+        lines.read(&b);
+        assert_eq!(lines.body, ["+only"]);
+        assert!(lines.old.is_empty());
+    }
 }

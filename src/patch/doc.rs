@@ -1,24 +1,26 @@
 //! A file as a patch transaction holds it while a reply's operations apply.
 //!
 //! Its lines are ranges of a few texts the document keeps: the body as
-//! read, then one text per applied operation holding the lines that
-//! operation wrote. Keeping, copying and dropping lines therefore moves
+//! read (the transaction's own, shared, not copied), then one text per
+//! applied operation holding the lines that operation wrote. Keeping, copying and dropping lines therefore moves
 //! plain numbers: no allocation and no reference count per line, and a
 //! document with a thousand kept lines is freed in two steps.
 
 use std::ops::Range;
 use std::rc::Rc;
 
-use crate::text::{scan_lines, TextFile};
+use crate::text::{body_lines_spans, TextFile};
 
-/// The text of [`Doc::texts`] that is the body as read: in a file with
-/// mixed endings its lines keep their own endings when written back.
+/// [`LineRef::text`] of a line of the body as read ([`Doc::read`]): in a
+/// file with mixed endings its lines keep their own endings when written
+/// back. Text `i > 0` is `Doc::texts[i - 1]`.
 const BODY: usize = 0;
 
 /// [`LineRef::replaced_end`] of a line that replaced none.
 const NOT_REPLACED: usize = usize::MAX;
 
-/// One line of a [`Doc`]: `texts[text][start..end]`, without its ending.
+/// One line of a [`Doc`]: bytes `start..end` of its text `text` ([`BODY`]
+/// or a written one), without its ending.
 #[derive(Clone, Copy, Debug)]
 struct LineRef {
     text: usize,
@@ -35,8 +37,12 @@ struct LineRef {
 pub(crate) struct Doc {
     /// BOM and line endings to write back (its body is not used).
     pub file: TextFile,
-    /// The texts the lines are ranges of, [`BODY`] first. Shared with the
-    /// documents this one was edited from.
+    /// The file as the transaction read it, whose body is the text
+    /// [`BODY`] (`None`: no line is of a body as read). Shared with the
+    /// transaction and the documents edited from this one.
+    read: Option<Rc<TextFile>>,
+    /// The written texts the other lines are ranges of, in the order they
+    /// were written. Shared with the documents this one was edited from.
     /// (`Rc<String>`, not `Rc<str>`: a written text is kept as built,
     /// without a copy.)
     texts: Vec<Rc<String>>,
@@ -45,21 +51,30 @@ pub(crate) struct Doc {
 }
 
 impl Doc {
-    /// The file as read: every line a range of one copy of its body.
+    /// The file as read: every line a range of a copy of its body (for
+    /// tests; the transaction's documents share its body: [`Doc::from_read`]).
+    #[cfg(test)]
     pub fn from_text(file: &TextFile) -> Doc {
-        let body = Rc::new(file.body.clone());
+        Doc::from_read(&Rc::new(file.clone()))
+    }
+
+    /// The file as the transaction read it: every line a range of its
+    /// body, which the document shares.
+    pub fn from_read(file: &Rc<TextFile>) -> Doc {
+        let body = file.body.as_bytes();
         let mut lines = Vec::with_capacity(body.len() / 32 + 1);
-        scan_lines(body.as_bytes(), |s| {
+        body_lines_spans(body, |start, end| {
             lines.push(LineRef {
                 text: BODY,
-                start: s.start,
-                end: s.end,
+                start,
+                end,
                 replaced_end: NOT_REPLACED,
             })
         });
         Doc {
             file: file.without_body(),
-            texts: vec![body],
+            read: Some(file.clone()),
+            texts: Vec::new(),
             lines,
             final_newline: file.has_final_newline(),
         }
@@ -74,7 +89,8 @@ impl Doc {
     ) -> Doc {
         let empty = Doc {
             file,
-            texts: vec![Rc::default()],
+            read: None,
+            texts: Vec::new(),
             lines: Vec::new(),
             final_newline,
         };
@@ -93,11 +109,22 @@ impl Doc {
         self.lines.is_empty()
     }
 
+    /// Text `i`: [`BODY`] or a written one (`""` when there is none).
+    fn text(&self, i: usize) -> &str {
+        let text = match i.checked_sub(1) {
+            None => self.read.as_deref().map(|f| f.body.as_str()),
+            Some(written) => self.texts.get(written).map(|t| t.as_str()),
+        };
+        text.unwrap_or("")
+    }
+
+    /// The body as read (`""` when no line is of one).
+    fn body(&self) -> &[u8] {
+        self.text(BODY).as_bytes()
+    }
+
     fn text_of(&self, line: &LineRef) -> &str {
-        self.texts
-            .get(line.text)
-            .and_then(|t| t.get(line.start..line.end))
-            .unwrap_or("")
+        self.text(line.text).get(line.start..line.end).unwrap_or("")
     }
 
     /// Line `i` (0-based); `""` past the end.
@@ -116,12 +143,9 @@ impl Doc {
             && self.lines.len() == other.lines.len()
             && self.lines.iter().zip(&other.lines).all(|(a, b)| {
                 // A line kept from a shared text needs no comparison.
-                let shared = a.text == b.text
-                    && a.start == b.start
-                    && a.end == b.end
-                    && self.texts.get(a.text).map(Rc::as_ptr)
-                        == other.texts.get(b.text).map(Rc::as_ptr);
-                shared || self.text_of(a) == other.text_of(b)
+                let (x, y) = (self.text_of(a), other.text_of(b));
+                let shared = std::ptr::eq(x, y);
+                shared || x == y
             })
     }
 
@@ -133,7 +157,7 @@ impl Doc {
             // A line still in the body as read keeps its own ending (an
             // edit of a mixed file rewrites only the lines it touches), and
             // a line written in place of one takes that one's.
-            let body = self.texts.first().map_or(&b""[..], |t| t.as_bytes());
+            let body = self.body();
             let origin = |l: &LineRef| {
                 let in_body = l.text == BODY && body.get(l.end) == Some(&b'\n');
                 file.body_newline_index(if in_body { l.end } else { l.replaced_end })
@@ -152,7 +176,7 @@ impl Doc {
         let mut i = 0;
         while let Some(first) = self.lines.get(i) {
             // Lines still consecutive in one text are copied as one piece.
-            let text = self.texts.get(first.text).map_or("", |t| t);
+            let text = self.text(first.text);
             let mut end = first.end;
             let mut j = i + 1;
             while let Some(next) = self.lines.get(j) {
@@ -229,15 +253,7 @@ impl<'d> DocEdit<'d> {
     pub fn write(&mut self, text: &str, replacing: Option<usize>) {
         let replaced_end = match replacing.and_then(|i| self.base.lines.get(i)) {
             Some(old) if old.replaced_end != NOT_REPLACED => old.replaced_end,
-            Some(old)
-                if old.text == BODY
-                    && self
-                        .base
-                        .texts
-                        .first()
-                        .and_then(|b| b.as_bytes().get(old.end))
-                        == Some(&b'\n') =>
-            {
+            Some(old) if old.text == BODY && self.base.body().get(old.end) == Some(&b'\n') => {
                 old.end
             }
             _ => NOT_REPLACED,
@@ -245,7 +261,8 @@ impl<'d> DocEdit<'d> {
         let start = self.written.len();
         self.written.push_str(text);
         self.lines.push(LineRef {
-            text: self.base.texts.len(),
+            // The text pushed by `finish`, after the base's.
+            text: self.base.texts.len() + 1,
             start,
             end: self.written.len(),
             replaced_end,
@@ -259,12 +276,15 @@ impl<'d> DocEdit<'d> {
     }
 
     pub fn finish(self, final_newline: bool) -> Doc {
-        let mut texts = self.base.texts.clone();
+        let base = &self.base.texts;
+        let mut texts = Vec::with_capacity(base.len() + 1);
+        texts.extend(base.iter().cloned());
         if !self.written.is_empty() {
             texts.push(Rc::new(self.written));
         }
         Doc {
             file: self.base.file.clone(),
+            read: self.base.read.clone(),
             texts,
             lines: self.lines,
             final_newline,
@@ -350,6 +370,28 @@ mod tests {
             e.finish(true).same_content(&doc),
             "equal text, other source"
         );
+    }
+
+    #[test]
+    fn a_document_shares_the_body_as_read_with_its_edits() {
+        let read = Rc::new(TextFile::from_text("a\r\nb\r\nc\r\n"));
+        let doc = Doc::from_read(&read);
+        let mut e = DocEdit::new(&doc, 3);
+        e.keep(0..1);
+        e.write("B", Some(1));
+        e.keep(2..3);
+        let edited = e.finish(true);
+        // The body is not copied: the transaction's file, the document and
+        // its edit hold one text.
+        assert_eq!(Rc::strong_count(&read), 3);
+        assert_eq!(doc.view(), ["a", "b", "c"]);
+        assert_eq!(edited.encode(), "a\r\nB\r\nc\r\n");
+        assert!(doc.same_content(&Doc::from_read(&read)));
+        drop((doc, edited));
+        assert_eq!(Rc::strong_count(&read), 1);
+        // A document of written lines only has no body as read.
+        let added = Doc::of_lines(read.without_body(), ["x", "y"], false);
+        assert_eq!(added.encode(), "x\r\ny");
     }
 
     #[test]

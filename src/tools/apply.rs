@@ -264,7 +264,7 @@ impl FileState {
                 final_newline: text.has_final_newline(),
                 body: Some(text.body.clone()),
                 provenance: Provenance::original(text.body.len()),
-                text,
+                text: std::rc::Rc::unwrap_or_clone(text),
                 original,
                 ..FileState::load_missing()
             },
