@@ -16,7 +16,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { applyPatch } from 'diff';
+import { applyPatch, parsePatch } from 'diff';
 import { applyDiff } from '@openai/agents-core';
 import { makeCase, memoryHost, time } from './patch-cases.mjs';
 
@@ -25,7 +25,7 @@ const args = process.argv.slice(2);
 const flag = (name) => (args.find((a) => a.startsWith(`--${name}=`)) || '').slice(name.length + 3);
 const only = flag('only');
 const cpu = args.includes('--cpu');
-const child = flag('child'); // a build's path, or 'peers': time that alone and print JSON
+const child = flag('child'); // a build's path, or `peer:<name>`: time that alone and print JSON
 
 const big = makeCase(0, 3000, 50);
 const bigV4a = `*** Begin Patch\n${big.v4aOp}*** End Patch\n`;
@@ -44,12 +44,37 @@ const peers = {
   'bigUni jsdiff': [() => applyPatch(big.before, big.uniFile), 300],
   'many applyDiff': [() => many.forEach((c) => applyDiff(c.before, c.v4aBody)), 1000],
   'many jsdiff': [() => many.forEach((c) => applyPatch(c.before, c.uniFile)), 1000],
+  // The peers as a user of them would apply one 1,000-file reply: through
+  // the same memory host, jsdiff parsing the whole reply (`parsePatch`,
+  // then `applyPatch` per file); `applyDiff` cannot split a multi-file
+  // patch, so it is handed each file's section already split (in its
+  // favour).
+  'many jsdiff, one reply via host': [() => jsdiffReply(memoryHost(files)), 1000],
+  'many applyDiff, via host': [() => applyDiffEach(memoryHost(files)), 1000],
 };
+function jsdiffReply(host) {
+  for (const patch of parsePatch(manyUni)) {
+    const path = patch.newFileName.replace(/^b\//, '');
+    const after = applyPatch(host.readFile(path), patch);
+    if (after === false) throw new Error(`jsdiff refused ${path}`);
+    host.writeFile(path, after);
+  }
+  return host;
+}
+function applyDiffEach(host) {
+  for (const c of many) host.writeFile(c.path, applyDiff(host.readFile(c.path), c.v4aBody));
+  return host;
+}
 
 if (child) {
   const out = {};
-  if (child === 'peers') {
-    for (const [name, [fn, ms]] of Object.entries(peers)) out[name] = time(fn, ms, cpu);
+  if (child.startsWith('peer:')) {
+    // One peer form per process: a function that a process has also called
+    // with other argument shapes (jsdiff's `applyPatch` with a text and with
+    // a parsed patch) was timed up to 50% slower.
+    const name = child.slice('peer:'.length);
+    const [fn, ms] = peers[name];
+    out[name] = time(fn, ms, cpu);
   } else {
     const lib = require(child + '/node/index.cjs');
     for (const [name, [reply, fs, ms]] of Object.entries(cases)) {
@@ -59,6 +84,13 @@ if (child) {
   }
   process.stdout.write(JSON.stringify(out));
   process.exit(0);
+}
+
+// The peers' host forms must write what the builds write (checked here, in
+// the parent: a timing process calls each peer form only in its own shape).
+for (const [name, form] of [['jsdiff, one reply', jsdiffReply], ['applyDiff', applyDiffEach]]) {
+  const store = form(memoryHost(files)).store;
+  if (!many.every((c) => store.get(c.path) === c.after)) throw new Error(`${name} via host wrote other bytes`);
 }
 
 const pkgs = args.filter((a) => !a.startsWith('--'));
@@ -74,7 +106,7 @@ for (const [name, [reply, fs]] of Object.entries(cases)) {
 }
 
 const rounds = Number(flag('rounds') || 3);
-const runners = [...pkgs, ...(!only || only === 'peers' ? ['peers'] : [])];
+const runners = [...pkgs, ...(!only || only === 'peers' ? Object.keys(peers).map((name) => `peer:${name}`) : [])];
 const best = {};
 const self = fileURLToPath(import.meta.url);
 for (let round = 0; round < rounds; round++) {
@@ -83,7 +115,7 @@ for (let round = 0; round < rounds; round++) {
     const run = spawnSync(process.execPath, [self, `--child=${who}`, ...passOn], { encoding: 'utf8', maxBuffer: 1 << 20 });
     if (run.status !== 0) throw new Error(`timing ${who} failed: ${run.stderr}`);
     for (const [name, ms] of Object.entries(JSON.parse(run.stdout))) {
-      const key = who === 'peers' ? name : `${name} ${who}`;
+      const key = who.startsWith('peer:') ? name : `${name} ${who}`;
       best[key] = Math.min(best[key] ?? Infinity, ms);
     }
   }
