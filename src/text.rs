@@ -319,6 +319,31 @@ fn zero_bytes(x: u64) -> u64 {
     !(((x & LOW7) + LOW7) | x | LOW7)
 }
 
+/// Calls `on_lf` with the offset of every LF in `bytes`, in order, eight
+/// bytes at a time.
+#[inline(always)]
+fn each_lf(bytes: &[u8], mut on_lf: impl FnMut(usize)) {
+    const LFS: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        // The high bit of each byte that is a LF, lowest byte first.
+        let mut found = zero_bytes(u64::from_le_bytes(word) ^ LFS);
+        while found != 0 {
+            on_lf(base + (found.trailing_zeros() / 8) as usize);
+            found &= found - 1;
+        }
+        base += 8;
+    }
+    for (i, &b) in chunks.remainder().iter().enumerate() {
+        if b == b'\n' {
+            on_lf(base + i);
+        }
+    }
+}
+
 /// The one line rule over `full`, in one pass eight bytes at a time: calls
 /// `push` with each line's span (a span ends at each LF, the CRs just before
 /// it read as part of the ending; an unterminated last line has no ending)
@@ -339,25 +364,7 @@ pub(crate) fn scan_lines(full: &[u8], mut push: impl FnMut(LineSpan)) -> usize {
         });
         start = lf + 1;
     };
-    const LFS: u64 = 0x0a0a_0a0a_0a0a_0a0a;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut base = 0;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        // The high bit of each byte that is a LF, lowest byte first.
-        let mut found = zero_bytes(u64::from_le_bytes(word) ^ LFS);
-        while found != 0 {
-            on_lf(base + (found.trailing_zeros() / 8) as usize);
-            found &= found - 1;
-        }
-        base += 8;
-    }
-    for (i, &b) in chunks.remainder().iter().enumerate() {
-        if b == b'\n' {
-            on_lf(base + i);
-        }
-    }
+    each_lf(bytes, &mut on_lf);
     if start < bytes.len() {
         push(LineSpan {
             start,
@@ -374,28 +381,11 @@ pub(crate) fn scan_lines(full: &[u8], mut push: impl FnMut(LineSpan)) -> usize {
 /// endings and the tail), so no line's end is looked at again for CRs:
 /// one test less per line of every file a patch reads.
 pub(crate) fn body_lines_spans(body: &[u8], mut push: impl FnMut(usize, usize)) {
-    const LFS: u64 = 0x0a0a_0a0a_0a0a_0a0a;
     let mut start = 0;
-    let mut chunks = body.chunks_exact(8);
-    let mut base = 0;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let mut found = zero_bytes(u64::from_le_bytes(word) ^ LFS);
-        while found != 0 {
-            let lf = base + (found.trailing_zeros() / 8) as usize;
-            push(start, lf);
-            start = lf + 1;
-            found &= found - 1;
-        }
-        base += 8;
-    }
-    for (i, &b) in chunks.remainder().iter().enumerate() {
-        if b == b'\n' {
-            push(start, base + i);
-            start = base + i + 1;
-        }
-    }
+    each_lf(body, |lf| {
+        push(start, lf);
+        start = lf + 1;
+    });
     if start < body.len() {
         push(start, body.len());
     }
