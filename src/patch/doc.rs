@@ -2,9 +2,10 @@
 //!
 //! Its lines are ranges of a few texts the document keeps: the body as
 //! read (the transaction's own, shared, not copied), then one text per
-//! applied operation holding the lines that operation wrote. Keeping, copying and dropping lines therefore moves
-//! plain numbers: no allocation and no reference count per line, and a
-//! document with a thousand kept lines is freed in two steps.
+//! applied operation holding the lines that operation wrote. Keeping,
+//! copying and dropping lines therefore moves plain numbers: no allocation
+//! and no reference count per line, and a document with a thousand kept
+//! lines is freed in two steps.
 
 use std::ops::Range;
 use std::rc::Rc;

@@ -672,6 +672,12 @@ pub(crate) fn shown(line: &str) -> String {
     s
 }
 
+/// The fixture harnesses' folder reading (`tests/fixture_support`), for
+/// the tests below.
+#[cfg(all(test, feature = "full"))]
+#[path = "../../tests/fixture_support/mod.rs"]
+mod fixture_support;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -684,29 +690,7 @@ mod tests {
     #[test]
     #[cfg(feature = "full")]
     fn blocks_to_apply_apply_as_the_full_blocks() {
-        /// The files under `dir`, by path relative to it (`/`-separated).
-        fn read_tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-            fn walk(
-                base: &std::path::Path,
-                dir: &std::path::Path,
-                out: &mut std::collections::BTreeMap<String, Vec<u8>>,
-            ) {
-                for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-                    let path = entry.path();
-                    if path.is_dir() {
-                        walk(base, &path, out);
-                    } else if let (Ok(rel), Ok(bytes)) =
-                        (path.strip_prefix(base), std::fs::read(&path))
-                    {
-                        out.insert(rel.to_string_lossy().replace('\\', "/"), bytes);
-                    }
-                }
-            }
-            let mut out = std::collections::BTreeMap::new();
-            walk(dir, dir, &mut out);
-            out
-        }
-
+        use super::fixture_support::read_tree;
         use crate::engine::{apply_edits, ApplyOptions};
         use crate::parser::{parse_edits, parse_edits_to_apply, ParseOptions};
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/patch");
