@@ -23,11 +23,7 @@
 // - Parent folders are created as needed.
 // - stage(paths) runs `git add -- paths` (literal paths; ignored files are
 //   left unstaged) when root is inside a git work tree.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import crypto from 'node:crypto';
-import { execFileSync } from 'node:child_process';
+import { fs, os, path, crypto, execFileSync } from './node-builtins.js';
 
 const C = fs.constants;
 const O_NOFOLLOW = C.O_NOFOLLOW ?? 0;

@@ -175,8 +175,15 @@ async function bundleEntry({ label, name, nodeEntry, webEntry, glue, wasmName, e
   // CommonJS: module.exports is the api object itself.
   const nodeFace = path.join(buildDir, `${name}-node-face.cjs`);
   fs.writeFileSync(nodeFace, `module.exports = require(${JSON.stringify(path.join(root, 'js', nodeEntry))}).api;\n`);
+  // The Node entry carries its module's bytes (base64 in the bundle, decoded once on require), so
+  // it reads no file: a bundler that moves it (Next.js, esbuild --platform=node, serverless
+  // packers) keeps a working entry. docs/decisions.md says why this over a file read.
+  const bytesModule = path.join(buildDir, `${name}-wasm-bytes.cjs`);
+  const wasmBase64 = fs.readFileSync(path.join(path.dirname(glue), wasmName)).toString('base64');
+  fs.writeFileSync(bytesModule, `module.exports = Buffer.from(${JSON.stringify(wasmBase64)}, 'base64');\n`);
   // The glue's default init() path uses import.meta.url; Node never takes it (js/loading.js).
-  esbuild(nodeFace, path.join(pkg, 'node', `${name}.cjs`), 'node', 'cjs', ['--log-override:empty-import-meta=silent', ...extra], glue);
+  esbuild(nodeFace, path.join(pkg, 'node', `${name}.cjs`), 'node', 'cjs',
+    ['--log-override:empty-import-meta=silent', `--alias:editblocks-wasm-bytes=${bytesModule}`, ...extra], glue);
   const nodeNames = namesOf(createRequire(import.meta.url)(path.join(pkg, 'node', `${name}.cjs`)));
   fs.writeFileSync(
     path.join(pkg, 'node', `${name}.mjs`),

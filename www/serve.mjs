@@ -23,8 +23,11 @@ const TYPES = {
   '.md': 'text/plain; charset=utf-8',
 };
 
-/** Starts the server; resolves to { server, url } once listening on 127.0.0.1. */
-export function serve({ port = 0, dir = root } = {}) {
+/**
+ * Starts the server; resolves to { server, url } once listening on 127.0.0.1.
+ * `headers` are added to every file served (a Content-Security-Policy, say).
+ */
+export function serve({ port = 0, dir = root, headers = {} } = {}) {
   const server = http.createServer((req, res) => {
     let pathname;
     try {
@@ -52,6 +55,7 @@ export function serve({ port = 0, dir = root } = {}) {
       res.writeHead(200, {
         'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
         'Cache-Control': 'no-store',
+        ...headers,
       });
       fs.createReadStream(file).pipe(res);
     });

@@ -48,7 +48,7 @@ function tsc(dir) {
   }
 }
 
-test('@arethetypeswrong/cli finds no problem with "." and only the honest ESM-only warning for "editblocks/web"', () => {
+test('@arethetypeswrong/cli finds no problem with any JavaScript entry point', () => {
   // attw exits before a piped stdout drains past 64 KiB: let it write to a file.
   const report = path.join(scratch, 'attw.json');
   try {
@@ -58,13 +58,24 @@ test('@arethetypeswrong/cli finds no problem with "." and only the honest ESM-on
   }
   const out = fs.readFileSync(report, 'utf8');
   const { analysis, problems } = JSON.parse(out);
-  assert.ok(analysis.entrypoints['.'], 'the root entry was analysed');
-  assert.ok(analysis.entrypoints['./web'], 'editblocks/web was analysed');
-  assert.ok(analysis.entrypoints['./lite'], 'editblocks/lite was analysed');
+  for (const entry of ['.', './web', './lite']) assert.ok(analysis.entrypoints[entry], `${entry} was analysed`);
   const list = Object.values(problems || {}).flat().map((p) => `${p.kind} ${p.entrypoint ?? ''} ${p.resolutionKind ?? ''}`.trim());
-  // editblocks/web is the browser build: ESM only, by design (Node code uses "editblocks").
-  const unexpected = list.filter((p) => p !== 'CJSResolvesToESM ./web node16-cjs');
-  assert.deepEqual(unexpected, []);
+  assert.deepEqual(list, []);
+});
+
+test('a Node project without the DOM library (lib es2023, types node, strict, no skipLibCheck) type-checks', () => {
+  const code = [
+    "import { init, initSync, parseEdits, applyEdits, nodeHost, type EditBlock } from 'editblocks';",
+    "import { readFileSync } from 'node:fs';",
+    "const blocks: EditBlock[] = parseEdits('a.txt\\n<<<<<<< SEARCH\\na\\n=======\\nb\\n>>>>>>> REPLACE\\n');",
+    "initSync(readFileSync('editblocks_bg.wasm'));",
+    'void init().then(() => applyEdits(blocks, nodeHost(process.cwd()), { dryRun: true })).then((r) => console.log(r.results.length));',
+    '',
+  ].join('\n');
+  const esm = project('node-no-dom-esm', { type: 'module' }, { module: 'node16', moduleResolution: 'node16', target: 'es2023', lib: ['es2023'], types: ['node'] }, { 'main.ts': code });
+  assert.equal(tsc(esm), '');
+  const cjs = project('node-no-dom-cjs', {}, { module: 'node16', moduleResolution: 'node16', target: 'es2023', lib: ['es2023'], types: ['node'] }, { 'main.ts': code });
+  assert.equal(tsc(cjs), '');
 });
 
 test('publint --strict finds nothing to fix in the package', () => {
