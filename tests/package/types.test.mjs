@@ -157,7 +157,11 @@ function snippets(markdown) {
   return found;
 }
 
-for (const [label, readme] of [['package README', 'pkg-template/README.md'], ['repository README', 'README.md']]) {
+const documents = [['package README', 'pkg-template/README.md'], ['repository README', 'README.md'],
+  ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => [`docs/${f}`, `docs/${f}`])];
+for (const [label, readme] of documents) {
+  const hasSnippets = snippets(fs.readFileSync(path.join(root, readme), 'utf8')).length > 0;
+  if (readme.startsWith('docs/') && !hasSnippets) continue;
   test(`every js/ts snippet of the ${label} type-checks against the package (tsc --strict)`, () => {
     const found = snippets(fs.readFileSync(path.join(root, readme), 'utf8'));
     assert.ok(found.length > 0, `${readme} has code snippets`);
@@ -170,7 +174,7 @@ for (const [label, readme] of [['package README', 'pkg-template/README.md'], ['r
     }
     // Stylesheets are the bundler's business (Vite and webpack declare `*.css` the same way).
     files['css.d.ts'] = "declare module '*.css';\n";
-    const dir = project(`snippets-${path.basename(readme, '.md')}-${label.split(' ')[0]}`, { type: 'module' }, {
+    const dir = project(`snippets-${readme.replace(/[^\w]+/g, '-')}`, { type: 'module' }, {
       module: 'nodenext', moduleResolution: 'nodenext', allowJs: true, checkJs: true, types: ['node', 'vscode'],
     }, files);
     const errors = tsc(dir);
