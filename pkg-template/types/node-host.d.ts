@@ -19,7 +19,7 @@ export interface NodeHostOptions {
   race?: 'check-paths';
 }
 
-/** A FileHost over a real folder (see README, "nodeHost is safe against the other processes"). */
+/** A FileHost over a real folder: confined to the root without races, atomic writes, no lost updates, a crash journal (docs/applying.md in the repository, "nodeHost is safe against the other processes"). */
 export interface NodeFileHost extends FileHost {
   /** The root's real path. */
   readonly root: string;
