@@ -161,6 +161,30 @@ function writeDurable(file, data, sync = true) {
   fs.renameSync(tmp, file);
 }
 
+// Settings every git command gets: no file system monitor and no hooks (a command either
+// could name runs with the user's rights), and no repository found by discovery in a folder
+// that merely looks like one (HEAD, config, objects/ written by a reply: a bare repository).
+const PINNED_GIT = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'safe.bareRepository=explicit'];
+
+/**
+ * The git repository `root` is in, found once: { repository: { gitDir, workTree } } with
+ * absolute paths, or { repository: null, stagingOff: why nothing is staged }.
+ */
+function findRepository(root) {
+  let out;
+  try {
+    out = execFileSync('git', [...PINNED_GIT, 'rev-parse', '--path-format=absolute', '--git-dir', '--show-toplevel'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+  } catch (e) {
+    const why = e.stderr ? e.stderr.toString().trim().split('\n')[0] : e.message;
+    return { repository: null, stagingOff: `nothing is staged: ${root} is not in a git work tree (${why})` };
+  }
+  const [gitDir, workTree] = out.split('\n');
+  if (!gitDir || !workTree || !path.isAbsolute(gitDir) || !path.isAbsolute(workTree)) {
+    return { repository: null, stagingOff: `nothing is staged: ${root} is not in a git work tree` };
+  }
+  return { repository: { gitDir, workTree }, stagingOff: null };
+}
+
 /**
  * A FileHost reading and writing files under `root`.
  * options.git: 'auto' (default: stage when root is in a git work tree), true (always; fails
@@ -182,6 +206,7 @@ export function nodeHost(root, options = {}) {
   const journalDir = path.join(state, 'journal', sha(realRoot).slice(0, 24));
   fs.mkdirSync(journalDir, { recursive: true, mode: 0o700 });
   const useProc = options.race === 'check-paths' ? false : procFdWorks();
+  const { repository, stagingOff } = gitMode === false ? { repository: null, stagingOff: 'staging is off (git: false)' } : findRepository(realRoot);
 
   const refuse = (p, why) => codedError('EDITBLOCKS_PATH_ESCAPE', `editblocks: refused ${JSON.stringify(p)}: ${why}`);
   const escapes = (p) => refuse(p, 'a symbolic link leads outside the project root');
@@ -226,10 +251,13 @@ export function nodeHost(root, options = {}) {
    * followed by hand while they stay inside the root; one leading out is a
    * path-escape error.
    */
-  function walk(p, { create = false } = {}) {
+  function walk(p, { create = false, keepLink = false } = {}) {
     let todo = lexicalParts(p);
     const fds = [];
     const names = [];
+    // The folders this walk made ({ level, name }: names[level] inside fds[level]), removed
+    // again when the walk or the write it serves fails.
+    const made = [];
     let links = 0;
     const popFd = () => {
       const fd = fds.pop();
@@ -310,13 +338,13 @@ export function nodeHost(root, options = {}) {
         if (todo.every((t) => t === '' || t === '.')) {
           // The last name: a file (or nothing yet), looked at without following it.
           const stat = lstatOrNull(at);
-          if (stat && stat.isSymbolicLink()) {
+          if (stat && stat.isSymbolicLink() && !keepLink) {
             followLink(at, part);
             continue;
           }
           intoMetadata([...names, part]);
           if (!useProc) checkFolder(p, names);
-          return { dir: dirOf(), fds, names, name: part, rel: [...names, part].join('/'), stat, missingParent: false, close };
+          return { dir: dirOf(), fds, names, name: part, rel: [...names, part].join('/'), stat, missingParent: false, made, close };
         }
         let fd = -1;
         if (useProc) {
@@ -326,6 +354,7 @@ export function nodeHost(root, options = {}) {
             if (e.code === 'ENOENT' && create) {
               try {
                 fs.mkdirSync(at);
+                made.push({ level: names.length, name: part });
               } catch (m) {
                 if (m.code !== 'EEXIST') throw m;
               }
@@ -364,6 +393,7 @@ export function nodeHost(root, options = {}) {
             checkFolder(p, names);
             try {
               fs.mkdirSync(at);
+              made.push({ level: names.length, name: part });
             } catch (m) {
               if (m.code !== 'EEXIST') throw m;
             }
@@ -375,9 +405,30 @@ export function nodeHost(root, options = {}) {
       }
       throw refuse(p, 'not a file path');
     } catch (e) {
+      removeMadeFolders({ fds, names, made });
       close();
       throw e;
     }
+  }
+
+  // Removes the folders a walk made (deepest first) while its folder chain is open; one that
+  // is no longer empty, or no longer where the walk made it, stays.
+  function removeMadeFolders(w) {
+    for (const { level, name } of [...w.made].reverse()) {
+      // Made and then left by a failure before the walk stepped into it: names stops short of it.
+      const there = level < w.names.length ? w.names[level] === name : level === w.names.length;
+      if (!there || level >= w.fds.length) continue;
+      try {
+        if (useProc) fs.rmdirSync(`/proc/self/fd/${w.fds[level]}/${name}`);
+        else {
+          checkFolder(name, w.names.slice(0, level));
+          fs.rmdirSync(path.join(realRoot, ...w.names.slice(0, level), name));
+        }
+      } catch {
+        return;
+      }
+    }
+    w.made.length = 0;
   }
 
   // Without /proc/self/fd: the folder reached by name must really be where the walk thinks.
@@ -503,7 +554,7 @@ export function nodeHost(root, options = {}) {
     const id = `${process.pid}-${ownStart || 'x'}-${Date.now()}-${++journalCounter}`;
     const file = path.join(journalDir, `${id}.journal`);
     const fd = fs.openSync(file, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_APPEND, 0o600);
-    journal = { id, file, fd, files: [], backups, count: 0 };
+    journal = { id, file, fd, files: [], backups, count: 0, madeFolders: new Set(), removedLinks: new Map() };
     openJournals.add(file);
     append({ t: 'head', version: 1, root: realRoot, pid: process.pid, start: ownStart }, false);
   }
@@ -625,8 +676,14 @@ export function nodeHost(root, options = {}) {
       const w = walk(p, { create: true });
       let tmpName = null;
       let unlock = null;
+      let written = false;
       try {
         if (w.stat && w.stat.isDirectory()) throw codedError('EISDIR', `EISDIR: ${p} is a folder, not a file`);
+        refuseRepositoryShape(p, w);
+        if (w.stat === null && relinked(w, bytes)) {
+          written = true;
+          return;
+        }
         const mode = w.stat ? w.stat.mode & 0o7777 : undefined;
         tmpName = `.${w.name}.editblocks-${process.pid}-${++tempCounter}-${crypto.randomBytes(3).toString('hex')}.tmp`;
         append({ t: 'temp', path: [...w.names, tmpName].join('/') }, false);
@@ -664,8 +721,11 @@ export function nodeHost(root, options = {}) {
         tmpName = null;
         if (!useProc) checkFolder(p, w.names);
         seen.set(w.rel, sha(bytes));
+        written = true;
       } finally {
         if (unlock) unlock();
+        if (written) for (const { level, name } of w.made) journal.madeFolders.add([...w.names.slice(0, level), name].join('/'));
+        else removeMadeFolders(w);
         if (tmpName !== null) {
           try {
             fs.unlinkSync(path.join(w.dir, tmpName));
@@ -678,6 +738,10 @@ export function nodeHost(root, options = {}) {
 
   function remove(p) {
     return withJournal(() => {
+      // A symbolic link is removed itself, never the file it leads to (`rm`, `git rm`).
+      const named = walk(p, { keepLink: true });
+      if (named.stat && named.stat.isSymbolicLink()) return removeLink(p, named);
+      named.close();
       const w = walk(p);
       let unlock = null;
       try {
@@ -696,11 +760,110 @@ export function nodeHost(root, options = {}) {
         journalOriginal(w.rel, now, null);
         fs.unlinkSync(path.join(w.dir, w.name));
         seen.set(w.rel, null);
+        removeFoldersMadeThisRun(w);
       } finally {
         if (unlock) unlock();
         w.close();
       }
     });
+  }
+
+  // Deletes the link `named` itself. What was read through it (the file it leads to, inside
+  // the root) must still be what it was, as for any delete.
+  function removeLink(p, named) {
+    let unlock = null;
+    try {
+      const target = fs.readlinkSync(path.join(named.dir, named.name));
+      const through = walk(p);
+      try {
+        if (!through.missingParent && through.stat !== null && !through.stat.isDirectory()) {
+          const expected = seen.get(through.rel);
+          const now = currentOrChanged(p, through);
+          if (expected !== undefined && !sameBytes(expected, now)) throw changed(p, expected, now);
+        }
+      } finally {
+        through.close();
+      }
+      unlock = lock(named.rel);
+      folderStillInside(p, named);
+      const st = fs.lstatSync(path.join(named.dir, named.name));
+      if (!st.isSymbolicLink() || fs.readlinkSync(path.join(named.dir, named.name)) !== target) throw changed(p, '', Buffer.alloc(0));
+      fs.unlinkSync(path.join(named.dir, named.name));
+      // Undone in this run (a rollback writes the file back): the link is made again.
+      journal.removedLinks.set(named.rel, target);
+      removeFoldersMadeThisRun(named);
+    } finally {
+      if (unlock) unlock();
+      named.close();
+    }
+  }
+
+  // A rollback writing back a link this run removed makes the link again, if it then reads as
+  // `bytes` (what was read through it); true when it did.
+  function relinked(w, bytes) {
+    const target = journal.removedLinks.get(w.rel);
+    if (target === undefined) return false;
+    const at = path.join(w.dir, w.name);
+    fs.symlinkSync(target, at);
+    let same = false;
+    try {
+      const now = read(w.rel);
+      same = now !== null && Buffer.compare(now, bytes) === 0;
+    } catch {}
+    if (!same) {
+      fs.unlinkSync(at);
+      return false;
+    }
+    journal.removedLinks.delete(w.rel);
+    return true;
+  }
+
+  // After a delete: the folders above it that a write of this run made (a rollback deleting a
+  // file it created) are removed again while empty, deepest first.
+  function removeFoldersMadeThisRun(w) {
+    for (let level = w.names.length - 1; level >= 0; level--) {
+      const rel = w.names.slice(0, level + 1).join('/');
+      if (!journal.madeFolders.has(rel)) return;
+      try {
+        if (useProc) fs.rmdirSync(`/proc/self/fd/${w.fds[level]}/${w.names[level]}`);
+        else {
+          checkFolder(w.rel, w.names.slice(0, level));
+          fs.rmdirSync(path.join(realRoot, ...w.names.slice(0, level + 1)));
+        }
+      } catch {
+        return;
+      }
+      journal.madeFolders.delete(rel);
+    }
+  }
+
+  // Names git reads as a repository in a folder (case-insensitive file systems included):
+  // HEAD, config and objects/ together make one, and git discovering it runs what its config
+  // names (core.fsmonitor) in whatever command the user runs there next.
+  const REPOSITORY_SHAPE = ['HEAD', 'CONFIG', 'OBJECTS'];
+
+  // Refuses a write that would complete that shape in a folder, counting what is on disk
+  // (written earlier in this reply or before) and this write itself.
+  function refuseRepositoryShape(p, w) {
+    const levels = new Set();
+    const upper = w.name.toUpperCase();
+    if (upper === 'HEAD' || upper === 'CONFIG') levels.add(w.names.length);
+    w.names.forEach((n, i) => {
+      if (n.toUpperCase() === 'OBJECTS') levels.add(i);
+    });
+    for (const level of levels) {
+      const folder = useProc ? `/proc/self/fd/${w.fds[level]}` : path.join(realRoot, ...w.names.slice(0, level));
+      const present = new Set(fs.readdirSync(folder).map((n) => n.toUpperCase()));
+      if (level === w.names.length) present.add(upper);
+      else present.add('OBJECTS');
+      if (REPOSITORY_SHAPE.every((n) => present.has(n))) {
+        const where = level === 0 ? 'the project root' : w.names.slice(0, level).join('/');
+        throw codedError(
+          'EDITBLOCKS_REPOSITORY_SHAPE',
+          `editblocks: refused ${JSON.stringify(p)}: with it, ${where} would hold HEAD, config and objects/, which git reads as a repository whose config can make any git command run there execute a program (core.fsmonitor). Write these files under other names, or create the repository with git init`,
+        );
+      }
+    }
   }
 
   // The file's bytes under the lock; a name that became a link meanwhile counts as changed.
@@ -839,7 +1002,7 @@ export function nodeHost(root, options = {}) {
         } catch {}
       }
     }
-    if (j.stage && fs.existsSync(path.join(realRoot, '.git', 'index.lock'))) {
+    if (j.stage && repository && fs.existsSync(path.join(repository.gitDir, 'index.lock'))) {
       notes.push(`its git add was interrupted and .git/index.lock exists: editblocks does not remove it; if no git command is running, delete it`);
     }
     if (restored.length || notes.length) {
@@ -847,18 +1010,13 @@ export function nodeHost(root, options = {}) {
     }
   }
 
-  let inGitTree = null;
-  function gitWorkTree() {
-    if (inGitTree === null) {
-      try {
-        inGitTree = execFileSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: realRoot, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() === 'true';
-      } catch {
-        inGitTree = false;
-      }
-    }
-    return inGitTree;
+  // Every git command runs on the repository found when the host was created, named
+  // explicitly: a folder a reply shaped like a repository (HEAD, config, objects/) is never
+  // discovered, and no command of anyone's config or hooks (core.fsmonitor, hooks) runs.
+  const gitCommand = (args) => (repository ? [`--git-dir=${repository.gitDir}`, `--work-tree=${repository.workTree}`, ...PINNED_GIT, ...args] : args);
+  function runGit(args, options = {}) {
+    return execFileSync('git', gitCommand(args), { cwd: realRoot, ...options });
   }
-
   // Staging gets a journal too: a `git add` killed with us may leave
   // .git/index.lock, which the next nodeHost reports (never removes).
   function stageJournal() {
@@ -872,6 +1030,12 @@ export function nodeHost(root, options = {}) {
 
   return {
     root: realRoot,
+
+    /**
+     * Where staging happens, one sentence: the repository `git add` runs on (fixed when the
+     * host was created), or why nothing is staged.
+     */
+    staging: repository ? `git add runs on the repository ${repository.gitDir} (work tree ${repository.workTree})` : stagingOff,
 
     /** What recovery did when this host was created (runs killed midway), one sentence each. */
     recovery,
@@ -922,9 +1086,9 @@ export function nodeHost(root, options = {}) {
      * outside a git work tree or with git: false.
      */
     listFiles() {
-      if (gitMode === false || !gitWorkTree()) return [];
+      if (!repository) return [];
       try {
-        const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: realRoot, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
+        const out = runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
         return [...new Set(out.toString().split('\0').filter(Boolean))];
       } catch {
         return [];
@@ -974,7 +1138,10 @@ export function nodeHost(root, options = {}) {
 
     stage(paths) {
       if (gitMode === false || !paths || paths.length === 0) return;
-      if (gitMode === 'auto' && !gitWorkTree()) return;
+      if (!repository) {
+        if (gitMode === true) throw new Error(`editblocks: ${stagingOff}`);
+        return;
+      }
       for (const p of paths) walk(p).close();
       const done = stageJournal();
       try {
@@ -984,7 +1151,7 @@ export function nodeHost(root, options = {}) {
         try {
           // check-ignore has no literal mode; a leading './' keeps a name such
           // as ':(glob)**' from being read as pathspec magic.
-          const out = execFileSync('git', ['check-ignore', '-z', '--stdin'], { cwd: realRoot, input: paths.map((p) => `./${p}`).join('\0'), stdio: ['pipe', 'pipe', 'pipe'] });
+          const out = runGit(['check-ignore', '-z', '--stdin'], { input: paths.map((p) => `./${p}`).join('\0'), stdio: ['pipe', 'pipe', 'pipe'] });
           for (const p of out.toString().split('\0')) if (p) ignored.add(p.replace(/^\.\//, ''));
         } catch (e) {
           // Exit status 1: none of the paths is ignored.
@@ -994,7 +1161,7 @@ export function nodeHost(root, options = {}) {
         if (toStage.length === 0) return;
         try {
           // Literal pathspecs: a file named ':(glob)**' must stage that file only.
-          execFileSync('git', ['--literal-pathspecs', 'add', '--', ...toStage], { cwd: realRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+          runGit(['--literal-pathspecs', 'add', '--', ...toStage], { stdio: ['ignore', 'pipe', 'pipe'] });
         } catch (e) {
           const why = e.stderr ? e.stderr.toString().trim() : e.message;
           throw new Error(`editblocks: git add failed in ${realRoot}: ${why}`);
