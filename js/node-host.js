@@ -20,9 +20,19 @@
 //   (outside the worktree) records its original bytes and the temporary
 //   file's name; the next nodeHost for the same root rolls back an apply
 //   that was killed midway and removes its temporaries.
-// - Parent folders are created as needed.
+// - Parent folders are created as needed; those a write made go again when
+//   the write fails or is rolled back.
+// - Deleting a symbolic link removes the link, never the file it leads to.
+// - No write makes a folder hold HEAD, config and objects/ together: git
+//   would take it for a repository and run what its config names.
 // - stage(paths) runs `git add -- paths` (literal paths; ignored files are
-//   left unstaged) when root is inside a git work tree.
+//   left unstaged) on the repository root was in when the host was created,
+//   named explicitly (--git-dir, --work-tree), with no fsmonitor and no
+//   hooks; outside a repository it stages nothing (`host.staging` says why).
+// - Hard links are files like any other: a file hard-linked into the root
+//   reads as its content (making the link needs the right to read it), and
+//   a write replaces the name inside the root, so the other name keeps its
+//   bytes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -188,7 +198,7 @@ function findRepository(root) {
 /**
  * A FileHost reading and writing files under `root`.
  * options.git: 'auto' (default: stage when root is in a git work tree), true (always; fails
- * outside a repository) or false (never stage).
+ * outside a repository) or false (never stage). The repository is found once, here.
  * options.stateDir: where journals and locks live (see stateFolder).
  */
 export function nodeHost(root, options = {}) {

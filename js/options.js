@@ -1,7 +1,9 @@
 // Checks an options object at the boundary, so misuse is a JS error that
 // names the option. The binding reads only the fields it knows: without this
 // a misspelt option (`dry_run`) would be ignored and a dry run would write.
-import { allowFolderProblem } from 'editblocks-raw';
+// (A namespace: editblocks/lite, which shares this module, binds no allowFolderProblem and
+// takes no allowFolders.)
+import * as raw from 'editblocks-raw';
 
 const camel = (key) => key.replace(/[_-]([a-z])/g, (_, c) => c.toUpperCase());
 
@@ -48,7 +50,7 @@ export function checkOptions(options, fn, spec) {
     }
     if (want === 'folder[]') {
       for (const entry of value) {
-        const problem = allowFolderProblem(entry);
+        const problem = raw.allowFolderProblem(entry);
         if (problem) throw new RangeError(`editblocks: ${fn} option ${key}: ${problem}`);
       }
     }

@@ -73,10 +73,12 @@ pub fn confine(raw: &str, allow_folders: &[String]) -> Result<String, PathError>
     let parts = components(raw)?;
     if let Some(name) = parts.iter().find(|p| vcs_folder(p).is_some()) {
         // An entry that is no folder named exactly (see `check_allow_folder`) allows nothing.
-        let allowed = allow_folders.iter().any(|folder| match allowed_folder(folder) {
-            Ok(prefix) => parts.len() > prefix.len() && parts[..prefix.len()] == prefix[..],
-            Err(_) => false,
-        });
+        let allowed = allow_folders
+            .iter()
+            .any(|folder| match allowed_folder(folder) {
+                Ok(prefix) => parts.len() > prefix.len() && parts[..prefix.len()] == prefix[..],
+                Err(_) => false,
+            });
         if !allowed {
             let folder = vcs_folder(name).unwrap_or("GIT").to_ascii_lowercase();
             return Err(PathError {
@@ -376,11 +378,28 @@ mod tests {
 
     #[test]
     fn allow_folders_entries_name_one_folder_as_written() {
-        for entry in [".git/info/..", ".git", "./.git/info", ".git//info", "a/../.git/info", ".GIT.", "sub/.hg", "", "../x"] {
+        for entry in [
+            ".git/info/..",
+            ".git",
+            "./.git/info",
+            ".git//info",
+            "a/../.git/info",
+            ".GIT.",
+            "sub/.hg",
+            "",
+            "../x",
+        ] {
             let err = check_allow_folder(entry).unwrap_err();
-            assert!(err.reason.contains("allowFolders entry"), "{entry:?}: {}", err.reason);
+            assert!(
+                err.reason.contains("allowFolders entry"),
+                "{entry:?}: {}",
+                err.reason
+            );
             let allow = vec![entry.to_string()];
-            assert!(confine(".git/hooks/pre-commit", &allow).is_err(), "{entry:?}");
+            assert!(
+                confine(".git/hooks/pre-commit", &allow).is_err(),
+                "{entry:?}"
+            );
         }
         for entry in [".git/info", ".git/info/", ".hg/x", "src"] {
             assert_eq!(check_allow_folder(entry), Ok(()), "{entry:?}");

@@ -13,7 +13,9 @@ use crate::result::EditResult;
 /// or `undefined` when it can: the JS options check throws with this sentence.
 #[wasm_bindgen(js_name = allowFolderProblem)]
 pub fn allow_folder_problem(entry: &str) -> Option<String> {
-    crate::path::check_allow_folder(entry).err().map(|e| e.reason)
+    crate::path::check_allow_folder(entry)
+        .err()
+        .map(|e| e.reason)
 }
 
 /// A reply (string) or parsed blocks (array), as `applyEdits` accepts:

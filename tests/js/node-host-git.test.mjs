@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { applyEdits, applyToolCalls, nodeHost } from '../../pkg/node/index.mjs';
+import { applyEdits, applyToolCalls, applyToolCallsSync, nodeHost } from '../../pkg/node/index.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, '..', '..', 'pkg', 'bin', 'editblocks.mjs');
@@ -109,8 +109,8 @@ for (const [layoutName, layout] of Object.entries(layouts)) {
   }
 }
 
-// A repository shape already on disk (a local process put it there): git runs only on the
-// repository the host was created for, with no fsmonitor and no hooks.
+// A repository shape already on disk in the root (a local process put it there): git, asked
+// for the repository with bare ones found only when named, finds none, so nothing is staged.
 for (const layoutName of ['root inside a repository', 'root in no repository']) {
   for (const [wayName, apply] of Object.entries(ways)) {
     test(`${layoutName}, ${wayName}: staging never runs git in a repository planted in the root`, async () => {
@@ -123,10 +123,9 @@ for (const layoutName of ['root inside a repository', 'root in no repository']) 
       const said = await apply(root, edit, tmp('state'));
       assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'two\n', said);
       assert.equal(fs.existsSync(marker), false, `the planted core.fsmonitor command ran: ${said}`);
-      if (layoutName === 'root inside a repository') {
-        // The real repository still gets the change staged.
-        assert.match(git(path.dirname(root), 'status', '--porcelain', '--', 'pkg/a.txt'), /^M {2}pkg\/a\.txt$/m);
-      }
+      // The root itself looks like a repository to git: the host uses none, and says why.
+      assert.match(nodeHost(root, { stateDir: tmp('state') }).staging, /^nothing is staged: .* is not in a git work tree \(fatal: cannot use bare repository/);
+      if (layoutName === 'root inside a repository') assert.equal(git(path.dirname(root), 'status', '--porcelain', '--', 'pkg/a.txt'), ' M pkg/a.txt\n');
     });
   }
 }
@@ -140,3 +139,21 @@ test('the host says where it stages, and why it does not', () => {
   assert.throws(() => nodeHost(plain, { git: true, stateDir: tmp('state') }).stage(['a.txt']), /nothing is staged: .* is not in a git work tree/);
   assert.equal(host.stage(['a.txt']), undefined);
 });
+
+test('a repository shape in a subfolder is never used: staging runs on the repository found, with its fsmonitor off', () => {
+  const top = repository();
+  const marker = path.join(tmp('marker'), 'ran');
+  for (const [p, text] of plant('pkg/vendor', marker)) {
+    fs.mkdirSync(path.dirname(path.join(top, p)), { recursive: true });
+    fs.writeFileSync(path.join(top, p), text);
+  }
+  // The real repository's own config names a monitor: it does not run either.
+  git(top, 'config', 'core.fsmonitor', `touch '${marker}'; true`);
+  const host = nodeHost(path.join(top, 'pkg'), { stateDir: tmp('state') });
+  const result = applyToolCallsSyncEdit(host);
+  assert.equal(result.results[0].status, 'applied', result.results[0].reason);
+  assert.equal(fs.existsSync(marker), false);
+  git(top, 'config', '--unset', 'core.fsmonitor');
+  assert.equal(git(top, 'status', '--porcelain', '--', 'pkg/a.txt'), 'M  pkg/a.txt\n');
+});
+const applyToolCallsSyncEdit = (host) => applyToolCallsSync([{ name: 'edit_file', arguments: { path: 'a.txt', old_string: 'one', new_string: 'two' } }], host);
