@@ -21,7 +21,7 @@ const TYPES = {
   number: { test: (v) => typeof v === 'number', expected: 'a number' },
   'string[]': { test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), expected: 'an array of strings' },
   // Folders named exactly, as allowFolders takes them: the core says which entry names none.
-  'folder[]': { test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), expected: 'an array of folder paths' },
+  'folder[]': { test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), expected: 'an array of strings' },
 };
 
 /**
