@@ -23,8 +23,9 @@
 // - Parent folders are created as needed; those a write made go again when
 //   the write fails or is rolled back.
 // - Deleting a symbolic link removes the link, never the file it leads to.
-// - No write makes a folder hold HEAD, config and objects/ together: git
-//   would take it for a repository and run what its config names.
+// - No write makes a folder hold HEAD, config and objects/ together (or HEAD
+//   and commondir): git would take it for a repository and run what its
+//   config names.
 // - stage(paths) runs `git add -- paths` (literal paths; ignored files are
 //   left unstaged) on the repository root was in when the host was created,
 //   named explicitly (--git-dir, --work-tree), with no fsmonitor and no
@@ -848,16 +849,17 @@ export function nodeHost(root, options = {}) {
   }
 
   // Names git reads as a repository in a folder (case-insensitive file systems included):
-  // HEAD, config and objects/ together make one, and git discovering it runs what its config
-  // names (core.fsmonitor) in whatever command the user runs there next.
-  const REPOSITORY_SHAPE = ['HEAD', 'CONFIG', 'OBJECTS'];
+  // HEAD with config and objects/, or HEAD with commondir (which takes the config and objects
+  // of the folder it names); git discovering one runs what that config names (core.fsmonitor)
+  // in whatever command the user runs there next.
+  const repositoryShape = (names) => names.has('HEAD') && (names.has('COMMONDIR') || (names.has('CONFIG') && names.has('OBJECTS')));
 
   // Refuses a write that would complete that shape in a folder, counting what is on disk
   // (written earlier in this reply or before) and this write itself.
   function refuseRepositoryShape(p, w) {
     const levels = new Set();
     const upper = w.name.toUpperCase();
-    if (upper === 'HEAD' || upper === 'CONFIG') levels.add(w.names.length);
+    if (upper === 'HEAD' || upper === 'CONFIG' || upper === 'COMMONDIR') levels.add(w.names.length);
     w.names.forEach((n, i) => {
       if (n.toUpperCase() === 'OBJECTS') levels.add(i);
     });
@@ -866,11 +868,12 @@ export function nodeHost(root, options = {}) {
       const present = new Set(fs.readdirSync(folder).map((n) => n.toUpperCase()));
       if (level === w.names.length) present.add(upper);
       else present.add('OBJECTS');
-      if (REPOSITORY_SHAPE.every((n) => present.has(n))) {
+      if (repositoryShape(present)) {
         const where = level === 0 ? 'the project root' : w.names.slice(0, level).join('/');
+        const shape = present.has('COMMONDIR') ? 'HEAD and commondir' : 'HEAD, config and objects/';
         throw codedError(
           'EDITBLOCKS_REPOSITORY_SHAPE',
-          `editblocks: refused ${JSON.stringify(p)}: with it, ${where} would hold HEAD, config and objects/, which git reads as a repository whose config can make any git command run there execute a program (core.fsmonitor). Write these files under other names, or create the repository with git init`,
+          `editblocks: refused ${JSON.stringify(p)}: with it, ${where} would hold ${shape}, which git reads as a repository whose config can make any git command run there execute a program (core.fsmonitor). Write these files under other names, or create the repository with git init`,
         );
       }
     }

@@ -157,3 +157,21 @@ test('a repository shape in a subfolder is never used: staging runs on the repos
   assert.equal(git(top, 'status', '--porcelain', '--', 'pkg/a.txt'), 'M  pkg/a.txt\n');
 });
 const applyToolCallsSyncEdit = (host) => applyToolCallsSync([{ name: 'edit_file', arguments: { path: 'a.txt', old_string: 'one', new_string: 'two' } }], host);
+
+test('a repository split in two folders (HEAD and commondir in one, config and objects/ in the other) is refused too', async () => {
+  const root = tmp('split');
+  const marker = path.join(tmp('marker'), 'ran');
+  const files = [
+    ['common/config', `[core]\n\trepositoryformatversion = 1\n\tbare = false\n\tfsmonitor = "touch '${marker}'; true"\n[extensions]\n\tworktreeConfig = true\n`],
+    ['common/objects/info/packs', '\n'],
+    ['common/refs/heads/main', '0000000000000000000000000000000000000000\n'],
+    ['w/HEAD', 'ref: refs/heads/main\n'],
+    ['w/commondir', '../common\n'],
+    ['w/config.worktree', '[core]\n\tworktree = .\n'],
+  ];
+  const said = await ways.applyEdits(root, v4a(files), tmp('state'));
+  spawnSync('git', ['status'], { cwd: path.join(root, 'w'), env: gitEnv, stdio: 'ignore' });
+  assert.equal(fs.existsSync(marker), false, said);
+  assert.match(said, /refused "w\/commondir": with it, w would hold HEAD and commondir, which git reads as a repository/);
+  assert.deepEqual(fs.readdirSync(root), []);
+});
