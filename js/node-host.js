@@ -39,6 +39,8 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+// Whether a name is version-control metadata (`.git`, `.GIT.`, `git~1` …): the core's rule (src/path.rs).
+import { isVcsFolderName } from 'editblocks-raw';
 
 const C = fs.constants;
 const O_NOFOLLOW = C.O_NOFOLLOW ?? 0;
@@ -57,16 +59,6 @@ const openJournals = new Set();
 const sha = (data) => crypto.createHash('sha256').update(data).digest('hex');
 const toBuffer = (content) => (typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content.buffer, content.byteOffset, content.byteLength));
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
-// Version-control metadata folders (see src/path.rs): a name any file system may read as
-// one of them — any case, trailing dots and spaces, an NTFS stream suffix, the 8.3 short name.
-const VCS_FOLDERS = ['GIT', 'HG', 'SVN', 'BZR', 'JJ'];
-function isVcsName(part) {
-  const name = part.split(':')[0].replace(/[. ]+$/, '').toUpperCase();
-  if (name.startsWith('.')) return VCS_FOLDERS.includes(name.slice(1));
-  const m = /^([^~]+)~[0-9]+$/.exec(name);
-  return m !== null && VCS_FOLDERS.includes(m[1]);
-}
 
 function isInside(root, target) {
   const rel = path.relative(root, target);
@@ -291,7 +283,7 @@ export function nodeHost(root, options = {}) {
     // The core refused every path naming .git (unless the caller allowed that folder by name);
     // a symbolic link inside the root must not lead there either.
     const intoMetadata = (parts) => {
-      if (links > 0 && parts.some(isVcsName)) throw refuse(p, 'a symbolic link leads into version-control metadata (.git), where a write can run commands');
+      if (links > 0 && parts.some(isVcsFolderName)) throw refuse(p, 'a symbolic link leads into version-control metadata (.git), where a write can run commands');
     };
     const follow = (at) => {
       if (++links > MAX_LINKS) throw refuse(p, 'too many levels of symbolic links');
@@ -1115,7 +1107,7 @@ export function nodeHost(root, options = {}) {
      */
     listDir(p) {
       const list = (folder) =>
-        fs.readdirSync(folder, { withFileTypes: true }).filter((e) => !isVcsName(e.name)).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+        fs.readdirSync(folder, { withFileTypes: true }).filter((e) => !isVcsFolderName(e.name)).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
       if (p === '.') return list(realRoot);
       // The folder is reached by the same walk as every read (no link out of the root is followed),
       // then opened without following a link, so what is listed is what was checked.

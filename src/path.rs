@@ -208,6 +208,13 @@ fn components(raw: &str) -> Result<Vec<&str>, PathError> {
     Ok(parts)
 }
 
+/// Whether `component` (one name, no `/`) names a version-control metadata
+/// folder on some file system: the rule [`confine`] applies, for hosts that
+/// list folders or follow links (`js/node-host.js`).
+pub fn is_vcs_folder_name(component: &str) -> bool {
+    vcs_folder(component).is_some()
+}
+
 /// The metadata folder (upper-cased, no dot) a component names on some file
 /// system, if any: `.git`, `.GIT`, `.git.`, `.git ` , `.git::$INDEX_ALLOCATION`,
 /// `git~1`.
