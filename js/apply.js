@@ -33,7 +33,7 @@ const APPLY_OPTIONS = {
   overwrite: 'boolean',
   formats: 'string[]',
   knownFiles: 'string[]',
-  allowFolders: 'string[]',
+  allowFolders: 'folder[]',
 };
 
 // One EditBlock object, copied within the boundary's limits.

@@ -18,7 +18,7 @@ const APPLY_OPTIONS = {
   dryRun: 'boolean',
   overwrite: 'boolean',
   stage: 'boolean',
-  allowFolders: 'string[]',
+  allowFolders: 'folder[]',
 };
 
 function requireString(value, what) {

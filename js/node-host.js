@@ -20,10 +20,23 @@
 //   (outside the worktree) records its original bytes and the temporary
 //   file's name; the next nodeHost for the same root rolls back an apply
 //   that was killed midway and removes its temporaries.
-// - Parent folders are created as needed.
+// - Parent folders are created as needed; those a write made go again when
+//   the write fails or is rolled back.
+// - Deleting a symbolic link removes the link, never the file it leads to.
+// - No write makes a folder hold HEAD, config and objects/ together (or HEAD
+//   and commondir): git would take it for a repository and run what its
+//   config names.
 // - stage(paths) runs `git add -- paths` (literal paths; ignored files are
-//   left unstaged) when root is inside a git work tree.
+//   left unstaged) on the repository root was in when the host was created,
+//   named explicitly (--git-dir, --work-tree), with no fsmonitor and no
+//   hooks; outside a repository it stages nothing (`host.staging` says why).
+// - Hard links are files like any other: a file hard-linked into the root
+//   reads as its content (making the link needs the right to read it), and
+//   a write replaces the name inside the root, so the other name keeps its
+//   bytes.
 import { fs, os, path, crypto, execFileSync } from './node-builtins.js';
+// Whether a name is version-control metadata (`.git`, `.GIT.`, `git~1` …): the core's rule (src/path.rs).
+import { isVcsFolderName } from 'editblocks-raw';
 
 const C = fs.constants;
 const O_NOFOLLOW = C.O_NOFOLLOW ?? 0;
@@ -42,16 +55,6 @@ const openJournals = new Set();
 const sha = (data) => crypto.createHash('sha256').update(data).digest('hex');
 const toBuffer = (content) => (typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content.buffer, content.byteOffset, content.byteLength));
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
-// Version-control metadata folders (see src/path.rs): a name any file system may read as
-// one of them — any case, trailing dots and spaces, an NTFS stream suffix, the 8.3 short name.
-const VCS_FOLDERS = ['GIT', 'HG', 'SVN', 'BZR', 'JJ'];
-function isVcsName(part) {
-  const name = part.split(':')[0].replace(/[. ]+$/, '').toUpperCase();
-  if (name.startsWith('.')) return VCS_FOLDERS.includes(name.slice(1));
-  const m = /^([^~]+)~[0-9]+$/.exec(name);
-  return m !== null && VCS_FOLDERS.includes(m[1]);
-}
 
 function isInside(root, target) {
   const rel = path.relative(root, target);
@@ -157,10 +160,34 @@ function writeDurable(file, data, sync = true) {
   fs.renameSync(tmp, file);
 }
 
+// Settings every git command gets: no file system monitor and no hooks (a command either
+// could name runs with the user's rights), and no repository found by discovery in a folder
+// that merely looks like one (HEAD, config, objects/ written by a reply: a bare repository).
+const PINNED_GIT = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'safe.bareRepository=explicit'];
+
+/**
+ * The git repository `root` is in, found once: { repository: { gitDir, workTree } } with
+ * absolute paths, or { repository: null, stagingOff: why nothing is staged }.
+ */
+function findRepository(root) {
+  let out;
+  try {
+    out = execFileSync('git', [...PINNED_GIT, 'rev-parse', '--path-format=absolute', '--git-dir', '--show-toplevel'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+  } catch (e) {
+    const why = e.stderr ? e.stderr.toString().trim().split('\n')[0] : e.message;
+    return { repository: null, stagingOff: `nothing is staged: ${root} is not in a git work tree (${why})` };
+  }
+  const [gitDir, workTree] = out.split('\n');
+  if (!gitDir || !workTree || !path.isAbsolute(gitDir) || !path.isAbsolute(workTree)) {
+    return { repository: null, stagingOff: `nothing is staged: ${root} is not in a git work tree` };
+  }
+  return { repository: { gitDir, workTree }, stagingOff: null };
+}
+
 /**
  * A FileHost reading and writing files under `root`.
  * options.git: 'auto' (default: stage when root is in a git work tree), true (always; fails
- * outside a repository) or false (never stage).
+ * outside a repository) or false (never stage). The repository is found once, here.
  * options.stateDir: where journals and locks live (see stateFolder).
  */
 export function nodeHost(root, options = {}) {
@@ -178,6 +205,7 @@ export function nodeHost(root, options = {}) {
   const journalDir = path.join(state, 'journal', sha(realRoot).slice(0, 24));
   fs.mkdirSync(journalDir, { recursive: true, mode: 0o700 });
   const useProc = options.race === 'check-paths' ? false : procFdWorks();
+  const { repository, stagingOff } = gitMode === false ? { repository: null, stagingOff: 'staging is off (git: false)' } : findRepository(realRoot);
 
   const refuse = (p, why) => codedError('EDITBLOCKS_PATH_ESCAPE', `editblocks: refused ${JSON.stringify(p)}: ${why}`);
   const escapes = (p) => refuse(p, 'a symbolic link leads outside the project root');
@@ -222,10 +250,13 @@ export function nodeHost(root, options = {}) {
    * followed by hand while they stay inside the root; one leading out is a
    * path-escape error.
    */
-  function walk(p, { create = false } = {}) {
+  function walk(p, { create = false, keepLink = false } = {}) {
     let todo = lexicalParts(p);
     const fds = [];
     const names = [];
+    // The folders this walk made ({ level, name }: names[level] inside fds[level]), removed
+    // again when the walk or the write it serves fails.
+    const made = [];
     let links = 0;
     const popFd = () => {
       const fd = fds.pop();
@@ -248,7 +279,7 @@ export function nodeHost(root, options = {}) {
     // The core refused every path naming .git (unless the caller allowed that folder by name);
     // a symbolic link inside the root must not lead there either.
     const intoMetadata = (parts) => {
-      if (links > 0 && parts.some(isVcsName)) throw refuse(p, 'a symbolic link leads into version-control metadata (.git), where a write can run commands');
+      if (links > 0 && parts.some(isVcsFolderName)) throw refuse(p, 'a symbolic link leads into version-control metadata (.git), where a write can run commands');
     };
     const follow = (at) => {
       if (++links > MAX_LINKS) throw refuse(p, 'too many levels of symbolic links');
@@ -306,13 +337,13 @@ export function nodeHost(root, options = {}) {
         if (todo.every((t) => t === '' || t === '.')) {
           // The last name: a file (or nothing yet), looked at without following it.
           const stat = lstatOrNull(at);
-          if (stat && stat.isSymbolicLink()) {
+          if (stat && stat.isSymbolicLink() && !keepLink) {
             followLink(at, part);
             continue;
           }
           intoMetadata([...names, part]);
           if (!useProc) checkFolder(p, names);
-          return { dir: dirOf(), fds, names, name: part, rel: [...names, part].join('/'), stat, missingParent: false, close };
+          return { dir: dirOf(), fds, names, name: part, rel: [...names, part].join('/'), stat, missingParent: false, made, close };
         }
         let fd = -1;
         if (useProc) {
@@ -322,6 +353,7 @@ export function nodeHost(root, options = {}) {
             if (e.code === 'ENOENT' && create) {
               try {
                 fs.mkdirSync(at);
+                made.push({ level: names.length, name: part });
               } catch (m) {
                 if (m.code !== 'EEXIST') throw m;
               }
@@ -360,6 +392,7 @@ export function nodeHost(root, options = {}) {
             checkFolder(p, names);
             try {
               fs.mkdirSync(at);
+              made.push({ level: names.length, name: part });
             } catch (m) {
               if (m.code !== 'EEXIST') throw m;
             }
@@ -371,9 +404,30 @@ export function nodeHost(root, options = {}) {
       }
       throw refuse(p, 'not a file path');
     } catch (e) {
+      removeMadeFolders({ fds, names, made });
       close();
       throw e;
     }
+  }
+
+  // Removes the folders a walk made (deepest first) while its folder chain is open; one that
+  // is no longer empty, or no longer where the walk made it, stays.
+  function removeMadeFolders(w) {
+    for (const { level, name } of [...w.made].reverse()) {
+      // Made and then left by a failure before the walk stepped into it: names stops short of it.
+      const there = level < w.names.length ? w.names[level] === name : level === w.names.length;
+      if (!there || level >= w.fds.length) continue;
+      try {
+        if (useProc) fs.rmdirSync(`/proc/self/fd/${w.fds[level]}/${name}`);
+        else {
+          checkFolder(name, w.names.slice(0, level));
+          fs.rmdirSync(path.join(realRoot, ...w.names.slice(0, level), name));
+        }
+      } catch {
+        return;
+      }
+    }
+    w.made.length = 0;
   }
 
   // Without /proc/self/fd: the folder reached by name must really be where the walk thinks.
@@ -499,7 +553,7 @@ export function nodeHost(root, options = {}) {
     const id = `${process.pid}-${ownStart || 'x'}-${Date.now()}-${++journalCounter}`;
     const file = path.join(journalDir, `${id}.journal`);
     const fd = fs.openSync(file, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_APPEND, 0o600);
-    journal = { id, file, fd, files: [], backups, count: 0 };
+    journal = { id, file, fd, files: [], backups, count: 0, madeFolders: new Set(), removedLinks: new Map() };
     openJournals.add(file);
     append({ t: 'head', version: 1, root: realRoot, pid: process.pid, start: ownStart }, false);
   }
@@ -621,8 +675,14 @@ export function nodeHost(root, options = {}) {
       const w = walk(p, { create: true });
       let tmpName = null;
       let unlock = null;
+      let written = false;
       try {
         if (w.stat && w.stat.isDirectory()) throw codedError('EISDIR', `EISDIR: ${p} is a folder, not a file`);
+        refuseRepositoryShape(p, w);
+        if (w.stat === null && relinked(w, bytes)) {
+          written = true;
+          return;
+        }
         const mode = w.stat ? w.stat.mode & 0o7777 : undefined;
         tmpName = `.${w.name}.editblocks-${process.pid}-${++tempCounter}-${crypto.randomBytes(3).toString('hex')}.tmp`;
         append({ t: 'temp', path: [...w.names, tmpName].join('/') }, false);
@@ -660,8 +720,11 @@ export function nodeHost(root, options = {}) {
         tmpName = null;
         if (!useProc) checkFolder(p, w.names);
         seen.set(w.rel, sha(bytes));
+        written = true;
       } finally {
         if (unlock) unlock();
+        if (written) for (const { level, name } of w.made) journal.madeFolders.add([...w.names.slice(0, level), name].join('/'));
+        else removeMadeFolders(w);
         if (tmpName !== null) {
           try {
             fs.unlinkSync(path.join(w.dir, tmpName));
@@ -674,6 +737,10 @@ export function nodeHost(root, options = {}) {
 
   function remove(p) {
     return withJournal(() => {
+      // A symbolic link is removed itself, never the file it leads to (`rm`, `git rm`).
+      const named = walk(p, { keepLink: true });
+      if (named.stat && named.stat.isSymbolicLink()) return removeLink(p, named);
+      named.close();
       const w = walk(p);
       let unlock = null;
       try {
@@ -692,11 +759,112 @@ export function nodeHost(root, options = {}) {
         journalOriginal(w.rel, now, null);
         fs.unlinkSync(path.join(w.dir, w.name));
         seen.set(w.rel, null);
+        removeFoldersMadeThisRun(w);
       } finally {
         if (unlock) unlock();
         w.close();
       }
     });
+  }
+
+  // Deletes the link `named` itself. What was read through it (the file it leads to, inside
+  // the root) must still be what it was, as for any delete.
+  function removeLink(p, named) {
+    let unlock = null;
+    try {
+      const target = fs.readlinkSync(path.join(named.dir, named.name));
+      const through = walk(p);
+      try {
+        if (!through.missingParent && through.stat !== null && !through.stat.isDirectory()) {
+          const expected = seen.get(through.rel);
+          const now = currentOrChanged(p, through);
+          if (expected !== undefined && !sameBytes(expected, now)) throw changed(p, expected, now);
+        }
+      } finally {
+        through.close();
+      }
+      unlock = lock(named.rel);
+      folderStillInside(p, named);
+      const st = fs.lstatSync(path.join(named.dir, named.name));
+      if (!st.isSymbolicLink() || fs.readlinkSync(path.join(named.dir, named.name)) !== target) throw changed(p, '', Buffer.alloc(0));
+      fs.unlinkSync(path.join(named.dir, named.name));
+      // Undone in this run (a rollback writes the file back): the link is made again.
+      journal.removedLinks.set(named.rel, target);
+      removeFoldersMadeThisRun(named);
+    } finally {
+      if (unlock) unlock();
+      named.close();
+    }
+  }
+
+  // A rollback writing back a link this run removed makes the link again, if it then reads as
+  // `bytes` (what was read through it); true when it did.
+  function relinked(w, bytes) {
+    const target = journal.removedLinks.get(w.rel);
+    if (target === undefined) return false;
+    const at = path.join(w.dir, w.name);
+    fs.symlinkSync(target, at);
+    let same = false;
+    try {
+      const now = read(w.rel);
+      same = now !== null && Buffer.compare(now, bytes) === 0;
+    } catch {}
+    if (!same) {
+      fs.unlinkSync(at);
+      return false;
+    }
+    journal.removedLinks.delete(w.rel);
+    return true;
+  }
+
+  // After a delete: the folders above it that a write of this run made (a rollback deleting a
+  // file it created) are removed again while empty, deepest first.
+  function removeFoldersMadeThisRun(w) {
+    for (let level = w.names.length - 1; level >= 0; level--) {
+      const rel = w.names.slice(0, level + 1).join('/');
+      if (!journal.madeFolders.has(rel)) return;
+      try {
+        if (useProc) fs.rmdirSync(`/proc/self/fd/${w.fds[level]}/${w.names[level]}`);
+        else {
+          checkFolder(w.rel, w.names.slice(0, level));
+          fs.rmdirSync(path.join(realRoot, ...w.names.slice(0, level + 1)));
+        }
+      } catch {
+        return;
+      }
+      journal.madeFolders.delete(rel);
+    }
+  }
+
+  // Names git reads as a repository in a folder (case-insensitive file systems included):
+  // HEAD with config and objects/, or HEAD with commondir (which takes the config and objects
+  // of the folder it names); git discovering one runs what that config names (core.fsmonitor)
+  // in whatever command the user runs there next.
+  const repositoryShape = (names) => names.has('HEAD') && (names.has('COMMONDIR') || (names.has('CONFIG') && names.has('OBJECTS')));
+
+  // Refuses a write that would complete that shape in a folder, counting what is on disk
+  // (written earlier in this reply or before) and this write itself.
+  function refuseRepositoryShape(p, w) {
+    const levels = new Set();
+    const upper = w.name.toUpperCase();
+    if (upper === 'HEAD' || upper === 'CONFIG' || upper === 'COMMONDIR') levels.add(w.names.length);
+    w.names.forEach((n, i) => {
+      if (n.toUpperCase() === 'OBJECTS') levels.add(i);
+    });
+    for (const level of levels) {
+      const folder = useProc ? `/proc/self/fd/${w.fds[level]}` : path.join(realRoot, ...w.names.slice(0, level));
+      const present = new Set(fs.readdirSync(folder).map((n) => n.toUpperCase()));
+      if (level === w.names.length) present.add(upper);
+      else present.add('OBJECTS');
+      if (repositoryShape(present)) {
+        const where = level === 0 ? 'the project root' : w.names.slice(0, level).join('/');
+        const shape = present.has('COMMONDIR') ? 'HEAD and commondir' : 'HEAD, config and objects/';
+        throw codedError(
+          'EDITBLOCKS_REPOSITORY_SHAPE',
+          `editblocks: refused ${JSON.stringify(p)}: with it, ${where} would hold ${shape}, which git reads as a repository whose config can make any git command run there execute a program (core.fsmonitor). Write these files under other names, or create the repository with git init`,
+        );
+      }
+    }
   }
 
   // The file's bytes under the lock; a name that became a link meanwhile counts as changed.
@@ -835,7 +1003,7 @@ export function nodeHost(root, options = {}) {
         } catch {}
       }
     }
-    if (j.stage && fs.existsSync(path.join(realRoot, '.git', 'index.lock'))) {
+    if (j.stage && repository && fs.existsSync(path.join(repository.gitDir, 'index.lock'))) {
       notes.push(`its git add was interrupted and .git/index.lock exists: editblocks does not remove it; if no git command is running, delete it`);
     }
     if (restored.length || notes.length) {
@@ -843,18 +1011,13 @@ export function nodeHost(root, options = {}) {
     }
   }
 
-  let inGitTree = null;
-  function gitWorkTree() {
-    if (inGitTree === null) {
-      try {
-        inGitTree = execFileSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: realRoot, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() === 'true';
-      } catch {
-        inGitTree = false;
-      }
-    }
-    return inGitTree;
+  // Every git command runs on the repository found when the host was created, named
+  // explicitly: a folder a reply shaped like a repository (HEAD, config, objects/) is never
+  // discovered, and no command of anyone's config or hooks (core.fsmonitor, hooks) runs.
+  const gitCommand = (args) => (repository ? [`--git-dir=${repository.gitDir}`, `--work-tree=${repository.workTree}`, ...PINNED_GIT, ...args] : args);
+  function runGit(args, options = {}) {
+    return execFileSync('git', gitCommand(args), { cwd: realRoot, ...options });
   }
-
   // Staging gets a journal too: a `git add` killed with us may leave
   // .git/index.lock, which the next nodeHost reports (never removes).
   function stageJournal() {
@@ -868,6 +1031,12 @@ export function nodeHost(root, options = {}) {
 
   return {
     root: realRoot,
+
+    /**
+     * Where staging happens, one sentence: the repository `git add` runs on (fixed when the
+     * host was created), or why nothing is staged.
+     */
+    staging: repository ? `git add runs on the repository ${repository.gitDir} (work tree ${repository.workTree})` : stagingOff,
 
     /** What recovery did when this host was created (runs killed midway), one sentence each. */
     recovery,
@@ -918,9 +1087,9 @@ export function nodeHost(root, options = {}) {
      * outside a git work tree or with git: false.
      */
     listFiles() {
-      if (gitMode === false || !gitWorkTree()) return [];
+      if (!repository) return [];
       try {
-        const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: realRoot, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
+        const out = runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
         return [...new Set(out.toString().split('\0').filter(Boolean))];
       } catch {
         return [];
@@ -934,7 +1103,7 @@ export function nodeHost(root, options = {}) {
      */
     listDir(p) {
       const list = (folder) =>
-        fs.readdirSync(folder, { withFileTypes: true }).filter((e) => !isVcsName(e.name)).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+        fs.readdirSync(folder, { withFileTypes: true }).filter((e) => !isVcsFolderName(e.name)).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
       if (p === '.') return list(realRoot);
       // The folder is reached by the same walk as every read (no link out of the root is followed),
       // then opened without following a link, so what is listed is what was checked.
@@ -970,7 +1139,10 @@ export function nodeHost(root, options = {}) {
 
     stage(paths) {
       if (gitMode === false || !paths || paths.length === 0) return;
-      if (gitMode === 'auto' && !gitWorkTree()) return;
+      if (!repository) {
+        if (gitMode === true) throw new Error(`editblocks: ${stagingOff}`);
+        return;
+      }
       for (const p of paths) walk(p).close();
       const done = stageJournal();
       try {
@@ -980,7 +1152,7 @@ export function nodeHost(root, options = {}) {
         try {
           // check-ignore has no literal mode; a leading './' keeps a name such
           // as ':(glob)**' from being read as pathspec magic.
-          const out = execFileSync('git', ['check-ignore', '-z', '--stdin'], { cwd: realRoot, input: paths.map((p) => `./${p}`).join('\0'), stdio: ['pipe', 'pipe', 'pipe'] });
+          const out = runGit(['check-ignore', '-z', '--stdin'], { input: paths.map((p) => `./${p}`).join('\0'), stdio: ['pipe', 'pipe', 'pipe'] });
           for (const p of out.toString().split('\0')) if (p) ignored.add(p.replace(/^\.\//, ''));
         } catch (e) {
           // Exit status 1: none of the paths is ignored.
@@ -990,7 +1162,7 @@ export function nodeHost(root, options = {}) {
         if (toStage.length === 0) return;
         try {
           // Literal pathspecs: a file named ':(glob)**' must stage that file only.
-          execFileSync('git', ['--literal-pathspecs', 'add', '--', ...toStage], { cwd: realRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+          runGit(['--literal-pathspecs', 'add', '--', ...toStage], { stdio: ['ignore', 'pipe', 'pipe'] });
         } catch (e) {
           const why = e.stderr ? e.stderr.toString().trim() : e.message;
           throw new Error(`editblocks: git add failed in ${realRoot}: ${why}`);

@@ -1,6 +1,9 @@
 // Checks an options object at the boundary, so misuse is a JS error that
 // names the option. The binding reads only the fields it knows: without this
 // a misspelt option (`dry_run`) would be ignored and a dry run would write.
+// (A namespace: editblocks/lite, which shares this module, binds no allowFolderProblem and
+// takes no allowFolders.)
+import * as raw from 'editblocks-raw';
 
 const camel = (key) => key.replace(/[_-]([a-z])/g, (_, c) => c.toUpperCase());
 
@@ -17,11 +20,13 @@ const TYPES = {
   integer: { test: (v) => Number.isInteger(v), expected: 'a whole number' },
   number: { test: (v) => typeof v === 'number', expected: 'a number' },
   'string[]': { test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), expected: 'an array of strings' },
+  // Folders named exactly, as allowFolders takes them: the core says which entry names none.
+  'folder[]': { test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), expected: 'an array of strings' },
 };
 
 /**
  * `spec` maps each option name to what it takes: 'boolean', 'string',
- * 'integer', 'number', 'string[]', or an array of allowed strings. Returns a copy
+ * 'integer', 'number', 'string[]', 'folder[]', or an array of allowed strings. Returns a copy
  * without the keys whose value is undefined (as if they were not given).
  */
 export function checkOptions(options, fn, spec) {
@@ -42,6 +47,12 @@ export function checkOptions(options, fn, spec) {
     if (!ok) {
       const expected = Array.isArray(want) ? `one of ${want.map((w) => JSON.stringify(w)).join(', ')}` : TYPES[want].expected;
       throw new TypeError(`editblocks: ${fn} option ${key} must be ${expected}, got ${describe(value)}`);
+    }
+    if (want === 'folder[]') {
+      for (const entry of value) {
+        const problem = raw.allowFolderProblem(entry);
+        if (problem) throw new RangeError(`editblocks: ${fn} option ${key}: ${problem}`);
+      }
     }
     out[key] = value;
   }

@@ -18,7 +18,7 @@ const APPLY_OPTIONS = {
   stage: 'boolean',
   matching: ['exact', 'tolerant'],
   trailingNewline: ['preserve', 'ensure'],
-  allowFolders: 'string[]',
+  allowFolders: 'folder[]',
   overwrite: 'boolean',
   maxCharacters: 'integer',
   projectDir: 'string',

@@ -54,7 +54,9 @@ extern crate self as editblocks;
 pub use apply::FileChange;
 pub use block::{EditBlock, Format};
 pub use host::{FileHost, HostError, HostOp, MemoryHost};
-pub use path::{confine, normalize_path, PathError};
+pub use path::{
+    check_allow_folder, confine, is_vcs_folder_name, normalize_path, PathError, MAX_PATH_COMPONENTS,
+};
 pub use prompts::system_prompt;
 pub use result::{ApplyResult, Diagnostics, EditResult, ErrorKind, NearLine, Status};
 pub use shell::detect_shell_suggestions;

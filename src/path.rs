@@ -20,7 +20,11 @@
 //!   stream suffix (`.git::$INDEX_ALLOCATION`), and the 8.3 short name
 //!   (`git~1`). A write there turns into execution (`core.fsmonitor`,
 //!   hooks, `hgrc` hooks) and shows in no diff. [`confine`]'s `allow_folders`
-//!   widens this only for folders named exactly (`.git/info`).
+//!   widens this only for folders named exactly (`.git/info`; see
+//!   [`check_allow_folder`]);
+//! * more than [`MAX_PATH_COMPONENTS`] components: no project needs them, and
+//!   a host walking a path one open folder at a time would run out of file
+//!   descriptors on a path a thousand folders deep.
 
 /// Why a path was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +39,9 @@ pub struct PathError {
 /// Project files that run things (`.github/`, `.vscode/`, `.husky/`,
 /// `.envrc`) are tracked, so they show in the diff, and stay allowed.
 pub const VCS_FOLDERS: [&str; 5] = ["GIT", "HG", "SVN", "BZR", "JJ"];
+
+/// The most components (folders and the file name) a path may have.
+pub const MAX_PATH_COMPONENTS: usize = 64;
 
 /// Normalises a relative, `/`-separated path with the default rules (no
 /// folder allowed inside version-control metadata): see [`confine`].
@@ -65,10 +72,13 @@ fn has_drive_letter(raw: &str) -> bool {
 pub fn confine(raw: &str, allow_folders: &[String]) -> Result<String, PathError> {
     let parts = components(raw)?;
     if let Some(name) = parts.iter().find(|p| vcs_folder(p).is_some()) {
-        let allowed = allow_folders.iter().any(|folder| match components(folder) {
-            Ok(prefix) => parts.len() > prefix.len() && parts[..prefix.len()] == prefix[..],
-            Err(_) => false,
-        });
+        // An entry that is no folder named exactly (see `check_allow_folder`) allows nothing.
+        let allowed = allow_folders
+            .iter()
+            .any(|folder| match allowed_folder(folder) {
+                Ok(prefix) => parts.len() > prefix.len() && parts[..prefix.len()] == prefix[..],
+                Err(_) => false,
+            });
         if !allowed {
             let folder = vcs_folder(name).unwrap_or("GIT").to_ascii_lowercase();
             return Err(PathError {
@@ -83,6 +93,41 @@ pub fn confine(raw: &str, allow_folders: &[String]) -> Result<String, PathError>
         }
     }
     Ok(parts.join("/"))
+}
+
+/// Checks one `allow_folders` entry: it must name exactly one folder as it is
+/// written (no `.` or `..` component, no empty one but a trailing `/`: so
+/// `.git/info/..` does not become `.git`), and that folder must not be a
+/// version-control folder itself (`.git` would allow its hooks and config).
+pub fn check_allow_folder(entry: &str) -> Result<(), PathError> {
+    allowed_folder(entry).map(|_| ())
+}
+
+/// The components of an `allow_folders` entry, or why it names no folder exactly.
+fn allowed_folder(entry: &str) -> Result<Vec<&str>, PathError> {
+    let refuse = |why: &str| {
+        Err(PathError {
+            reason: format!(
+                "allowFolders entry {} was refused: {why}. Name one folder inside version-control metadata exactly, such as \".git/info\".",
+                crate::text::quoted(entry)
+            ),
+        })
+    };
+    let parts = match components(entry) {
+        Ok(parts) => parts,
+        Err(e) => return refuse(&e.reason),
+    };
+    let written = entry.strip_suffix(['/', '\\']).unwrap_or(entry);
+    if !written.split(['/', '\\']).eq(parts.iter().copied()) {
+        return refuse("it is not written as the folder it names (a `.`, `..` or empty component)");
+    }
+    if let Some(last) = parts.last().filter(|p| vcs_folder(p).is_some()) {
+        return refuse(&format!(
+            "{} is a version-control folder itself, and allowing it would allow its hooks and config",
+            crate::text::quoted(last)
+        ));
+    }
+    Ok(parts)
 }
 
 /// The normalised components of `raw`, or why it is refused (every rule
@@ -154,7 +199,20 @@ fn components(raw: &str) -> Result<Vec<&str>, PathError> {
     if parts.is_empty() {
         return refuse("it names the project root, not a file".into());
     }
+    if parts.len() > MAX_PATH_COMPONENTS {
+        return refuse(format!(
+            "it has {} components (folders and the file name), more than the {MAX_PATH_COMPONENTS} accepted",
+            parts.len()
+        ));
+    }
     Ok(parts)
+}
+
+/// Whether `component` (one name, no `/`) names a version-control metadata
+/// folder on some file system: the rule [`confine`] applies, for hosts that
+/// list folders or follow links (`js/node-host.js`).
+pub fn is_vcs_folder_name(component: &str) -> bool {
+    vcs_folder(component).is_some()
 }
 
 /// The metadata folder (upper-cased, no dot) a component names on some file
@@ -323,5 +381,35 @@ mod tests {
             confine(".GIT/info/exclude", &allow).is_err(),
             "another spelling is not the folder named"
         );
+    }
+
+    #[test]
+    fn allow_folders_entries_name_one_folder_as_written() {
+        for entry in [
+            ".git/info/..",
+            ".git",
+            "./.git/info",
+            ".git//info",
+            "a/../.git/info",
+            ".GIT.",
+            "sub/.hg",
+            "",
+            "../x",
+        ] {
+            let err = check_allow_folder(entry).unwrap_err();
+            assert!(
+                err.reason.contains("allowFolders entry"),
+                "{entry:?}: {}",
+                err.reason
+            );
+            let allow = vec![entry.to_string()];
+            assert!(
+                confine(".git/hooks/pre-commit", &allow).is_err(),
+                "{entry:?}"
+            );
+        }
+        for entry in [".git/info", ".git/info/", ".hg/x", "src"] {
+            assert_eq!(check_allow_folder(entry), Ok(()), "{entry:?}");
+        }
     }
 }

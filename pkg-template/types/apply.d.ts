@@ -171,7 +171,9 @@ export interface ApplyOptions {
   /** Formats to parse when the input is a reply (default: all). */
   formats?: Format[];
   /** Folders inside version-control metadata that may be written, named exactly (e.g. ['.git/info']).
-   *  Every other path with a .git, .hg, .svn, .bzr or .jj component (any spelling) is 'path-escape'. */
+   *  Every other path with a .git, .hg, .svn, .bzr or .jj component (any spelling) is 'path-escape'.
+   *  An entry with a `.`, `..` or empty component, or naming a version-control folder itself
+   *  ('.git'), throws a RangeError naming it. */
   allowFolders?: string[];
 }
 

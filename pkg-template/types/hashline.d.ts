@@ -53,7 +53,9 @@ export interface HashlineOptions extends LineIdOptions {
   /** Call host.stage with the paths written and deleted (default true, as in every style). */
   stage?: boolean;
   /** Folders inside version-control metadata that may be written, named exactly (e.g. ['.git/info']).
-   *  Every other path with a .git, .hg, .svn, .bzr or .jj component (any spelling) is 'path-escape'. */
+   *  Every other path with a .git, .hg, .svn, .bzr or .jj component (any spelling) is 'path-escape'.
+   *  An entry with a `.`, `..` or empty component, or naming a version-control folder itself
+   *  ('.git'), throws a RangeError naming it. */
   allowFolders?: string[];
 }
 

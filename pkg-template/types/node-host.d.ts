@@ -3,7 +3,9 @@ import type { FileHost } from './apply.js';
 export interface NodeHostOptions {
   /**
    * Staging with `git add`: 'auto' (default) stages when root is inside a git work tree,
-   * true always stages (and fails outside one), false never stages.
+   * true always stages (and fails outside one), false never stages. The repository is found
+   * when the host is created and every git command names it (--git-dir, --work-tree), with
+   * core.fsmonitor and hooks off: a folder a reply shaped like a repository is never used.
    */
   git?: boolean | 'auto';
   /**
@@ -28,7 +30,14 @@ export interface NodeFileHost extends FileHost {
    * because changed since), one sentence each; empty when there was nothing to do.
    */
   readonly recovery: string[];
+  /** Where `git add` runs (the repository found when the host was created), or why nothing is staged. */
+  readonly staging: string;
+  /**
+   * Replaces the file atomically. Refused (code 'EDITBLOCKS_REPOSITORY_SHAPE') when its folder
+   * would then hold HEAD, config and objects/, which git reads as a repository.
+   */
   writeFile(path: string, content: string | Uint8Array): void;
+  /** Deletes the file; a symbolic link is removed itself, never the file it leads to. */
   deleteFile(path: string): void;
   realPath(path: string): string;
   beginChanges(paths: string[]): void;

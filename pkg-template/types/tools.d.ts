@@ -115,7 +115,9 @@ export interface ToolApplyOptions {
   /** 'preserve' (default): a file without a final newline keeps none. */
   trailingNewline?: 'preserve' | 'ensure';
   /** Folders inside version-control metadata that may be written, named exactly (e.g. ['.git/info']).
-   *  Every other path with a .git, .hg, .svn, .bzr or .jj component (any spelling) is 'path-escape'. */
+   *  Every other path with a .git, .hg, .svn, .bzr or .jj component (any spelling) is 'path-escape'.
+   *  An entry with a `.`, `..` or empty component, or naming a version-control folder itself
+   *  ('.git'), throws a RangeError naming it. */
   allowFolders?: string[];
   /** Let the text editor's `create` and apply_patch's `create_file` replace an existing file (default false). */
   overwrite?: boolean;

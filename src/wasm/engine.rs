@@ -9,6 +9,23 @@ use crate::block::EditBlock;
 use crate::engine::{self, ApplyOptions};
 use crate::result::EditResult;
 
+/// Why `entry` cannot be an `allowFolders` entry (`crate::path::check_allow_folder`),
+/// or `undefined` when it can: the JS options check throws with this sentence.
+#[wasm_bindgen(js_name = allowFolderProblem)]
+pub fn allow_folder_problem(entry: &str) -> Option<String> {
+    crate::path::check_allow_folder(entry)
+        .err()
+        .map(|e| e.reason)
+}
+
+/// Whether one file name names version-control metadata (`.git`, `.GIT.`,
+/// `git~1` …): `nodeHost` hides such names from folder listings and refuses
+/// a link leading into one, by the core's rule.
+#[wasm_bindgen(js_name = isVcsFolderName)]
+pub fn is_vcs_folder_name(component: &str) -> bool {
+    crate::path::is_vcs_folder_name(component)
+}
+
 /// A reply (string) or parsed blocks (array), as `applyEdits` accepts:
 /// the blocks, and for a reply the shell commands it suggests (found here,
 /// so that the reply need not be kept for the run).

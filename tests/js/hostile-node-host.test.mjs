@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { applyEditsSync, nodeHost } from '../../pkg/node/index.mjs';
+import { applyEditsSync, applyHashlineEditSync, applyToolCallsSync, nodeHost } from '../../pkg/node/index.mjs';
 import { startSwapper, stopSwapper } from './support/swapper.mjs';
 
 const base = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
@@ -116,4 +116,127 @@ test('5,000 deletes raced against a folder/symlink swap: no file outside the roo
   for (const f of fs.readdirSync(outside)) assert.equal(fs.readFileSync(path.join(outside, f), 'utf8'), 'same\n');
   assert.ok(counts.deleted > 50 && counts.refused > 50, JSON.stringify(counts));
   assert.equal(others.size, 0, [...others].join(', '));
+});
+
+// README.md -> docs/README.md: deleting or moving README.md removes the link, never its target.
+function linkedReadme() {
+  const root = tmp('linkdel');
+  fs.mkdirSync(path.join(root, 'docs'));
+  fs.writeFileSync(path.join(root, 'docs', 'README.md'), 'docs\n');
+  fs.symlinkSync('docs/README.md', path.join(root, 'README.md'));
+  fs.writeFileSync(path.join(root, 'b.txt'), 'b\n');
+  return root;
+}
+const exists = (p) => {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('deleting a symbolic link by every way in removes the link, never the file it leads to', { skip: process.platform === 'win32' && 'symlinks need privileges' }, () => {
+  const ways = [
+    ['V4A delete', (host) => applyEditsSync(patch('*** Delete File: README.md'), host, { stage: false })],
+    ['unified diff to /dev/null', (host) => applyEditsSync(['--- a/README.md', '+++ /dev/null', '@@ -1 +0,0 @@', '-docs', ''].join('\n'), host, { stage: false })],
+    ['apply_patch_call delete_file', (host) => applyToolCallsSync([{ type: 'apply_patch_call', call_id: 'c', operation: { type: 'delete_file', path: 'README.md' } }], host, { stage: false })],
+    ['hashline delete', (host) => applyHashlineEditSync({ path: 'README.md', edits: [], delete: true }, host, { stage: false })],
+  ];
+  for (const [name, apply] of ways) {
+    const root = linkedReadme();
+    const result = apply(nodeHost(root, { stateDir: tmp('state') }));
+    const status = result.results ? result.results[0].status : result.status;
+    assert.equal(status, 'applied', `${name}: ${JSON.stringify(result)}`);
+    assert.equal(exists(path.join(root, 'README.md')), false, `${name}: the link is gone`);
+    assert.equal(fs.readFileSync(path.join(root, 'docs', 'README.md'), 'utf8'), 'docs\n', `${name}: the file it led to is untouched`);
+  }
+});
+
+test('moving a symbolic link writes the new file and removes the link, leaving the file it led to', { skip: process.platform === 'win32' && 'symlinks need privileges' }, () => {
+  const root = linkedReadme();
+  const result = applyEditsSync(patch('*** Update File: README.md', '*** Move to: GUIDE.md', '@@', '-docs', '+guide'), nodeHost(root, { stateDir: tmp('state') }), { stage: false });
+  assert.equal(result.results[0].status, 'applied', result.results[0].reason);
+  assert.equal(fs.readFileSync(path.join(root, 'GUIDE.md'), 'utf8'), 'guide\n');
+  assert.equal(exists(path.join(root, 'README.md')), false);
+  assert.equal(fs.readFileSync(path.join(root, 'docs', 'README.md'), 'utf8'), 'docs\n');
+});
+
+test('a deleted link is made again when the rest of the reply fails and is rolled back', { skip: process.platform === 'win32' && 'symlinks need privileges' }, () => {
+  const root = linkedReadme();
+  const inner = nodeHost(root, { stateDir: tmp('state') });
+  const host = {
+    readFile: (p) => inner.readFile(p),
+    writeFile: (p, c) => inner.writeFile(p, c),
+    deleteFile: (p) => {
+      if (p === 'b.txt') throw new Error('the disk is read-only');
+      inner.deleteFile(p);
+    },
+    beginChanges: (paths) => inner.beginChanges(paths),
+    endChanges: () => inner.endChanges(),
+  };
+  assert.throws(() => applyEditsSync(patch('*** Delete File: README.md', '*** Delete File: b.txt'), host, { stage: false }), /every file is as it was before/);
+  assert.equal(fs.readlinkSync(path.join(root, 'README.md')), 'docs/README.md');
+  assert.equal(fs.readFileSync(path.join(root, 'docs', 'README.md'), 'utf8'), 'docs\n');
+});
+
+test('a path of more than 64 components is refused before anything is made; a rolled-back write removes the folders it made', () => {
+  const root = tmp('deep');
+  fs.writeFileSync(path.join(root, 'b.txt'), 'b\n');
+  const deep = `${'d/'.repeat(1000)}x.txt`;
+  const result = applyEditsSync(patch(`*** Add File: ${deep}`, '+x'), nodeHost(root, { stateDir: tmp('state') }), { stage: false });
+  assert.equal(result.results[0].errorKind, 'path-escape', result.results[0].reason);
+  assert.match(result.results[0].reason, /it has 1001 components \(folders and the file name\), more than the 64 accepted/);
+  assert.deepEqual(fs.readdirSync(root), ['b.txt']);
+  // A write into new folders, then a failure: the write is rolled back and its folders go too.
+  const inner = nodeHost(root, { stateDir: tmp('state') });
+  const host = {
+    readFile: (p) => inner.readFile(p),
+    writeFile: (p, c) => inner.writeFile(p, c),
+    deleteFile: (p) => {
+      if (p === 'b.txt') throw new Error('the disk is read-only');
+      inner.deleteFile(p);
+    },
+    beginChanges: (paths) => inner.beginChanges(paths),
+    endChanges: () => inner.endChanges(),
+  };
+  assert.throws(() => applyEditsSync(patch('*** Add File: n1/n2/n3/new.txt', '+x', '*** Delete File: b.txt'), host, { stage: false }), /every file is as it was before/);
+  assert.deepEqual(fs.readdirSync(root), ['b.txt']);
+  // A write that fails on its own, after its walk made folders, leaves none of them.
+  fs.mkdirSync(path.join(root, 'r'));
+  fs.writeFileSync(path.join(root, 'r', 'HEAD'), 'ref: refs/heads/main\n');
+  fs.writeFileSync(path.join(root, 'r', 'config'), '[core]\n');
+  assert.throws(() => inner.writeFile('r/objects/info/packs', '\n'), (e) => e.code === 'EDITBLOCKS_REPOSITORY_SHAPE');
+  assert.deepEqual(fs.readdirSync(path.join(root, 'r')).sort(), ['HEAD', 'config']);
+});
+
+test('allowFolders entries name one folder as written: .git/info/.. is refused, naming the entry', () => {
+  const root = tmp('allow');
+  for (const entry of ['.git/info/..', '.git', './.git/info', 'a/../.git/info', '.git//info']) {
+    assert.throws(
+      () => applyEditsSync(patch('*** Add File: .git/hooks/pre-commit', '+#!/bin/sh'), nodeHost(root, { stateDir: tmp('state') }), { stage: false, allowFolders: [entry] }),
+      (e) => e instanceof RangeError && e.message.includes(`allowFolders entry "${entry}" was refused`),
+      entry,
+    );
+    assert.throws(() => applyToolCallsSync([], nodeHost(root, { stateDir: tmp('state') }), { allowFolders: [entry] }), RangeError, entry);
+    assert.throws(() => applyHashlineEditSync({ path: 'a.txt', edits: [] }, nodeHost(root, { stateDir: tmp('state') }), { allowFolders: [entry] }), RangeError, entry);
+  }
+  assert.equal(exists(path.join(root, '.git')), false);
+  const r = applyEditsSync(patch('*** Add File: .git/info/exclude', '+x'), nodeHost(root, { stateDir: tmp('state') }), { stage: false, allowFolders: ['.git/info'] });
+  assert.equal(r.results[0].status, 'applied', r.results[0].reason);
+});
+
+// Hard links: a file hard-linked into the root is read as what it is (its content shows in
+// view, read and fileChanges.before); only someone who can read that file can make the link.
+// A write replaces the name, so the other name (outside the root, or in .git) never changes.
+test('a write to a hard-linked file replaces the name inside the root; the other name keeps its bytes', () => {
+  const root = tmp('hardlink');
+  const outside = tmp('hardlink-out');
+  fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret\n');
+  fs.linkSync(path.join(outside, 'secret.txt'), path.join(root, 'notes.txt'));
+  const result = applyEditsSync(patch('*** Update File: notes.txt', '@@', '-secret', '+public'), nodeHost(root, { stateDir: tmp('state') }), { stage: false });
+  assert.equal(result.results[0].status, 'applied');
+  assert.equal(fs.readFileSync(path.join(root, 'notes.txt'), 'utf8'), 'public\n');
+  assert.equal(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'secret\n');
+  assert.equal(fs.statSync(path.join(outside, 'secret.txt')).nlink, 1);
 });

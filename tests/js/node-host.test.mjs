@@ -274,7 +274,7 @@ test('a git add killed with its run: the next nodeHost reports .git/index.lock a
   // A git that takes the index lock and hangs in `add`, as one killed mid-way would leave it.
   fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh
 case "$*" in
-  *rev-parse*) echo true ;;
+  *rev-parse*) printf '%s\n%s\n' "$PWD/.git" "$PWD" ;;
   *check-ignore*) exit 1 ;;
   *add*) echo $$ > ${JSON.stringify(pidFile)}; : > .git/index.lock; exec sleep 30 ;;
 esac
