@@ -459,4 +459,23 @@ mod tests {
         assert_eq!(host.read_file("missing").unwrap(), None);
         assert_eq!(host.reads, ["a.txt"]);
     }
+
+    #[test]
+    fn a_failing_call_fails_after_the_calls_that_succeed_first() {
+        let mut host = MemoryHost::with_files([("a.txt", "one\n"), ("b.txt", "two\n")]);
+        host.fail_call("a.txt", 1, "disk full");
+        host.fail_call("b.txt", 0, "read-only");
+        assert_eq!(host.write_file("a.txt", "ONE\n"), Ok(()));
+        assert_eq!(
+            host.write_file("a.txt", "one\n"),
+            Err(HostError("disk full".into()))
+        );
+        assert_eq!(
+            host.delete_file("b.txt"),
+            Err(HostError("read-only".into()))
+        );
+        assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"ONE\n");
+        assert_eq!(host.read_file("b.txt").unwrap().unwrap(), b"two\n");
+        assert_eq!(host.write_file("c.txt", "c"), Ok(()));
+    }
 }
