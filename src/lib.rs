@@ -56,5 +56,7 @@ pub use block::{EditBlock, Format};
 pub use host::{FileHost, HostError, HostOp, MemoryHost};
 pub use path::{confine, normalize_path, PathError};
 pub use prompts::system_prompt;
-pub use result::{ApplyResult, Diagnostics, DiscardedBlock, EditResult, ErrorKind, NearLine, Status};
+pub use result::{
+    ApplyResult, Diagnostics, DiscardedBlock, EditResult, ErrorKind, NearLine, Status,
+};
 pub use shell::detect_shell_suggestions;

@@ -206,7 +206,11 @@ fn packed_snapshot(
             let path = failing.get(at).as_string().ok_or_else(bad)?;
             let succeeding = failing.get(at + 1).as_f64().ok_or_else(bad)?;
             let message = failing.get(at + 2).as_string().unwrap_or_default();
-            host.fail_call(&path, succeeding.clamp(0.0, u32::MAX as f64) as u32, message);
+            host.fail_call(
+                &path,
+                succeeding.clamp(0.0, u32::MAX as f64) as u32,
+                message,
+            );
         }
     }
     Ok(host)
