@@ -66,10 +66,12 @@ class Snapshot {
  * as `[used, ends, pathEnds, others]`: `used` where the files' bytes end, `ends[i]` where path `i`'s file bytes
  * end, `pathEnds[i]` where path `i` itself ends, and `others[i]` for a path
  * with no bytes (`null`: no such file; `{ error, kind? }`: the read failed).
- * Path `i` is the plan's: the core names it by that position.
+ * Path `i` is the plan's: the core names it by that position. `failing`
+ * (after a host call failed) is appended as `[path, succeeding, message,
+ * ...]`: the calls the core's run is to see fail (see `rolledBackResult`).
  * (src/wasm/mod.rs `packed_snapshot` reads it.)
  */
-function forCore(snapshot) {
+function forCore(snapshot, failing) {
   const { paths, values } = snapshot;
   // One byte per UTF-16 unit: exact for ASCII text. A text that is not
   // ASCII asks for more room when it gets there (what was written is kept).
@@ -135,7 +137,9 @@ function forCore(snapshot) {
   }
   // An array, read by position (src/wasm/mod.rs `packed_snapshot`): an
   // object's fields cost the module a key string made and looked up each.
-  return [used, ends, pathEnds, others === null ? [] : others];
+  const packed = [used, ends, pathEnds, others === null ? [] : others];
+  if (failing !== undefined) packed.push(failing);
+  return packed;
 }
 
 const lossyUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -332,7 +336,10 @@ function originalContent(original) {
 
 /**
  * Thrown when a host call fails while checked changes are being written.
- * `result` is the checked result; `changed` the paths that still hold new
+ * `result` says what is on disk: the edits whose files were put back are
+ * not applied (`failed` / `host-error`, the reason naming the host call
+ * and its error), and `filesModified`, `filesCreated`, `filesDeleted` and
+ * `fileChanges` list only the files that could not be put back; `changed` the paths that still hold new
  * content (their restore failed too), `rolledBack` those written and then
  * restored, `notChanged` those as they were before the call.
  */
@@ -353,7 +360,7 @@ export class HostFailureError extends Error {
  * says exactly which files were rolled back, which are still changed, and
  * which were never touched.
  */
-function hostFailure(step, cause, out, done, rollback) {
+function hostFailure(step, cause, out, done, rollback, plan, files) {
   const changes = [...(out.writes || []).map((w) => w.path), ...(out.deletes || [])];
   const notChanged = changes.slice(done.length);
   const what = step.path === undefined ? `host.${step.method}` : `host.${step.method}(${JSON.stringify(step.path)})`;
@@ -367,15 +374,28 @@ function hostFailure(step, cause, out, done, rollback) {
       `Rolled back: ${list(rollback.restored)}; could not restore: ${why} — those files still hold the new content. ` +
       `Not changed: ${list(notChanged)}. Fix the host problem, then restore or re-apply by hand.`;
   }
-  return new HostFailureError(`editblocks: ${what} failed: ${cause && cause.message ? cause.message : cause}. ${state} The checked result is in error.result.`, {
+  return new HostFailureError(`editblocks: ${what} failed: ${cause && cause.message ? cause.message : cause}. ${state} What is on disk is in error.result.`, {
     cause,
-    result: out.result,
+    result: rolledBackResult(plan, files, step, cause, rollback),
     changed: rollback.failed.map((f) => f.path),
     rolledBack: rollback.restored,
     notChanged: [...rollback.restored, ...notChanged],
   });
 }
 
+/**
+ * The result once a host call failed and what was written was put back
+ * (or could not be): the core runs again over the same snapshot with those
+ * host calls failing as they did (the failed call, then each file that
+ * could not be put back, on the call that put it back), so each edit path
+ * says, as it does for a failure of its own host, which edits are not on
+ * disk and why, and lists only the files still changed.
+ */
+function rolledBackResult(plan, files, step, cause, rollback) {
+  const failing = [step.path, 0, messageOf(cause)];
+  for (const f of rollback.failed) failing.push(f.path, 1, f.reason);
+  return withPathAlias(fromCore(plan.run(forCore(files, failing)), files).result);
+}
 
 function rollbackSync(host, done, snapshot) {
   const rollback = { restored: [], failed: [] };
@@ -669,10 +689,10 @@ function replaySync(host, plan, out, files, lastTry, changed) {
       } catch (e) {
         if (isFileChanged(e)) {
           const rollback = rollbackSync(host, done, files);
-          if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback);
+          if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback, plan, files);
           return afterChangedAgain(plan, out, step.path, e, lastTry, changed);
         }
-        throw hostFailure(step, e, out, done, rollbackSync(host, done, files));
+        throw hostFailure(step, e, out, done, rollbackSync(host, done, files), plan, files);
       }
       if (isThenable(r)) {
         // The write is under way and cannot be awaited or undone from here.
@@ -741,10 +761,10 @@ async function replayAsync(host, plan, out, files, lastTry, changed) {
       } catch (e) {
         if (isFileChanged(e)) {
           const rollback = await rollbackAsync(host, done, files);
-          if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback);
+          if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback, plan, files);
           return afterChangedAgain(plan, out, step.path, e, lastTry, changed);
         }
-        throw hostFailure(step, e, out, done, await rollbackAsync(host, done, files));
+        throw hostFailure(step, e, out, done, await rollbackAsync(host, done, files), plan, files);
       }
       done.push(step.path);
     }

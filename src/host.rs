@@ -86,6 +86,9 @@ pub struct MemoryHost {
     lent_all: bool,
     /// Whether reads go unrecorded ([`MemoryHost::stop_read_log`]).
     reads_unlogged: bool,
+    /// Writes and deletes that fail ([`MemoryHost::fail_call`]): per path,
+    /// how many of its calls succeed first, and the message of the failure.
+    failing: BTreeMap<String, (u32, String)>,
 }
 
 /// One path of a snapshot host: where it holds the file's bytes, and the
@@ -186,6 +189,31 @@ impl MemoryHost {
         self.reads_unlogged = true;
     }
 
+    /// Makes the writes and deletes of `path` fail with `message` once
+    /// `succeeding` of them have succeeded: `0` fails the first (a write
+    /// that failed), `1` the second (a file written, then not put back).
+    /// A host failure that happened on a real host is replayed this way, so
+    /// that the edit paths decide what the failure leaves on disk.
+    pub fn fail_call(&mut self, path: &str, succeeding: u32, message: impl Into<String>) {
+        self.failing
+            .insert(path.to_string(), (succeeding, message.into()));
+    }
+
+    /// The failure [`MemoryHost::fail_call`] set for this call to `path`, if any.
+    fn failing_call(&mut self, path: &str) -> Result<(), HostError> {
+        if self.failing.is_empty() {
+            return Ok(());
+        }
+        match self.failing.get_mut(path) {
+            Some((0, message)) => Err(HostError(message.clone())),
+            Some((succeeding, _)) => {
+                *succeeding -= 1;
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+
     /// Whether the host holds a snapshot lent in order ([`MemoryHost::lend_snapshot`]).
     pub fn is_lent_snapshot(&self) -> bool {
         self.lent_all
@@ -273,6 +301,7 @@ impl FileHost for MemoryHost {
     }
 
     fn write_file(&mut self, path: &str, content: &str) -> Result<(), HostError> {
+        self.failing_call(path)?;
         if self.lending {
             // The content is held once: as the write recorded below.
             self.files.remove(path);
@@ -301,6 +330,7 @@ impl FileHost for MemoryHost {
                 "this host cannot delete files (asked to delete {path})"
             )));
         }
+        self.failing_call(path)?;
         self.files.remove(path);
         // A path of the snapshot keeps its place (it was read: it reads
         // as no file now).
@@ -428,5 +458,24 @@ mod tests {
         assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"one\n");
         assert_eq!(host.read_file("missing").unwrap(), None);
         assert_eq!(host.reads, ["a.txt"]);
+    }
+
+    #[test]
+    fn a_failing_call_fails_after_the_calls_that_succeed_first() {
+        let mut host = MemoryHost::with_files([("a.txt", "one\n"), ("b.txt", "two\n")]);
+        host.fail_call("a.txt", 1, "disk full");
+        host.fail_call("b.txt", 0, "read-only");
+        assert_eq!(host.write_file("a.txt", "ONE\n"), Ok(()));
+        assert_eq!(
+            host.write_file("a.txt", "one\n"),
+            Err(HostError("disk full".into()))
+        );
+        assert_eq!(
+            host.delete_file("b.txt"),
+            Err(HostError("read-only".into()))
+        );
+        assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"ONE\n");
+        assert_eq!(host.read_file("b.txt").unwrap().unwrap(), b"two\n");
+        assert_eq!(host.write_file("c.txt", "c"), Ok(()));
     }
 }

@@ -58,5 +58,7 @@ pub use path::{
     check_allow_folder, confine, is_vcs_folder_name, normalize_path, PathError, MAX_PATH_COMPONENTS,
 };
 pub use prompts::system_prompt;
-pub use result::{ApplyResult, Diagnostics, EditResult, ErrorKind, NearLine, Status};
+pub use result::{
+    ApplyResult, Diagnostics, DiscardedBlock, EditResult, ErrorKind, NearLine, Status,
+};
 pub use shell::detect_shell_suggestions;

@@ -422,6 +422,24 @@ pub struct ApplyResult {
     /// content before and after, in first-changed order.
     #[serde(default)]
     pub file_changes: Vec<crate::apply::FileChange>,
+    /// The blocks of a reply that were dropped while it was read (a block
+    /// cut short, a path that names no file, a patch without its headers):
+    /// nothing of them was applied, and each says why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discarded: Vec<DiscardedBlock>,
+}
+
+/// A block of a reply dropped while the reply was read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiscardedBlock {
+    /// The 1-based line of the reply where the block starts.
+    pub line_number: u32,
+    /// The file the block was for, when its path was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The sentence saying what was wrong and what would fix it.
+    pub reason: String,
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@
 //! - `before/`: the files before;
 //! - `after/`: every file afterwards, byte for byte (absent: nothing may change);
 //! - `options.json`: `ApplyOptions` in camelCase (optional);
-//! - `expected.json`: `{ result, discarded }`: the `ApplyResult` exactly and
-//!   the reasons of the blocks the parser discarded;
+//! - `expected.json`: `{ result, discarded }`: the `ApplyResult` exactly
+//!   (but its `discarded`) and the reasons of the blocks the parser
+//!   discarded, which the result's `discarded` must list;
 //! - `README`: what the case checks, in a line.
 //!
 //! Each reply is also parsed in random chunkings, which must give the
@@ -73,7 +74,22 @@ fn run_case(dir: &Path) -> Result<(), String> {
             ));
         }
     }
-    let (result, _) = apply_case(&case)?;
+    let (mut result, _) = apply_case(&case)?;
+    // The result lists the blocks the stream discarded, each with its
+    // reason (checked here against `discarded`, not repeated in the file).
+    let listed: Vec<String> = result
+        .as_object_mut()
+        .and_then(|r| r.remove("discarded"))
+        .and_then(|d| d.as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .map(|d| d["reason"].as_str().unwrap_or_default().to_string())
+        .collect();
+    if listed != discarded {
+        return Err(format!(
+            "{name}: the result's discarded {listed:?} differ from the stream's {discarded:?}"
+        ));
+    }
     let actual = serde_json::json!({ "result": result, "discarded": discarded });
     check_expected(dir, &actual).map(|_| ())
 }

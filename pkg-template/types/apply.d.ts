@@ -46,7 +46,12 @@ export interface FileHost {
 export class HostFailureError<Result = ApplyResult> extends Error {
   constructor(message: string, fields?: { result?: Result; changed?: string[]; rolledBack?: string[]; notChanged?: string[]; cause?: unknown });
   name: 'HostFailureError';
-  /** The checked result (ApplyResult, ToolApplyResult or HashlineResult, after the function that threw). */
+  /**
+   * The result (ApplyResult, ToolApplyResult or HashlineResult, after the function that threw) as the
+   * files are left: an edit whose file was put back is `failed` / `host-error`, its reason naming the
+   * host call, the file and the error; filesModified, filesCreated, filesDeleted and fileChanges list
+   * only the files that could not be put back (they hold the new content).
+   */
   result: Result;
   /** Paths that still hold new content (their restore failed too). */
   changed: string[];
@@ -128,6 +133,21 @@ export interface ApplyResult {
   retryPrompt: string | null;
   /** Each file the call changed, or in a dry run would change: its content before and after. */
   fileChanges: FileChange[];
+  /**
+   * The blocks of a reply dropped while it was read (cut short, a path line that names no file, a patch
+   * without its headers): nothing of them was applied. Present only when there are some.
+   */
+  discarded?: DiscardedBlock[];
+}
+
+/** A block of a reply dropped while the reply was read, as EditStream's `block-discarded` event tells it. */
+export interface DiscardedBlock {
+  /** The 1-based line of the reply where the block starts. */
+  lineNumber: number;
+  /** The file the block was for, when its path was read. */
+  path?: string;
+  /** What was wrong and what would fix it. */
+  reason: string;
 }
 
 /**
@@ -150,9 +170,11 @@ export interface ApplyOptions {
   /** Validate only: statuses become 'validated', nothing is written. */
   dryRun?: boolean;
   /**
-   * Files the caller knows (root-relative; default: host.listFiles() when the host has it). An edit to a
-   * file that does not exist goes to the one known file that fits (its folder left out, or slightly
-   * misspelt), named 'path-resolved' in `assumed`; when several fit, it fails listing them.
+   * Files the caller knows (root-relative; default: host.listFiles() when the host has it). A reply is
+   * read with them as parseEdits reads it (a line naming one is a path line even without a folder or an
+   * extension). An edit to a file that does not exist goes to the one known file that fits (its folder
+   * left out, or slightly misspelt), named 'path-resolved' in `assumed`; when several fit, it fails
+   * listing them.
    */
   knownFiles?: string[];
   /** Call host.stage with every changed path after writing (default true, as in every style). */

@@ -647,20 +647,26 @@ pub(crate) fn required_paths_of<'a>(
     paths
 }
 
+/// How a reply to apply is read: the formats asked for, and the files the
+/// caller knows (a line naming one is a path line even without a folder or
+/// an extension, as [`crate::parse_edits`] reads it with them).
+pub(crate) fn parse_options(opts: &ApplyOptions) -> crate::parser::ParseOptions {
+    crate::parser::ParseOptions {
+        formats: opts.formats.clone(),
+        known_files: opts.known_files.clone().unwrap_or_default(),
+    }
+}
+
 /// Parses `reply` and applies its blocks; shell suggestions and the retry
-/// prompt are filled in from the reply.
+/// prompt are filled in from the reply, and the blocks dropped while it
+/// was read are listed in `discarded`.
 pub fn apply_reply(reply: &str, host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
     // Blocks that are only applied: a patch's operations leave out the
     // texts only renderers read (the same result, fewer copies).
-    let blocks = crate::parser::parse_edits_to_apply(
-        reply,
-        &crate::parser::ParseOptions {
-            formats: opts.formats.clone(),
-            ..Default::default()
-        },
-    );
+    let (blocks, discarded) = crate::parser::parse_edits_to_apply(reply, &parse_options(opts));
     let mut result = apply_edits(&blocks, host, opts);
     result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
+    result.discarded = discarded;
     result
 }
 

@@ -186,31 +186,55 @@ pub struct ParseOptions {
 /// Every complete block in `text`, in order: the stream fed once, then
 /// finished.
 pub fn parse_edits(text: &str, options: &ParseOptions) -> Vec<EditBlock> {
-    parse_blocks(text, options, false)
+    parse_blocks(text, options, None)
 }
 
 /// [`parse_edits`] for blocks that will only be applied (the engine's
 /// plan): a patch block leaves out the texts only renderers read, so that
 /// each file operation costs fewer and smaller copies (see
 /// [`crate::patch::make_block`]). Applying them gives what applying
-/// [`parse_edits`]'s blocks gives, byte for byte.
+/// [`parse_edits`]'s blocks gives, byte for byte. Also returns every block
+/// the reply holds that was dropped, with its reason: nothing of it is
+/// applied, and the result says so (`ApplyResult::discarded`).
 // Used by the wasm binding (src/wasm/engine.rs `read_input`) and
 // `engine::apply_reply`.
-pub(crate) fn parse_edits_to_apply(text: &str, options: &ParseOptions) -> Vec<EditBlock> {
-    parse_blocks(text, options, true)
+pub(crate) fn parse_edits_to_apply(
+    text: &str,
+    options: &ParseOptions,
+) -> (Vec<EditBlock>, Vec<crate::result::DiscardedBlock>) {
+    let mut discarded = Vec::new();
+    let blocks = parse_blocks(text, options, Some(&mut discarded));
+    (blocks, discarded)
 }
 
-fn parse_blocks(text: &str, options: &ParseOptions, to_apply: bool) -> Vec<EditBlock> {
+/// `discarded`: given for blocks to apply (see [`parse_edits_to_apply`]).
+fn parse_blocks(
+    text: &str,
+    options: &ParseOptions,
+    discarded: Option<&mut Vec<crate::result::DiscardedBlock>>,
+) -> Vec<EditBlock> {
     // The grammar's span sink, the blocks copied out of the reply read with
     // the line-end rule: one instance of the grammar serves both (the wasm
     // module carries each instance).
-    let mut grammar = Grammar::new(options, SpanSink::default());
-    if to_apply {
+    let sink = SpanSink {
+        keep_discards: discarded.is_some(),
+        ..SpanSink::default()
+    };
+    let mut grammar = Grammar::new(options, sink);
+    if discarded.is_some() {
         grammar.patches_to_apply();
     }
     grammar.feed(text);
     grammar.end();
-    let SpanSink { spans, patches, .. } = std::mem::take(grammar.sink_mut());
+    let SpanSink {
+        spans,
+        patches,
+        discarded: dropped,
+        ..
+    } = std::mem::take(grammar.sink_mut());
+    if let Some(discarded) = discarded {
+        *discarded = dropped;
+    }
     if spans.is_empty() {
         return patches.into_iter().map(|(_, b)| b).collect();
     }

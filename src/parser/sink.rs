@@ -99,6 +99,12 @@ pub trait Sink {
     fn events(&self) -> bool {
         false
     }
+    /// Whether [`Sink::discarded`] is wanted: with the events, or alone (a
+    /// reply parsed to be applied reports each block it drops). Asked once,
+    /// when the grammar is made.
+    fn discards(&self) -> bool {
+        self.events()
+    }
     /// Whether the sink marks lines ([`Sink::line`]). Asked once, when the
     /// grammar is made; when not, `line` is never called and every mark is
     /// 0 (a call a line saved). By default it does.
@@ -281,11 +287,24 @@ pub struct SpanSink {
     pub patches: Vec<(usize, EditBlock)>,
     /// For each of `patches`, where its header line starts in the reply.
     pub patch_offsets: Vec<Option<usize>>,
+    /// Whether the blocks dropped are kept in `discarded`.
+    pub keep_discards: bool,
+    pub discarded: Vec<crate::result::DiscardedBlock>,
 }
 
 impl Sink for SpanSink {
     fn marks(&self) -> bool {
         false
+    }
+    fn discards(&self) -> bool {
+        self.keep_discards
+    }
+    fn discarded(&mut self, path: Option<String>, line_number: u32, reason: String) {
+        self.discarded.push(crate::result::DiscardedBlock {
+            line_number,
+            path,
+            reason,
+        });
     }
     fn complete(&mut self, _: usize, block: CompleteBlock<'_, Mark>) {
         self.spans.push(block.to_spans());

@@ -389,6 +389,8 @@ pub struct GrammarCore {
     sink: Box<dyn AnySink>,
     /// `sink.events()`, asked once.
     events: bool,
+    /// `sink.discards()`, asked once.
+    discards: bool,
     /// `sink.marks()`, asked once.
     marks: bool,
     allow_edit_repl: bool,
@@ -447,6 +449,7 @@ impl GrammarCore {
         let has = |f| all || options.formats.contains(&f);
         GrammarCore {
             events: sink.events(),
+            discards: sink.discards(),
             marks: sink.marks(),
             sink,
             allow_edit_repl: has(Format::EditRepl),
@@ -1062,7 +1065,7 @@ impl GrammarCore {
                     line_number,
                     reason,
                 } => {
-                    if self.events {
+                    if self.discards {
                         self.sink.discarded(path, line_number, reason);
                     }
                 }
@@ -1230,7 +1233,7 @@ impl GrammarCore {
     }
 
     fn refuse(&mut self, line_number: u32, reason: String) {
-        if self.events {
+        if self.discards {
             self.sink.discarded(None, line_number, reason);
         }
     }
@@ -1398,7 +1401,7 @@ impl GrammarCore {
             return;
         };
         self.recycle(block.raw);
-        if self.events {
+        if self.discards {
             let reason = format!(
                 "block for {path} at line {} was dropped: {what}",
                 block.line_number

@@ -710,7 +710,7 @@ mod tests {
                 .map(|t| serde_json::from_str(&t).expect("options.json"))
                 .unwrap_or_default();
             let full = parse_edits(&reply, &ParseOptions::default());
-            let to_apply = parse_edits_to_apply(&reply, &ParseOptions::default());
+            let to_apply = parse_edits_to_apply(&reply, &ParseOptions::default()).0;
             let first_line = |s: &str| s.split('\n').next().unwrap_or("").to_string();
             let cut: Vec<EditBlock> = full
                 .iter()

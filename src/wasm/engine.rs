@@ -35,23 +35,29 @@ pub fn is_vcs_folder_name(component: &str) -> bool {
 /// faster than the blocks convert value by value. When it does not read, the
 /// blocks are converted as before, so an invalid block is refused with the
 /// same message.
-#[allow(clippy::type_complexity)] // (blocks, a reply's shell suggestions)
+/// A reply read to be applied: its blocks, the shell commands it suggests
+/// and the blocks dropped while it was read.
+struct ReplyRead {
+    shell_suggestions: Vec<String>,
+    discarded: Vec<crate::result::DiscardedBlock>,
+}
+
 fn read_input(
     input: JsValue,
     json: Option<String>,
     options: &ApplyOptions,
-) -> Result<(Vec<EditBlock>, Option<Vec<String>>), JsError> {
+) -> Result<(Vec<EditBlock>, Option<ReplyRead>), JsError> {
     // The blocks are only applied (never handed out): a patch block leaves
-    // out the texts only renderers read.
+    // out the texts only renderers read. The reply is read as `parseEdits`
+    // reads it with the same formats and known files.
     let read_reply = |reply: &str| {
-        let blocks = crate::parser::parse_edits_to_apply(
-            reply,
-            &crate::parser::ParseOptions {
-                formats: options.formats.clone(),
-                ..Default::default()
-            },
-        );
-        (blocks, Some(crate::shell::detect_shell_suggestions(reply)))
+        let (blocks, discarded) =
+            crate::parser::parse_edits_to_apply(reply, &engine::parse_options(options));
+        let read = ReplyRead {
+            shell_suggestions: crate::shell::detect_shell_suggestions(reply),
+            discarded,
+        };
+        (blocks, Some(read))
     };
     // The reply as UTF-8 bytes (`js/apply.js` encodes it with TextEncoder,
     // far faster than a string crosses: wasm-bindgen copies an ASCII string
@@ -99,8 +105,8 @@ pub struct ApplyPlan {
     /// Each block's path, normalised and confined once for both the paths
     /// to read and every run (`None`: refused).
     confined: Vec<Option<String>>,
-    /// For a reply, the shell commands it suggests.
-    shell_suggestions: Option<Vec<String>>,
+    /// For a reply, the shell commands it suggests and the blocks dropped.
+    reply: Option<ReplyRead>,
     options: ApplyOptions,
 }
 
@@ -121,12 +127,12 @@ impl ApplyPlan {
         json: Option<String>,
     ) -> Result<ApplyPlan, JsError> {
         let options: ApplyOptions = from_js_or_default(options, "apply options")?;
-        let (blocks, shell_suggestions) = read_input(input, json, &options)?;
+        let (blocks, reply) = read_input(input, json, &options)?;
         let confined = engine::confined_paths(&blocks, &options);
         Ok(ApplyPlan {
             blocks,
             confined,
-            shell_suggestions,
+            reply,
             options,
         })
     }
@@ -155,8 +161,9 @@ impl ApplyPlan {
         let mut host = snapshot_host(&files)?;
         let mut result =
             engine::apply_edits_with(&self.blocks, &self.confined, &mut host, &self.options);
-        if let Some(suggestions) = &self.shell_suggestions {
-            result.shell_suggestions = suggestions.clone();
+        if let Some(reply) = &self.reply {
+            result.shell_suggestions = reply.shell_suggestions.clone();
+            result.discarded = reply.discarded.clone();
         }
         // The result names a path the driver read by its position in the
         // list `pathsJson` gave: a packed snapshot came in that order (the

@@ -127,12 +127,15 @@ fn read_failed(host: &mut crate::host::MemoryHost, path: String, value: &JsValue
 }
 
 /// The packed snapshot `js/host-driver.js` (`forCore`) gives, as the array
-/// `[used, ends, pathEnds, others]` (read by position: an object's fields
+/// `[used, ends, pathEnds, others, failing?]` (read by position: an object's fields
 /// each cost a key string made and looked up): every file's bytes one after
 /// the other, then every path's; `used` where the files' bytes end, `ends[i]` where path `i`'s file bytes end, `pathEnds[i]` where
 /// path `i` ends (its UTF-8 after the files'), and `others[i]` for a path
 /// with no bytes (`null`: no such file; `{ error, kind? }`: the read
-/// failed). The bytes are the room [`snapshot_room`] made (the driver
+/// failed). `failing`, after a host call failed while the changes were
+/// written, names the calls that failed (that write, and each file that
+/// could not be put back) so that the run decides what the failure leaves
+/// on disk. The bytes are the room [`snapshot_room`] made (the driver
 /// encoded the texts and paths straight into the module's memory). The host
 /// lends each file from that one buffer: a file is copied once, when read.
 #[cfg(feature = "full")]
@@ -142,7 +145,7 @@ fn packed_snapshot(
 ) -> Result<crate::host::MemoryHost, JsError> {
     use js_sys::Uint32Array;
     let bad = || JsError::new("editblocks: the packed file snapshot is malformed");
-    if packed.length() != 4 {
+    if !(4..=5).contains(&packed.length()) {
         return Err(bad());
     }
     let ends = packed
@@ -195,6 +198,21 @@ fn packed_snapshot(
     // path at its position in the driver's list.
     bytes.truncate(used);
     host.lend_snapshot(bytes, lent).map_err(|_| bad())?;
+    if packed.length() == 5 {
+        // The host calls that failed on the real host, replayed: `[path,
+        // succeeding, message, ...]` (see `MemoryHost::fail_call`).
+        let failing: js_sys::Array = packed.get(4).dyn_into().map_err(|_| bad())?;
+        for at in (0..failing.length()).step_by(3) {
+            let path = failing.get(at).as_string().ok_or_else(bad)?;
+            let succeeding = failing.get(at + 1).as_f64().ok_or_else(bad)?;
+            let message = failing.get(at + 2).as_string().unwrap_or_default();
+            host.fail_call(
+                &path,
+                succeeding.clamp(0.0, u32::MAX as f64) as u32,
+                message,
+            );
+        }
+    }
     Ok(host)
 }
 

@@ -82,6 +82,7 @@ pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
         spans,
         patches,
         patch_offsets,
+        ..
     } = std::mem::take(grammar.sink_mut());
     let mut out = Vec::with_capacity((spans.len() + patches.len()) * SPAN_STRIDE);
     // Patch blocks are not ranges of the reply: each takes its place among

@@ -206,3 +206,38 @@ test('each result crosses with every field it has, keys in the core order, its t
     assert.deepEqual(results[4].anchorPreview, '');
   }
 });
+
+// A reply is read to be applied as parseEdits reads it with the same known
+// files: the option, or the host's listFiles() when the option is not given.
+// A block dropped while the reply was read is listed with its reason.
+test('applyEdits reads a block for a known file without extension, from knownFiles or host.listFiles()', async () => {
+  const reply = 'Optimise the build.\n\nbuildscript\n<<<<<<< SEARCH\ncc -o app\n=======\ncc -O2 -o app\n>>>>>>> REPLACE\n';
+  for (const how of ['option', 'listFiles', 'async listFiles']) {
+    const host = how === 'async listFiles' ? asyncHost({ buildscript: 'cc -o app\n' }) : memoryHost({ buildscript: 'cc -o app\n' });
+    if (how === 'listFiles') host.listFiles = () => ['buildscript'];
+    if (how === 'async listFiles') host.listFiles = async () => ['buildscript'];
+    const options = how === 'option' ? { knownFiles: ['buildscript'] } : undefined;
+    const r = how === 'listFiles' ? applyEditsSync(reply, host, options) : await applyEdits(reply, host, options);
+    assert.deepEqual(r.results.map((x) => [x.path, x.status]), [['buildscript', 'applied']], how);
+    assert.equal(r.discarded, undefined, how);
+    const after = how === 'async listFiles' ? text(host, 'buildscript') : host.store.get('buildscript');
+    assert.equal(after, 'cc -O2 -o app\n', how);
+  }
+  // Without them the line is no path: the block is listed as discarded, saying why.
+  const host = memoryHost({ buildscript: 'cc -o app\n' });
+  const r = applyEditsSync(reply, host);
+  assert.deepEqual(r.results, []);
+  assert.equal(r.discarded.length, 1);
+  assert.equal(r.discarded[0].lineNumber, 3);
+  assert.match(r.discarded[0].reason, /line 3 "buildscript" before `<<<<<<< SEARCH` is not a file path/);
+  assert.equal(host.store.get('buildscript'), 'cc -o app\n');
+});
+
+test('a block the reply cuts short is listed in discarded with its path, line and reason', async () => {
+  const reply = 'a.txt\n<<<<<<< SEARCH\none\n=======\nONE\n>>>>>>> REPLACE\n\nb.txt\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n';
+  const host = memoryHost({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
+  const r = await applyEdits(reply, host);
+  assert.deepEqual(r.results.map((x) => [x.path, x.status]), [['a.txt', 'applied']]);
+  assert.deepEqual(r.discarded, [{ lineNumber: 8, path: 'b.txt', reason: 'block for b.txt at line 8 was dropped: the reply ended before the block was closed: `>>>>>>> REPLACE` is missing' }]);
+  assert.equal(host.store.get('b.txt'), 'two\n');
+});

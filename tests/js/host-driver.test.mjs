@@ -1,13 +1,13 @@
 // When a host fails while changes are carried out, what was already written
-// is rolled back, and the caller learns exactly what happened and keeps the
-// checked result.
+// is rolled back, and the caller learns exactly what happened, with a result
+// that says what is on disk.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { applyEdits, applyEditsSync, applyToolCalls, nodeHost, HostFailureError } from '../../pkg/node/index.mjs';
+import { applyEdits, applyEditsSync, applyToolCalls, applyHashlineEdit, applyHashlineEditSync, formatHashlines, renderEditsSummary, nodeHost, HostFailureError } from '../../pkg/node/index.mjs';
 
 const reply = [
   'a.txt', '<<<<<<< SEARCH', 'one', '=======', 'ONE', '>>>>>>> REPLACE', '',
@@ -46,7 +46,7 @@ test('a sync host write failure rolls back what was written and keeps the result
   assert.deepEqual(caught.changed, []);
   assert.deepEqual(caught.rolledBack, ['a.txt']);
   assert.deepEqual(caught.notChanged, ['a.txt', 'b.txt']);
-  assert.deepEqual(caught.result.results.map((r) => r.status), ['applied', 'applied']);
+  assert.deepEqual(caught.result.results.map((r) => [r.status, r.errorKind]), [['failed', 'host-error'], ['failed', 'host-error']]);
   assert.equal(host.files.get('a.txt'), 'one\n', 'the written file is restored');
   assert.equal(host.files.get('b.txt'), 'two\n', 'the failed file keeps its bytes');
 });
@@ -58,7 +58,7 @@ test('an async host write failure rejects with the same details', async () => {
     assert.deepEqual(e.changed, []);
     assert.deepEqual(e.rolledBack, []);
     assert.deepEqual(e.notChanged, ['a.txt', 'b.txt']);
-    assert.equal(e.result.filesModified.length, 2);
+    assert.deepEqual(e.result.filesModified, [], 'nothing is modified on disk');
     return true;
   });
   assert.equal(host.files.get('a.txt'), 'one\n');
@@ -93,10 +93,105 @@ test('a restore that fails too is named, and those files are reported as still c
       assert.deepEqual(e.changed, ['a.txt']);
       assert.deepEqual(e.rolledBack, []);
       assert.deepEqual(e.notChanged, ['b.txt']);
+      // a.txt holds the new text: its edit is applied, b.txt's is not.
+      assert.deepEqual(e.result.results.map((r) => [r.path, r.status]), [['a.txt', 'applied'], ['b.txt', 'failed']]);
+      assert.match(e.result.results[1].reason, /Could not write b\.txt: disk full\. Could not be put back, so they hold the new content: a\.txt \(disk full\)/);
+      assert.deepEqual(e.result.filesModified, ['a.txt']);
+      assert.deepEqual(e.result.fileChanges.map((c) => [c.path, c.before, c.after]), [['a.txt', 'one\n', 'ONE\n']]);
       return true;
     },
   );
   assert.equal(host.files.get('a.txt'), 'ONE\n');
+});
+
+// After a rollback the result says what is on disk, in every style and
+// through both drivers: no edit is `applied`, no file listed as changed,
+// and each edit's reason names the host call that failed, its file and its
+// error. The core decides it: it runs again with the failed call replayed.
+test('after a rollback no edit is reported applied and no file changed, sync and async', async () => {
+  for (const async of [false, true]) {
+    const host = failingHost('b.txt', { async });
+    const e = await (async ? applyEdits(reply, host) : Promise.resolve().then(() => applyEditsSync(reply, host))).catch((err) => err);
+    assert.ok(e instanceof HostFailureError, `async: ${async}`);
+    const { result } = e;
+    assert.deepEqual(result.results.map((r) => [r.path, r.status, r.errorKind]), [['a.txt', 'failed', 'host-error'], ['b.txt', 'failed', 'host-error']]);
+    assert.equal(result.results[1].reason, 'Could not write b.txt: disk full. Put back as they were: a.txt.');
+    assert.match(result.results[0].reason, /^Not written: Could not write b\.txt: disk full\. Put back as they were: a\.txt\. The reply's other writes were put back too\./);
+    assert.deepEqual([result.filesModified, result.filesCreated, result.fileChanges], [[], [], []]);
+    const summary = renderEditsSummary(result);
+    assert.match(summary, /data-applied="0" data-failed="2"/);
+    assert.doesNotMatch(summary, /Modified files/);
+    assert.equal(result.results[0].filePath, 'a.txt', 'the deprecated alias is kept');
+    assert.deepEqual([...host.files], [['a.txt', 'one\n'], ['b.txt', 'two\n']]);
+  }
+});
+
+test('after a rollback a created file and a failed block are reported as on disk, in sequential mode', async () => {
+  const host = failingHost('b.txt', { async: true });
+  host.deleteFile = async (p) => host.files.delete(p);
+  const mixed = ['new.txt', '<<<<<<< SEARCH', '=======', 'fresh', '>>>>>>> REPLACE', '', 'a.txt', '<<<<<<< SEARCH', 'absent', '=======', 'X', '>>>>>>> REPLACE', '', reply].join('\n');
+  const e = await applyEdits(mixed, host, { mode: 'sequential' }).catch((err) => err);
+  assert.ok(e instanceof HostFailureError);
+  assert.deepEqual(e.result.results.map((r) => [r.path, r.status, r.errorKind]), [
+    ['new.txt', 'failed', 'host-error'],
+    ['a.txt', 'failed', 'old-mismatch'],
+    ['a.txt', 'skipped', 'previous-failed'],
+    ['b.txt', 'failed', 'host-error'],
+  ]);
+  assert.deepEqual([e.result.filesModified, e.result.filesCreated, e.result.fileChanges], [[], [], []]);
+  assert.deepEqual([...host.files.keys()].sort(), ['a.txt', 'b.txt']);
+});
+
+test('a patch rolled back reports its operations not applied', () => {
+  const host = failingHost('b.txt');
+  host.deleteFile = (p) => host.files.delete(p);
+  const patch = ['*** Begin Patch', '*** Update File: a.txt', '@@', '-one', '+ONE', '*** Add File: c.txt', '+new', '*** Update File: b.txt', '@@', '-two', '+TWO', '*** End Patch', ''].join('\n');
+  const e = (() => {
+    try {
+      applyEditsSync(patch, host);
+    } catch (err) {
+      return err;
+    }
+  })();
+  assert.ok(e instanceof HostFailureError);
+  assert.deepEqual(e.result.results.map((r) => [r.path, r.status, r.errorKind]), [['a.txt', 'failed', 'host-error'], ['c.txt', 'failed', 'host-error'], ['b.txt', 'failed', 'host-error']]);
+  assert.deepEqual([e.result.filesModified, e.result.filesCreated, e.result.fileChanges], [[], [], []]);
+  assert.deepEqual([...host.files.keys()].sort(), ['a.txt', 'b.txt']);
+});
+
+test('tool calls and hashline edits rolled back report nothing applied', async () => {
+  const host = failingHost('b.txt', { async: true });
+  const calls = [{ name: 'write_file', arguments: { path: 'a.txt', content: 'A\n' } }, { name: 'write_file', arguments: { path: 'b.txt', content: 'B\n' } }];
+  const e = await applyToolCalls(calls, host).catch((err) => err);
+  assert.ok(e instanceof HostFailureError);
+  assert.equal(e.result.ok, false);
+  assert.deepEqual([e.result.filesModified, e.result.filesCreated, e.result.fileChanges], [[], [], []]);
+  const statuses = JSON.stringify(e.result);
+  assert.doesNotMatch(statuses, /"status":"applied"/);
+  assert.match(statuses, /Could not write b\.txt: disk full/);
+
+  // A hashline rename: the new file is written, then deleting the old one fails.
+  for (const async of [false, true]) {
+    const files = new Map([['a.txt', 'one\n']]);
+    const wrap = (f) => (async ? async (...a) => f(...a) : f);
+    const renaming = {
+      readFile: wrap((p) => files.get(p) ?? null),
+      writeFile: wrap((p, c) => void files.set(p, c)),
+      deleteFile: wrap((p) => {
+        if (p === 'a.txt') throw new Error('read-only file system');
+        files.delete(p);
+      }),
+    };
+    const anchor = formatHashlines('one\n').split('\n')[0].split('|')[0];
+    const call = { path: 'a.txt', rename: 'b.txt', edits: [{ target: anchor, new_content: 'ONE' }] };
+    const failed = await (async ? applyHashlineEdit(call, renaming) : Promise.resolve().then(() => applyHashlineEditSync(call, renaming))).catch((err) => err);
+    assert.ok(failed instanceof HostFailureError, `async: ${async}: ${failed && failed.message}`);
+    assert.equal(failed.result.status, 'failed');
+    assert.equal(failed.result.errorKind, 'host-error');
+    assert.match(failed.result.reason, /read-only file system/);
+    assert.deepEqual([failed.result.filesModified ?? [], failed.result.filesCreated ?? [], failed.result.fileChanges], [[], [], []]);
+    assert.deepEqual([...files], [['a.txt', 'one\n']]);
+  }
 });
 
 test('a failed stage rolls nothing back and does not throw: the result says staging failed', async () => {

@@ -93,8 +93,10 @@ for (const name of cases) {
     const host = memoryHost(before);
     const result = applyEditsSync(reply, host, options);
     assert.deepEqual(Object.fromEntries([...host.store].sort()), after);
-    const { fileChanges, ...rest } = JSON.parse(JSON.stringify(result));
+    const { fileChanges, discarded = [], ...rest } = JSON.parse(JSON.stringify(result));
     assert.deepEqual(rest, expected.result);
+    // The result lists every block the parser discarded, with its reason.
+    assert.deepEqual(discarded.map((d) => d.reason), expected.discarded);
     // fileChanges: each file as it was (before/) and, in a real run, as it is now (after/).
     for (const c of fileChanges) {
       assert.equal(c.before, before[c.movedFrom ?? c.path] ?? null, `fileChanges ${c.path}: before`);
