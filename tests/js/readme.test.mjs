@@ -1,4 +1,4 @@
-// Every JavaScript snippet (```js) of both READMEs runs against the built
+// Every JavaScript snippet (```js) of both READMEs and of docs/ runs against the built
 // package, in a folder of its own, and prints what the README says it prints,
 // so the READMEs stay true. (The ```ts snippets are type-checked by
 // tests/package/types.test.mjs.)
@@ -113,7 +113,12 @@ function runSnippet(snippet, label) {
   }
 }
 
-for (const [label, readme] of [['repository README', 'README.md'], ['package README', 'pkg-template/README.md']]) {
+// The READMEs, and every guide in docs/ that has js snippets.
+const documents = [['repository README', 'README.md'], ['package README', 'pkg-template/README.md'],
+  ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).sort()
+    .map((f) => [`docs/${f}`, `docs/${f}`])
+    .filter(([, file]) => jsSnippets(fs.readFileSync(path.join(root, file), 'utf8')).length > 0)];
+for (const [label, readme] of documents) {
   test(`every js snippet of the ${label} runs and prints what its output comment says`, () => {
     const found = jsSnippets(fs.readFileSync(path.join(root, readme), 'utf8'));
     assert.ok(found.length > 0, `${readme} has js snippets`);
