@@ -12,11 +12,15 @@
 //! Scripts written without spaces (Han, kana, Thai) are compared character
 //! by character. Changes separated by a sliver of unchanged text are joined.
 //!
-//! The worst case is bounded: the line diff has a deadline (after which
-//! `similar` returns a correct but less minimal diff), span computation stops
-//! at a second deadline (remaining pairs are shown line-level, without
-//! spans), and lines longer than [`DiffLimits::max_line_bytes`] are never
-//! diffed inside. Any input of 10,000 lines is answered within about 100 ms.
+//! The worst case is bounded by work counted, never by a clock, so the same
+//! texts give the same diff on every machine however busy it is: the line
+//! diff may make [`DiffLimits::line_comparisons`] line comparisons (after
+//! which it settles for a correct but less minimal diff), the changed spans
+//! may spend [`DiffLimits::span_work`] (bytes read plus token comparisons;
+//! the remaining pairs are shown line-level, without spans), and lines longer
+//! than [`DiffLimits::max_line_bytes`] are never diffed inside.
+//! [`BlockDiff::complete`] says when a limit was reached. Any input of
+//! 10,000 lines is answered within about 100 ms.
 //!
 //! ```
 //! use editblocks::diff::{diff_block, LineKind};
@@ -31,12 +35,12 @@
 //! assert_eq!((lines[2].old_line, lines[2].new_line), (Some(2), Some(2)));
 //! ```
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::ops::Range;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use similar::{DiffOp, Instant};
+use similar::DiffOp;
 #[cfg(feature = "full")]
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -87,14 +91,17 @@ pub struct DiffLine {
     pub spans: Option<Vec<Span>>,
 }
 
-/// Bounds on the work a diff may do.
+/// Bounds on the work a diff may do, counted in steps that are the same on
+/// every machine.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiffLimits {
-    /// Time the line diff may take before it settles for a less minimal diff.
-    pub line_timeout: Duration,
-    /// Time after which no more changed spans are computed (counted from the
-    /// start); the remaining changed lines are shown without spans.
-    pub span_timeout: Duration,
+    /// Line comparisons the line diff may make before it settles for a
+    /// correct but less minimal diff.
+    pub line_comparisons: u64,
+    /// Work the changed spans may take, all pairs together: each pair costs
+    /// its bytes plus its token comparisons. Once spent, the remaining
+    /// changed lines are shown without spans.
+    pub span_work: u64,
     /// Lines longer than this (in bytes) are never diffed inside.
     pub max_line_bytes: usize,
     /// Paired lines must keep at least this fraction of their visible
@@ -105,8 +112,8 @@ pub struct DiffLimits {
 impl Default for DiffLimits {
     fn default() -> Self {
         DiffLimits {
-            line_timeout: Duration::from_millis(25),
-            span_timeout: Duration::from_millis(45),
+            line_comparisons: LINE_COMPARISONS,
+            span_work: SPAN_WORK,
             max_line_bytes: 8 * 1024,
             min_pair_similarity: 0.3,
         }
@@ -117,8 +124,9 @@ impl Default for DiffLimits {
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlockDiff {
     pub lines: Vec<DiffLine>,
-    /// `false` when a deadline cut the work short: the line diff may be less
-    /// minimal than possible, or some changed lines carry no spans.
+    /// `false` when a limit of [`DiffLimits`] cut the work short: the line
+    /// diff may be less minimal than possible, or some changed lines carry
+    /// no spans. The same texts and limits always give the same answer.
     pub complete: bool,
 }
 
@@ -186,55 +194,59 @@ pub struct BlockDiffRef<'a> {
     pub complete: bool,
 }
 
-/// Inputs at most this many lines (both sides together) need no line-diff
-/// deadline: Myers is quick on them whatever they hold.
-const SMALL_LINE_COUNT: usize = 2000;
+/// The default [`DiffLimits::line_comparisons`]: Myers needs about D²
+/// comparisons for D changed lines, so edits of a few thousand changed lines
+/// never reach it, and 10,000 lines that all differ stop in tens of
+/// milliseconds.
+const LINE_COMPARISONS: u64 = 12_000_000;
 
-/// Bytes of paired lines diffed between two looks at the clock.
-const CLOCK_EVERY_BYTES: usize = 4096;
+/// The default [`DiffLimits::span_work`].
+const SPAN_WORK: u64 = 8_000_000;
 
-/// Lines longer than this (both together) get a deadline inside their diff.
-const LONG_PAIR_BYTES: usize = 512;
-
-/// Looks at the clock only now and then: reading it can cost more than a
-/// short line's diff (on wasm it is a call out to `performance.now()`), so a
-/// small diff never reads it at all. The clock starts at the first look.
+/// Work left to spend, shared by everything one diff does. Counted, not
+/// timed: the same input always spends the same amount.
 struct Budget {
-    timeout: Duration,
-    deadline: Option<Instant>,
-    since_check: usize,
-    expired: bool,
+    left: Cell<u64>,
 }
 
 impl Budget {
-    fn new(timeout: Duration, started: Option<Instant>) -> Self {
+    fn new(work: u64) -> Self {
         Budget {
-            timeout,
-            deadline: started.and_then(|s| s.checked_add(timeout)),
-            since_check: 0,
-            expired: false,
+            left: Cell::new(work),
         }
     }
 
-    /// The deadline, starting the clock if it has not started.
-    fn deadline(&mut self) -> Option<Instant> {
-        if self.deadline.is_none() {
-            self.deadline = Instant::now().checked_add(self.timeout);
-        }
-        self.deadline
+    /// Spends `work`; true when there was not enough left.
+    fn spend(&self, work: usize) -> bool {
+        let work = u64::try_from(work).unwrap_or(u64::MAX);
+        let left = self.left.get();
+        self.left.set(left.saturating_sub(work));
+        left < work
     }
 
-    fn spend(&mut self, bytes: usize) -> bool {
-        if self.expired {
+    fn spent(&self) -> bool {
+        self.left.get() == 0
+    }
+}
+
+/// An element of a sequence Myers compares, charging each comparison to a
+/// budget. Once the budget is spent every comparison answers "equal", which
+/// lets Myers run straight down its diagonals and finish in linear time; the
+/// runs it then calls equal are checked afterwards ([`checked_equal_runs`]),
+/// so the diff stays correct, only less minimal.
+struct Counted<'b, T> {
+    value: T,
+    budget: &'b Budget,
+}
+
+impl<T: PartialEq> PartialEq for Counted<'_, T> {
+    fn eq(&self, other: &Self) -> bool {
+        let left = self.budget.left.get();
+        if left == 0 {
             return true;
         }
-        self.since_check += bytes;
-        if self.since_check >= CLOCK_EVERY_BYTES {
-            self.since_check = 0;
-            let deadline = self.deadline();
-            self.expired = deadline.is_some_and(|d| Instant::now() > d);
-        }
-        self.expired
+        self.budget.left.set(left - 1);
+        self.value == other.value
     }
 }
 
@@ -242,10 +254,8 @@ impl Budget {
 pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> BlockDiffRef<'a> {
     let old_lines = split_lines(old);
     let new_lines = split_lines(new);
-    let large = old_lines.len() + new_lines.len() > SMALL_LINE_COUNT;
-    let start = if large { Some(Instant::now()) } else { None };
-    let line_deadline = start.and_then(|s| s.checked_add(limits.line_timeout));
-    let mut budget = Budget::new(limits.span_timeout, start);
+    let line_budget = Budget::new(limits.line_comparisons);
+    let span_budget = Budget::new(limits.span_work);
 
     // Interning makes every comparison in the line diff an integer compare.
     let mut ids: HashMap<&str, u32, FxBuild> =
@@ -257,8 +267,8 @@ pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> Bl
     let old_ids: Vec<u32> = old_lines.iter().map(|&l| intern(l)).collect();
     let new_ids: Vec<u32> = new_lines.iter().map(|&l| intern(l)).collect();
 
-    let ops = myers_ops(&old_ids, &new_ids, line_deadline);
-    let mut complete = !line_deadline.is_some_and(|d| Instant::now() > d);
+    let ops = myers_ops(&old_ids, &new_ids, &line_budget);
+    let mut complete = !line_budget.spent();
 
     let mut out = Vec::with_capacity(old_lines.len().max(new_lines.len()) + 8);
     // Positions are tracked here from the op lengths: after compaction the
@@ -295,7 +305,7 @@ pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> Bl
                     old_lines.get(old_range.clone()).unwrap_or_default(),
                     new_lines.get(new_range.clone()).unwrap_or_default(),
                     limits,
-                    &mut budget,
+                    &span_budget,
                     &mut old_spans,
                     &mut new_spans,
                 );
@@ -409,25 +419,21 @@ fn pair_lines<'a>(
     old: &[&'a str],
     new: &[&'a str],
     limits: &DiffLimits,
-    budget: &mut Budget,
+    budget: &Budget,
     old_spans: &mut [Option<Vec<SpanRef<'a>>>],
     new_spans: &mut [Option<Vec<SpanRef<'a>>>],
 ) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < old.len() && j < new.len() {
         let (a, b) = (old[i], new[j]);
-        if budget.spend(a.len() + b.len()) {
+        if budget.spent() {
             return false;
         }
         let paired = if a.len() > limits.max_line_bytes || b.len() > limits.max_line_bytes {
             None
         } else {
-            let deadline = if a.len() + b.len() > LONG_PAIR_BYTES {
-                budget.deadline()
-            } else {
-                None
-            };
-            changed_spans_ref(a, b, deadline).filter(|p| p.similarity >= limits.min_pair_similarity)
+            changed_spans_within(a, b, budget)
+                .filter(|p| p.similarity >= limits.min_pair_similarity)
         };
         if let Some(pair) = paired {
             if let (Some(o), Some(n)) = (old_spans.get_mut(i), new_spans.get_mut(j)) {
@@ -559,8 +565,9 @@ struct Change {
 
 /// The changed spans of two lines: a diff of their words and single
 /// graphemes, with slivers of unchanged text between changes absorbed.
-/// `None` when the deadline passed during the comparison.
-pub fn changed_spans(old: &str, new: &str, deadline: Option<Instant>) -> Option<PairSpans> {
+/// `None` when the comparison needed more than `work` (bytes plus token
+/// comparisons, as [`DiffLimits::span_work`] counts them).
+pub fn changed_spans(old: &str, new: &str, work: u64) -> Option<PairSpans> {
     let owned = |spans: Vec<SpanRef>| {
         spans
             .into_iter()
@@ -570,27 +577,83 @@ pub fn changed_spans(old: &str, new: &str, deadline: Option<Instant>) -> Option<
             })
             .collect()
     };
-    changed_spans_ref(old, new, deadline).map(|p| PairSpans {
+    changed_spans_ref(old, new, work).map(|p| PairSpans {
         old: owned(p.old),
         new: owned(p.new),
         similarity: p.similarity,
     })
 }
 
-/// What `similar::capture_diff_slices_deadline(Algorithm::Myers, …)` gives
-/// (the same hooks: compacted, replaces paired), calling Myers directly: the
-/// algorithm chosen at run time would link Patience and LCS in too, which
-/// nothing here uses (7 KiB of the `editblocks/lite` module).
-fn myers_ops<T: Eq + std::hash::Hash + Ord>(
-    old: &[T],
-    new: &[T],
-    deadline: Option<Instant>,
-) -> Vec<DiffOp> {
+/// What `similar::capture_diff_slices(Algorithm::Myers, …)` gives (the same
+/// hooks: compacted, replaces paired), calling Myers directly (the algorithm
+/// chosen at run time would link Patience and LCS in too, which nothing here
+/// uses: 7 KiB of the `editblocks/lite` module), with every comparison Myers
+/// makes charged to `budget`. The compaction compares the plain values, so
+/// it never moves a change on the word of a spent budget.
+fn myers_ops<T: PartialEq + Copy>(old: &[T], new: &[T], budget: &Budget) -> Vec<DiffOp> {
     use similar::algorithms::{myers, Capture, Compact, Replace};
+    let counted = |side: &[T]| -> Vec<Counted<'_, T>> {
+        side.iter()
+            .map(|&value| Counted { value, budget })
+            .collect()
+    };
+    let (old_counted, new_counted) = (counted(old), counted(new));
     let mut d = Compact::new(Replace::new(Capture::new()), old, new);
     // `Capture` never fails: its error type is `Infallible`.
-    let _ = myers::diff_deadline(&mut d, old, 0..old.len(), new, 0..new.len(), deadline);
-    d.into_inner().into_inner().into_ops()
+    let _ = myers::diff(
+        &mut d,
+        old_counted.as_slice(),
+        0..old.len(),
+        new_counted.as_slice(),
+        0..new.len(),
+    );
+    let ops = d.into_inner().into_inner().into_ops();
+    if budget.spent() {
+        checked_equal_runs(ops, old, new)
+    } else {
+        ops
+    }
+}
+
+/// `ops` with every `Equal` run checked against the values: the parts that
+/// differ (called equal after the budget was spent) become replacements.
+fn checked_equal_runs<T: PartialEq>(ops: Vec<DiffOp>, old: &[T], new: &[T]) -> Vec<DiffOp> {
+    let mut out = Vec::with_capacity(ops.len());
+    let (mut old_at, mut new_at) = (0usize, 0usize);
+    for op in ops {
+        let (old_len, new_len) = op_lens(&op);
+        if let DiffOp::Equal { len, .. } = op {
+            let mut k = 0;
+            while k < len {
+                let same = |k: usize| old.get(old_at + k) == new.get(new_at + k);
+                let start = k;
+                let equal = same(k);
+                while k < len && same(k) == equal {
+                    k += 1;
+                }
+                let run = k - start;
+                out.push(if equal {
+                    DiffOp::Equal {
+                        old_index: old_at + start,
+                        new_index: new_at + start,
+                        len: run,
+                    }
+                } else {
+                    DiffOp::Replace {
+                        old_index: old_at + start,
+                        old_len: run,
+                        new_index: new_at + start,
+                        new_len: run,
+                    }
+                });
+            }
+        } else {
+            out.push(op);
+        }
+        old_at += old_len;
+        new_at += new_len;
+    }
+    out
 }
 
 /// The diff of two token lists. The full build compares the tokens as
@@ -598,12 +661,12 @@ fn myers_ops<T: Eq + std::hash::Hash + Ord>(
 /// Myers and its compaction are compiled once, for the line diff's `u32`s
 /// (the same ops: two tokens are equal exactly when their ids are).
 #[cfg(feature = "full")]
-fn token_ops(a: &Tokens, b: &Tokens, deadline: Option<Instant>) -> Vec<DiffOp> {
-    myers_ops(&a.all(), &b.all(), deadline)
+fn token_ops(a: &Tokens, b: &Tokens, budget: &Budget) -> Vec<DiffOp> {
+    myers_ops(&a.all(), &b.all(), budget)
 }
 
 #[cfg(not(feature = "full"))]
-fn token_ops<'a>(a: &Tokens<'a>, b: &Tokens<'a>, deadline: Option<Instant>) -> Vec<DiffOp> {
+fn token_ops<'a>(a: &Tokens<'a>, b: &Tokens<'a>, budget: &Budget) -> Vec<DiffOp> {
     let mut ids: HashMap<&'a str, u32, FxBuild> =
         HashMap::with_capacity_and_hasher(a.len() + b.len(), FxBuild);
     let mut intern = |token: &'a str| -> u32 {
@@ -612,7 +675,7 @@ fn token_ops<'a>(a: &Tokens<'a>, b: &Tokens<'a>, deadline: Option<Instant>) -> V
     };
     let old: Vec<u32> = a.all().into_iter().map(&mut intern).collect();
     let new: Vec<u32> = b.all().into_iter().map(&mut intern).collect();
-    myers_ops(&old, &new, deadline)
+    myers_ops(&old, &new, budget)
 }
 
 /// The extended grapheme clusters of `text` with their byte offsets
@@ -660,15 +723,24 @@ fn grapheme_indices(text: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 /// [`changed_spans`], borrowing the text.
-pub fn changed_spans_ref<'a>(
+pub fn changed_spans_ref<'a>(old: &'a str, new: &'a str, work: u64) -> Option<PairSpansRef<'a>> {
+    changed_spans_within(old, new, &Budget::new(work))
+}
+
+/// The spans of a pair, charged to `budget` (the pair's bytes, then each
+/// token comparison); `None` when the budget runs out on the way.
+fn changed_spans_within<'a>(
     old: &'a str,
     new: &'a str,
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> Option<PairSpansRef<'a>> {
+    if budget.spend(old.len() + new.len()) {
+        return None;
+    }
     let a = Tokens::new(old);
     let b = Tokens::new(new);
-    let ops = token_ops(&a, &b, deadline);
-    if deadline.is_some_and(|d| Instant::now() > d) {
+    let ops = token_ops(&a, &b, budget);
+    if budget.spent() {
         return None;
     }
     let mut changes: Vec<Change> = Vec::new();
@@ -792,7 +864,7 @@ mod tests {
     }
 
     fn pair(a: &str, b: &str) -> (String, String) {
-        let p = changed_spans(a, b, None).unwrap();
+        let p = changed_spans(a, b, u64::MAX).unwrap();
         (marked(&p.old), marked(&p.new))
     }
 
@@ -846,10 +918,10 @@ mod tests {
         assert_eq!(pairs("ab"), [(0, "a"), (1, "b")]);
         assert_eq!(pairs("abc"), [(0, "a"), (1, "b"), (2, "c")]);
         assert_eq!(pairs("ab\u{e9}"), [(0, "a"), (1, "b"), (2, "\u{e9}")]);
-        let p = changed_spans("caf\u{e9} e\u{301}x", "caf\u{e9} e\u{300}x", None).unwrap();
+        let p = changed_spans("caf\u{e9} e\u{301}x", "caf\u{e9} e\u{300}x", u64::MAX).unwrap();
         // The host gives no cluster for this text: the mark is a token alone.
         assert_eq!(marked(&p.new), "caf\u{e9} e[\u{300}]x");
-        let p = changed_spans("a e\u{301}x", "a e\u{301}x!", None).unwrap();
+        let p = changed_spans("a e\u{301}x", "a e\u{301}x!", u64::MAX).unwrap();
         assert_eq!(marked(&p.new), "a e\u{301}x[!]");
     }
 

@@ -132,7 +132,7 @@ fn line_numbers_count_each_side() {
 
 #[test]
 fn zwj_families_and_keycaps_stay_whole() {
-    let p = changed_spans("x 👨‍👩‍👧 1️⃣ y", "x 👨‍👩‍👦 2️⃣ y", None).unwrap();
+    let p = changed_spans("x 👨‍👩‍👧 1️⃣ y", "x 👨‍👩‍👦 2️⃣ y", u64::MAX).unwrap();
     let changed: Vec<&str> = p
         .new
         .iter()
@@ -144,7 +144,7 @@ fn zwj_families_and_keycaps_stay_whole() {
 }
 
 #[test]
-fn a_deadline_degrades_to_line_level_and_still_covers_every_line() {
+fn a_spent_budget_degrades_to_line_level_and_still_covers_every_line() {
     let old: String = (0..10_000)
         .map(|i| format!("old line number {i} with some words\n"))
         .collect();
@@ -152,8 +152,8 @@ fn a_deadline_degrades_to_line_level_and_still_covers_every_line() {
         .map(|i| format!("new text {} in another shape\n", i * 7))
         .collect();
     let limits = DiffLimits {
-        line_timeout: std::time::Duration::ZERO,
-        span_timeout: std::time::Duration::ZERO,
+        line_comparisons: 0,
+        span_work: 0,
         ..DiffLimits::default()
     };
     let diff = diff_block_with(&old, &new, &limits);
@@ -221,11 +221,81 @@ mod properties {
         fn pair_spans_cover_both_lines(a in line(), b in line()) {
             let a = a.replace('\r', "");
             let b = b.replace('\r', "");
-            let p = changed_spans(&a, &b, None).unwrap();
+            let p = changed_spans(&a, &b, u64::MAX).unwrap();
             prop_assert_eq!(p.old.iter().map(|s| s.text.as_str()).collect::<String>(), a.clone());
             prop_assert_eq!(p.new.iter().map(|s| s.text.as_str()).collect::<String>(), b.clone());
             let unchanged = |spans: &[editblocks::diff::Span]| spans.iter().filter(|s| !s.changed).map(|s| s.text.clone()).collect::<Vec<_>>();
             prop_assert_eq!(unchanged(&p.old), unchanged(&p.new));
         }
     }
+}
+
+/// A pair whose line diff spends the default budget: the same texts give the
+/// same diff, cut short, every time (no clock decides it), and the diff
+/// still turns the old text into the new one.
+#[test]
+fn a_budget_cut_is_the_same_on_every_run_and_still_a_correct_diff() {
+    let old: String = (0..10_000)
+        .map(|i| format!("old line number {i} with some words\n"))
+        .collect();
+    let new: String = (0..10_000)
+        .map(|i| {
+            if i % 3 == 0 {
+                format!("old line number {i} with some words\n")
+            } else {
+                format!("new text {} in another shape\n", i * 7)
+            }
+        })
+        .collect();
+    let first = diff_block_with(&old, &new, &DiffLimits::default());
+    assert!(!first.complete, "this pair is meant to spend the budget");
+    for _ in 0..3 {
+        assert_eq!(diff_block_with(&old, &new, &DiffLimits::default()), first);
+    }
+    let side = |skip: LineKind| -> String {
+        first
+            .lines
+            .iter()
+            .filter(|l| l.kind != skip)
+            .map(|l| format!("{}\n", l.text))
+            .collect()
+    };
+    assert_eq!(side(LineKind::Added), old);
+    assert_eq!(side(LineKind::Removed), new);
+    // Lines called context are equal on both sides.
+    for l in first.lines.iter().filter(|l| l.kind == LineKind::Context) {
+        let (o, n) = (l.old_line.unwrap() as usize, l.new_line.unwrap() as usize);
+        assert_eq!(old.lines().nth(o - 1), new.lines().nth(n - 1));
+    }
+}
+
+/// An ordinary large edit (4,000 lines, one in eleven changed) stays within
+/// the budget: the diff is complete and as minimal as Myers makes it.
+#[test]
+fn a_realistic_large_edit_is_not_cut_short() {
+    let old: String = (0..4000)
+        .map(|i| format!("let value_{i} = compute({i});\n"))
+        .collect();
+    let new: String = (0..4000)
+        .map(|i| {
+            if i % 11 == 10 {
+                format!("let value_{i} = compute({i}) + 1; // changed\n")
+            } else {
+                format!("let value_{i} = compute({i});\n")
+            }
+        })
+        .collect();
+    let diff = diff_block_with(&old, &new, &DiffLimits::default());
+    assert!(diff.complete);
+    let removed = diff
+        .lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Removed)
+        .count();
+    assert_eq!(removed, 4000 / 11);
+    assert!(diff
+        .lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Context)
+        .all(|l| l.spans.is_some()));
 }

@@ -92,23 +92,32 @@ pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
     let mut patches = patches.into_iter().zip(patch_offsets).peekable();
     let mut encoder = PatchEncoder::default();
     let mut placed = 0usize;
-    let mut place_patches =
-        |out: &mut Vec<u32>, next_index: usize, placed: &mut usize, cursor: &mut Utf16Cursor| {
-            while let Some(((_, block), offset)) =
-                patches.next_if(|((index, _), _)| *index <= next_index)
-            {
-                let raw = block.raw_block.as_bytes();
-                let in_reply = offset
-                    .filter(|&at| {
-                        text.as_bytes()
-                            .get(at..)
-                            .is_some_and(|r| starts_with_bytes(r, raw))
-                    })
-                    .map(|at| (cursor.at(at), cursor.at(at + raw.len())));
-                out.extend(encoder.block(&block, in_reply));
-                *placed += 1;
-            }
-        };
+    // A patch block goes before the text block `spans_before` (the number of
+    // text blocks placed so far) when its index among all blocks is at most
+    // the count of blocks placed so far, patches included: that count grows
+    // with every patch placed, so the limit is read again each time.
+    let mut place_patches = |out: &mut Vec<u32>,
+                             spans_before: usize,
+                             placed: &mut usize,
+                             cursor: &mut Utf16Cursor| {
+        loop {
+            let limit = spans_before.saturating_add(*placed);
+            let Some(((_, block), offset)) = patches.next_if(|((index, _), _)| *index <= limit)
+            else {
+                break;
+            };
+            let raw = block.raw_block.as_bytes();
+            let in_reply = offset
+                .filter(|&at| {
+                    text.as_bytes()
+                        .get(at..)
+                        .is_some_and(|r| starts_with_bytes(r, raw))
+                })
+                .map(|at| (cursor.at(at), cursor.at(at + raw.len())));
+            out.extend(encoder.block(&block, in_reply));
+            *placed += 1;
+        }
+    };
     let mut cursor = Utf16Cursor {
         bytes: text.as_bytes(),
         byte: 0,
@@ -131,7 +140,7 @@ pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
         },
     ) in spans.into_iter().enumerate()
     {
-        place_patches(&mut out, n + placed, &mut placed, &mut cursor);
+        place_patches(&mut out, n, &mut placed, &mut cursor);
         out.push(format_code(format));
         out.push(line_number);
         // A path carried over from the previous block lies before this

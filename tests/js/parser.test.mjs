@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseEdits, detectFormat, EditStream, systemPrompt } from '../../pkg/node/index.mjs';
+import { parseEdits, detectFormat, EditStream, systemPrompt, applyEdits } from '../../pkg/node/index.mjs';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'parser');
 const fixtures = fs
@@ -203,4 +203,24 @@ test('EditStream is disposable: a `using` scope frees it', () => {
   stream.feed('src/a.py\n««« EDIT\n');
   stream[Symbol.dispose]();
   assert.throws(() => stream.feed('x\n'), /called after free\(\)/);
+});
+
+test('a multi-operation patch before a text block: parseEdits, every chunking of EditStream and applyEdits results keep reply order', async () => {
+  const reply = '*** Begin Patch\n*** Update File: p.txt\n@@\n-a\n+b\n*** Add File: n.txt\n+x\n*** End Patch\n\n'
+    + 'z.txt\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n';
+  const order = (blocks) => blocks.map((b) => `${b.filePath}:${b.lineNumber}`);
+  const expected = ['p.txt:2', 'n.txt:6', 'z.txt:10'];
+  assert.deepEqual(order(parseEdits(reply)), expected);
+  for (const size of [1, 3, 7, 16, 64, reply.length]) {
+    const stream = new EditStream();
+    const events = [];
+    for (let i = 0; i < reply.length; i += size) events.push(...stream.feed(reply.slice(i, i + size)));
+    events.push(...stream.finish());
+    assert.deepEqual(order(events.filter((e) => e.type === 'block-complete').map((e) => e.block)), expected, `chunks of ${size}`);
+  }
+  const files = new Map([['p.txt', 'a\n'], ['z.txt', 'q\n']]);
+  const host = { readFile: (p) => files.get(p) ?? null, writeFile: (p, c) => void files.set(p, c) };
+  const result = await applyEdits(reply, host);
+  assert.deepEqual(result.results.map((r) => `${r.path} ${r.status}`), ['p.txt applied', 'n.txt applied', 'z.txt failed']);
+  assert.deepEqual(result.results.map((r) => r.blockIndex), [0, 1, 2]);
 });
