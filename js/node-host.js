@@ -28,6 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { describeType, optionalString } from './boundary.js';
 
 const C = fs.constants;
 const O_NOFOLLOW = C.O_NOFOLLOW ?? 0;
@@ -169,6 +170,8 @@ function writeDurable(file, data, sync = true) {
  */
 export function nodeHost(root, options = {}) {
   if (typeof root !== 'string' || root === '') throw new TypeError('editblocks: nodeHost(root) needs the path of a folder');
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`editblocks: nodeHost: options must be an object, got ${describeType(options)}`);
+  optionalString(options.stateDir, 'nodeHost', 'options.stateDir');
   const gitMode = options.git === undefined ? 'auto' : options.git;
   let realRoot;
   try {

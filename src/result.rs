@@ -83,6 +83,8 @@ pub enum ErrorKind {
     HostError,
     /// The file is not valid UTF-8 text.
     Encoding,
+    /// The file changed since it was last read or written (by another writer).
+    FileChanged,
 }
 
 impl ErrorKind {
@@ -105,6 +107,7 @@ impl ErrorKind {
             ErrorKind::AtomicAborted => "atomic-aborted",
             ErrorKind::HostError => "host-error",
             ErrorKind::Encoding => "encoding",
+            ErrorKind::FileChanged => "file-changed",
         }
     }
 }

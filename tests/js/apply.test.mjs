@@ -115,7 +115,7 @@ test('a host read error becomes a failed edit, not an exception', async () => {
 
 test('misuse is a JS error naming the problem', async () => {
   assert.throws(() => applyEditsSync(42, memoryHost({})), /reply \(string\) or an array of EditBlock/);
-  assert.throws(() => applyEditsSync([{ filePath: 'a' }], memoryHost({})), /invalid edit blocks.*format/);
+  assert.throws(() => applyEditsSync([{ filePath: 'a' }], memoryHost({})), { name: 'TypeError', message: /applyEditsSync: blocks\[0\]\.format must be one of "edit-repl", .*got none/ });
   assert.throws(() => applyEditsSync([FIX], memoryHost({}), { dryrun: true }), /unknown option "dryrun" for applyEdits/);
   assert.throws(() => applyEditsSync([FIX], { readFile() {} }), /readFile\(path\) and writeFile/);
   assert.throws(() => applyEditsSync([FIX], asyncHost({ 'src/math.py': MATH })), /returned a Promise; use the async function/);
