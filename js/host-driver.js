@@ -8,6 +8,7 @@
 // code path.
 
 import { snapshotRoom } from 'editblocks-raw';
+import { errorEntry, messageOf } from './read-error.js';
 
 const isThenable = (v) => v != null && typeof v.then === 'function';
 const isAsyncFunction = (f) => typeof f === 'function' && f.constructor && f.constructor.name === 'AsyncFunction';
@@ -273,11 +274,6 @@ function fromCore(raw, snapshot) {
   return { result, writes, deletes: core.deletes, stage: core.stage };
 }
 
-const messageOf = (e) => String(e && e.message ? e.message : e);
-// A host refuses a path that a symbolic link leads out of the root by throwing
-// an error with code 'EDITBLOCKS_PATH_ESCAPE': the core reports it as
-// `skipped` / `path-escape`, like a path the core itself refuses.
-const errorEntry = (e) => (e && e.code === 'EDITBLOCKS_PATH_ESCAPE' ? { error: messageOf(e).replace(/^editblocks: /, ''), kind: 'path-escape' } : { error: messageOf(e) });
 // A host's writeFile/deleteFile throws an error with code
 // 'EDITBLOCKS_FILE_CHANGED' when the file no longer holds what readFile
 // returned (another process wrote it meanwhile).

@@ -827,7 +827,7 @@ fn undo_edit_refuses_when_another_writer_changed_the_file_since() {
     host.files
         .insert("a.txt".into(), b"two\nadded by another writer\n".to_vec());
     let undo = editor(json!({"command": "undo_edit", "path": "a.txt"}));
-    let result = run_with_session(&[undo.clone()], &mut host, &mut session);
+    let result = run_with_session(std::slice::from_ref(&undo), &mut host, &mut session);
     assert!(!result.ok);
     assert_eq!(
         result.results[0].edit.error_kind,
@@ -845,7 +845,7 @@ fn undo_edit_refuses_when_another_writer_changed_the_file_since() {
     assert_eq!(session["a.txt"].before.len(), 1, "the history is kept");
     // Once the file holds what the session wrote again, undo goes back.
     host.files.insert("a.txt".into(), b"two\n".to_vec());
-    assert!(run_with_session(&[undo.clone()], &mut host, &mut session).ok);
+    assert!(run_with_session(std::slice::from_ref(&undo), &mut host, &mut session).ok);
     assert_eq!(host.text("a.txt").unwrap(), "one\n");
     // An edit and an undo in one reply undo that edit, whatever the file held before.
     let mut host = MemoryHost::with_files([("b.txt", "one\n")]);
@@ -853,7 +853,7 @@ fn undo_edit_refuses_when_another_writer_changed_the_file_since() {
     let edit = editor(
         json!({"command": "str_replace", "path": "b.txt", "old_str": "one", "new_str": "two"}),
     );
-    assert!(run_with_session(&[edit.clone()], &mut host, &mut session).ok);
+    assert!(run_with_session(std::slice::from_ref(&edit), &mut host, &mut session).ok);
     host.files.insert("b.txt".into(), b"one changed\n".to_vec());
     let undo = editor(json!({"command": "undo_edit", "path": "b.txt"}));
     let result = run_with_session(&[edit, undo], &mut host, &mut session);
