@@ -161,7 +161,7 @@ function decodeUtf8(bytes) {
 // place in src/result.rs `STATUSES` and `ERROR_KINDS`; a test there holds
 // these lines to those).
 const STATUSES = ['applied', 'validated', 'failed', 'skipped', 'not-in-context'];
-const ERROR_KINDS = ['anchor-not-found', 'ambiguous', 'old-mismatch', 'trailing-mismatch', 'file-not-found', 'file-exists', 'binary', 'path-escape', 'previous-failed', 'no-op', 'malformed', 'stale-anchor', 'overlap', 'line-out-of-range', 'atomic-aborted', 'host-error', 'encoding'];
+const ERROR_KINDS = ['anchor-not-found', 'ambiguous', 'old-mismatch', 'trailing-mismatch', 'file-not-found', 'file-exists', 'binary', 'path-escape', 'previous-failed', 'no-op', 'malformed', 'stale-anchor', 'overlap', 'line-out-of-range', 'atomic-aborted', 'host-error', 'encoding', 'file-changed'];
 // The bits of a result's flags word (src/result.rs `HAS_*`).
 const HAS_REASON = 1 << 8;
 const HAS_ESTIMATED_LINE = 1 << 9;
