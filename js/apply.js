@@ -58,6 +58,15 @@ function checkBlock(block, fn, arg) {
   if (block.operation != null && !operations.includes(block.operation)) {
     throw new TypeError(`editblocks: ${fn}: ${arg}.operation must be one of ${oneOf(operations)} (or absent), got ${got(block.operation)}`);
   }
+  requireString(block.filePath, fn, `${arg}.filePath`);
+  for (const field of ['anchor', 'oldLines', 'newLines', 'trailingAnchor', 'rawBlock']) {
+    if (block[field] !== undefined) requireString(block[field], fn, `${arg}.${field}`);
+  }
+  const line = block.lineNumber;
+  if (line !== undefined && !(Number.isInteger(line) && line >= 0 && line <= 0xffffffff)) {
+    const ErrorClass = Number.isInteger(line) ? RangeError : TypeError;
+    throw new ErrorClass(`editblocks: ${fn}: ${arg}.lineNumber must be a whole number from 0 to 4294967295, got ${got(line)}`);
+  }
   return block;
 }
 

@@ -12,7 +12,7 @@ import {
 } from 'editblocks-raw';
 import { driveSync, driveAsync } from './host-driver.js';
 import { checkOptions } from './options.js';
-import { LIMITS, optionalString, plainCopy, requireString } from './boundary.js';
+import { LIMITS, describeType, optionalString, plainCopy, requireString } from './boundary.js';
 
 const APPLY_OPTIONS = {
   dryRun: 'boolean',
@@ -371,6 +371,10 @@ export function retryContext(result) {
     throw new TypeError(`editblocks: retryContext: result must be what applyToolCalls returned (an object), got ${result === null ? 'null' : Array.isArray(result) ? 'an array' : typeof result}`);
   }
   const copy = plainCopy(result, 'retryContext', 'result');
+  for (const key of ['errors', 'calls']) {
+    if (copy[key] !== undefined && !Array.isArray(copy[key])) throw new TypeError(`editblocks: retryContext: result.${key} must be an array, got ${describeType(copy[key])}`);
+  }
+  if (Array.isArray(copy.errors)) copy.errors.forEach((e, i) => requireString(e, 'retryContext', `result.errors[${i}]`));
   const calls = Array.isArray(copy.calls) ? JSON.stringify(copy.calls, null, 2) : undefined;
   return toolsRetryContext(copy, calls);
 }

@@ -214,6 +214,16 @@ test('a wrong argument is a TypeError or RangeError naming it, not an Error in s
     [() => new api.EditSession().depth(5), TypeError, /EditSession\.depth: path must be a string, got 5/],
     [() => new api.EditSession().clear({}), TypeError, /EditSession\.clear: path must be a string, got an object/],
     [() => new api.EditSession().clear(null), TypeError, /EditSession\.clear: path must be a string, got null/],
+    // An EditBlock's fields, named where they are.
+    [() => api.validateEdit({ ...block, filePath: undefined }, 'old\n'), TypeError, /validateEdit: block\.filePath must be a string, got a undefined|validateEdit: block\.filePath must be a string/],
+    [() => api.applyToContent({ ...block, oldLines: null }, 'old\n'), TypeError, /applyToContent: block\.oldLines must be a string, got null/],
+    [() => api.applyEditsSync([{ ...block, lineNumber: -1 }], host), RangeError, /blocks\[0\]\.lineNumber must be a whole number from 0 to 4294967295, got -1/],
+    // The hashline options and a result given back.
+    [() => api.hashlineSystemPrompt({ width: -7 }), RangeError, /hashlineSystemPrompt width must be an integer from 1 to 12, got -7/],
+    [() => api.applyHashlineEditSync({ path: 'a.txt', edits: [] }, host, { width: 0 }), RangeError, /applyHashlineEditSync width must be an integer from 1 to 12, got 0/],
+    [() => api.formatHashlines('a\n', { startLine: -1 }), RangeError, /formatHashlines option startLine must be a whole number from 0, got -1/],
+    [() => api.retryContext({ errors: null, calls: [] }), TypeError, /retryContext: result\.errors must be an array, got null/],
+    [() => api.retryContext({ errors: [5], calls: [] }), TypeError, /retryContext: result\.errors\[0\] must be a string, got 5/],
   ];
   for (const [call, ErrorClass, message] of cases) {
     assert.throws(call, (e) => {
