@@ -18,7 +18,7 @@
 // (main at d5e1c4d), measured by the person who reported it: there is no
 // outside package doing the same, so the "before" figure is the peer.
 import { performance } from 'node:perf_hooks';
-import { applyEditsSync, applyToolCallsSync, applyHashlineEditSync, renderEditsSummary } from '../pkg/node/index.mjs';
+import { applyEditsSync, applyToolCallsSync, applyHashlineEditSync, renderEditsSummary, EditSession } from '../pkg/node/index.mjs';
 
 const memoryHost = (files) => ({
   files: new Map(Object.entries(files)),
@@ -120,3 +120,36 @@ if (bad.length) {
   console.error(`${bad.length} case(s) gave a wrong result`);
   process.exitCode = 1;
 }
+
+// 6. An edit session: str_replace on a 2 MB file, 200 calls in a row, with
+// an EditSession (undo_edit's history, 20 texts deep after 20 calls) and
+// without one. A call is given only the texts its undo_edit calls go back
+// to and hands back only the text before its own change, so both columns
+// should be about the same.
+function editSessionCase() {
+  const lines = Array.from({ length: 40000 }, (_, i) => `line ${String(i).padStart(6, '0')} of a two megabyte file, kept as it is\n`);
+  const text = lines.join('');
+  const calls = 200;
+  const run = (session) => {
+    const host = memoryHost({ 'big.txt': text });
+    const started = performance.now();
+    let slowest = 0;
+    for (let i = 0; i < calls; i++) {
+      const t = performance.now();
+      const r = applyToolCallsSync([{ type: 'tool_use', id: `t${i}`, name: 'str_replace_based_edit_tool', input: {
+        command: 'str_replace', path: 'big.txt', old_str: `line ${String(i).padStart(6, '0')} of`, new_str: `line ${String(i).padStart(6, '0')} in`,
+      } }], host, session ? { session } : {});
+      slowest = Math.max(slowest, performance.now() - t);
+      if (!r.ok) return [performance.now() - started, slowest, false];
+    }
+    const undo = applyToolCallsSync([{ type: 'tool_use', id: 'u', name: 'str_replace_based_edit_tool', input: { command: 'undo_edit', path: 'big.txt' } }], host, session ? { session } : {});
+    const undone = session ? undo.ok && host.files.get('big.txt').includes(`line ${String(calls - 1).padStart(6, '0')} of`) : !undo.ok;
+    return [performance.now() - started, slowest, undone];
+  };
+  const [without, slowestWithout, okWithout] = run(null);
+  row(`str_replace, 2 MB file, no session (slowest ${ms(slowestWithout)})`, calls, without, okWithout, '');
+  const [withSession, slowestWith, okWith] = run(new EditSession());
+  row(`str_replace, 2 MB file, EditSession (slowest ${ms(slowestWith)})`, calls, withSession, okWith, 'over 60 s; 0.46–0.6 s a call; 1.0–1.25 GB');
+  if (!okWithout || !okWith) process.exitCode = 1;
+}
+editSessionCase();

@@ -7,7 +7,8 @@
 import { EngineApplyPlan, validateEdit as rawValidateEdit, applyToContent as rawApplyToContent, parserInput, parserMemory } from 'editblocks-raw';
 import { driveAsync, driveSync } from './host-driver.js';
 import { checkOptions } from './options.js';
-import { plainCopy, requireString } from './boundary.js';
+import { describeType, plainCopy, requireString } from './boundary.js';
+import { blockNames } from './parser.js';
 
 const utf8 = new TextEncoder();
 
@@ -41,7 +42,32 @@ function blockArg(block, fn) {
   if (block === null || typeof block !== 'object' || Array.isArray(block)) {
     throw new TypeError(`editblocks: ${fn}: block must be an edit block object (as parseEdits returns), got ${block === null ? 'null' : Array.isArray(block) ? 'an array' : typeof block}`);
   }
-  return plainCopy(block, fn, 'block');
+  return checkBlock(plainCopy(block, fn, 'block'), fn, 'block');
+}
+
+// An EditBlock's format and patch operation are names the core knows: a
+// misspelt operation would otherwise read as a block without one (an update).
+function checkBlock(block, fn, arg) {
+  if (block === null || typeof block !== 'object' || Array.isArray(block)) return block;
+  const { formats, operations } = blockNames();
+  const oneOf = (names) => names.map((n) => JSON.stringify(n)).join(', ');
+  const got = (v) => (typeof v === 'string' ? JSON.stringify(v) : v === undefined ? 'none' : describeType(v));
+  if (!formats.includes(block.format)) {
+    throw new TypeError(`editblocks: ${fn}: ${arg}.format must be one of ${oneOf(formats)}, got ${got(block.format)}`);
+  }
+  if (block.operation != null && !operations.includes(block.operation)) {
+    throw new TypeError(`editblocks: ${fn}: ${arg}.operation must be one of ${oneOf(operations)} (or absent), got ${got(block.operation)}`);
+  }
+  requireString(block.filePath, fn, `${arg}.filePath`);
+  for (const field of ['anchor', 'oldLines', 'newLines', 'trailingAnchor', 'rawBlock']) {
+    if (block[field] !== undefined) requireString(block[field], fn, `${arg}.${field}`);
+  }
+  const line = block.lineNumber;
+  if (line !== undefined && !(Number.isInteger(line) && line >= 0 && line <= 0xffffffff)) {
+    const ErrorClass = Number.isInteger(line) ? RangeError : TypeError;
+    throw new ErrorClass(`editblocks: ${fn}: ${arg}.lineNumber must be a whole number from 0 to 4294967295, got ${got(line)}`);
+  }
+  return block;
 }
 
 // The host's files (host.listFiles, e.g. nodeHost's `git ls-files`) as
@@ -76,6 +102,7 @@ function plan(input, options, fn) {
   // read, so a bad block is refused as before.
   const report = { nonFinite: false };
   const copy = plainCopy(input, fn, 'blocks', undefined, report);
+  copy.forEach((block, i) => checkBlock(block, fn, `blocks[${i}]`));
   const json = report.nonFinite ? undefined : JSON.stringify(copy);
   return new EngineApplyPlan(copy, checked, json);
 }

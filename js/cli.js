@@ -72,11 +72,37 @@ function visible(text) {
   });
 }
 
+// Output is built from two kinds of text: the CLI's own (its sentences and
+// colour codes) and text from outside (the reply, the files, paths, host
+// messages). Outside text is a plain string; the CLI's own is a `Shown`.
+// Every line is written by `write`, which passes each plain string through
+// `visible`, so text from outside cannot reach the terminal raw however a
+// message is put together.
+class Shown {
+  constructor(text) {
+    this.text = text;
+  }
+}
+const show = (part) => (part instanceof Shown ? part.text : visible(part));
+/** A line of the CLI's own words; each `${value}` from outside is shown through `visible`. */
+const say = (strings, ...parts) => new Shown(strings.reduce((out, s, i) => out + s + (i < parts.length ? show(parts[i]) : ''), ''));
+const joined = (parts, separator) => new Shown(parts.map(show).join(separator));
+
+/** Writes lines (Shown, or outside text) to a stream, one per line. */
+function write(stream, ...lines) {
+  stream.write(lines.map(show).join('\n') + '\n');
+}
+
 // --json output is JSON, so C0 controls are already \u escapes; DEL, C1 and
 // the invisible characters are escaped too (the same JSON value) so that
 // printing it to a terminal is safe as well.
 const jsonSafe = (json) => json.replace(/[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu, (c) =>
   Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+
+/** Writes a value as JSON, every character a terminal could act on escaped. */
+function writeJson(stream, value) {
+  stream.write(jsonSafe(JSON.stringify(value, null, 2)) + '\n');
+}
 
 function parseArgs(argv) {
   const opts = { command: null, file: null, root: '.', dryRun: false, mode: undefined, matching: undefined, formats: undefined, stage: true, overwrite: false, json: false, color: undefined, stopOnUnmatched: false };
@@ -123,7 +149,7 @@ function parseArgs(argv) {
 }
 
 function painter(enabled) {
-  const wrap = (open, close) => (s) => (enabled ? `\x1b[${open}m${s}\x1b[${close}m` : s);
+  const wrap = (open, close) => (s) => new Shown(enabled ? `\x1b[${open}m${show(s)}\x1b[${close}m` : show(s));
   return { red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39), dim: wrap(2, 22), bold: wrap(1, 22), inverse: wrap(7, 27) };
 }
 
@@ -158,23 +184,23 @@ const STATUS_LABEL = { applied: 'applied', validated: 'valid', failed: 'failed',
 function printResult(out, c, r, block) {
   const mark = { applied: c.green('✔'), validated: c.green('✔'), failed: c.red('✘'), skipped: c.yellow('–'), 'not-in-context': c.yellow('?') }[r.status] || '·';
   const colour = { applied: c.green, validated: c.green, failed: c.red }[r.status] || c.yellow;
-  const where = visible(r.estimatedLine ? `${r.path}:${r.estimatedLine}` : r.path);
-  const extra = visible([block ? block.format : null, r.errorKind, r.matchedBy && r.matchedBy !== 'exact' ? `matched: ${r.matchedBy}` : null].filter(Boolean).join(', '));
-  out.push(`${mark} ${colour(STATUS_LABEL[r.status].padEnd(8))} ${c.bold(where)}${extra ? c.dim(`  (${extra})`) : ''}`);
-  if (r.reason) out.push(`    ${r.status === 'failed' ? c.red(visible(r.reason)) : c.yellow(visible(r.reason))}`);
+  const where = r.estimatedLine ? `${r.path}:${r.estimatedLine}` : r.path;
+  const extra = [block ? block.format : null, r.errorKind, r.matchedBy && r.matchedBy !== 'exact' ? `matched: ${r.matchedBy}` : null].filter(Boolean).join(', ');
+  out.push(say`${mark} ${colour(STATUS_LABEL[r.status]?.padEnd(8) ?? r.status)} ${c.bold(where)}${extra ? c.dim(say`  (${extra})`) : ''}`);
+  if (r.reason) out.push(say`    ${r.status === 'failed' ? c.red(r.reason) : c.yellow(r.reason)}`);
   const d = r.diagnostics;
   if (d && d.nearest && d.nearest.length && r.status === 'failed') {
     out.push(c.dim('    nearest lines in the file:'));
-    for (const n of d.nearest) out.push(c.dim(`      ${String(n.line).padStart(5)} │ ${visible(n.text)}   (${Math.round(n.similarity * 100)}% alike)`));
+    for (const n of d.nearest) out.push(c.dim(say`      ${String(n.line).padStart(5)} │ ${n.text}   (${Math.round(n.similarity * 100)}% alike)`));
   }
   if (block && (r.status === 'applied' || r.status === 'validated' || r.status === 'failed')) {
     // Changed words inside a paired line are drawn on a coloured background.
-    const words = (text, spans, bg) => (spans ? spans.map((s) => (s.changed ? bg(visible(s.text)) : visible(s.text))).join('') : visible(text));
+    const words = (text, spans, bg) => (spans ? joined(spans.map((s) => (s.changed ? bg(s.text) : s.text)), '') : text);
     for (const [kind, text, spans] of trimContext(blockDiff(block))) {
-      if (kind === '-') out.push(`    ${c.red(`- ${words(text, spans, c.inverse)}`)}`);
-      else if (kind === '+') out.push(`    ${c.green(`+ ${words(text, spans, c.inverse)}`)}`);
-      else if (kind === '…') out.push(`    ${c.cyan(`@@ ${text} @@`)}`);
-      else out.push(`    ${c.dim(`  ${visible(text)}`)}`);
+      if (kind === '-') out.push(say`    ${c.red(say`- ${words(text, spans, c.inverse)}`)}`);
+      else if (kind === '+') out.push(say`    ${c.green(say`+ ${words(text, spans, c.inverse)}`)}`);
+      else if (kind === '…') out.push(say`    ${c.cyan(say`@@ ${text} @@`)}`);
+      else out.push(say`    ${c.dim(say`  ${text}`)}`);
     }
   }
 }
@@ -218,7 +244,7 @@ async function apply(opts) {
     for (const ev of events || []) {
       if (ev.type === 'block-complete') {
         blocks[ev.index ?? blocks.length] = ev.block;
-        if (showProgress) process.stderr.write(err.dim(`  received block ${blocks.filter(Boolean).length}: ${visible(ev.block.filePath)}\n`));
+        if (showProgress) write(process.stderr, err.dim(say`  received block ${blocks.filter(Boolean).length}: ${ev.block.filePath}`));
       } else if (ev.type === 'block-discarded') {
         discarded.push(ev);
       } else if (ev.type === 'block-unmatched' && opts.stopOnUnmatched) {
@@ -233,14 +259,21 @@ async function apply(opts) {
   } catch (e) {
     if (!(e instanceof Stopped)) throw e;
     const ev = e.event;
-    if (opts.json) process.stdout.write(JSON.stringify({ stopped: { filePath: ev.filePath, lineNumber: ev.lineNumber, errorKind: ev.errorKind, reason: ev.reason, since: ev.since } }, null, 2) + '\n');
-    else process.stderr.write(`${err.red('editblocks: stopped')} at the block for ${err.bold(ev.filePath)} (reply line ${ev.lineNumber}): it can no longer apply (${ev.errorKind}).\n    ${ev.reason}\nNothing was written.\n`);
+    if (opts.json) writeJson(process.stdout, { stopped: { filePath: ev.filePath, lineNumber: ev.lineNumber, errorKind: ev.errorKind, reason: ev.reason, since: ev.since } });
+    else {
+      write(
+        process.stderr,
+        say`${err.red('editblocks: stopped')} at the block for ${err.bold(ev.filePath)} (reply line ${ev.lineNumber}): it can no longer apply (${ev.errorKind}).`,
+        say`    ${ev.reason}`,
+        say`Nothing was written.`,
+      );
+    }
     return 3;
   }
   const input = blocks.filter(Boolean);
   // Creating the host finishes what a killed earlier run left (rolls it back, removes its temporary files).
   const host = api.nodeHost(root);
-  for (const note of host.recovery || []) process.stderr.write(`${err.yellow(`editblocks: ${visible(note)}`)}\n`);
+  for (const note of host.recovery || []) write(process.stderr, err.yellow(say`editblocks: ${note}`));
   const options = { dryRun: opts.dryRun, stage: opts.stage, overwrite: opts.overwrite };
   if (opts.mode) options.mode = opts.mode;
   if (opts.matching) options.matching = opts.matching;
@@ -255,7 +288,7 @@ async function apply(opts) {
   const exitCode = failed > 0 || discarded.length > 0 ? 1 : 0;
   if (opts.json) {
     const recovery = host.recovery && host.recovery.length ? { recovery: host.recovery } : {};
-    process.stdout.write(jsonSafe(JSON.stringify({ ...result, discarded: discarded.map(({ type, ...d }) => d), ...recovery }, null, 2)) + '\n');
+    writeJson(process.stdout, { ...result, discarded: discarded.map(({ type, ...d }) => d), ...recovery });
     return exitCode;
   }
 
@@ -265,11 +298,11 @@ async function apply(opts) {
     out.push('');
   }
   for (const d of discarded) {
-    out.push(`${c.red('✘')} ${c.red('malformed')} ${c.bold(d.filePath ? visible(d.filePath) : '(no path)')}${c.dim(`  (reply line ${d.lineNumber})`)}`);
-    out.push(`    ${c.red(visible(d.reason))}`);
+    out.push(say`${c.red('✘')} ${c.red('malformed')} ${c.bold(d.filePath ? d.filePath : say`(no path)`)}${c.dim(say`  (reply line ${d.lineNumber})`)}`);
+    out.push(say`    ${c.red(d.reason)}`);
     out.push('');
   }
-  if (result.results.length === 0 && discarded.length === 0) out.push(c.yellow('No edit blocks found in the reply.'));
+  if (result.results.length === 0 && discarded.length === 0) out.push(c.yellow(say`No edit blocks found in the reply.`));
 
   const count = (s) => result.results.filter((r) => r.status === s).length;
   const parts = [];
@@ -279,21 +312,21 @@ async function apply(opts) {
   if (count('skipped')) parts.push(c.yellow(`${count('skipped')} skipped`));
   if (count('not-in-context')) parts.push(c.yellow(`${count('not-in-context')} not in context`));
   if (discarded.length) parts.push(c.red(`${discarded.length} malformed`));
-  if (parts.length) out.push(`${c.bold('Summary:')} ${parts.join(', ')}`);
+  if (parts.length) out.push(say`${c.bold('Summary:')} ${joined(parts, ', ')}`);
   const verb = opts.dryRun ? 'would modify' : 'modified';
-  if (result.filesModified.length) out.push(`  ${verb}: ${visible(result.filesModified.join(', '))}`);
-  if (result.filesCreated.length) out.push(`  ${opts.dryRun ? 'would create' : 'created'}: ${visible(result.filesCreated.join(', '))}`);
+  if (result.filesModified.length) out.push(say`  ${verb}: ${result.filesModified.join(', ')}`);
+  if (result.filesCreated.length) out.push(say`  ${opts.dryRun ? 'would create' : 'created'}: ${result.filesCreated.join(', ')}`);
   if (result.shellSuggestions.length) {
-    out.push(`  suggested commands (not run):`);
-    for (const s of result.shellSuggestions) out.push(`    ${c.cyan(`$ ${visible(s)}`)}`);
+    out.push(say`  suggested commands (not run):`);
+    for (const s of result.shellSuggestions) out.push(say`    ${c.cyan(say`$ ${s}`)}`);
   }
-  if (result.stageError) out.push(c.yellow(`  warning: ${visible(result.stageError)}`));
+  if (result.stageError) out.push(c.yellow(say`  warning: ${result.stageError}`));
   if (result.retryPrompt) {
     out.push('');
     out.push(c.bold('A retry prompt was prepared (not sent):'));
-    for (const line of result.retryPrompt.trimEnd().split('\n')) out.push(c.dim(`  ${visible(line)}`));
+    for (const line of result.retryPrompt.trimEnd().split('\n')) out.push(c.dim(say`  ${line}`));
   }
-  process.stdout.write(out.join('\n') + '\n');
+  write(process.stdout, ...out);
   return exitCode;
 }
 
@@ -302,7 +335,7 @@ export async function main(argv) {
   try {
     opts = parseArgs(argv);
     if (opts.command === 'help' || opts.command === null) {
-      process.stdout.write(USAGE + '\n');
+      write(process.stdout, ...USAGE.split('\n'));
       return opts.command === 'help' ? 0 : 2;
     }
     if (opts.command === 'version') {
@@ -310,18 +343,18 @@ export async function main(argv) {
       try {
         version = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
       } catch {}
-      process.stdout.write(`editblocks ${version}\n`);
+      write(process.stdout, say`editblocks ${version}`);
       return 0;
     }
     if (opts.command !== 'apply') throw new UsageError(`unknown command ${opts.command}; the command is 'apply'`);
     return await apply(opts);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`editblocks: ${visible(e.message)}\n\n${USAGE}\n`);
+      write(process.stderr, say`editblocks: ${e.message}`, '', ...USAGE.split('\n'));
       return 2;
     }
     const message = String(e && e.message ? e.message : e).replace(/^editblocks: /, '');
-    process.stderr.write(`editblocks: ${visible(message)}\n`);
+    write(process.stderr, say`editblocks: ${message}`);
     return 1;
   }
 }

@@ -21,6 +21,13 @@ const APPLY_OPTIONS = {
   allowFolders: 'folder[]',
 };
 
+// Every option object that takes a width checks its range here, naming the call.
+function withWidth(checked, fn) {
+  const width = checked?.width;
+  if (width !== undefined && !(width >= 1 && width <= 12)) throw new RangeError(`editblocks: ${fn} width must be an integer from 1 to 12, got ${width}`);
+  return checked;
+}
+
 function requireString(value, what) {
   if (typeof value !== 'string') throw new TypeError(`editblocks: ${what} must be a string, got ${value === null ? 'null' : typeof value}`);
 }
@@ -28,20 +35,18 @@ function requireString(value, what) {
 /** The short, deterministic ID of one line's content (trailing whitespace ignored). */
 export function lineId(line, options) {
   requireString(line, 'lineId(line)');
-  const width = checkOptions(options, 'lineId', WIDTH)?.width;
-  if (width !== undefined && !(width >= 1 && width <= 12)) throw new RangeError(`editblocks: lineId width must be an integer from 1 to 12, got ${width}`);
-  return hashlineLineId(line, width);
+  return hashlineLineId(line, withWidth(checkOptions(options, 'lineId', WIDTH), 'lineId')?.width);
 }
 
 /** The read view: one `N#ID|content` line per line, joined by '\n'. */
 export function formatHashlines(content, options) {
   requireString(content, 'formatHashlines(content)');
-  return hashlineFormat(content, checkOptions(options, 'formatHashlines', { ...WIDTH, startLine: 'number', endLine: 'number' }) ?? {});
+  return hashlineFormat(content, withWidth(checkOptions(options, 'formatHashlines', { ...WIDTH, startLine: 'count', endLine: 'count' }), 'formatHashlines') ?? {});
 }
 
 /** The instructions for the model, for these options (`width`, `allowReplaceText`). */
 export function hashlineSystemPrompt(options) {
-  return rawSystemPrompt(checkOptions(options, 'hashlineSystemPrompt', { ...WIDTH, allowReplaceText: 'boolean' }) ?? {});
+  return rawSystemPrompt(withWidth(checkOptions(options, 'hashlineSystemPrompt', { ...WIDTH, allowReplaceText: 'boolean' }), 'hashlineSystemPrompt') ?? {});
 }
 
 function wantsDelete(call, options) {
@@ -61,7 +66,7 @@ function plan(given, options, fn) {
   if (given === null || (typeof given !== 'object' && typeof given !== 'string')) {
     throw new TypeError(`editblocks: ${fn}: the hashline edit call must be an object { path, edits, delete?, rename? } or its JSON text`);
   }
-  const opts = checkOptions(options, 'applyHashlineEdit', APPLY_OPTIONS) ?? {};
+  const opts = withWidth(checkOptions(options, 'applyHashlineEdit', APPLY_OPTIONS), fn) ?? {};
   const call = typeof given === 'string' ? given : plainCopy(given, fn, 'call');
   return {
     paths: hashlinePaths(call, opts),

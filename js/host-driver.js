@@ -8,6 +8,7 @@
 // code path.
 
 import { snapshotRoom } from 'editblocks-raw';
+import { errorEntry, messageOf } from './read-error.js';
 
 const isThenable = (v) => v != null && typeof v.then === 'function';
 const isAsyncFunction = (f) => typeof f === 'function' && f.constructor && f.constructor.name === 'AsyncFunction';
@@ -164,7 +165,7 @@ function decodeUtf8(bytes) {
 // place in src/result.rs `STATUSES` and `ERROR_KINDS`; a test there holds
 // these lines to those).
 const STATUSES = ['applied', 'validated', 'failed', 'skipped', 'not-in-context'];
-const ERROR_KINDS = ['anchor-not-found', 'ambiguous', 'old-mismatch', 'trailing-mismatch', 'file-not-found', 'file-exists', 'binary', 'path-escape', 'previous-failed', 'no-op', 'malformed', 'stale-anchor', 'overlap', 'line-out-of-range', 'atomic-aborted', 'host-error', 'encoding'];
+const ERROR_KINDS = ['anchor-not-found', 'ambiguous', 'old-mismatch', 'trailing-mismatch', 'file-not-found', 'file-exists', 'binary', 'path-escape', 'previous-failed', 'no-op', 'malformed', 'stale-anchor', 'overlap', 'line-out-of-range', 'atomic-aborted', 'host-error', 'encoding', 'file-changed'];
 // The bits of a result's flags word (src/result.rs `HAS_*`).
 const HAS_REASON = 1 << 8;
 const HAS_ESTIMATED_LINE = 1 << 9;
@@ -277,11 +278,6 @@ function fromCore(raw, snapshot) {
   return { result, writes, deletes: core.deletes, stage: core.stage };
 }
 
-const messageOf = (e) => String(e && e.message ? e.message : e);
-// A host refuses a path that a symbolic link leads out of the root by throwing
-// an error with code 'EDITBLOCKS_PATH_ESCAPE': the core reports it as
-// `skipped` / `path-escape`, like a path the core itself refuses.
-const errorEntry = (e) => (e && e.code === 'EDITBLOCKS_PATH_ESCAPE' ? { error: messageOf(e).replace(/^editblocks: /, ''), kind: 'path-escape' } : { error: messageOf(e) });
 // A host's writeFile/deleteFile throws an error with code
 // 'EDITBLOCKS_FILE_CHANGED' when the file no longer holds what readFile
 // returned (another process wrote it meanwhile).

@@ -37,6 +37,7 @@
 import { fs, os, path, crypto, execFileSync } from './node-builtins.js';
 // Whether a name is version-control metadata (`.git`, `.GIT.`, `git~1` …): the core's rule (src/path.rs).
 import { isVcsFolderName } from 'editblocks-raw';
+import { describeType, optionalString } from './boundary.js';
 
 const C = fs.constants;
 const O_NOFOLLOW = C.O_NOFOLLOW ?? 0;
@@ -192,6 +193,8 @@ function findRepository(root) {
  */
 export function nodeHost(root, options = {}) {
   if (typeof root !== 'string' || root === '') throw new TypeError('editblocks: nodeHost(root) needs the path of a folder');
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`editblocks: nodeHost: options must be an object, got ${describeType(options)}`);
+  optionalString(options.stateDir, 'nodeHost', 'options.stateDir');
   const gitMode = options.git === undefined ? 'auto' : options.git;
   let realRoot;
   try {

@@ -18,6 +18,8 @@ const TYPES = {
   boolean: { test: (v) => typeof v === 'boolean', expected: 'a boolean' },
   string: { test: (v) => typeof v === 'string', expected: 'a string' },
   integer: { test: (v) => Number.isInteger(v), expected: 'a whole number' },
+  // A count or size: a whole number from 0 (a negative one is a RangeError).
+  count: { test: (v) => Number.isSafeInteger(v) && v >= 0, expected: 'a whole number from 0', range: (v) => Number.isInteger(v) },
   number: { test: (v) => typeof v === 'number', expected: 'a number' },
   'string[]': { test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), expected: 'an array of strings' },
   // Folders named exactly, as allowFolders takes them: the core says which entry names none.
@@ -26,7 +28,7 @@ const TYPES = {
 
 /**
  * `spec` maps each option name to what it takes: 'boolean', 'string',
- * 'integer', 'number', 'string[]', 'folder[]', or an array of allowed strings. Returns a copy
+ * 'integer', 'count' (a whole number from 0), 'number', 'string[]', 'folder[]', or an array of allowed strings. Returns a copy
  * without the keys whose value is undefined (as if they were not given).
  */
 export function checkOptions(options, fn, spec) {
@@ -46,7 +48,8 @@ export function checkOptions(options, fn, spec) {
     const ok = Array.isArray(want) ? want.includes(value) : TYPES[want].test(value);
     if (!ok) {
       const expected = Array.isArray(want) ? `one of ${want.map((w) => JSON.stringify(w)).join(', ')}` : TYPES[want].expected;
-      throw new TypeError(`editblocks: ${fn} option ${key} must be ${expected}, got ${describe(value)}`);
+      const ErrorClass = !Array.isArray(want) && TYPES[want].range?.(value) ? RangeError : TypeError;
+      throw new ErrorClass(`editblocks: ${fn} option ${key} must be ${expected}, got ${describe(value)}`);
     }
     if (want === 'folder[]') {
       for (const entry of value) {

@@ -44,6 +44,8 @@ function encodeAt(text, ptr, capacity) {
 // src/wasm/parser_records.rs, read from the module on first use.
 let L = null;
 const layout = () => (L ??= readLayout());
+/** The core's names for an EditBlock's `format` and patch `operation` (for argument checks). */
+export const blockNames = () => ({ formats: layout().formats, operations: layout().operations });
 function readLayout() {
   const l = JSON.parse(raw.parserLayout());
   l.isPatch = l.formats.map((_, i) => l.patchFormats.includes(i));

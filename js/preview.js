@@ -5,6 +5,7 @@
 // reads the files, routes the parser's events to it, and tracks what
 // pendingDelta() reports.
 import * as raw from 'editblocks-raw';
+import { errorEntry } from './read-error.js';
 
 // Section numbers, in the order of the core's `Section` enum.
 const SECTIONS = ['edit', 'repl', 'anchor', 'old', 'new', 'trailing-anchor', 'search', 'replace'];
@@ -661,26 +662,32 @@ export class ToolCallPreview {
       if (wanted === undefined || wanted === this._asked || wanted === last) return;
       last = wanted;
       let content;
+      // A read the host refused is given as the applier reads it (the host
+      // driver's error entry): a path leading out of the root stays a
+      // path-escape, never "no such file".
+      let refused = null;
       if (this._files.has(wanted)) content = this._files.get(wanted);
       else if (this._host !== null) {
         try {
           content = this._host.readFile(wanted);
-        } catch {
-          content = undefined;
+        } catch (e) {
+          refused = errorEntry(e);
         }
       }
+      const give = (rawPreview, value, refusal) =>
+        refusal === null ? rawPreview.provideFile(wanted, asText(value)) : rawPreview.provideRefused(wanted, refusal.error, refusal.kind === 'path-escape');
       if (content !== null && typeof content === 'object' && typeof content.then === 'function') {
         this._asked = wanted;
-        const done = (value) => {
+        const done = (value, refusal) => {
           if (this._raw === null) return;
           this._asked = null;
-          this._collect(this._raw.provideFile(wanted, asText(value)));
+          this._collect(give(this._raw, value, refusal));
           this._supply();
         };
-        content.then(done, () => done(undefined));
+        content.then((value) => done(value, null), (e) => done(undefined, errorEntry(e)));
         return;
       }
-      this._collect(r.provideFile(wanted, asText(content)));
+      this._collect(give(r, content, refused));
     }
   }
 

@@ -3,6 +3,7 @@
 import {
   toolsSchemas,
   toolsCallPaths,
+  toolsUndoPaths,
   toolsViewPaths,
   toolsApplySnapshot,
   toolsFileStatus,
@@ -11,7 +12,7 @@ import {
 } from 'editblocks-raw';
 import { driveSync, driveAsync } from './host-driver.js';
 import { checkOptions } from './options.js';
-import { LIMITS, optionalString, plainCopy } from './boundary.js';
+import { LIMITS, describeType, optionalString, plainCopy, requireString } from './boundary.js';
 
 const APPLY_OPTIONS = {
   dryRun: 'boolean',
@@ -20,7 +21,7 @@ const APPLY_OPTIONS = {
   trailingNewline: ['preserve', 'ensure'],
   allowFolders: 'folder[]',
   overwrite: 'boolean',
-  maxCharacters: 'integer',
+  maxCharacters: 'count',
   projectDir: 'string',
   session: 'session',
 };
@@ -44,7 +45,7 @@ export const PROVIDER_TOOLS = Object.freeze(['text_editor', 'text_editor_2025012
  */
 export function toolSchemas(diffMode, options) {
   optionalString(diffMode, 'toolSchemas', 'diffMode');
-  const checked = checkOptions(options, 'toolSchemas', { api: 'string', maxCharacters: 'integer' }) || {};
+  const checked = checkOptions(options, 'toolSchemas', { api: 'string', maxCharacters: 'count' }) || {};
   const tools = JSON.parse(toolsSchemas(diffMode, checked.api === undefined ? undefined : { api: checked.api }));
   return tools.map((tool) => {
     if (checked.maxCharacters !== undefined && typeof tool.type === 'string' && tool.type.startsWith('text_editor_')) {
@@ -56,33 +57,60 @@ export function toolSchemas(diffMode, options) {
 
 /**
  * Keeps the history `undo_edit` goes back through: per file, the texts it had
- * before each change made through this session. One per conversation; pass
- * it as applyToolCalls(calls, host, { session }). Nothing is global.
+ * before each change made through this session, and a fingerprint of the file
+ * as the session last left it (undo_edit refuses when another writer changed
+ * it since). One per conversation; pass it as applyToolCalls(calls, host,
+ * { session }). Nothing is global.
+ *
+ * A reply is given only the texts its undo_edit calls may go back to, and
+ * hands back only the texts before its own changes: a session costs a call
+ * what that call changes, whatever the depth of the history. The texts are
+ * kept as they came back (strings are shared, never copied here).
  */
 export class EditSession {
-  #history = new Map();
+  /** path → { texts: the texts before each change, oldest first (null: no file), written: fingerprint } */
+  #files = new Map();
 
   /** How many earlier versions of `path` the session holds. */
   depth(path) {
-    return (this.#history.get(path) || []).length;
+    requireString(path, 'EditSession.depth', 'path');
+    const file = this.#files.get(path);
+    return file ? file.texts.length : 0;
   }
 
-  /** Forgets the history of one file, or of every file. */
+  /** Forgets the history of one file, or of every file (no argument). */
   clear(path) {
-    if (path === undefined) this.#history.clear();
-    else this.#history.delete(path);
+    if (path === undefined) this.#files.clear();
+    else this.#files.delete(requireString(path, 'EditSession.clear', 'path'));
   }
 
-  /** @internal the history as the core takes it. */
-  _snapshot() {
-    return Object.fromEntries([...this.#history].map(([p, list]) => [p, [...list]]));
+  /**
+   * @internal what the core is given: for each of `paths` the session holds,
+   * its depth and fingerprint, and as many of its most recent texts as
+   * `undoPaths` (one entry per undo_edit call) names it.
+   */
+  _history(paths, undoPaths) {
+    const undos = new Map();
+    for (const path of undoPaths) undos.set(path, (undos.get(path) || 0) + 1);
+    const entries = [];
+    for (const path of paths) {
+      const file = this.#files.get(path);
+      if (!file) continue;
+      const wanted = Math.min(undos.get(path) || 0, file.texts.length);
+      entries.push([path, { before: file.texts.slice(file.texts.length - wanted), depth: file.texts.length, written: file.written }]);
+    }
+    return Object.fromEntries(entries);
   }
 
-  /** @internal stores the history the core returned after a reply was written. */
-  _update(history) {
-    for (const [p, list] of Object.entries(history || {})) {
-      if (list.length) this.#history.set(p, list);
-      else this.#history.delete(p);
+  /** @internal carries out what the core decided after a reply was written: per file { undone, pushed, dropOldest, written }. */
+  _update(updates) {
+    for (const [path, update] of Object.entries(updates || {})) {
+      const texts = this.#files.get(path)?.texts ?? [];
+      texts.length -= Math.min(update.undone, texts.length);
+      for (const text of update.pushed) texts.push(text);
+      texts.splice(0, update.dropOldest);
+      if (texts.length) this.#files.set(path, { texts, written: update.written });
+      else this.#files.delete(path);
     }
   }
 }
@@ -105,16 +133,17 @@ function plan(given, rawOptions, fn, host) {
   const { options, session } = splitOptions(rawOptions);
   const calls = plainCopy(given, fn, 'calls');
   const coreOptions = { ...(options || {}) };
-  if (session) coreOptions.history = session._snapshot();
   // A shell call's absolute workdir is read against the root the model sees:
   // nodeHost's, unless the caller says otherwise.
   if (coreOptions.projectDir === undefined && host && typeof host.root === 'string') coreOptions.projectDir = host.root;
+  const paths = toolsCallPaths(calls, coreOptions);
+  if (session) coreOptions.history = session._history(paths, toolsUndoPaths(calls, coreOptions));
   return {
     calls,
     session,
     dryRun: Boolean(coreOptions.dryRun),
     viewPaths: toolsViewPaths(calls, coreOptions),
-    paths: toolsCallPaths(calls, coreOptions),
+    paths,
     atomic: true, // a reply's tool calls are written all or nothing
     run: (files) => toolsApplySnapshot(calls, files, coreOptions),
     coreOptions,
@@ -342,6 +371,10 @@ export function retryContext(result) {
     throw new TypeError(`editblocks: retryContext: result must be what applyToolCalls returned (an object), got ${result === null ? 'null' : Array.isArray(result) ? 'an array' : typeof result}`);
   }
   const copy = plainCopy(result, 'retryContext', 'result');
+  for (const key of ['errors', 'calls']) {
+    if (copy[key] !== undefined && !Array.isArray(copy[key])) throw new TypeError(`editblocks: retryContext: result.${key} must be an array, got ${describeType(copy[key])}`);
+  }
+  if (Array.isArray(copy.errors)) copy.errors.forEach((e, i) => requireString(e, 'retryContext', `result.errors[${i}]`));
   const calls = Array.isArray(copy.calls) ? JSON.stringify(copy.calls, null, 2) : undefined;
   return toolsRetryContext(copy, calls);
 }

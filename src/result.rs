@@ -83,6 +83,8 @@ pub enum ErrorKind {
     HostError,
     /// The file is not valid UTF-8 text.
     Encoding,
+    /// The file changed since it was last read or written (by another writer).
+    FileChanged,
 }
 
 impl ErrorKind {
@@ -105,6 +107,7 @@ impl ErrorKind {
             ErrorKind::AtomicAborted => "atomic-aborted",
             ErrorKind::HostError => "host-error",
             ErrorKind::Encoding => "encoding",
+            ErrorKind::FileChanged => "file-changed",
         }
     }
 }
@@ -251,7 +254,7 @@ pub(crate) const STATUSES: [Status; 5] = [
 /// Each [`ErrorKind`] by its number less one in a result's words (its place
 /// in the enum): `js/host-driver.js` `ERROR_KINDS` names them in this order.
 #[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
-pub(crate) const ERROR_KINDS: [ErrorKind; 17] = [
+pub(crate) const ERROR_KINDS: [ErrorKind; 18] = [
     ErrorKind::AnchorNotFound,
     ErrorKind::Ambiguous,
     ErrorKind::OldMismatch,
@@ -269,6 +272,7 @@ pub(crate) const ERROR_KINDS: [ErrorKind; 17] = [
     ErrorKind::AtomicAborted,
     ErrorKind::HostError,
     ErrorKind::Encoding,
+    ErrorKind::FileChanged,
 ];
 
 // The bits of a result's third word ([`result_words`]) above its status

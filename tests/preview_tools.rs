@@ -231,3 +231,48 @@ proptest! {
         let _ = run("edit_file", &files, &cut_at(&json_ish, &cuts));
     }
 }
+
+/// A file the host refused to read (a link leading out of the root) is
+/// given as that refusal, and the preview says what the applier says of
+/// it: path-escape, not "the file does not exist".
+#[test]
+fn a_refused_read_gives_the_appliers_verdict() {
+    use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
+    use editblocks::MemoryHost;
+    let refusal = "refused \"out.txt\": a symbolic link leads outside the project root";
+    for (tool, args) in [
+        (
+            "edit_file",
+            r#"{"path":"out.txt","old_string":"a\n","new_string":"b\n"}"#,
+        ),
+        (
+            "str_replace_based_edit_tool",
+            r#"{"command":"str_replace","path":"out.txt","old_str":"a\n","new_str":"b\n"}"#,
+        ),
+    ] {
+        let mut host = MemoryHost::new();
+        host.unreadable.insert("out.txt".into(), refusal.into());
+        host.escapes.insert("out.txt".into());
+        let call = ToolCall::new(tool, serde_json::from_str(args).unwrap());
+        let applied = apply_tool_calls(&[call], &mut host, &ToolOptions::default());
+        let expected = &applied.results[0].edit;
+        assert_eq!(expected.error_kind.map(|k| k.as_str()), Some("path-escape"));
+
+        let mut p = ToolCallPreview::new(tool);
+        let mut events = p.feed(args);
+        let wanted = p.wanted_file();
+        assert_eq!(wanted.as_deref(), Some("out.txt"), "{tool}");
+        events.extend(p.provide_refused("out.txt", refusal, true));
+        events.extend(p.finish());
+        match p.state() {
+            PreviewState::NoMatch {
+                error_kind, reason, ..
+            } => {
+                assert_eq!(error_kind, "path-escape", "{tool}");
+                assert_eq!(Some(reason), expected.reason.clone(), "{tool}");
+            }
+            other => panic!("{tool}: {other:?}"),
+        }
+        assert!(!events.is_empty(), "{tool}: {events:?}");
+    }
+}

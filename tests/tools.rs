@@ -5,12 +5,13 @@ mod prop_support;
 
 use editblocks::tools::{
     apply_tool_calls, file_status, retry_context, system_prompt, system_prompt_for,
-    tool_call_paths, tool_schemas, DiffMode, Local, Matching, NewlinePolicy, RetryInput, SchemaApi,
-    ToolCall, ToolOptions,
+    tool_call_paths, tool_schemas, DiffMode, FileHistory, Local, Matching, NewlinePolicy,
+    RetryInput, SchemaApi, ToolApplyResult, ToolCall, ToolOptions,
 };
 use editblocks::{ErrorKind, Status};
 use editblocks::{HostOp, MemoryHost};
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 fn edit(path: &str, old: &str, new: &str) -> Value {
     json!({ "path": path, "old_string": old, "new_string": new })
@@ -713,49 +714,158 @@ fn escaped_tool_call_text_is_read_unescaped_in_tolerant_matching_only() {
     assert_eq!(host.text("g.py").unwrap(), twice);
 }
 
+/// A session as a Rust caller keeps it: every text, updated after each reply.
+fn run_with_session(
+    calls: &[ToolCall],
+    host: &mut MemoryHost,
+    session: &mut BTreeMap<String, FileHistory>,
+) -> ToolApplyResult {
+    let options = ToolOptions {
+        history: session.clone(),
+        ..ToolOptions::default()
+    };
+    let result = apply_tool_calls(calls, host, &options);
+    for (path, update) in result.history.clone() {
+        session.entry(path).or_default().apply(update);
+    }
+    result
+}
+
+fn editor(input: serde_json::Value) -> ToolCall {
+    ToolCall::from_value(&json!({"type": "tool_use", "id": "t", "name": "str_replace_based_edit_tool", "input": input}))
+        .unwrap()
+}
+
 #[test]
 fn undo_edit_goes_back_through_the_history_it_is_given_and_returns_the_new_one() {
     use editblocks::tools::HISTORY_DEPTH;
-    let undo = |path: &str| {
-        ToolCall::from_value(&json!({"type": "tool_use", "id": "t", "name": "str_replace_editor", "input": {"command": "undo_edit", "path": path}}))
-            .unwrap()
-    };
+    let undo = |path: &str| editor(json!({"command": "undo_edit", "path": path}));
     let mut host = MemoryHost::with_files([("a.txt", "now\r\n")]);
-    let mut options = ToolOptions::default();
-    options
-        .history
-        .insert("a.txt".into(), vec![None, Some("zero\r\none\r\n".into())]);
-    let result = apply_tool_calls(&[undo("a.txt")], &mut host, &options);
+    let mut session = BTreeMap::new();
+    session.insert(
+        "a.txt".to_string(),
+        FileHistory {
+            before: vec![None, Some("zero\r\none\r\n".into())],
+            ..FileHistory::default()
+        },
+    );
+    let result = run_with_session(&[undo("a.txt")], &mut host, &mut session);
     assert!(result.ok, "{:?}", result.errors);
     assert_eq!(
         host.text("a.txt").unwrap(),
         "zero\r\none\r\n",
         "the earlier text, byte for byte"
     );
-    assert_eq!(result.history.get("a.txt"), Some(&vec![None]));
+    assert_eq!(session["a.txt"].before, vec![None]);
     // The oldest entry says the file did not exist: undoing it deletes the file.
-    options.history = result.history.clone();
-    let result = apply_tool_calls(&[undo("a.txt")], &mut host, &options);
+    let result = run_with_session(&[undo("a.txt")], &mut host, &mut session);
     assert!(result.ok, "{:?}", result.errors);
     assert_eq!(host.text("a.txt"), None);
     assert_eq!(result.files_deleted, vec!["a.txt".to_string()]);
     // Every change pushes the text before it; the history keeps the last HISTORY_DEPTH.
     let mut host = MemoryHost::with_files([("b.txt", "0\n")]);
-    let mut options = ToolOptions::default();
+    let mut session = BTreeMap::new();
     for i in 0..HISTORY_DEPTH + 5 {
-        let call = ToolCall::from_value(&json!({"type": "tool_use", "id": "t", "name": "str_replace_based_edit_tool",
-            "input": {"command": "str_replace", "path": "b.txt", "old_str": format!("{i}\n"), "new_str": format!("{}\n", i + 1)}}))
-        .unwrap();
-        let result = apply_tool_calls(&[call], &mut host, &options);
+        let call = editor(
+            json!({"command": "str_replace", "path": "b.txt", "old_str": format!("{i}\n"), "new_str": format!("{}\n", i + 1)}),
+        );
+        let result = run_with_session(&[call], &mut host, &mut session);
         assert!(result.ok, "{:?}", result.errors);
-        options.history = result.history;
+        // A reply hands back the text before its own change only.
+        assert_eq!(result.history["b.txt"].pushed, vec![Some(format!("{i}\n"))]);
     }
-    let kept = &options.history["b.txt"];
+    let kept = &session["b.txt"].before;
     assert_eq!(kept.len(), HISTORY_DEPTH);
     assert_eq!(
         kept.last().unwrap().as_deref(),
         Some(format!("{}\n", HISTORY_DEPTH + 4).as_str())
     );
+}
+
+#[test]
+fn a_reply_is_given_only_the_texts_its_undos_go_back_to() {
+    let calls = [
+        editor(json!({"command": "undo_edit", "path": "./a.txt"})),
+        editor(json!({"command": "undo_edit", "path": "a.txt"})),
+        editor(json!({"command": "str_replace", "path": "b.txt", "old_str": "x", "new_str": "y"})),
+        editor(json!({"command": "undo_edit", "path": "../out.txt"})),
+    ];
+    let counts = editblocks::tools::tool_undo_counts(&calls, &ToolOptions::default());
+    assert_eq!(counts, BTreeMap::from([("a.txt".to_string(), 2)]));
+    // Given the two most recent of five texts (the session holds five), two
+    // undos go back two steps; the session is told to take two off the end.
+    let mut host = MemoryHost::with_files([("a.txt", "5\n")]);
+    let given = FileHistory {
+        before: vec![Some("3\n".into()), Some("4\n".into())],
+        depth: 5,
+        written: Some(editblocks::tools::fingerprint(Some(b"5\n"))),
+    };
+    let options = ToolOptions {
+        history: BTreeMap::from([("a.txt".to_string(), given)]),
+        ..ToolOptions::default()
+    };
+    let result = apply_tool_calls(&calls[..2], &mut host, &options);
+    assert!(result.ok, "{:?}", result.errors);
+    assert_eq!(host.text("a.txt").unwrap(), "3\n");
+    let update = &result.history["a.txt"];
+    assert_eq!(
+        (update.undone, update.pushed.len(), update.drop_oldest),
+        (2, 0, 0)
+    );
+    assert_eq!(update.written, editblocks::tools::fingerprint(Some(b"3\n")));
+}
+
+#[test]
+fn undo_edit_refuses_when_another_writer_changed_the_file_since() {
+    let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+    let mut session = BTreeMap::new();
+    let edit = editor(
+        json!({"command": "str_replace", "path": "a.txt", "old_str": "one", "new_str": "two"}),
+    );
+    assert!(run_with_session(&[edit], &mut host, &mut session).ok);
+    // Another writer adds a line after the edit.
+    host.files
+        .insert("a.txt".into(), b"two\nadded by another writer\n".to_vec());
+    let undo = editor(json!({"command": "undo_edit", "path": "a.txt"}));
+    let result = run_with_session(std::slice::from_ref(&undo), &mut host, &mut session);
+    assert!(!result.ok);
+    assert_eq!(
+        result.results[0].edit.error_kind,
+        Some(ErrorKind::FileChanged)
+    );
+    assert_eq!(
+        result.call_results[0].output,
+        "a.txt changed after the last edit made through this edit session (another writer changed it), so undo_edit would discard that change; nothing was undone. View the file and change it with str_replace or insert."
+    );
+    assert_eq!(
+        host.text("a.txt").unwrap(),
+        "two\nadded by another writer\n",
+        "left as it was"
+    );
+    assert_eq!(session["a.txt"].before.len(), 1, "the history is kept");
+    // Once the file holds what the session wrote again, undo goes back.
+    host.files.insert("a.txt".into(), b"two\n".to_vec());
+    assert!(run_with_session(std::slice::from_ref(&undo), &mut host, &mut session).ok);
+    assert_eq!(host.text("a.txt").unwrap(), "one\n");
+    // An edit and an undo in one reply undo that edit, whatever the file held before.
+    let mut host = MemoryHost::with_files([("b.txt", "one\n")]);
+    let mut session = BTreeMap::new();
+    let edit = editor(
+        json!({"command": "str_replace", "path": "b.txt", "old_str": "one", "new_str": "two"}),
+    );
+    assert!(run_with_session(std::slice::from_ref(&edit), &mut host, &mut session).ok);
+    host.files.insert("b.txt".into(), b"one changed\n".to_vec());
+    let undo = editor(json!({"command": "undo_edit", "path": "b.txt"}));
+    let result = run_with_session(&[edit, undo], &mut host, &mut session);
+    assert!(result.ok, "{:?}", result.errors);
+    assert_eq!(host.text("b.txt").unwrap(), "one changed\n");
+    // The texts from before the other writer's change no longer lead back
+    // from what the file holds: once the reply changed it, they are dropped.
+    assert_eq!(session["b.txt"].before, Vec::<Option<String>>::new());
+    let undo = editor(json!({"command": "undo_edit", "path": "b.txt"}));
+    let result = run_with_session(&[undo], &mut host, &mut session);
+    assert_eq!(result.results[0].edit.error_kind, Some(ErrorKind::NoOp));
+    assert_eq!(host.text("b.txt").unwrap(), "one changed\n");
 }
 
 /// Odd arguments to every provider tool: answered, never a panic, and a

@@ -66,7 +66,7 @@ export type Status = 'applied' | 'validated' | 'failed' | 'skipped' | 'not-in-co
 export type ErrorKind =
   | 'anchor-not-found' | 'ambiguous' | 'old-mismatch' | 'trailing-mismatch'
   | 'file-not-found' | 'file-exists' | 'binary' | 'path-escape' | 'previous-failed' | 'no-op'
-  | 'atomic-aborted' | 'host-error' | 'encoding'
+  | 'atomic-aborted' | 'host-error' | 'encoding' | 'file-changed'
   | (string & {});
 
 /** A file line near where a failed edit was aimed. */

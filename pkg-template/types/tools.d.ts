@@ -151,7 +151,7 @@ export interface ToolChangeResult {
   readonly filePath?: string;
   status: 'applied' | 'validated' | 'failed' | 'skipped';
   errorKind?: 'anchor-not-found' | 'ambiguous' | 'overlap' | 'no-op' | 'malformed' | 'file-not-found' | 'binary'
-    | 'encoding' | 'path-escape' | 'previous-failed' | 'atomic-aborted' | 'host-error' | string;
+    | 'encoding' | 'path-escape' | 'previous-failed' | 'atomic-aborted' | 'host-error' | 'file-changed' | string;
   /** "call 2 (edit_file), edit 3, src/app.py: old_string is not unique (lines 12, 40); ..." */
   reason?: string;
   /** 1-based line where the change applied, or the best guess where it was aimed. */

@@ -137,6 +137,9 @@ pub struct ToolCallPreview {
     files: HashMap<String, Option<String>>,
     /// True: a path not in `files` has no file; false: ask with `wanted_file`.
     complete_map: bool,
+    /// Files the host refused to read, by normalised path: the message, and
+    /// whether it refused the path as leading outside the root.
+    refused: HashMap<String, (String, bool)>,
     events: Vec<PreviewEvent>,
     finished: bool,
     edits_done: usize,
@@ -173,6 +176,7 @@ impl ToolCallPreview {
             edit: Edit::default(),
             files: HashMap::new(),
             complete_map: false,
+            refused: HashMap::new(),
             events: Vec::new(),
             finished: false,
             edits_done: 0,
@@ -218,6 +222,22 @@ impl ToolCallPreview {
         self.attach();
         self.pump();
         self.take_events()
+    }
+
+    /// A file asked for by [`ToolCallPreview::wanted_file`] that the host
+    /// refused to read (`escape`: as leading outside the root, such as a
+    /// symbolic link out of it); returns the events it made true.
+    pub fn provide_refused(
+        &mut self,
+        path: &str,
+        message: &str,
+        escape: bool,
+    ) -> Vec<PreviewEvent> {
+        let key = normalize(path).unwrap_or_else(|_| path.to_string());
+        self.refused
+            .entry(key)
+            .or_insert_with(|| (message.to_string(), escape));
+        self.provide_file(path, None)
     }
 
     /// A chunk of the arguments' JSON; returns the events it made true.
@@ -425,6 +445,23 @@ impl ToolCallPreview {
         let Some(file) = self.edit.file.as_ref() else {
             return;
         };
+        let path = self.edit.path.clone().unwrap_or_default();
+        let refused = normalize(&path).ok().and_then(|k| self.refused.get(&k));
+        if let Some((message, escape)) = refused {
+            // The applier reads the same refusal: its verdict, once the old
+            // text has started (an empty one is refused first).
+            if self.edit.create || (self.edit.has_old && !self.edit.old.is_empty()) {
+                let v = verdict::tool_edit_refused(
+                    &self.tool_name(),
+                    self.arguments(),
+                    &path,
+                    message,
+                    *escape,
+                );
+                self.fail(Failure::of(&v.kind, v.reason));
+            }
+            return;
+        }
         if self.edit.create {
             return;
         }

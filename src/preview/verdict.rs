@@ -139,7 +139,29 @@ pub(super) fn tool_edit(
     path: &str,
     content: Option<&str>,
 ) -> Verdict {
-    let (mut host, key) = host_with(path, content);
+    let (host, key) = host_with(path, content);
+    tool_edit_on(tool, args, host, &key)
+}
+
+/// [`tool_edit`] of a file the host refused to read (`message`; `escape`:
+/// as leading outside the root): the applier reads the same refusal, so
+/// the preview gives its verdict.
+pub(super) fn tool_edit_refused(
+    tool: &str,
+    args: serde_json::Value,
+    path: &str,
+    message: &str,
+    escape: bool,
+) -> Verdict {
+    let (mut host, key) = host_with(path, None);
+    host.unreadable.insert(key.clone(), message.to_string());
+    if escape {
+        host.escapes.insert(key.clone());
+    }
+    tool_edit_on(tool, args, host, &key)
+}
+
+fn tool_edit_on(tool: &str, args: serde_json::Value, mut host: MemoryHost, key: &str) -> Verdict {
     let call = ToolCall::new(tool, args);
     let r = apply_tool_calls(
         std::slice::from_ref(&call),
@@ -151,5 +173,5 @@ pub(super) fn tool_edit(
     };
     let e = &first.edit;
     let applied = r.ok && matches!(e.status, Status::Applied);
-    Verdict::of(e, applied, &host, &key)
+    Verdict::of(e, applied, &host, key)
 }

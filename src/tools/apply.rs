@@ -45,11 +45,10 @@ pub struct ToolOptions {
     /// editor tool's `max_characters`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_characters: Option<usize>,
-    /// Per file, the texts it had before each change an edit session
-    /// recorded, oldest first (`null`: the file did not exist). `undo_edit`
-    /// goes back one step.
+    /// Per file, what an edit session holds of it for `undo_edit` (see
+    /// [`FileHistory`]): only the texts this reply's undos may go back to.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub history: BTreeMap<String, Vec<Option<String>>>,
+    pub history: BTreeMap<String, FileHistory>,
     /// Folder listings for `view` of a folder (path → entries), from the host's `listDir`.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub listings: BTreeMap<String, Vec<String>>,
@@ -79,6 +78,71 @@ impl Default for ToolOptions {
 
 /// How many earlier versions of a file a session keeps for `undo_edit`.
 pub const HISTORY_DEPTH: usize = 20;
+
+/// What an edit session holds of one file, as a reply is given it.
+///
+/// A session keeps up to [`HISTORY_DEPTH`] earlier texts per file; a reply
+/// is given only the most recent ones it may go back to (one per
+/// `undo_edit` of that file: [`tool_undo_counts`]), so a session costs each
+/// call what it changes, not its whole history.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct FileHistory {
+    /// The most recent texts the file had before a change, oldest first
+    /// (`null`: the file did not exist). `undo_edit` goes back one step.
+    pub before: Vec<Option<String>>,
+    /// How many texts the session holds in all (`before` may be fewer).
+    pub depth: usize,
+    /// [`fingerprint`] of the file as the session's last change left it:
+    /// `undo_edit` refuses (`file-changed`) when the file holds something
+    /// else, rather than discard another writer's change. Absent: not checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written: Option<String>,
+}
+
+/// How a reply changed a file's history, for the session to carry out:
+/// take `undone` texts off the end, add `pushed`, then drop `drop_oldest`
+/// from the start (the session keeps [`HISTORY_DEPTH`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HistoryUpdate {
+    pub undone: usize,
+    /// The texts before each change the reply made, oldest first.
+    pub pushed: Vec<Option<String>>,
+    pub drop_oldest: usize,
+    /// [`fingerprint`] of the file as the reply left it.
+    pub written: String,
+}
+
+impl FileHistory {
+    /// Carries out `update` on a history that holds every text (as a Rust
+    /// caller keeps it; the JavaScript session does the same with its own).
+    pub fn apply(&mut self, update: HistoryUpdate) {
+        let kept = self.before.len().saturating_sub(update.undone);
+        self.before.truncate(kept);
+        self.before.extend(update.pushed);
+        let dropped = update.drop_oldest.min(self.before.len());
+        self.before.drain(..dropped);
+        self.depth = self.before.len();
+        self.written = Some(update.written);
+    }
+}
+
+/// A short fingerprint of a file's bytes (`None`: no file): its length and
+/// a 64-bit hash. It tells whether a file still holds what an edit session
+/// wrote; it is no defence against someone who crafts a collision, who
+/// could as well write the file after the check.
+pub fn fingerprint(bytes: Option<&[u8]>) -> String {
+    use std::hash::Hasher;
+    match bytes {
+        None => "none".to_string(),
+        Some(bytes) => {
+            let mut h = crate::apply::PathHasher::default();
+            h.write(bytes);
+            format!("{}:{:016x}", bytes.len(), h.finish())
+        }
+    }
+}
 
 /// The result of one change: one `write_file` call, one edit of a batched
 /// `edit_file`, one single `edit_file`, or one entry of `changes`.
@@ -169,10 +233,11 @@ pub struct ToolApplyResult {
     pub call_results: Vec<CallResult>,
     #[serde(default)]
     pub files_deleted: Vec<String>,
-    /// The edit session's history after this reply, for the files it changed
-    /// (kept by the JS session object; empty unless a history was given or changed).
+    /// How this reply changed the edit session's history, for each file whose
+    /// history it changed (the JS session object carries it out; empty in a
+    /// dry run and when nothing was written).
     #[serde(skip_serializing_if = "BTreeMap::is_empty", default)]
-    pub history: BTreeMap<String, Vec<Option<String>>>,
+    pub history: BTreeMap<String, HistoryUpdate>,
     /// Each file the calls changed (or, in a dry run, would change): its
     /// content before and after, in first-changed order.
     #[serde(default)]
@@ -194,6 +259,21 @@ pub fn tool_call_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String>
         }
     }
     paths
+}
+
+/// Per normalised path, how many `undo_edit` calls name it: how many of
+/// the session's most recent texts of that file the reply is given.
+pub fn tool_undo_counts(calls: &[ToolCall], options: &ToolOptions) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
+    for item in plan(calls, options.project_dir.as_deref()) {
+        if !matches!(item.op, Ok(Op::Provider(ProviderOp::Undo))) {
+            continue;
+        }
+        if let Ok(path) = confine(&item.path, &options.allow_folders) {
+            *counts.entry(path).or_insert(0) += 1;
+        }
+    }
+    counts
 }
 
 /// The paths `view` commands name, normalised (`.` for the project root):
@@ -230,9 +310,24 @@ pub(super) struct FileState {
     /// Why it cannot be edited (binary, not UTF-8, unreadable).
     pub(super) unusable: Option<(ErrorKind, String)>,
     pub(super) touched: bool,
-    /// The session's earlier texts of this file (for `undo_edit`).
+    /// The session's most recent earlier texts of this file given to the
+    /// reply, then those of the reply's own changes (for `undo_edit`).
     pub(super) history: Vec<Option<String>>,
-    pub(super) history_changed: bool,
+    /// How many texts the session holds for this file in all.
+    history_depth: usize,
+    /// How many texts of the session `history` started with.
+    history_given: usize,
+    /// How many of those are still in `history` (the rest were undone).
+    history_kept: usize,
+    history_changed: bool,
+    /// The file did not hold what the session last wrote when it was read
+    /// (another writer changed it): going back to the session's texts would
+    /// discard that change.
+    history_stale: bool,
+    /// The body as the last change with a history entry (or undo) left it,
+    /// as [`FileState::body_key`]: a change made since without one (another
+    /// tool's) would be discarded by `undo_edit`.
+    undo_tip: Option<u64>,
 }
 
 impl FileState {
@@ -247,7 +342,12 @@ impl FileState {
             unusable: None,
             touched: false,
             history: Vec::new(),
+            history_depth: 0,
+            history_given: 0,
+            history_kept: 0,
             history_changed: false,
+            history_stale: false,
+            undo_tip: None,
         }
     }
 
@@ -298,6 +398,78 @@ impl FileState {
         } else {
             self.text.encode(body, self.final_newline, policy)
         })
+    }
+
+    /// Takes the session's history of this file: the file is as the
+    /// session left it when its bytes have the fingerprint the session
+    /// recorded (or none was recorded).
+    fn take_history(&mut self, given: Option<&FileHistory>) {
+        let Some(given) = given else { return };
+        self.history = given.before.clone();
+        self.history_given = self.history.len();
+        self.history_kept = self.history.len();
+        self.history_depth = given.depth.max(self.history.len());
+        self.history_stale = given
+            .written
+            .as_ref()
+            .is_some_and(|written| *written != fingerprint(self.original.as_deref()));
+        self.undo_tip = (!self.history.is_empty()).then(|| self.body_key());
+    }
+
+    /// Why `undo_edit` must not go back one step now, if it must not.
+    fn undo_refusal(&self) -> Option<&'static str> {
+        // The last text is one of the session's (not of this reply's changes).
+        let from_session = self.history.len() <= self.history_kept;
+        if (from_session && self.history_stale) || self.undo_tip != Some(self.body_key()) {
+            Some("changed after the last edit made through this edit session (another writer changed it), so undo_edit would discard that change; nothing was undone. View the file and change it with str_replace or insert.")
+        } else {
+            None
+        }
+    }
+
+    /// A hash of the body as it is now (and whether it ends with a newline).
+    fn body_key(&self) -> u64 {
+        use std::hash::Hasher;
+        let mut h = crate::apply::PathHasher::default();
+        match &self.body {
+            None => h.write_u8(0),
+            Some(body) => {
+                h.write(body.as_bytes());
+                h.write_u8(1 + u8::from(self.final_newline));
+            }
+        }
+        h.finish()
+    }
+
+    /// Records the text before a change that `undo_edit` can go back to.
+    fn push_history(&mut self, before: Option<String>) {
+        self.history.push(before);
+        self.history_changed = true;
+        self.undo_tip = Some(self.body_key());
+    }
+
+    /// How this reply changed the history, for the session; hands over
+    /// the texts of the reply's own changes.
+    fn take_history_update(&mut self) -> HistoryUpdate {
+        let undone = self.history_given - self.history_kept;
+        // The session's texts that stay (the given ones are its most recent).
+        let mut left = self.history_depth - undone;
+        // Those of a file another writer changed lead back to before that
+        // change: they are dropped once the reply has changes of its own.
+        let stale = if self.history_stale { left } else { 0 };
+        left -= stale;
+        let pushed = self
+            .history
+            .split_off(self.history_kept.min(self.history.len()));
+        let too_many = (left + pushed.len()).saturating_sub(HISTORY_DEPTH);
+        // Texts that would be dropped at once are not sent.
+        let skip = too_many.saturating_sub(left).min(pushed.len());
+        HistoryUpdate {
+            undone,
+            pushed: pushed.into_iter().skip(skip).collect(),
+            drop_oldest: stale + too_many - skip,
+            written: String::new(),
+        }
     }
 
     /// Goes back to a text from the history (`None`: the file did not exist).
@@ -596,14 +768,13 @@ pub fn apply_tool_calls(
             }
         };
         if staged.get(&path).is_none() {
-            let history = options.history.get(&path).cloned().unwrap_or_default();
             if path == "." {
                 staged.insert(&path, FileState::load_missing(), false, None);
             } else {
                 staged.load_all(host, &path, FileState::open);
             }
             if let Some(state) = staged.get_mut(&path).and_then(|s| s.doc.as_mut()) {
-                state.history = history;
+                state.take_history(options.history.get(&path));
             }
             staged.touch(&path);
         }
@@ -694,18 +865,32 @@ pub fn apply_tool_calls(
                     previous_failed(&mut push, None, first);
                     continue;
                 }
-                let outcome = match state.history.pop() {
+                let unusable = super::provider::unusable_outcome(state);
+                let refusal = match (&unusable, state.history.is_empty()) {
+                    (None, false) => state.undo_refusal(),
+                    _ => None,
+                };
+                let outcome = match (state.history.is_empty(), unusable, refusal) {
                     // Nothing to undo is a failed request, not an edit that changes nothing.
-                    None => Outcome {
+                    (true, _, _) => Outcome {
                         status: Status::Failed,
                         ..Outcome::fail(
                             ErrorKind::NoOp,
                             format!("No edit history found for {path}. undo_edit only reverts changes made through this edit session; to change the file, use str_replace or insert."),
                         )
                     },
-                    Some(previous) => {
+                    // A path the host refuses (a link leading out of the root) is not written.
+                    (false, Some(unusable), _) => unusable,
+                    // Going back would discard what another writer put in the file since.
+                    (false, None, Some(why)) => {
+                        Outcome::fail(ErrorKind::FileChanged, format!("{path} {why}"))
+                    }
+                    (false, None, None) => {
+                        let previous = state.history.pop().flatten();
+                        state.history_kept = state.history_kept.min(state.history.len());
                         state.history_changed = true;
                         state.restore(previous.as_deref());
+                        state.undo_tip = Some(state.body_key());
                         let now = match state.body.as_deref() {
                             None => format!("{path} did not exist before that edit, so it is deleted."),
                             Some(body) => {
@@ -790,8 +975,7 @@ pub fn apply_tool_calls(
                     *failed_at = Some(item.call_index);
                     state.touched = was_touched;
                 } else if state.body != body_before {
-                    state.history.push(before);
-                    state.history_changed = true;
+                    state.push_history(before);
                 }
                 let (old, new) = match op {
                     ProviderOp::Replace { old, new, .. } => (old.as_str(), new.as_str()),
@@ -849,15 +1033,21 @@ pub fn apply_tool_calls(
     }
 
     // Everything applies: encode and write the changed files together.
-    for (path, slot) in staged.in_order() {
-        let Some(state) = slot.doc.as_ref() else {
-            continue;
-        };
-        if state.history_changed && !options.dry_run {
-            let mut history = state.history.clone();
-            let excess = history.len().saturating_sub(HISTORY_DEPTH);
-            history.drain(..excess);
-            out.history.insert(path.to_string(), history);
+    // What the session keeps: the texts before the reply's changes (moved,
+    // not copied), and the fingerprint of each file as the reply leaves it.
+    let history_paths: Vec<String> = staged
+        .in_order()
+        .filter(|(_, slot)| slot.doc.as_ref().is_some_and(|s| s.history_changed))
+        .map(|(path, _)| path.to_string())
+        .collect();
+    if !options.dry_run {
+        for path in history_paths {
+            if let Some(state) = staged.get_mut(&path).and_then(|s| s.doc.as_mut()) {
+                let mut update = state.take_history_update();
+                // Unless the reply writes the file, it stays as it was read.
+                update.written = fingerprint(state.original.as_deref());
+                out.history.insert(path, update);
+            }
         }
     }
     let finished = staged.finish_with(
@@ -927,6 +1117,19 @@ pub fn apply_tool_calls(
         out.errors.push(format!(
             "the files were written but could not be staged ({e})."
         ));
+    }
+    for change in &committed.file_changes {
+        if let Some(update) = out.history.get_mut(&change.path) {
+            update.written = fingerprint(change.after.as_deref().map(str::as_bytes));
+        }
+        // A move leaves no file at its source.
+        if let Some(update) = change
+            .moved_from
+            .as_ref()
+            .and_then(|p| out.history.get_mut(p))
+        {
+            update.written = fingerprint(None);
+        }
     }
     out.file_changes = committed.file_changes;
     for r in results.iter_mut() {

@@ -36,8 +36,9 @@ mod status;
 pub(crate) mod strict;
 
 pub use apply::{
-    apply_tool_calls, tool_call_paths, tool_view_paths, CallResult, Matching, NewlinePolicy,
-    ToolApplyResult, ToolChangeResult, ToolOptions, HISTORY_DEPTH,
+    apply_tool_calls, fingerprint, tool_call_paths, tool_undo_counts, tool_view_paths, CallResult,
+    FileHistory, HistoryUpdate, Matching, NewlinePolicy, ToolApplyResult, ToolChangeResult,
+    ToolOptions, HISTORY_DEPTH,
 };
 pub use calls::{AnchoredChange, CallKind, ToolCall};
 pub use provider::numbered;

@@ -720,11 +720,14 @@ pub fn detect_shell_suggestions(text: &str) -> Vec<String> {
 /// The instructions for the model for one edit style.
 #[cfg(feature = "full")]
 #[wasm_bindgen(js_name = systemPrompt)]
-pub fn system_prompt(kind: &str) -> Result<String, JsError> {
+pub fn system_prompt(kind: &str) -> Result<String, JsValue> {
+    // A name the core does not know is a wrong argument: a TypeError, as the
+    // JS checks throw.
     crate::prompts::system_prompt(kind).ok_or_else(|| {
-        JsError::new(&format!(
+        js_sys::TypeError::new(&format!(
             "editblocks: systemPrompt does not know {kind:?}; use 'edit-repl', 'anchored', 'search-replace', 'apply-patch', 'unified-diff', 'tools' or 'hashline'"
         ))
+        .into()
     })
 }
 

@@ -290,6 +290,15 @@ impl RawToolCallPreview {
         self.pending_events.len() as u32
     }
 
+    /// The file asked for, which the host refused to read (`escape`: as
+    /// leading outside the root).
+    #[wasm_bindgen(js_name = provideRefused)]
+    pub fn provide_refused(&mut self, path: &str, message: &str, escape: bool) -> u32 {
+        let events = self.inner.provide_refused(path, message, escape);
+        self.pending_events.extend(events);
+        self.pending_events.len() as u32
+    }
+
     pub fn events(&mut self) -> Result<JsValue, JsError> {
         events_to_js(&std::mem::take(&mut self.pending_events))
     }

@@ -9,16 +9,23 @@ use crate::tools::{self, DiffMode, Local, RetryInput, SchemaApi, ToolCall, ToolO
 
 const MODES: &str = "'search_replace_multi', 'search_replace', 'anchored', 'off', 'text_editor', 'text_editor_20250124', 'gemini_cli', 'hashline' or 'apply_patch'";
 
-fn diff_mode(value: &JsValue) -> Result<DiffMode, JsError> {
+/// A wrong argument is a TypeError naming it, as the JS checks throw.
+fn type_error(message: String) -> JsValue {
+    js_sys::TypeError::new(&message).into()
+}
+
+fn diff_mode(value: &JsValue, function: &str) -> Result<DiffMode, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(DiffMode::default());
     }
-    let name = value
-        .as_string()
-        .ok_or_else(|| JsError::new(&format!("editblocks: diffMode must be a string: {MODES}")))?;
+    let name = value.as_string().ok_or_else(|| {
+        type_error(format!(
+            "editblocks: {function}: diffMode must be a string: {MODES}"
+        ))
+    })?;
     DiffMode::from_name(&name).ok_or_else(|| {
-        JsError::new(&format!(
-            "editblocks: unknown diffMode {name:?}; use {MODES}"
+        type_error(format!(
+            "editblocks: {function}: unknown diffMode {name:?}; use {MODES}"
         ))
     })
 }
@@ -39,8 +46,8 @@ fn calls_from(value: JsValue) -> Result<Vec<ToolCall>, JsError> {
 /// `toolSchemas(diffMode?, { api? })`: the tool definitions for a diff mode,
 /// as JSON text (parsed in JS, which keeps the property order).
 #[wasm_bindgen(js_name = toolsSchemas)]
-pub fn tools_schemas(mode: JsValue, options: JsValue) -> Result<String, JsError> {
-    let mode = diff_mode(&mode)?;
+pub fn tools_schemas(mode: JsValue, options: JsValue) -> Result<String, JsValue> {
+    let mode = diff_mode(&mode, "toolSchemas")?;
     let api = if options.is_undefined() || options.is_null() {
         SchemaApi::default()
     } else {
@@ -52,14 +59,15 @@ pub fn tools_schemas(mode: JsValue, options: JsValue) -> Result<String, JsError>
             Some(v) => {
                 let name = v.as_string().unwrap_or_default();
                 SchemaApi::from_name(&name).ok_or_else(|| {
-                    JsError::new(&format!(
-                        "editblocks: unknown api {name:?}; use 'plain', 'openai', 'openai-responses', 'anthropic' or 'gemini'"
+                    type_error(format!(
+                        "editblocks: toolSchemas: unknown api {name:?}; use 'plain', 'openai', 'openai-responses', 'anthropic' or 'gemini'"
                     ))
                 })?
             }
         }
     };
-    tools::tool_schemas_for(mode, api).map_err(|why| JsError::new(&format!("editblocks: {why}")))
+    tools::tool_schemas_for(mode, api)
+        .map_err(|why| JsValue::from(JsError::new(&format!("editblocks: {why}"))))
 }
 
 /// The normalised paths `view` commands name (`.` for the root): JS lists
@@ -75,6 +83,18 @@ pub fn tools_view_paths(calls: JsValue, options: JsValue) -> Result<Vec<String>,
 pub fn tools_call_paths(calls: JsValue, options: JsValue) -> Result<Vec<String>, JsError> {
     let options: ToolOptions = from_js_or_default(options, "options")?;
     Ok(tools::tool_call_paths(&calls_from(calls)?, &options))
+}
+
+/// The normalised path of each `undo_edit` call, once per call: the edit
+/// session passes that many of the file's most recent texts in `options.history`.
+#[wasm_bindgen(js_name = toolsUndoPaths)]
+pub fn tools_undo_paths(calls: JsValue, options: JsValue) -> Result<Vec<String>, JsError> {
+    let options: ToolOptions = from_js_or_default(options, "options")?;
+    let counts = tools::tool_undo_counts(&calls_from(calls)?, &options);
+    Ok(counts
+        .into_iter()
+        .flat_map(|(path, count)| std::iter::repeat(path).take(count))
+        .collect())
 }
 
 /// Runs the calls over a snapshot of the files; returns
@@ -138,6 +158,9 @@ pub fn tools_retry_context(result: JsValue, calls_json: Option<String>) -> Resul
 
 /// The system prompt for one diff mode.
 #[wasm_bindgen(js_name = toolsSystemPrompt)]
-pub fn tools_system_prompt(mode: JsValue) -> Result<String, JsError> {
-    Ok(tools::system_prompt_for(diff_mode(&mode)?))
+pub fn tools_system_prompt(mode: JsValue) -> Result<String, JsValue> {
+    Ok(tools::system_prompt_for(diff_mode(
+        &mode,
+        "toolSystemPrompt",
+    )?))
 }

@@ -115,7 +115,7 @@ test('a host read error becomes a failed edit, not an exception', async () => {
 
 test('misuse is a JS error naming the problem', async () => {
   assert.throws(() => applyEditsSync(42, memoryHost({})), /reply \(string\) or an array of EditBlock/);
-  assert.throws(() => applyEditsSync([{ filePath: 'a' }], memoryHost({})), /invalid edit blocks.*format/);
+  assert.throws(() => applyEditsSync([{ filePath: 'a' }], memoryHost({})), { name: 'TypeError', message: /applyEditsSync: blocks\[0\]\.format must be one of "edit-repl", .*got none/ });
   assert.throws(() => applyEditsSync([FIX], memoryHost({}), { dryrun: true }), /unknown option "dryrun" for applyEdits/);
   assert.throws(() => applyEditsSync([FIX], { readFile() {} }), /readFile\(path\) and writeFile/);
   assert.throws(() => applyEditsSync([FIX], asyncHost({ 'src/math.py': MATH })), /returned a Promise; use the async function/);
@@ -134,7 +134,7 @@ test('blocks read as JSON or as objects give one answer: NaN and Infinity are re
   assert.equal(applyEditsSync([{ ...FIX, lineHint: null }], withNull).results[0].status, 'applied');
   // A field JSON reads but the block type does not (a string for a number)
   // is refused with the objects' message.
-  assert.throws(() => applyEditsSync([{ ...FIX, lineNumber: '3' }], memoryHost({})), /invalid edit blocks \(expected EditBlock objects with format and filePath\): Error: invalid type: string "3", expected u32$/);
+  assert.throws(() => applyEditsSync([{ ...FIX, lineNumber: '3' }], memoryHost({})), { name: 'TypeError', message: /applyEditsSync: blocks\[0\]\.lineNumber must be a whole number from 0 to 4294967295, got "3"$/ });
   // A lone surrogate (JSON escapes it; the core's JSON reader refuses it)
   // is read as the objects are.
   const lone = { ...FIX, rawBlock: 'x\uD800y' };

@@ -193,6 +193,53 @@ test('the errors name the function, the argument and what was expected', () => {
   assert.throws(() => api.validateEdit('block', 'x'), { name: 'TypeError', message: /validateEdit: block must be an edit block object/ });
 });
 
+test('a wrong argument is a TypeError or RangeError naming it, not an Error in serde or fs words', () => {
+  const host = memoryHost();
+  const cases = [
+    // A misspelt patch operation would read as a block without one: an update.
+    [() => api.applyEditsSync([{ ...block, operation: 'exec' }], host, { dryRun: true }), TypeError, /applyEditsSync: blocks\[0\]\.operation must be one of "add", "delete", "update" \(or absent\), got "exec"/],
+    [() => api.applyEditsSync([{ ...block, format: 'apply-patch', operation: 'exec' }], host), TypeError, /blocks\[0\]\.operation must be one of/],
+    [() => api.validateEdit({ ...block, operation: 'exec' }, 'old\n'), TypeError, /validateEdit: block\.operation must be one of/],
+    [() => api.applyToContent({ ...block, format: 'bogus' }, 'old\n'), TypeError, /applyToContent: block\.format must be one of "edit-repl", .*got "bogus"/],
+    [() => api.applyEditsSync([block, { ...block, format: 5 }], host), TypeError, /applyEditsSync: blocks\[1\]\.format must be one of .*got 5/],
+    [() => api.applyToolCallsSync([], host, { maxCharacters: -1 }), RangeError, /applyToolCalls option maxCharacters must be a whole number from 0, got -1/],
+    [() => api.applyToolCallsSync([], host, { maxCharacters: 1.5 }), TypeError, /option maxCharacters must be a whole number from 0, got 1\.5/],
+    [() => api.toolSchemas('text_editor', { api: 'anthropic', maxCharacters: -1 }), RangeError, /toolSchemas option maxCharacters must be a whole number from 0/],
+    [() => api.nodeHost(process.cwd(), { stateDir: 5 }), TypeError, /nodeHost: options\.stateDir must be a string or absent, got 5/],
+    [() => api.nodeHost(process.cwd(), 5), TypeError, /nodeHost: options must be an object/],
+    [() => api.toolSystemPrompt('bogus'), TypeError, /toolSystemPrompt: unknown diffMode "bogus"; use 'search_replace_multi'/],
+    [() => api.toolSchemas('bogus'), TypeError, /toolSchemas: unknown diffMode "bogus"/],
+    [() => api.toolSchemas('text_editor', { api: 'bogus' }), TypeError, /toolSchemas: unknown api "bogus"/],
+    [() => api.systemPrompt('bogus'), TypeError, /systemPrompt does not know "bogus"/],
+    [() => new api.EditSession().depth(5), TypeError, /EditSession\.depth: path must be a string, got 5/],
+    [() => new api.EditSession().clear({}), TypeError, /EditSession\.clear: path must be a string, got an object/],
+    [() => new api.EditSession().clear(null), TypeError, /EditSession\.clear: path must be a string, got null/],
+    // An EditBlock's fields, named where they are.
+    [() => api.validateEdit({ ...block, filePath: undefined }, 'old\n'), TypeError, /validateEdit: block\.filePath must be a string, got a undefined|validateEdit: block\.filePath must be a string/],
+    [() => api.applyToContent({ ...block, oldLines: null }, 'old\n'), TypeError, /applyToContent: block\.oldLines must be a string, got null/],
+    [() => api.applyEditsSync([{ ...block, lineNumber: -1 }], host), RangeError, /blocks\[0\]\.lineNumber must be a whole number from 0 to 4294967295, got -1/],
+    // The hashline options and a result given back.
+    [() => api.hashlineSystemPrompt({ width: -7 }), RangeError, /hashlineSystemPrompt width must be an integer from 1 to 12, got -7/],
+    [() => api.applyHashlineEditSync({ path: 'a.txt', edits: [] }, host, { width: 0 }), RangeError, /applyHashlineEditSync width must be an integer from 1 to 12, got 0/],
+    [() => api.formatHashlines('a\n', { startLine: -1 }), RangeError, /formatHashlines option startLine must be a whole number from 0, got -1/],
+    [() => api.retryContext({ errors: null, calls: [] }), TypeError, /retryContext: result\.errors must be an array, got null/],
+    [() => api.retryContext({ errors: [5], calls: [] }), TypeError, /retryContext: result\.errors\[0\] must be a string, got 5/],
+  ];
+  for (const [call, ErrorClass, message] of cases) {
+    assert.throws(call, (e) => {
+      assert.equal(e.constructor, ErrorClass, `${call}: ${e.constructor.name}: ${e.message}`);
+      assert.match(e.message, message);
+      return true;
+    });
+  }
+  // What is right still works.
+  const session = new api.EditSession();
+  assert.equal(session.depth('a.txt'), 0);
+  session.clear('a.txt');
+  session.clear();
+  assert.equal(api.applyEditsSync([{ ...block, format: 'apply-patch', operation: 'update', hunks: [] }], host, { dryRun: true }).results.length, 1);
+});
+
 test('deep nesting is refused before it reaches the module, naming the limit and the place', () => {
   const host = memoryHost();
   assert.throws(() => api.applyToolCallsSync(VALUES['tool calls with deep arguments'], host), {

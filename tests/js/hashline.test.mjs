@@ -61,7 +61,8 @@ test('formatHashlines renders N#ID|content for a range', () => {
   assert.equal(formatHashlines(text, { startLine: 2, endLine: 2 }), `2#${lineId('beta')}|beta`);
   assert.equal(formatHashlines(text, { startLine: 9 }), '');
   assert.equal(formatHashlines('x\n', { width: 5 }), `1#${lineId('x', { width: 5 })}|x`);
-  assert.throws(() => formatHashlines(text, { startLine: 1.5 }), /startLine must be a whole, non-negative line number/);
+  assert.throws(() => formatHashlines(text, { startLine: 1.5 }), { name: 'TypeError', message: /formatHashlines option startLine must be a whole number from 0, got 1\.5/ });
+  assert.throws(() => formatHashlines(text, { endLine: -2 }), { name: 'RangeError', message: /formatHashlines option endLine must be a whole number from 0, got -2/ });
 });
 
 function readTree(dir) {

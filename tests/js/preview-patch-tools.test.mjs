@@ -177,3 +177,44 @@ test('renderInProgressEditBlock draws the open patch section in place; the incre
   assert.match(renderInProgressEditBlock(stream, { incremental: true }).reset, /data-section="2"/);
   stream.finish();
 });
+
+// A tool call whose file is a symbolic link into .git or out of the root:
+// nodeHost refuses to read it, the applier says path-escape, and so does
+// the preview (not "file not found, create it").
+test('ToolCallPreview over nodeHost gives the applier\'s verdict for a link into .git or out of the root', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-preview-links-'));
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-preview-outside-'));
+  fs.mkdirSync(path.join(dir, '.git'));
+  fs.writeFileSync(path.join(dir, '.git', 'config'), '[core]\n\tbare = false\n');
+  fs.writeFileSync(path.join(outside, 'kept.txt'), 'harmless\n');
+  fs.symlinkSync(path.join(dir, '.git', 'config'), path.join(dir, 'into-git.txt'));
+  fs.symlinkSync(path.join(outside, 'kept.txt'), path.join(dir, 'out.txt'));
+  const host = eb.nodeHost(dir, { git: false });
+  const calls = (file) => [
+    ['edit_file', { path: file, old_string: 'harmless', new_string: 'changed' }],
+    ['str_replace_based_edit_tool', { command: 'str_replace', path: file, old_str: 'bare = false', new_str: 'bare = true' }],
+  ];
+  for (const file of ['into-git.txt', 'out.txt']) {
+    for (const [name, args] of calls(file)) {
+      const applied = eb.applyToolCallsSync([{ name, arguments: args }], host, { dryRun: true });
+      const expected = applied.results[0];
+      assert.equal(expected.errorKind, 'path-escape', `${name} ${file}: the applier's verdict`);
+      for (const asyncHost of [false, true]) {
+        const readHost = asyncHost ? { readFile: async (p) => host.readFile(p) } : host;
+        const preview = new ToolCallPreview({ name, host: readHost });
+        const json = JSON.stringify(args);
+        const events = [];
+        for (let i = 0; i < json.length; i += 7) {
+          events.push(...preview.feed(json.slice(i, i + 7)));
+          if (asyncHost) await new Promise((r) => setImmediate(r));
+        }
+        events.push(...preview.finish());
+        const state = preview.preview();
+        assert.equal(state.errorKind ?? state.kind, 'path-escape', `${name} ${file} (${asyncHost ? 'async' : 'sync'}): ${JSON.stringify(state)}`);
+        assert.ok(!/create it|not found/i.test(JSON.stringify(state)), JSON.stringify(state));
+        assert.ok(events.some((e) => e.type === 'block-unmatched' && e.errorKind === 'path-escape'), JSON.stringify(events));
+      }
+    }
+  }
+  assert.equal(fs.readFileSync(path.join(outside, 'kept.txt'), 'utf8'), 'harmless\n');
+});

@@ -136,6 +136,68 @@ test('EditSession: undo_edit goes back one change at a time, per session, and on
   assert.throws(() => applyToolCallsSync([], host, { session: {} }), /session must be an EditSession/);
 });
 
+test('EditSession: several undo_edit calls in one reply go back as many steps, whatever the path spelling', () => {
+  const host = mapHost([['a.txt', '0\n']]);
+  const session = new EditSession();
+  for (let i = 0; i < 25; i++) {
+    const r = applyToolCallsSync([editor(`e${i}`, { command: 'str_replace', path: 'a.txt', old_str: `${i}\n`, new_str: `${i + 1}\n` })], host, { session });
+    assert.equal(r.ok, true, r.errors.join('\n'));
+  }
+  assert.equal(session.depth('a.txt'), 20, 'the session keeps the last 20');
+  const undo = applyToolCallsSync(
+    [editor('u1', { command: 'undo_edit', path: 'a.txt' }), editor('u2', { command: 'undo_edit', path: './a.txt' }), editor('u3', { command: 'undo_edit', path: 'a.txt' })],
+    host,
+    { session },
+  );
+  assert.equal(undo.ok, true, undo.errors.join('\n'));
+  assert.equal(host.files.get('a.txt'), '22\n');
+  assert.equal(session.depth('a.txt'), 17);
+  // Down to the oldest text kept, then no further.
+  const all = Array.from({ length: 17 }, (_, i) => editor(`v${i}`, { command: 'undo_edit', path: 'a.txt' }));
+  assert.equal(applyToolCallsSync(all, host, { session }).ok, true);
+  assert.equal(host.files.get('a.txt'), '5\n');
+  const none = applyToolCallsSync([editor('w', { command: 'undo_edit', path: 'a.txt' })], host, { session });
+  assert.match(none.callResults[0].output, /^No edit history found for a\.txt\./);
+});
+
+test('EditSession: undo_edit refuses (file-changed) when another writer changed the file since the edit', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-undo-changed-'));
+  fs.writeFileSync(path.join(dir, 'a.txt'), 'one\n');
+  const host = nodeHost(dir);
+  const session = new EditSession();
+  const edit = applyToolCallsSync([editor('t1', { command: 'str_replace', path: 'a.txt', old_str: 'one', new_str: 'two' })], host, { session, stage: false });
+  assert.equal(edit.ok, true);
+  fs.appendFileSync(path.join(dir, 'a.txt'), 'added by another writer\n');
+  const undo = applyToolCallsSync([editor('t2', { command: 'undo_edit', path: 'a.txt' })], host, { session, stage: false });
+  assert.equal(undo.ok, false);
+  assert.equal(undo.results[0].status, 'failed');
+  assert.equal(undo.results[0].errorKind, 'file-changed');
+  assert.match(undo.callResults[0].output, /^a\.txt changed after the last edit made through this edit session \(another writer changed it\), so undo_edit would discard that change; nothing was undone\./);
+  assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'two\nadded by another writer\n', 'the other writer\'s line is kept');
+  assert.equal(session.depth('a.txt'), 1);
+});
+
+test('EditSession: undo_edit of a file that became a link leading out of the root fails, and says so', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-undo-link-'));
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-undo-outside-'));
+  fs.writeFileSync(path.join(dir, 'a.txt'), 'one\n');
+  fs.writeFileSync(path.join(outside, 'kept.txt'), 'harmless\n');
+  const host = nodeHost(dir);
+  const session = new EditSession();
+  assert.equal(applyToolCallsSync([editor('t1', { command: 'str_replace', path: 'a.txt', old_str: 'one', new_str: 'two' })], host, { session, stage: false }).ok, true);
+  fs.rmSync(path.join(dir, 'a.txt'));
+  fs.symlinkSync(path.join(outside, 'kept.txt'), path.join(dir, 'a.txt'));
+  const undo = applyToolCallsSync([editor('t2', { command: 'undo_edit', path: 'a.txt' })], host, { session, stage: false });
+  assert.equal(undo.ok, false);
+  // Refused as every path-escape is: not done, and the reply is not written.
+  assert.equal(undo.results[0].status, 'skipped');
+  assert.equal(undo.results[0].errorKind, 'path-escape');
+  assert.equal(undo.callResults[0].ok, false);
+  assert.doesNotMatch(undo.callResults[0].output, /undone successfully/);
+  assert.equal(fs.readFileSync(path.join(outside, 'kept.txt'), 'utf8'), 'harmless\n');
+  assert.equal(fs.readlinkSync(path.join(dir, 'a.txt')), path.join(outside, 'kept.txt'));
+});
+
 test('view of a folder through nodeHost.listDir: two levels, hidden entries left out', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-view-'));
   fs.mkdirSync(path.join(dir, 'src/lib'), { recursive: true });
