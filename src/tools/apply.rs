@@ -947,12 +947,19 @@ fn is_root_view(item: &Planned) -> bool {
 
 /// One answer per call: its changes' outputs, numbered when a call made several.
 fn call_results(calls: &[ToolCall], results: &[ToolChangeResult]) -> Vec<CallResult> {
+    // Each call's results in their order, gathered in one pass (a filter per
+    // call would cost calls times results).
+    let mut per_call: Vec<Vec<&ToolChangeResult>> = vec![Vec::new(); calls.len()];
+    for r in results {
+        if let Some(mine) = per_call.get_mut(r.call_index) {
+            mine.push(r);
+        }
+    }
     calls
         .iter()
+        .zip(per_call)
         .enumerate()
-        .map(|(i, call)| {
-            let mine: Vec<&ToolChangeResult> =
-                results.iter().filter(|r| r.call_index == i).collect();
+        .map(|(i, (call, mine))| {
             let ok = !mine.is_empty()
                 && mine
                     .iter()
