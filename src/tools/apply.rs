@@ -183,12 +183,14 @@ pub struct ToolApplyResult {
 /// paths are left out (they are never read).
 pub fn tool_call_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
+    // Seen paths in a set: a search of the list per call costs calls times paths.
+    let mut seen = std::collections::HashSet::new();
     for item in plan(calls, options.project_dir.as_deref()) {
         if item.op.is_err() {
             continue;
         }
         if let Ok(path) = confine(&item.path, &options.allow_folders) {
-            if !paths.contains(&path) {
+            if seen.insert(path.clone()) {
                 paths.push(path);
             }
         }
@@ -200,6 +202,7 @@ pub fn tool_call_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String>
 /// the folders among them are listed through the host's `listDir`.
 pub fn tool_view_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for item in plan(calls, options.project_dir.as_deref()) {
         if !matches!(item.op, Ok(Op::Provider(ProviderOp::View { .. }))) {
             continue;
@@ -210,7 +213,7 @@ pub fn tool_view_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String>
             confine(&item.path, &options.allow_folders).map_err(|_| ())
         };
         if let Ok(path) = path {
-            if !paths.contains(&path) {
+            if seen.insert(path.clone()) {
                 paths.push(path);
             }
         }
