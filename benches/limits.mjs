@@ -12,13 +12,19 @@
 // 3. write-back of a mixed-ending (CRLF/LF) file after one block replaces
 //    N of its lines, next to the same edit in a uniform LF file;
 // 4. a stale hashline anchor on a 5 MB line, reported N times;
-// 5. renderEditsSummary of N results.
+// 5. renderEditsSummary of N results;
+// 6. an apply-patch update of N sections streamed with the live preview on;
+// 7. N identical old lines (indented differently from the file) against a
+//    200,000-line file holding them: live preview, a tolerant edit_file
+//    call, and an apply-patch hunk (found by its whitespace pass);
+// 8. N write_file calls in one applyToolCallsSync, then toolResultMessages;
+// 9. an EditSession: 200 str_replace calls on a 2 MB file, with and without one.
 //
 // The peer column is the same work on the release before these changes
 // (main at d5e1c4d), measured by the person who reported it: there is no
 // outside package doing the same, so the "before" figure is the peer.
 import { performance } from 'node:perf_hooks';
-import { applyEditsSync, applyToolCallsSync, applyHashlineEditSync, renderEditsSummary, EditSession } from '../pkg/node/index.mjs';
+import { EditStream, applyEditsSync, applyToolCallsSync, applyHashlineEditSync, parseEdits, renderEditsSummary, toolResultMessages, EditSession } from '../pkg/node/index.mjs';
 
 const memoryHost = (files) => ({
   files: new Map(Object.entries(files)),
@@ -115,13 +121,77 @@ for (const [n, before] of [[100000, ''], [1000000, '24 s, 1.6 GB']]) {
   row('renderEditsSummary', n, t, html.includes(`${n / 2 - 1000} more`), before);
 }
 
+// 6. An apply-patch update of N sections, streamed with the live preview on.
+function patchSectionsWithPreview() {
+  for (const [n, before] of [[10000, '2.2 s'], [100000, '> 90 s']]) {
+    const file = Array.from({ length: 3 * n }, (_, i) => `line ${i}\n`).join('');
+    let body = '';
+    for (let k = 0; k < n; k++) body += `@@\n line ${3 * k}\n-line ${3 * k + 1}\n+LINE ${3 * k + 1}\n`;
+    const reply = `*** Begin Patch\n*** Update File: f.txt\n${body}*** End Patch\n`;
+    const [t, preview] = time(() => {
+      const stream = new EditStream({ preview: { files: { 'f.txt': file } } });
+      for (let i = 0; i < reply.length; i += 4096) stream.feed(reply.slice(i, i + 4096));
+      stream.finish();
+      return stream.preview();
+    });
+    row('patch sections, live preview', n, t, preview.state === 'located' && preview.section === n, before);
+  }
+}
+
+// 7. N identical old lines, indented differently, against a 200,000-line file.
+function identicalOldLines() {
+  for (const [n, before] of [[2000, ''], [20000, 'preview 72 s, edit_file 86 s, patch 53 s']]) {
+    const from = 100000;
+    const file = Array.from({ length: 200000 }, (_, i) => (i >= from && i < from + n ? '    same();\n' : `    v_${i}();\n`)).join('');
+    const old = Array.from({ length: n }, () => '  same();').join('\n');
+    const neu = Array.from({ length: n }, () => '  other();').join('\n');
+    // Every old line replaced, once (edit_file re-indents the new lines; a patch writes them as given).
+    const changed = (text) => text.startsWith('    v_0();\n') && text.endsWith('    v_199999();\n') && text.split('other();').length === n + 1 && !text.includes('same();');
+    const reply = `f.txt\n<<<<<<< SEARCH\n${old}\n=======\n${neu}\n>>>>>>> REPLACE\n`;
+    const [t1, preview] = time(() => {
+      const stream = new EditStream({ preview: { files: { 'f.txt': file } } });
+      for (let i = 0; i < reply.length; i += 4096) stream.feed(reply.slice(i, i + 4096));
+      stream.finish();
+      return stream.preview();
+    });
+    // Exact matching (the preview's) finds no such line: no-match, from the first line.
+    row('identical old lines, live preview', n, t1, preview.state === 'no-match' && preview.since === 1, before);
+    let host = memoryHost({ 'f.txt': file });
+    const call = { name: 'edit_file', arguments: { path: 'f.txt', old_string: old, new_string: neu } };
+    const [t2, r2] = time(() => applyToolCallsSync([call], host));
+    row('identical old lines, edit_file (tolerant)', n, t2, r2.ok && changed(host.files.get('f.txt')));
+    const minus = old.split('\n').map((l) => `-${l}`).join('\n');
+    const plus = neu.split('\n').map((l) => `+${l}`).join('\n');
+    const blocks = parseEdits(`*** Begin Patch\n*** Update File: f.txt\n@@\n${minus}\n${plus}\n*** End Patch\n`);
+    host = memoryHost({ 'f.txt': file });
+    const [t3, r3] = time(() => applyEditsSync(blocks, host, { stage: false }));
+    row('identical old lines, apply-patch hunk', n, t3, r3.results[0].status === 'applied' && r3.results[0].matchedBy === 'whitespace' && changed(host.files.get('f.txt')));
+  }
+}
+
+// 8. N write_file calls in one applyToolCallsSync, then their answers.
+function manyToolCalls() {
+  for (const [n, before] of [[10000, ''], [100000, 'write 56 s, toolResultMessages 49 s']]) {
+    const calls = Array.from({ length: n }, (_, i) => ({ id: `call_${i}`, name: 'write_file', arguments: { path: `out/f${i}.txt`, content: `${i}\n` } }));
+    const host = memoryHost({});
+    const [t1, r] = time(() => applyToolCallsSync(calls, host));
+    row('write_file calls', n, t1, r.ok && host.files.size === n && host.files.get(`out/f${n - 1}.txt`) === `${n - 1}\n`, before);
+    const [t2, messages] = time(() => toolResultMessages(r, { api: 'openai' }));
+    row('  toolResultMessages of those', n, t2, messages.length === n && messages[n - 1].tool_call_id === `call_${n - 1}`);
+  }
+}
+
+patchSectionsWithPreview();
+identicalOldLines();
+manyToolCalls();
+
 const bad = rows.filter((r) => !r.check);
 if (bad.length) {
   console.error(`${bad.length} case(s) gave a wrong result`);
   process.exitCode = 1;
 }
 
-// 6. An edit session: str_replace on a 2 MB file, 200 calls in a row, with
+// 9. An edit session: str_replace on a 2 MB file, 200 calls in a row, with
 // an EditSession (undo_edit's history, 20 texts deep after 20 calls) and
 // without one. A call is given only the texts its undo_edit calls go back
 // to and hands back only the text before its own change, so both columns

@@ -363,6 +363,53 @@ pub fn find_all<S: AsRef<str>>(file: &[S], needle: &[&str], pass: Pass, from: us
     find_all_hashed(file, None, needle, pass, from).into_vec()
 }
 
+/// Every start `i` in `from..=hay - n` where needle items `0..n` equal the
+/// haystack items `i..i + n`, ascending, overlapping ones included: a
+/// Knuth–Morris–Pratt search, so that each haystack item is compared a
+/// bounded number of times however many places share a prefix with the
+/// needle (a naive window check costs places times needle lines on a run of
+/// identical lines). `same_needle(a, b)` compares two needle items,
+/// `same(i, j)` haystack item `i` with needle item `j`.
+pub(crate) fn sequence_starts(
+    hay: usize,
+    n: usize,
+    from: usize,
+    same_needle: impl Fn(usize, usize) -> bool,
+    mut same: impl FnMut(usize, usize) -> bool,
+) -> Vec<usize> {
+    let mut found = Vec::new();
+    if n == 0 || n > hay {
+        return found;
+    }
+    // border[j]: the length of the longest proper prefix of needle[..=j]
+    // that is also its suffix.
+    let mut border = vec![0usize; n];
+    let mut k = 0;
+    for j in 1..n {
+        while k > 0 && !same_needle(j, k) {
+            k = border[k - 1];
+        }
+        if same_needle(j, k) {
+            k += 1;
+        }
+        border[j] = k;
+    }
+    let mut j = 0;
+    for i in from..hay {
+        while j > 0 && !same(i, j) {
+            j = border[j - 1];
+        }
+        if same(i, j) {
+            j += 1;
+        }
+        if j == n {
+            found.push(i + 1 - n);
+            j = border[n - 1];
+        }
+    }
+    found
+}
+
 /// The starts a search found, ascending: the first held apart, so that a
 /// search finding one place (most of them) allocates nothing.
 #[derive(Debug, Default)]
@@ -430,7 +477,9 @@ fn find_all_hashed<S: AsRef<str>>(
                 break;
             }
         }
-        if let Some((k, slot)) = rarest {
+        // Many places times a long needle: checked in one pass below instead.
+        let few = |slot: &KeySlot| (slot.hits as usize).saturating_mul(n) <= file.len().max(64);
+        if let Some((k, slot)) = rarest.filter(|(_, slot)| few(slot)) {
             for p in ix.chain(slot) {
                 let Some(start) = p.checked_sub(k) else {
                     continue;
@@ -447,6 +496,9 @@ fn find_all_hashed<S: AsRef<str>>(
             }
             return found;
         }
+    }
+    if n > 1 {
+        return starts_in_one_pass(file, needle, pass, from);
     }
     if pass == Pass::Exact {
         let first = needle[0];
@@ -500,6 +552,100 @@ fn find_all_hashed<S: AsRef<str>>(
     for i in from..=last {
         if (0..n).all(|k| pass.normalize(file[i + k].as_ref()) == wanted[k]) {
             found.push(i);
+        }
+    }
+    found
+}
+
+/// [`find_all_hashed`] for a needle of two lines or more: each file line is
+/// compared a bounded number of times ([`sequence_starts`]). The boundary
+/// passes compare their first and last lines apart: their middle lines are
+/// searched for, and the two ends checked at each place found.
+fn starts_in_one_pass<S: AsRef<str>>(
+    file: &[S],
+    needle: &[&str],
+    pass: Pass,
+    from: usize,
+) -> Starts {
+    let mut found = Starts::default();
+    let n = needle.len();
+    let push_all = |found: &mut Starts, starts: Vec<usize>| {
+        for s in starts {
+            found.push(s);
+        }
+    };
+    match pass {
+        Pass::Exact => push_all(
+            &mut found,
+            sequence_starts(
+                file.len(),
+                n,
+                from,
+                |a, b| needle[a] == needle[b],
+                |i, j| same_str(file[i].as_ref(), needle[j]),
+            ),
+        ),
+        Pass::BoundaryPrefix | Pass::Substring => {
+            // Middle lines: equal trimmed (boundary) or as written (substring).
+            let norm = |l: &str| -> String {
+                if pass == Pass::BoundaryPrefix {
+                    l.trim().to_string()
+                } else {
+                    l.to_string()
+                }
+            };
+            let middle: Vec<String> = needle[1..n - 1].iter().map(|l| norm(l)).collect();
+            let last = n - 1;
+            let starts: Vec<usize> = if middle.is_empty() {
+                (from..=file.len() - n).collect()
+            } else {
+                sequence_starts(
+                    file.len().saturating_sub(1),
+                    middle.len(),
+                    from + 1,
+                    |a, b| middle[a] == middle[b],
+                    |i, j| {
+                        let f = file[i].as_ref();
+                        if pass == Pass::BoundaryPrefix {
+                            f.trim() == middle[j]
+                        } else {
+                            f == middle[j]
+                        }
+                    },
+                )
+                .into_iter()
+                .map(|m| m - 1)
+                .collect()
+            };
+            for i in starts {
+                let (f0, fl) = (
+                    AsRef::<str>::as_ref(&file[i]),
+                    AsRef::<str>::as_ref(&file[i + last]),
+                );
+                let hit = if pass == Pass::BoundaryPrefix {
+                    tolerant::boundary_window(&[f0, fl], &[needle[0], needle[last]])
+                } else {
+                    f0.ends_with(needle[0]) && fl.starts_with(needle[last])
+                };
+                if hit {
+                    found.push(i);
+                }
+            }
+        }
+        _ => {
+            let wanted: Vec<Cow<'_, str>> = needle.iter().map(|l| pass.normalize(l)).collect();
+            let mut lines: Vec<Option<Cow<'_, str>>> = vec![None; file.len()];
+            let starts = sequence_starts(
+                file.len(),
+                n,
+                from,
+                |a, b| wanted[a] == wanted[b],
+                |i, j| {
+                    let line = lines[i].get_or_insert_with(|| pass.normalize(file[i].as_ref()));
+                    *line == wanted[j]
+                },
+            );
+            push_all(&mut found, starts);
         }
     }
     found
@@ -776,5 +922,92 @@ mod tests {
             ),
             Located::NotFound
         );
+    }
+
+    /// The window check a search must agree with: every start whose lines
+    /// all match under `pass`.
+    fn naive_starts(file: &[&str], needle: &[&str], pass: Pass, from: usize) -> Vec<usize> {
+        let n = needle.len();
+        if n == 0 || n > file.len() {
+            return Vec::new();
+        }
+        (from..=file.len() - n)
+            .filter(|&i| match pass {
+                Pass::BoundaryPrefix => tolerant::boundary_window(&file[i..i + n], needle),
+                Pass::Substring => (0..n).all(|k| {
+                    let (f, w) = (file[i + k], needle[k]);
+                    match (k == 0, k + 1 == n) {
+                        (true, true) => f.contains(w),
+                        (true, false) => f.ends_with(w),
+                        (false, true) => f.starts_with(w),
+                        (false, false) => f == w,
+                    }
+                }),
+                _ => (0..n).all(|k| pass.normalize(file[i + k]) == pass.normalize(needle[k])),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn searches_in_one_pass_find_what_a_window_check_finds() {
+        // Few distinct lines, so that needles recur, overlap and share prefixes.
+        let pool = [
+            "a",
+            " a",
+            "a ",
+            "b",
+            "  b",
+            "",
+            "  ",
+            "\u{2014}x",
+            "-x",
+            "abcdefgh",
+            "abcdefghij",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        for _ in 0..400 {
+            let file: Vec<&str> = (0..next(30)).map(|_| pool[next(pool.len())]).collect();
+            let needle: Vec<&str> = (0..1 + next(5)).map(|_| pool[next(pool.len())]).collect();
+            let from = next(4);
+            for pass in [
+                Pass::Exact,
+                Pass::TrailingWhitespace,
+                Pass::Whitespace,
+                Pass::Punctuation,
+                Pass::BoundaryPrefix,
+                Pass::Substring,
+            ] {
+                assert_eq!(
+                    find_all(&file, &needle, pass, from),
+                    naive_starts(&file, &needle, pass, from),
+                    "{pass:?} {needle:?} in {file:?} from {from}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_run_of_identical_lines_is_searched_once() {
+        // 3,000 identical needle lines in a run of 4,000: 1,001 places,
+        // found by the one-pass search as by the window check.
+        let file: Vec<String> = (0..5000)
+            .map(|i| {
+                if (500..4500).contains(&i) {
+                    "  same();".to_string()
+                } else {
+                    format!("v{i}")
+                }
+            })
+            .collect();
+        let needle = vec!["same();"; 3000];
+        let starts = find_all(&file, &needle, Pass::Whitespace, 0);
+        assert_eq!(starts.len(), 1001);
+        assert_eq!((starts[0], starts[1000]), (500, 1500));
     }
 }

@@ -318,10 +318,6 @@ fn is_boundary_prefix(file_line: &str, old_line: &str) -> bool {
     want == have || (want.chars().count() >= MIN_PREFIX_CHARS && have.starts_with(want))
 }
 
-fn line_equal(pass: Pass, file_line: &str, old_line: &str) -> bool {
-    pass.normalize(file_line) == pass.normalize(old_line)
-}
-
 /// Every window of `file` that `pass` matches `old` in, overlapping ones
 /// included: (0-based first line, the match or the 0-based file line that
 /// pass 4 found cut short and could not complete).
@@ -345,24 +341,31 @@ fn line_matches(
     if pass >= Pass::Whitespace && old_lines.iter().all(|l| l.trim().is_empty()) {
         return Vec::new();
     }
-    let mut found = Vec::new();
-    for i in 0..=file.lines.len() - n {
-        let window = &file.lines[i..i + n];
-        let hit = match pass {
-            Pass::BoundaryPrefix => boundary_window(window, &old_lines),
-            _ => window
-                .iter()
-                .zip(&old_lines)
-                .all(|(f, o)| line_equal(pass, f, o)),
-        };
-        if hit {
-            found.push((
+    // The windows are found in one pass over the file (a window check per
+    // line costs lines times old lines on a run of identical lines).
+    let starts: Vec<usize> = match pass {
+        Pass::BoundaryPrefix => super::find_all(&file.lines, &old_lines, pass, 0),
+        _ => {
+            let wanted: Vec<_> = old_lines.iter().map(|l| pass.normalize(l)).collect();
+            let mut lines: Vec<Option<std::borrow::Cow<'_, str>>> = vec![None; file.lines.len()];
+            super::sequence_starts(
+                file.lines.len(),
+                n,
+                0,
+                |a, b| wanted[a] == wanted[b],
+                |i, j| *lines[i].get_or_insert_with(|| pass.normalize(file.lines[i])) == wanted[j],
+            )
+        }
+    };
+    starts
+        .into_iter()
+        .map(|i| {
+            (
                 i,
                 line_match_at(file, i, &old_lines, old_ends_nl, new, pass),
-            ));
-        }
-    }
-    found
+            )
+        })
+        .collect()
 }
 
 /// The match of `old_lines` on the window of `file` starting at line `i`,

@@ -31,7 +31,7 @@
 //! complete. [`PatchPreview::set_operation`] tells it outright.
 
 use super::failure::Failure;
-use super::verdict::{self, Located, Pass, Verdict};
+use super::verdict::{self, Pass, Verdict};
 use super::{PreviewEvent, PreviewState};
 use crate::block::{EditBlock, Format};
 use crate::patch::Operation;
@@ -137,12 +137,52 @@ struct LineIds {
     per_pass: Vec<(Pass, Vec<u32>)>,
     /// Whether a file line is blank (whitespace only).
     blank: Vec<bool>,
+    /// Per pass (as `per_pass`), the file's line indexes grouped by number,
+    /// ascending within a group: where a section's first old line may be
+    /// is looked up, not scanned for from its start on.
+    at: Vec<Positions>,
+}
+
+/// Line indexes grouped by number: those of number `k` are
+/// `lines[first[k]..first[k + 1]]`, ascending.
+struct Positions {
+    first: Vec<u32>,
+    lines: Vec<u32>,
+}
+
+impl Positions {
+    fn new(ids: &[u32], numbers: usize) -> Positions {
+        let mut first = vec![0u32; numbers + 1];
+        for &id in ids {
+            first[id as usize + 1] += 1;
+        }
+        for k in 1..first.len() {
+            first[k] += first[k - 1];
+        }
+        let mut next = first.clone();
+        let mut lines = vec![0u32; ids.len()];
+        for (i, &id) in ids.iter().enumerate() {
+            lines[next[id as usize] as usize] = i as u32;
+            next[id as usize] += 1;
+        }
+        Positions { first, lines }
+    }
+
+    /// The lines of number `id` at or after `from`, ascending.
+    fn of(&self, id: u32, from: usize) -> &[u32] {
+        let k = id as usize;
+        let (Some(&a), Some(&b)) = (self.first.get(k), self.first.get(k + 1)) else {
+            return &[];
+        };
+        let group = &self.lines[a as usize..b as usize];
+        &group[group.partition_point(|&l| (l as usize) < from)..]
+    }
 }
 
 impl LineIds {
     fn new(lines: &[String]) -> LineIds {
         let mut numbers = std::collections::HashMap::new();
-        let per_pass = verdict::patch_passes()
+        let per_pass: Vec<(Pass, Vec<u32>)> = verdict::patch_passes()
             .iter()
             .map(|&pass| {
                 let ids = lines
@@ -158,11 +198,27 @@ impl LineIds {
             })
             .collect();
         let blank = lines.iter().map(|l| l.trim().is_empty()).collect();
+        let count = numbers.len();
+        let at = per_pass
+            .iter()
+            .map(|(_, ids)| Positions::new(ids, count))
+            .collect();
         LineIds {
             numbers,
             per_pass,
             blank,
+            at,
         }
+    }
+
+    /// The file lines at or after `from` that equal `text` under `pass`, ascending.
+    fn starts(&self, pass: Pass, text: &str, from: usize) -> &[u32] {
+        let want = self.of(pass, text);
+        self.per_pass
+            .iter()
+            .position(|(p, _)| *p == pass)
+            .and_then(|k| self.at.get(k))
+            .map_or(&[], |at| at.of(want, from))
     }
 
     /// The number of `text` under `pass`; `u32::MAX` (no file line's) when no file line has it.
@@ -417,20 +473,20 @@ impl PatchPreview {
         let Some(from) = self.open.as_ref().map(|o| o.from) else {
             return;
         };
-        match verdict::locate_anchor(&self.lines, anchor, from) {
-            Located::Unique { start, .. } => {
+        // The first pass with any place decides, and its first place is where
+        // the section may start (one place or several), as the applier reads it.
+        let ids = self.ids.get_or_insert_with(|| LineIds::new(&self.lines));
+        let first = verdict::patch_passes()
+            .iter()
+            .find_map(|&pass| ids.starts(pass, anchor, from).first().copied());
+        match first {
+            Some(start) => {
                 if let Some(o) = self.open.as_mut() {
-                    o.from = start + 1;
+                    o.from = start as usize + 1;
                     o.anchors += 1;
                 }
             }
-            Located::Ambiguous { starts, .. } => {
-                if let Some(o) = self.open.as_mut() {
-                    o.from = starts.first().map_or(from, |s| s + 1);
-                    o.anchors += 1;
-                }
-            }
-            Located::NotFound => {
+            None => {
                 let f =
                     verdict::anchor_not_found(&self.which(), &self.path, &self.lines, anchor, from);
                 self.fail(Failure::of(f.kind.as_str(), f.reason));
@@ -452,22 +508,23 @@ impl PatchPreview {
         if !blank_tail {
             o.past_end.clear();
         }
+        let ids = self.ids.get_or_insert_with(|| LineIds::new(lines));
         if o.old_count == 1 {
             o.cands = verdict::patch_passes()
                 .iter()
                 .map(|&pass| {
-                    let c = verdict::starts_of(lines, text, pass, o.from)
-                        .into_iter()
-                        .map(|s| Cand {
-                            start: s,
-                            next: s + 1,
+                    let c = ids
+                        .starts(pass, text, o.from)
+                        .iter()
+                        .map(|&s| Cand {
+                            start: s as usize,
+                            next: s as usize + 1,
                         })
                         .collect();
                     (pass, c)
                 })
                 .collect();
         } else {
-            let ids = self.ids.get_or_insert_with(|| LineIds::new(lines));
             let past_end = &mut o.past_end;
             for (pass, cands) in &mut o.cands {
                 let pass = *pass;

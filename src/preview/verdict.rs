@@ -13,8 +13,8 @@ use crate::engine::Mode;
 pub(super) use crate::engine::{apply_to_content, nearest_to_hint, validate_edit, ApplyOptions};
 use crate::host::MemoryHost;
 /// The matcher's names the preview uses (re-exported here, so a rename changes this file only).
-pub(super) use crate::locate::{Located, Pass};
-use crate::locate::{Prefer, PATCH_PASSES};
+pub(super) use crate::locate::Pass;
+use crate::locate::PATCH_PASSES;
 /// The patch applier's refusals of an operation and of a section.
 pub(super) use crate::patch::apply::{
     add_exists_reason, ambiguous_section, anchor_not_found, missing_reason, operation_name,
@@ -53,11 +53,6 @@ pub(super) fn same(pass: Pass, file_line: &str, line: &str) -> bool {
 /// Every 0-based start at or after `from` where the single line `line` occurs under `pass`.
 pub(super) fn starts_of(file: &[String], line: &str, pass: Pass, from: usize) -> Vec<usize> {
     crate::locate::find_all(file, &[line], pass, from)
-}
-
-/// Where a `@@` line of an `apply-patch` section is, at or after `from`.
-pub(super) fn locate_anchor(file: &[String], anchor: &str, from: usize) -> Located {
-    crate::locate::locate(file, &[anchor], &PATCH_PASSES, from, Prefer::Nothing)
 }
 
 /// What the applier says of one complete change.

@@ -248,12 +248,14 @@ pub struct ToolApplyResult {
 /// paths are left out (they are never read).
 pub fn tool_call_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
+    // Seen paths in a set: a search of the list per call costs calls times paths.
+    let mut seen = std::collections::HashSet::new();
     for item in plan(calls, options.project_dir.as_deref()) {
         if item.op.is_err() {
             continue;
         }
         if let Ok(path) = confine(&item.path, &options.allow_folders) {
-            if !paths.contains(&path) {
+            if seen.insert(path.clone()) {
                 paths.push(path);
             }
         }
@@ -280,6 +282,7 @@ pub fn tool_undo_counts(calls: &[ToolCall], options: &ToolOptions) -> BTreeMap<S
 /// the folders among them are listed through the host's `listDir`.
 pub fn tool_view_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for item in plan(calls, options.project_dir.as_deref()) {
         if !matches!(item.op, Ok(Op::Provider(ProviderOp::View { .. }))) {
             continue;
@@ -290,7 +293,7 @@ pub fn tool_view_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String>
             confine(&item.path, &options.allow_folders).map_err(|_| ())
         };
         if let Ok(path) = path {
-            if !paths.contains(&path) {
+            if seen.insert(path.clone()) {
                 paths.push(path);
             }
         }
@@ -1150,12 +1153,19 @@ fn is_root_view(item: &Planned) -> bool {
 
 /// One answer per call: its changes' outputs, numbered when a call made several.
 fn call_results(calls: &[ToolCall], results: &[ToolChangeResult]) -> Vec<CallResult> {
+    // Each call's results in their order, gathered in one pass (a filter per
+    // call would cost calls times results).
+    let mut per_call: Vec<Vec<&ToolChangeResult>> = vec![Vec::new(); calls.len()];
+    for r in results {
+        if let Some(mine) = per_call.get_mut(r.call_index) {
+            mine.push(r);
+        }
+    }
     calls
         .iter()
+        .zip(per_call)
         .enumerate()
-        .map(|(i, call)| {
-            let mine: Vec<&ToolChangeResult> =
-                results.iter().filter(|r| r.call_index == i).collect();
+        .map(|(i, (call, mine))| {
             let ok = !mine.is_empty()
                 && mine
                     .iter()
