@@ -56,7 +56,9 @@ impl Op {
         self.flush_run();
         let h = std::mem::take(&mut self.hunk);
         self.last_body = h.body().len();
-        if !h.is_empty() || !h.anchors.is_empty() || h.end_of_file {
+        // `*** End of File` under an `@@` with no line is still an empty
+        // section: kept, it would apply as a change of nothing.
+        if !h.is_empty() || !h.anchors.is_empty() {
             self.hunks.push(h);
         }
     }
