@@ -5,7 +5,11 @@
 //! `rename from`, `index …`) may come between. Hunks start at `@@ -l,n +l,n @@`
 //! or a bare `@@ … @@`; their lines start with ` `, `-`, `+`, or `\` (`\ No
 //! newline at end of file`). The diff ends at the first line that fits none
-//! of this; that line is read as usual.
+//! of this; that line is read as usual. Lines other tools write between
+//! files (svn's `Index:` and `====`, `diff -ru a/x b/x`, `Only in`) keep
+//! the diff, one patch, going. A numbered hunk after a `--- x` line with no
+//! `+++`, or with no header at all, is reported as discarded, never dropped
+//! silently.
 //!
 //! Hunk counts decide where a hunk ends while the body agrees with them:
 //! inside the counts an empty line is an empty context line and `--- x` is a
