@@ -1005,3 +1005,35 @@ fn shell_call_patches_delete_and_move_files() {
     assert_eq!(host.text("c.txt").as_deref(), Some("a\n"));
     assert_eq!(host.text("b/a.txt"), None);
 }
+
+#[test]
+fn apply_patch_calls_follow_the_trailing_newline_policy() {
+    let call = |op: Value| {
+        ToolCall::from_value(&json!({"type": "apply_patch_call", "call_id": "c", "operation": op}))
+            .unwrap()
+    };
+    let calls = [
+        call(json!({"type": "update_file", "path": "a.txt", "diff": "@@\n a\n-b\n+B\n"})),
+        call(json!({"type": "create_file", "path": "n.txt", "diff": "+one\n+two"})),
+    ];
+    for (policy, updated) in [
+        (NewlinePolicy::Ensure, "a\nB\n"),
+        (NewlinePolicy::Preserve, "a\nB"),
+    ] {
+        let mut host = MemoryHost::with_files([("a.txt", "a\nb")]);
+        let options = ToolOptions {
+            trailing_newline: policy,
+            ..ToolOptions::default()
+        };
+        let result = apply_tool_calls(&calls, &mut host, &options);
+        assert!(
+            result
+                .results
+                .iter()
+                .all(|r| r.edit.status == Status::Applied),
+            "{policy:?}: {result:?}"
+        );
+        assert_eq!(host.text("a.txt").unwrap(), updated, "{policy:?}");
+        assert!(host.text("n.txt").unwrap().ends_with("two\n"), "{policy:?}");
+    }
+}

@@ -295,7 +295,7 @@ pub(crate) fn apply_patch_edits_with(
             dry_run: opts.dry_run,
             stage: opts.stage,
         },
-        |doc, _| doc.encode(),
+        |doc, _| doc.encode_with(opts.trailing_newline),
     );
     out.files_modified = finished.modified;
     out.files_created = finished.created;

@@ -10,7 +10,7 @@
 use std::ops::Range;
 use std::rc::Rc;
 
-use crate::text::{body_lines_spans, TextFile};
+use crate::text::{body_lines_spans, TextFile, TrailingNewline};
 
 /// [`LineRef::text`] of a line of the body as read ([`Doc::read`]): in a
 /// file with mixed endings its lines keep their own endings when written
@@ -152,7 +152,15 @@ impl Doc {
 
     /// The file's bytes (as text) with its BOM and line endings.
     pub fn encode(&self) -> String {
-        let final_newline = !self.lines.is_empty() && self.final_newline;
+        self.encode_with(TrailingNewline::Preserve)
+    }
+
+    /// [`Doc::encode`] under `policy`: with [`TrailingNewline::Ensure`] a
+    /// document with lines ends with a newline even when the file (or the
+    /// patch's `\ No newline` marker) had none.
+    pub fn encode_with(&self, policy: TrailingNewline) -> String {
+        let wanted = self.final_newline || policy == TrailingNewline::Ensure;
+        let final_newline = !self.lines.is_empty() && wanted;
         let file = &self.file;
         if file.mixed_endings() {
             // A line still in the body as read keeps its own ending (an

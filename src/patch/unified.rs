@@ -5,7 +5,11 @@
 //! `rename from`, `index …`) may come between. Hunks start at `@@ -l,n +l,n @@`
 //! or a bare `@@ … @@`; their lines start with ` `, `-`, `+`, or `\` (`\ No
 //! newline at end of file`). The diff ends at the first line that fits none
-//! of this; that line is read as usual.
+//! of this; that line is read as usual. Lines other tools write between
+//! files (svn's `Index:` and `====`, `diff -ru a/x b/x`, `Only in`) keep
+//! the diff, one patch, going. A numbered hunk after a `--- x` line with no
+//! `+++`, or with no header at all, is reported as discarded, never dropped
+//! silently.
 //!
 //! Hunk counts decide where a hunk ends while the body agrees with them:
 //! inside the counts an empty line is an empty context line and `--- x` is a
@@ -89,6 +93,28 @@ pub(crate) struct Reader {
     /// one (`spare`).
     to_apply: bool,
     spare: String,
+    /// A file ended at a line that separates the files of one diff
+    /// ([`is_file_separator`]): the diff goes on when the next file's
+    /// headers follow (more separators may come first).
+    between_files: bool,
+    /// The line of a numbered hunk header (`@@ -1,2 +1,2 @@`) read with no
+    /// file open: a hunk missing its headers if body lines follow.
+    bare_hunk: Option<u32>,
+    /// A hunk without its `+++` header was reported as discarded: the
+    /// reader ends at the next line.
+    spent: bool,
+}
+
+/// A line written between the files of one diff by other tools: svn's
+/// `Index: x` and its `====` rule, GNU `diff -r`'s command line (`diff -ru
+/// a/x b/x`) and its `Only in` / `Common subdirectories` notes. A diff that
+/// goes on after one is still one patch, as with `diff --git` lines.
+fn is_file_separator(line: &str) -> bool {
+    let rule = line.len() >= 20 && line.bytes().all(|b| b == b'=');
+    rule || line.starts_with("Index: ")
+        || (line.starts_with("diff -") && line.len() > "diff -".len())
+        || line.starts_with("Only in ")
+        || line.starts_with("Common subdirectories: ")
 }
 
 /// What a file's text is first given room for (it grows from there).
@@ -250,6 +276,9 @@ impl Reader {
             last_sides: (0, 0),
             to_apply,
             spare: String::new(),
+            between_files: false,
+            bare_hunk: None,
+            spent: false,
         };
         if let Some(rest) = line.strip_prefix("diff --git ") {
             let mut r = new(None);
@@ -260,6 +289,11 @@ impl Reader {
             if !rest.trim().is_empty() {
                 return Some((new(Some((line, n))), true));
             }
+        }
+        if line.starts_with("@@ -") && hunk_numbers(line.trim_end()).is_some() {
+            let mut r = new(None);
+            r.bare_hunk = Some(n);
+            return Some((r, true));
         }
         None
     }
@@ -349,6 +383,23 @@ impl Reader {
             }
             return Some(Fed::Taken);
         }
+        let in_hunk = self
+            .file
+            .as_ref()
+            .is_some_and(|f| f.hunk.is_some() && !f.gap);
+        if !in_hunk && hunk_numbers(line.trim_end()).is_some() {
+            // `--- x` right before a hunk header: a diff that lost its `+++` line.
+            self.complete(out);
+            let name = header_path(&minus["--- ".len()..]);
+            let next = at.saturating_add(1);
+            out.push(PatchEvent::Discarded {
+                path: Some(name.clone()),
+                line_number: at,
+                reason: format!("the diff of {name} at line {at} has a `---` line but no `+++` line before its hunk at line {next}, so it was not applied; write `+++ {name}` on the line after `--- {name}`"),
+            });
+            self.spent = true;
+            return Some(Fed::Taken);
+        }
         // Not a header after all: inside an open hunk it was a removed line.
         if self
             .file
@@ -372,6 +423,21 @@ impl Reader {
         out: &mut Vec<PatchEvent>,
         updates: bool,
     ) -> Fed {
+        if std::mem::take(&mut self.spent) {
+            return Fed::Ended;
+        }
+        if let Some(at) = self.bare_hunk.take() {
+            // Only a header followed by hunk lines is a diff; the lines
+            // are read as usual either way (they may be prose).
+            if matches!(line.as_bytes().first(), Some(b' ' | b'-' | b'+')) {
+                out.push(PatchEvent::Discarded {
+                    path: None,
+                    line_number: at,
+                    reason: format!("the diff hunk at line {at} has no `--- a/path` and `+++ b/path` lines before it, so it names no file and was not applied; write those two lines (the file's path) before its `@@` line"),
+                });
+            }
+            return Fed::Ended;
+        }
         if let Some(at) = self.held.take() {
             // The buffer is put back for the next `--- x` line.
             let minus = std::mem::take(&mut self.held_line);
@@ -382,9 +448,22 @@ impl Reader {
             }
         }
         if let Some(rest) = line.strip_prefix("diff --git ") {
+            self.between_files = false;
             self.complete(out);
             self.open_git(line, rest, n);
             return Fed::Taken;
+        }
+        if self.file.is_none() && std::mem::take(&mut self.between_files) {
+            if is_file_separator(line) {
+                self.between_files = true;
+                return Fed::Taken;
+            }
+            if line.starts_with("--- ") {
+                self.held_line.clear();
+                self.held_line.push_str(line);
+                self.held = Some(n);
+                return Fed::Taken;
+            }
         }
         let Some(f) = self.file.as_mut() else {
             return Fed::Ended;
@@ -484,6 +563,16 @@ impl Reader {
             if updates {
                 out.push(PatchEvent::Current { format: FORMAT });
             }
+            return Fed::Taken;
+        }
+        let past_headers = f.headers_done || !f.hunks.is_empty() || f.hunk.is_some();
+        if past_headers && !in_counts && is_file_separator(line) {
+            f.flush_run();
+            if f.hunk.as_ref().is_some_and(|h| !h.is_empty() && !f.counted) {
+                f.cut_short = Some((n, line.to_string()));
+            }
+            self.complete(out);
+            self.between_files = true;
             return Fed::Taken;
         }
         if f.counted && f.hunk.is_some() && line == "-- " {

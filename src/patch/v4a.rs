@@ -56,7 +56,9 @@ impl Op {
         self.flush_run();
         let h = std::mem::take(&mut self.hunk);
         self.last_body = h.body().len();
-        if !h.is_empty() || !h.anchors.is_empty() || h.end_of_file {
+        // `*** End of File` under an `@@` with no line is still an empty
+        // section: kept, it would apply as a change of nothing.
+        if !h.is_empty() || !h.anchors.is_empty() {
             self.hunks.push(h);
         }
     }
@@ -220,7 +222,10 @@ impl Reader {
         if let Some(mut op) = self.op.take() {
             op.close_hunk();
             self.last = (op.raw.len(), op.last_body, op.sides.lens());
-            if op.operation == Operation::Update && op.hunks.is_empty() && op.move_to.is_none() {
+            // An `@@ anchor` line with no line under it changes nothing: a
+            // section of anchors alone is empty too.
+            let empty = op.hunks.iter().all(|h| h.is_empty());
+            if op.operation == Operation::Update && empty && op.move_to.is_none() {
                 let (path, at) = (op.path.clone(), op.line_number);
                 // A bare `@@` with nothing after it is a section left empty, not a missing one.
                 let empty_section = op.raw.lines().skip(1).any(|l| l.trim().starts_with("@@"));
