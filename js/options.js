@@ -16,6 +16,7 @@ const TYPES = {
   string: { test: (v) => typeof v === 'string', expected: 'a string' },
   integer: { test: (v) => Number.isInteger(v), expected: 'a whole number' },
   number: { test: (v) => typeof v === 'number', expected: 'a number' },
+  any: { test: () => true, expected: 'anything' },
   'string[]': { test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), expected: 'an array of strings' },
 };
 

@@ -207,6 +207,7 @@ fn a_hostile_reply_renders_only_our_markup() {
             &SummaryOptions {
                 retry_prompt_prepared: true,
                 retry_note: Some(evil.into()),
+                ..Default::default()
             },
         ),
     ] {

@@ -106,7 +106,11 @@ export interface PreviewContainer {
   insertAdjacentHTML(position: 'beforebegin' | 'afterbegin' | 'beforeend' | 'afterend', html: string): void;
 }
 
-/** Applies an incremental render to `container`, the element holding the preview (browsers). */
+/**
+ * Applies an incremental render to `container`, the element holding the preview (browsers).
+ * `null` (no block open: the last one finished or was discarded) empties it, as the full
+ * render's `''` would: draw the finished block with renderEditBlock.
+ */
 export function applyPreviewDelta(container: PreviewContainer, delta: PreviewHtmlDelta | null): void;
 
 /** The preview of one edit fed by hand (e.g. str_replace / edit_file arguments as they stream). */

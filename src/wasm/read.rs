@@ -13,7 +13,7 @@ use wasm_bindgen::{JsError, JsValue};
 
 use crate::block::{EditBlock, Format};
 use crate::patch::{Hunk, Operation, PatchOp};
-use crate::render::{PendingSection, ResultView, SummaryInput, SummaryOptions, SummaryView};
+use crate::render::{PendingSection, ResultView, SummaryInput, SummaryOptions, SummaryView, Theme};
 
 /// What a value is, for messages.
 fn kind(v: &JsValue) -> &'static str {
@@ -302,6 +302,13 @@ pub(crate) fn summary_options(value: &JsValue, what: &str) -> Result<SummaryOpti
     Ok(SummaryOptions {
         retry_prompt_prepared: o.flag("retryPromptPrepared")?,
         retry_note: o.string("retryNote")?,
+        theme: match o.string("theme")? {
+            None => Theme::Auto,
+            Some(name) => Theme::from_name(&name).ok_or_else(|| {
+                let got = JsValue::from_str(&name);
+                o.wrong("theme", "'light', 'dark' or 'auto'", &got)
+            })?,
+        },
     })
 }
 
