@@ -128,8 +128,8 @@ export class EditPreview {
   };
   /** The file with the new lines so far, or null while not located. */
   content(): string | null;
-  render(partialLine?: string): string;
-  render(partialLine: string | undefined, options: { incremental: true }): PreviewHtmlDelta;
+  render(partialLine?: string, options?: { incremental?: false; theme?: 'light' | 'dark' | 'auto' }): string;
+  render(partialLine: string | undefined, options: { incremental: true; theme?: 'light' | 'dark' | 'auto' }): PreviewHtmlDelta;
   free(): void;
 }
 

@@ -994,14 +994,16 @@ impl PatchPreview {
         };
         let header =
             self.format == Format::UnifiedDiff && (t.starts_with("---") || t.starts_with("+++"));
-        let kind = match t.as_bytes().first() {
+        let (kind, text) = match t.as_bytes().first() {
             _ if header => return String::new(),
-            Some(b'+') => "added",
-            Some(b'-') => "removed",
-            Some(b' ') => "context",
-            _ => return String::new(),
+            Some(b'*' | b'@' | b'\\') => return String::new(),
+            Some(b'+') => ("added", t.get(1..).unwrap_or("")),
+            Some(b'-') => ("removed", t.get(1..).unwrap_or("")),
+            Some(b' ') => ("context", t.get(1..).unwrap_or("")),
+            // A line without a sign is read as context, as written.
+            _ => ("context", t),
         };
-        super::render::typing_row(kind, t.get(1..).unwrap_or(""))
+        super::render::typing_row(kind, text)
     }
 
     fn below_part(&self, at: Option<usize>, shift: isize) -> String {
