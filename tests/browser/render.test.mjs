@@ -197,7 +197,7 @@ test('a long file change is folded around its change; side by side puts the old 
   });
   assert.deepEqual(r.folded.folds, ['1+1496', '1504+1497']);
   assert.equal(r.folded.hunk, '@@ -1497,7 +1497,7 @@');
-  assert.equal(r.folded.rows, 2 + 1 + 7, JSON.stringify(r.folded));
+  assert.equal(r.folded.rows, 2 + 1 + 8, JSON.stringify(r.folded));
   assert.ok(r.folded.bytes < 10000, `${r.folded.bytes} bytes`);
   assert.equal(r.whole, 3001);
   assert.ok(r.sameRow && r.leftToRight, JSON.stringify(r));
