@@ -275,7 +275,7 @@ test('without options.preview the incremental render still draws the block (not 
   const first = renderInProgressEditBlock(stream, { incremental: true });
   assert.match(first.reset, /data-preview-state="unlocated"/);
   assert.match(first.reset, /old two/);
-  assert.match(first.reset, /new <span class="eb-cursor">/);
+  assert.match(first.reset, /new <span class="eb-cursor" aria-hidden="true">/);
   stream.feed('one\nnew two\n');
   const next = renderInProgressEditBlock(stream, { incremental: true });
   assert.equal(next.reset, undefined);
