@@ -79,7 +79,7 @@ export function renderEditBlock(block, results, options) {
     throw new TypeError(`editblocks: renderEditBlock options.index must be a block index (an integer from 0 to 4294967295), got ${index}`);
   }
   const list = resultList(results);
-  return renderEditBlockHtml(plainCopy(block, 'renderEditBlock', 'block'), list === undefined ? undefined : plainCopy(list, 'renderEditBlock', 'results'), index, checked?.theme, checked?.layout);
+  return renderEditBlockHtml(plainCopy(block, 'renderEditBlock', 'block'), list === undefined ? undefined : plainCopy(list, 'renderEditBlock', 'results'), index, { theme: checked?.theme, layout: checked?.layout });
 }
 
 /**
@@ -186,5 +186,5 @@ export function renderFileChange(change, options) {
     throw new TypeError(`editblocks: renderFileChange option context must be a whole number of lines or 'all', got ${JSON.stringify(context)}`);
   }
   const movedFrom = typeof change.movedFrom === 'string' ? change.movedFrom : undefined;
-  return raw.renderFileChangeHtml(change.path, change.before ?? undefined, change.after ?? undefined, movedFrom, checked?.status, checked?.theme, checked?.layout, typeof context === 'number' ? context : undefined, context === 'all');
+  return raw.renderFileChangeHtml(change.path, change.before ?? undefined, change.after ?? undefined, movedFrom, checked?.status, { theme: checked?.theme, layout: checked?.layout, context });
 }

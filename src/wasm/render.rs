@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::read;
-use crate::render::{DrawOptions, Layout, SummaryView, Theme};
+use crate::render::{SummaryView, Theme};
 
 /// `diffBlock`, packed as numbers: JS already holds both texts, so only the
 /// structure crosses the boundary and `js/render.js` builds the objects from
@@ -101,37 +101,20 @@ pub fn render_edit_block_html(
     block: JsValue,
     results: JsValue,
     index: Option<u32>,
-    theme: Option<String>,
-    layout: Option<String>,
+    options: JsValue,
 ) -> Result<String, JsError> {
     let block = read::edit_block(&block, "edit block (renderEditBlock's first argument)")?;
     let results = read::results(&results, "results (renderEditBlock's second argument)")?;
+    let options = read::draw_options(&options, "renderEditBlock options")?;
     let index = index.map(|i| i as usize);
     Ok(crate::render::render_edit_block_with(
         &block,
         crate::render::find_result(&block, &results, index),
-        &draw_options(theme, layout, None),
+        &options,
     ))
 }
 
-/// The renderers' choices by name (`js/render.js` checks the names; an
-/// unknown one takes the default).
-fn draw_options(
-    theme: Option<String>,
-    layout: Option<String>,
-    context: Option<Option<u32>>,
-) -> DrawOptions {
-    let defaults = DrawOptions::default();
-    DrawOptions {
-        theme: theme_named(theme),
-        layout: layout
-            .as_deref()
-            .and_then(Layout::from_name)
-            .unwrap_or(defaults.layout),
-        context: context.unwrap_or(defaults.context),
-    }
-}
-
+/// A theme by name (`js/render.js` checks the names; an unknown one is `auto`).
 pub(super) fn theme_named(theme: Option<String>) -> Theme {
     theme
         .as_deref()
@@ -195,28 +178,20 @@ pub fn render_file_change_html(
     after: Option<String>,
     moved_from: Option<String>,
     status: Option<String>,
-    theme: Option<String>,
-    layout: Option<String>,
-    context: Option<u32>,
-    whole_file: bool,
-) -> String {
+    options: JsValue,
+) -> Result<String, JsError> {
     let change = crate::apply::FileChange {
         path,
         before,
         after,
         moved_from,
     };
-    // `context: 'all'` arrives as `whole_file`; no context given keeps the default.
-    let context = if whole_file {
-        Some(None)
-    } else {
-        context.map(Some)
-    };
-    crate::render::render_file_change_with(
+    let options = read::draw_options(&options, "renderFileChange options")?;
+    Ok(crate::render::render_file_change_with(
         &change,
         status.as_deref(),
-        &draw_options(theme, layout, context),
-    )
+        &options,
+    ))
 }
 
 // `editblocks/lite` is built without `unicode-segmentation` (its tables are a
