@@ -21,6 +21,7 @@ const TYPES = {
   // A count or size: a whole number from 0 (a negative one is a RangeError).
   count: { test: (v) => Number.isSafeInteger(v) && v >= 0, expected: 'a whole number from 0', range: (v) => Number.isInteger(v) },
   number: { test: (v) => typeof v === 'number', expected: 'a number' },
+  any: { test: () => true, expected: 'anything' },
   'string[]': { test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), expected: 'an array of strings' },
   // Folders named exactly, as allowFolders takes them: the core says which entry names none.
   'folder[]': { test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), expected: 'an array of strings' },

@@ -375,11 +375,11 @@ export class EditStream {
     return this._unsent === '' ? this._partial : this._partial + wellFormed(this._unsent);
   }
 
-  _previewHtml(incremental) {
+  _previewHtml(incremental, theme) {
     if (this._finished) return null;
     // Without options.preview, the first incremental render starts drawing (not locating).
     if (this._preview === null) this._preview = drawingDriver(this);
-    return this._preview.render(this._typing(), incremental);
+    return this._preview.render(this._typing(), incremental, theme);
   }
 
   // Hands `text` (no trailing CR or high surrogate) to the core, or ends the

@@ -6,6 +6,7 @@
 // pendingDelta() reports.
 import * as raw from 'editblocks-raw';
 import { errorEntry } from './read-error.js';
+import { checkOptions } from './options.js';
 
 // Section numbers, in the order of the core's `Section` enum.
 const SECTIONS = ['edit', 'repl', 'anchor', 'old', 'new', 'trailing-anchor', 'search', 'replace'];
@@ -430,11 +431,11 @@ class PreviewDriver {
     return b.raw.contentAfter() ?? null;
   }
 
-  render(partial, incremental) {
+  render(partial, incremental, theme) {
     const b = this.block;
     if (b === null || b.raw === null) return null;
-    if (!incremental) return b.raw.renderFull(partial);
-    const json = b.raw.renderDelta(partial);
+    if (!incremental) return b.raw.renderFull(partial, theme);
+    const json = b.raw.renderDelta(partial, theme);
     return json === '{}' ? {} : JSON.parse(json);
   }
 
@@ -512,7 +513,12 @@ export function applyPreviewDelta(container, delta) {
   if (container === null || typeof container !== 'object' || typeof container.querySelector !== 'function') {
     throw new TypeError('editblocks: applyPreviewDelta(container, delta) needs a DOM element as container');
   }
-  if (delta === null || delta === undefined) return;
+  // null: no block is open (the last one finished or was discarded), so nothing is drawn.
+  if (delta === null) {
+    container.innerHTML = '';
+    return;
+  }
+  if (delta === undefined) return;
   if (typeof delta !== 'object') throw new TypeError('editblocks: applyPreviewDelta(…, delta) takes what renderInProgressEditBlock(stream, { incremental: true }) returned');
   if (delta.reset !== undefined) {
     container.innerHTML = delta.reset;
@@ -602,10 +608,11 @@ export class EditPreview {
   /** HTML of the preview; with `{ incremental: true }` what changed since the last call (see applyPreviewDelta). */
   render(partialLine, options) {
     if (partialLine !== undefined && partialLine !== null && typeof partialLine !== 'string') throw new TypeError('editblocks: EditPreview.render(partialLine) takes the line being typed as a string');
-    const incremental = options?.incremental === true;
+    const checked = checkOptions(options, 'EditPreview.render', { incremental: 'boolean', theme: ['light', 'dark', 'auto'] });
+    const incremental = checked?.incremental === true;
     const r = this._live('render');
-    if (!incremental) return r.renderFull(partialLine ?? undefined);
-    const json = r.renderDelta(partialLine ?? undefined);
+    if (!incremental) return r.renderFull(partialLine ?? undefined, checked?.theme);
+    const json = r.renderDelta(partialLine ?? undefined, checked?.theme);
     return json === '{}' ? {} : JSON.parse(json);
   }
 

@@ -21,6 +21,9 @@ const text = (value, what) => {
 };
 
 const KINDS = ['context', 'removed', 'added'];
+// Every renderer's `theme` (the class on the rendered root) and the diffs' `layout`.
+const THEMES = ['light', 'dark', 'auto'];
+const LAYOUTS = ['line-by-line', 'side-by-side'];
 const utf8 = new TextEncoder();
 
 /** Line diff of two texts; paired changed lines carry grapheme-level `spans`. */
@@ -70,12 +73,13 @@ function resultList(results) {
  */
 export function renderEditBlock(block, results, options) {
   if (block == null || typeof block !== 'object') throw new TypeError('editblocks: renderEditBlock needs an edit block object');
-  const index = checkOptions(options, 'renderEditBlock', { index: 'integer' })?.index;
+  const checked = checkOptions(options, 'renderEditBlock', { index: 'integer', theme: THEMES, layout: LAYOUTS });
+  const index = checked?.index;
   if (index !== undefined && !(Number.isInteger(index) && index >= 0 && index <= 0xffffffff)) {
     throw new TypeError(`editblocks: renderEditBlock options.index must be a block index (an integer from 0 to 4294967295), got ${index}`);
   }
   const list = resultList(results);
-  return renderEditBlockHtml(plainCopy(block, 'renderEditBlock', 'block'), list === undefined ? undefined : plainCopy(list, 'renderEditBlock', 'results'), index);
+  return renderEditBlockHtml(plainCopy(block, 'renderEditBlock', 'block'), list === undefined ? undefined : plainCopy(list, 'renderEditBlock', 'results'), index, { theme: checked?.theme, layout: checked?.layout });
 }
 
 /**
@@ -83,9 +87,16 @@ export function renderEditBlock(block, results, options) {
  * path line so far (an array, or one string split at line breaks). Or pass
  * what `EditStream.pending()` returned, alone.
  */
-export function renderInProgressEditBlock(filePath, partialLines) {
+export function renderInProgressEditBlock(filePath, partialLines, options) {
   if (filePath instanceof EditStream) return renderPreview(filePath, partialLines);
-  if (filePath !== null && typeof filePath === 'object' && partialLines === undefined) {
+  const pendingForm = filePath !== null && typeof filePath === 'object';
+  // renderInProgressEditBlock(pending, options?): the second argument is the options.
+  if (pendingForm && options === undefined && partialLines !== null && typeof partialLines === 'object' && !Array.isArray(partialLines)) {
+    options = partialLines;
+    partialLines = undefined;
+  }
+  const theme = checkOptions(options, 'renderInProgressEditBlock', { theme: THEMES })?.theme;
+  if (pendingForm && partialLines === undefined) {
     const pending = filePath;
     if (typeof pending.filePath !== 'string') {
       throw new TypeError('editblocks: renderInProgressEditBlock(pending) needs what EditStream.pending() returned (with filePath and sections)');
@@ -98,7 +109,7 @@ export function renderInProgressEditBlock(filePath, partialLines) {
     if (typeof copy.filePath !== 'string' || !Array.isArray(copy.sections)) {
       throw new TypeError('editblocks: renderInProgressEditBlock(pending) needs what EditStream.pending() returned (with filePath and sections)');
     }
-    return renderPendingHtml(copy.filePath, copy.sections, partial);
+    return renderPendingHtml(copy.filePath, copy.sections, partial, theme);
   }
   text(filePath, 'renderInProgressEditBlock(filePath, …)');
   let lines = partialLines == null ? [] : partialLines;
@@ -106,7 +117,7 @@ export function renderInProgressEditBlock(filePath, partialLines) {
   if (!Array.isArray(lines) || !lines.every((l) => typeof l === 'string')) {
     throw new TypeError('editblocks: renderInProgressEditBlock(…, partialLines) takes an array of strings');
   }
-  return renderInProgressHtml(filePath, lines);
+  return renderInProgressHtml(filePath, lines, theme);
 }
 
 /**
@@ -118,12 +129,14 @@ export function renderInProgressEditBlock(filePath, partialLines) {
  * applyPreviewDelta); null when no block is open.
  */
 function renderPreview(stream, options) {
-  const incremental = checkOptions(options, 'renderInProgressEditBlock(stream, …)', { incremental: 'boolean' })?.incremental === true;
+  const checked = checkOptions(options, 'renderInProgressEditBlock(stream, …)', { incremental: 'boolean', theme: THEMES });
+  const incremental = checked?.incremental === true;
+  const theme = checked?.theme;
   if (stream._preview === null && !incremental) {
     const pending = stream.pending();
-    return pending === null ? '' : renderInProgressEditBlock(pending);
+    return pending === null ? '' : renderInProgressEditBlock(pending, { theme });
   }
-  const html = stream._previewHtml(incremental);
+  const html = stream._previewHtml(incremental, theme);
   return html ?? (incremental ? null : '');
 }
 
@@ -146,7 +159,7 @@ export function renderEditsSummary(results, options) {
       throw new TypeError(`editblocks: renderEditsSummary: result ${i} (${JSON.stringify(r.path ?? r.filePath ?? '')}) has estimatedLine ${JSON.stringify(line)}; it must be a 1-based line number or absent`);
     }
   });
-  return renderSummaryHtml(copy, checkOptions(options, 'renderEditsSummary', { retryPromptPrepared: 'boolean', retryNote: 'string' }));
+  return renderSummaryHtml(copy, checkOptions(options, 'renderEditsSummary', { retryPromptPrepared: 'boolean', retryNote: 'string', theme: THEMES }));
 }
 
 const STATUSES = ['applied', 'validated', 'failed', 'skipped', 'not-in-context'];
@@ -167,7 +180,11 @@ export function renderFileChange(change, options) {
       throw new TypeError(`editblocks: renderFileChange: change.${side} must be a string or null (null: the file does not exist on that side), got ${typeof v}`);
     }
   }
-  const status = checkOptions(options, 'renderFileChange', { status: STATUSES })?.status;
+  const checked = checkOptions(options, 'renderFileChange', { status: STATUSES, theme: THEMES, layout: LAYOUTS, context: 'any' });
+  const context = checked?.context;
+  if (context !== undefined && context !== 'all' && !(Number.isInteger(context) && context >= 0 && context <= 0xffffffff)) {
+    throw new TypeError(`editblocks: renderFileChange option context must be a whole number of lines or 'all', got ${JSON.stringify(context)}`);
+  }
   const movedFrom = typeof change.movedFrom === 'string' ? change.movedFrom : undefined;
-  return raw.renderFileChangeHtml(change.path, change.before ?? undefined, change.after ?? undefined, movedFrom, status);
+  return raw.renderFileChangeHtml(change.path, change.before ?? undefined, change.after ?? undefined, movedFrom, checked?.status, { theme: checked?.theme, layout: checked?.layout, context });
 }

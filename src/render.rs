@@ -261,11 +261,97 @@ pub struct SummaryOptions {
     pub retry_prompt_prepared: bool,
     /// The retry note's text, instead of the default sentence.
     pub retry_note: Option<String>,
+    /// `light` or `dark` forces the summary's colours; `auto` (the default)
+    /// follows the system.
+    pub theme: Theme,
 }
 
 /// The default retry note.
 pub const RETRY_NOTE: &str =
     "A retry prompt for the ambiguous edits has been prepared; review it before sending.";
+
+/// Which colours a rendered root takes (`style.css`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    /// The system's preference (`prefers-color-scheme`), or an ancestor's
+    /// `eb-light` / `eb-dark` class.
+    #[default]
+    Auto,
+    /// Light, whatever the system prefers (`eb-light` on the root).
+    Light,
+    /// Dark, whatever the system prefers (`eb-dark` on the root).
+    Dark,
+}
+
+impl Theme {
+    /// `'light'`, `'dark'` or `'auto'`.
+    pub fn from_name(name: &str) -> Option<Theme> {
+        match name {
+            "auto" => Some(Theme::Auto),
+            "light" => Some(Theme::Light),
+            "dark" => Some(Theme::Dark),
+            _ => None,
+        }
+    }
+
+    /// The class the root carries, with its leading space (none for `Auto`).
+    pub(crate) fn class(self) -> &'static str {
+        match self {
+            Theme::Auto => "",
+            Theme::Light => " eb-light",
+            Theme::Dark => " eb-dark",
+        }
+    }
+}
+
+/// How the rows of a diff are laid out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layout {
+    /// One column: removed lines, then the added lines that replace them.
+    #[default]
+    LineByLine,
+    /// Two columns, old and new, a removed line beside the added line that
+    /// replaces it.
+    SideBySide,
+}
+
+impl Layout {
+    /// `'line-by-line'` or `'side-by-side'`.
+    pub fn from_name(name: &str) -> Option<Layout> {
+        match name {
+            "line-by-line" => Some(Layout::LineByLine),
+            "side-by-side" => Some(Layout::SideBySide),
+            _ => None,
+        }
+    }
+}
+
+/// Lines of unchanged context [`render_file_change`] keeps around each
+/// change by default; the rest is folded.
+pub const FILE_CHANGE_CONTEXT: u32 = 3;
+
+/// Choices for [`render_edit_block_with`] and [`render_file_change_with`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DrawOptions {
+    pub theme: Theme,
+    pub layout: Layout,
+    /// [`render_file_change_with`] only: the unchanged lines kept around each
+    /// change (the others fold behind an `expand` action); `None` draws the
+    /// whole file.
+    pub context: Option<u32>,
+}
+
+impl Default for DrawOptions {
+    fn default() -> Self {
+        DrawOptions {
+            theme: Theme::Auto,
+            layout: Layout::LineByLine,
+            context: Some(FILE_CHANGE_CONTEXT),
+        }
+    }
+}
 
 /// The statuses we know, for class names: anything else is `other`, so no
 /// outside string ever lands in a class attribute unchecked.
@@ -398,7 +484,29 @@ pub fn block_diff(block: &EditBlock) -> Vec<DiffLine> {
 /// applied or validated, lines within the block when there is no result, and
 /// nothing when the edit failed or was skipped.
 pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> String {
-    let lines = block_diff(block);
+    render_edit_block_with(block, result, &DrawOptions::default())
+}
+
+/// [`render_edit_block`] with a theme and a layout (`options.context` is
+/// not used: a block is drawn whole).
+pub fn render_edit_block_with(
+    block: &EditBlock,
+    result: Option<&ResultView>,
+    options: &DrawOptions,
+) -> String {
+    draw_block(block, &block_diff(block), result, options, false)
+}
+
+/// A block's header, reason and diff. `whole_file`: the diff is of whole
+/// files, numbered by file line whatever the status, and folded to
+/// `options.context` lines around the changes.
+fn draw_block(
+    block: &EditBlock,
+    lines: &[DiffLine],
+    result: Option<&ResultView>,
+    options: &DrawOptions,
+    whole_file: bool,
+) -> String {
     let status = result.map_or("", |r| r.status.as_str());
     let class = status_class(status);
     let file_line = result.and_then(|r| r.estimated_line);
@@ -407,6 +515,7 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
     // `estimatedLine` only says where it was aimed (often the part that did
     // not match), so its lines get no numbers rather than wrong ones.
     let numbering = match (result, file_line) {
+        _ if whole_file => Some(0),
         (None, _) => Some(0),
         (Some(_), Some(line)) if matches!(class, "applied" | "validated") => {
             Some(line.saturating_sub(1))
@@ -423,6 +532,12 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
         "eb-block eb-status-",
         class,
         if create { " eb-block-create" } else { "" },
+        if options.layout == Layout::SideBySide {
+            " eb-side-by-side"
+        } else {
+            ""
+        },
+        options.theme.class(),
     ]
     .concat();
     let attrs = Attrs::new()
@@ -482,7 +597,13 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
             .text("title", r.reason.as_deref());
         push_all(
             &mut html,
-            &["<span", &badge.0, ">", status_label(&r.status), "</span>"],
+            &[
+                "<span",
+                &badge.0,
+                " role=\"button\" tabindex=\"0\">",
+                status_label(&r.status),
+                "</span>",
+            ],
         );
     }
     html.push_str("</div>");
@@ -504,11 +625,173 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
     }
 
     html.push_str("<div class=\"eb-diff\">");
-    for line in &lines {
-        push_diff_line(&mut html, line, numbering);
+    let context = if whole_file { options.context } else { None };
+    for part in fold(lines, context) {
+        match part {
+            Part::Lines(run) => push_rows(&mut html, run, numbering, options.layout),
+            Part::Hunk(h) => push_hunk_header(&mut html, &h),
+            Part::Fold(f) => push_fold(&mut html, &f),
+        }
     }
     html.push_str("</div></div>");
     html
+}
+
+/// What a diff is drawn as: runs of rows, hunk headers and folds.
+enum Part<'a> {
+    Lines(&'a [DiffLine]),
+    Hunk(Span),
+    Fold(Span),
+}
+
+/// Lines `old_start..old_start + old_count` of the old file and
+/// `new_start..new_start + new_count` of the new one (1-based).
+struct Span {
+    old_start: u32,
+    old_count: u32,
+    new_start: u32,
+    new_count: u32,
+}
+
+/// The span of a run of diff lines; `before` are the file lines before it
+/// (old, new).
+fn span_of(run: &[DiffLine], before: (u32, u32)) -> Span {
+    let old_count = run.iter().filter(|l| l.old_line.is_some()).count() as u32;
+    let new_count = run.iter().filter(|l| l.new_line.is_some()).count() as u32;
+    Span {
+        old_start: before.0 + 1,
+        old_count,
+        new_start: before.1 + 1,
+        new_count,
+    }
+}
+
+/// Splits `lines` into hunks: each change with `context` unchanged lines
+/// around it, the unchanged lines between hunks folded. `None`, or a diff
+/// without changes worth folding, is one run of every line.
+fn fold(lines: &[DiffLine], context: Option<u32>) -> Vec<Part<'_>> {
+    let Some(context) = context.map(|c| c as usize) else {
+        return vec![Part::Lines(lines)];
+    };
+    let changed: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].kind != LineKind::Context)
+        .collect();
+    // Which lines show: within `context` of a change.
+    let mut shown = vec![false; lines.len()];
+    for &i in &changed {
+        let from = i.saturating_sub(context);
+        let to = (i + context + 1).min(lines.len());
+        for s in &mut shown[from..to] {
+            *s = true;
+        }
+    }
+    if changed.is_empty() || shown.iter().all(|s| *s) {
+        return vec![Part::Lines(lines)];
+    }
+    let mut parts = Vec::new();
+    // File lines (old, new) before index `at`.
+    let mut before = (0u32, 0u32);
+    let mut at = 0;
+    while at < lines.len() {
+        let visible = shown[at];
+        let end = (at..lines.len())
+            .find(|&i| shown[i] != visible)
+            .unwrap_or(lines.len());
+        let run = &lines[at..end];
+        let span = span_of(run, before);
+        if visible {
+            parts.push(Part::Hunk(span));
+            parts.push(Part::Lines(run));
+        } else {
+            parts.push(Part::Fold(span));
+        }
+        before.0 += run.iter().filter(|l| l.old_line.is_some()).count() as u32;
+        before.1 += run.iter().filter(|l| l.new_line.is_some()).count() as u32;
+        at = end;
+    }
+    parts
+}
+
+/// `@@ -l,n +l,n @@`, as a unified diff states a hunk.
+fn push_hunk_header(html: &mut String, h: &Span) {
+    let mut text = String::from("@@ -");
+    push_num(&mut text, u64::from(h.old_start));
+    text.push(',');
+    push_num(&mut text, u64::from(h.old_count));
+    text.push_str(" +");
+    push_num(&mut text, u64::from(h.new_start));
+    text.push(',');
+    push_num(&mut text, u64::from(h.new_count));
+    text.push_str(" @@");
+    let attrs = Attrs::new()
+        .add("class", "eb-line eb-hunk")
+        .num("data-old-start", Some(u64::from(h.old_start)))
+        .num("data-old-count", Some(u64::from(h.old_count)))
+        .num("data-new-start", Some(u64::from(h.new_start)))
+        .num("data-new-count", Some(u64::from(h.new_count)));
+    push_all(
+        html,
+        &[
+            "<div",
+            &attrs.0,
+            "><span class=\"eb-num eb-num-old\"></span><span class=\"eb-num eb-num-new\"></span><span class=\"eb-sign\"></span><span class=\"eb-text\">",
+            &text,
+            "</span></div>",
+        ],
+    );
+}
+
+/// Unchanged lines left out: a button (`data-action="expand"`) naming
+/// their range in both files, for the app to draw them.
+fn push_fold(html: &mut String, f: &Span) {
+    let attrs = Attrs::new()
+        .add("class", "eb-line eb-fold")
+        .add("data-action", "expand")
+        .num("data-old-line", Some(u64::from(f.old_start)))
+        .num("data-new-line", Some(u64::from(f.new_start)))
+        .num("data-count", Some(u64::from(f.old_count)));
+    let mut label = String::new();
+    push_num(&mut label, u64::from(f.old_count));
+    label.push_str(if f.old_count == 1 {
+        " unchanged line"
+    } else {
+        " unchanged lines"
+    });
+    push_all(
+        html,
+        &[
+            "<div",
+            &attrs.0,
+            " role=\"button\" tabindex=\"0\" aria-label=\"Show ",
+            &label,
+            "\"><span class=\"eb-num eb-num-old\"></span><span class=\"eb-num eb-num-new\"></span><span class=\"eb-sign\">\u{22ef}</span><span class=\"eb-text\">",
+            &label,
+            "</span></div>",
+        ],
+    );
+}
+
+/// The sign column of a row of `kind`, and for added and removed rows the
+/// kind in words for screen readers (`eb-sr`, hidden on screen): a sign or
+/// a colour alone does not say what changed.
+pub(crate) fn sign_cell(kind: &str) -> &'static str {
+    match kind {
+        "added" => "<span class=\"eb-sign\">+</span><span class=\"eb-sr\">added: </span>",
+        "removed" => "<span class=\"eb-sign\">-</span><span class=\"eb-sr\">removed: </span>",
+        _ => "<span class=\"eb-sign\"> </span>",
+    }
+}
+
+/// Rows of a run of diff lines in `layout`.
+fn push_rows(html: &mut String, run: &[DiffLine], numbering: Option<u32>, layout: Layout) {
+    match layout {
+        Layout::LineByLine => {
+            for line in run {
+                push_diff_line(html, line, numbering);
+            }
+        }
+        Layout::SideBySide => push_side_by_side(html, run, numbering),
+    }
 }
 
 /// One file's change from any edit style ([`crate::apply::FileChange`]:
@@ -516,6 +799,19 @@ pub fn render_edit_block(block: &EditBlock, result: Option<&ResultView>) -> Stri
 /// the diff of the whole file before and after, numbered by file line.
 /// `status` (`applied`, `validated`, …) adds the badge.
 pub fn render_file_change(change: &crate::apply::FileChange, status: Option<&str>) -> String {
+    render_file_change_with(change, status, &DrawOptions::default())
+}
+
+/// [`render_file_change`] with a theme, a layout and the context kept
+/// around each change: by default the unchanged lines further than
+/// [`FILE_CHANGE_CONTEXT`] lines from a change fold behind an `eb-fold`
+/// (`data-action="expand"`, the range in `data-old-line`, `data-new-line`,
+/// `data-count`), and each hunk starts with its `@@ -l,n +l,n @@` header.
+pub fn render_file_change_with(
+    change: &crate::apply::FileChange,
+    status: Option<&str>,
+    options: &DrawOptions,
+) -> String {
     let lines = |text: &Option<String>| match text {
         None => String::new(),
         Some(t) => {
@@ -534,7 +830,7 @@ pub fn render_file_change(change: &crate::apply::FileChange, status: Option<&str
         status: s.to_string(),
         ..ResultView::default()
     });
-    render_edit_block(&block, result.as_ref())
+    draw_block(&block, &block_diff(&block), result.as_ref(), options, true)
 }
 
 /// `numbering`: the file line before the block's first line, or `None` for no numbers.
@@ -558,19 +854,16 @@ fn push_diff_line(html: &mut String, line: &DiffLine, numbering: Option<u32>) {
         push_num(html, u64::from(n));
     }
     html.push_str("</span>");
-    let sign = match line.kind {
-        LineKind::Context => " ",
-        LineKind::Removed => "-",
-        LineKind::Added => "+",
-    };
     push_all(
         html,
-        &[
-            "<span class=\"eb-sign\">",
-            sign,
-            "</span><span class=\"eb-text\">",
-        ],
+        &[sign_cell(line.kind.as_str()), "<span class=\"eb-text\">"],
     );
+    push_line_spans(html, line);
+    html.push_str("</span></div>");
+}
+
+/// A line's text, its changed spans marked.
+fn push_line_spans(html: &mut String, line: &DiffLine) {
     match &line.spans {
         Some(spans) => {
             for span in spans {
@@ -585,7 +878,82 @@ fn push_diff_line(html: &mut String, line: &DiffLine, numbering: Option<u32>) {
         }
         None => push_line_text(html, &line.text),
     }
-    html.push_str("</span></div>");
+}
+
+/// Two columns, old and new: context on both sides, each removed line of a
+/// change beside the added line at the same place in it (an empty cell
+/// where one side has more lines).
+fn push_side_by_side(html: &mut String, run: &[DiffLine], numbering: Option<u32>) {
+    let shift = |n: Option<u32>| numbering.and_then(|base| n.map(|n| n.saturating_add(base)));
+    let mut at = 0;
+    while at < run.len() {
+        if run[at].kind == LineKind::Context {
+            let line = &run[at];
+            push_pair(html, Some(line), Some(line), shift);
+            at += 1;
+            continue;
+        }
+        let removed_end = (at..run.len())
+            .find(|&i| run[i].kind != LineKind::Removed)
+            .unwrap_or(run.len());
+        let added_end = (removed_end..run.len())
+            .find(|&i| run[i].kind != LineKind::Added)
+            .unwrap_or(run.len());
+        let removed = &run[at..removed_end];
+        let added = &run[removed_end..added_end];
+        for k in 0..removed.len().max(added.len()) {
+            push_pair(html, removed.get(k), added.get(k), shift);
+        }
+        at = added_end;
+    }
+}
+
+/// One row of the two columns.
+fn push_pair(
+    html: &mut String,
+    old: Option<&DiffLine>,
+    new: Option<&DiffLine>,
+    shift: impl Fn(Option<u32>) -> Option<u32>,
+) {
+    let old_line = old.and_then(|l| shift(l.old_line));
+    let new_line = new.and_then(|l| shift(l.new_line));
+    let attrs = Attrs::new()
+        .add("class", "eb-line eb-line-pair")
+        .num("data-old-line", old_line.map(u64::from))
+        .num("data-new-line", new_line.map(u64::from));
+    push_all(html, &["<div", &attrs.0, ">"]);
+    for (side, line, number) in [("old", old, old_line), ("new", new, new_line)] {
+        let kind = match line.map(|l| l.kind) {
+            None => "empty",
+            Some(LineKind::Context) => "context",
+            Some(LineKind::Removed) => "removed",
+            Some(LineKind::Added) => "added",
+        };
+        push_all(
+            html,
+            &[
+                "<div class=\"eb-half eb-half-",
+                side,
+                " eb-line-",
+                kind,
+                "\"><span class=\"eb-num eb-num-",
+                side,
+                "\">",
+            ],
+        );
+        if let Some(n) = number {
+            push_num(html, u64::from(n));
+        }
+        push_all(
+            html,
+            &["</span>", sign_cell(kind), "<span class=\"eb-text\">"],
+        );
+        if let Some(line) = line {
+            push_line_spans(html, line);
+        }
+        html.push_str("</span></div>");
+    }
+    html.push_str("</div>");
 }
 
 /// Where a streamed line belongs while the block is being written.
@@ -651,6 +1019,15 @@ struct PendingParts<'a> {
 /// context, like the finished block will; before that, the old section shows
 /// neutrally.
 pub fn render_in_progress_edit_block(file_path: &str, partial_lines: &[String]) -> String {
+    render_in_progress_edit_block_with(file_path, partial_lines, Theme::Auto)
+}
+
+/// [`render_in_progress_edit_block`] with a theme.
+pub fn render_in_progress_edit_block_with(
+    file_path: &str,
+    partial_lines: &[String],
+    theme: Theme,
+) -> String {
     let mut parts = PendingParts::default();
     let mut section = Section::Old;
     let count = partial_lines.len();
@@ -688,7 +1065,7 @@ pub fn render_in_progress_edit_block(file_path: &str, partial_lines: &[String]) 
             Section::Trailing => parts.trailing.push(line),
         }
     }
-    render_pending_parts(file_path, &parts)
+    render_pending_parts(file_path, &parts, theme)
 }
 
 /// One section of a block being written, as `EditStream.pending()` gives it.
@@ -707,6 +1084,16 @@ pub fn render_pending_sections(
     file_path: &str,
     sections: &[PendingSection],
     partial_line: Option<&str>,
+) -> String {
+    render_pending_sections_with(file_path, sections, partial_line, Theme::Auto)
+}
+
+/// [`render_pending_sections`] with a theme.
+pub fn render_pending_sections_with(
+    file_path: &str,
+    sections: &[PendingSection],
+    partial_line: Option<&str>,
+    theme: Theme,
 ) -> String {
     let mut parts = PendingParts::default();
     let mut last: Option<&str> = None;
@@ -740,7 +1127,7 @@ pub fn render_pending_sections(
         if let Some(line) = partial_line.filter(|l| !l.is_empty()) {
             patch_line(&mut parts, line);
         }
-        return render_pending_parts(file_path, &parts);
+        return render_pending_parts(file_path, &parts, theme);
     }
     if let Some(line) =
         partial_line.filter(|l| !l.is_empty() && !is_partial_marker(l) && marker(l).is_none())
@@ -752,7 +1139,7 @@ pub fn render_pending_sections(
             _ => parts.old.push(line),
         }
     }
-    render_pending_parts(file_path, &parts)
+    render_pending_parts(file_path, &parts, theme)
 }
 
 /// One body line of a patch being written: context before the first
@@ -774,7 +1161,7 @@ fn patch_line<'a>(parts: &mut PendingParts<'a>, line: &'a str) {
     }
 }
 
-fn render_pending_parts(file_path: &str, parts: &PendingParts<'_>) -> String {
+fn render_pending_parts(file_path: &str, parts: &PendingParts<'_>, theme: Theme) -> String {
     let PendingParts {
         leading,
         old,
@@ -786,7 +1173,10 @@ fn render_pending_parts(file_path: &str, parts: &PendingParts<'_>) -> String {
     let (separator_seen, anchored) = (*separator_seen, *anchored);
     let mut html = String::new();
     let attrs = Attrs::new()
-        .add("class", "eb-block eb-block-pending eb-status-pending")
+        .add(
+            "class",
+            &["eb-block eb-block-pending eb-status-pending", theme.class()].concat(),
+        )
         .add("data-file-path", file_path)
         .add("data-status", "pending")
         .add("aria-busy", "true");
@@ -838,19 +1228,14 @@ fn render_pending_parts(file_path: &str, parts: &PendingParts<'_>) -> String {
     }
     let last = rows.len();
     for (i, (kind, text)) in rows.into_iter().enumerate() {
-        let sign = match kind {
-            "removed" => "-",
-            "added" => "+",
-            _ => " ",
-        };
         push_all(
             &mut html,
             &[
                 "<div class=\"eb-line eb-line-",
                 kind,
-                "\"><span class=\"eb-num eb-num-old\"></span><span class=\"eb-num eb-num-new\"></span><span class=\"eb-sign\">",
-                sign,
-                "</span><span class=\"eb-text\">",
+                "\"><span class=\"eb-num eb-num-old\"></span><span class=\"eb-num eb-num-new\"></span>",
+                sign_cell(kind),
+                "<span class=\"eb-text\">",
             ],
         );
         push_line_text(&mut html, text);
@@ -934,11 +1319,15 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
         .any(|r| r.status == "failed" || r.status == "skipped");
     let mut attrs = Attrs::new().add(
         "class",
-        if failed {
-            "eb-summary eb-summary-failed"
-        } else {
-            "eb-summary eb-summary-ok"
-        },
+        &[
+            if failed {
+                "eb-summary eb-summary-failed"
+            } else {
+                "eb-summary eb-summary-ok"
+            },
+            options.theme.class(),
+        ]
+        .concat(),
     );
     for (status, _, n) in counts {
         attrs = attrs.num(&["data-", status].concat(), Some(n as u64));
@@ -1032,7 +1421,11 @@ pub fn render_edits_summary(summary: &SummaryView, options: &SummaryOptions) -> 
                 .num("data-line", r.estimated_line.map(u64::from))
                 .num("data-block-index", r.block_index.map(|i| i as u64))
                 .text("data-error-kind", r.error_kind.as_deref());
-            push_all(&mut html, &["<li", &a.0, "><span class=\"eb-path\">"]);
+            // Focusable; no role: a list item keeps its own.
+            push_all(
+                &mut html,
+                &["<li", &a.0, " tabindex=\"0\"><span class=\"eb-path\">"],
+            );
             push_line_text(&mut html, &r.file_path);
             push_all(
                 &mut html,

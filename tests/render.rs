@@ -207,6 +207,7 @@ fn a_hostile_reply_renders_only_our_markup() {
             &SummaryOptions {
                 retry_prompt_prepared: true,
                 retry_note: Some(evil.into()),
+                ..Default::default()
             },
         ),
     ] {
@@ -346,4 +347,42 @@ mod properties {
             check_markup(&render_edits_summary(&SummaryView::from(vec![result]), &SummaryOptions::default()));
         }
     }
+}
+
+#[test]
+fn every_renderer_puts_the_theme_it_is_asked_for_on_its_root() {
+    use editblocks::render::{
+        render_edit_block_with, render_in_progress_edit_block_with, render_pending_sections_with,
+        DrawOptions, Theme,
+    };
+    let block = EditBlock::new(editblocks::Format::EditRepl, "a.py", "x = 1", "x = 2");
+    for (theme, class) in [(Theme::Light, " eb-light\""), (Theme::Dark, " eb-dark\"")] {
+        let options = DrawOptions {
+            theme,
+            ..DrawOptions::default()
+        };
+        let summary = render_edits_summary(
+            &SummaryView::default(),
+            &SummaryOptions {
+                theme,
+                ..SummaryOptions::default()
+            },
+        );
+        let lines = ["x = 1".to_string()];
+        let pending = [PendingSection {
+            section: "edit".into(),
+            lines: lines.to_vec(),
+        }];
+        for html in [
+            render_edit_block_with(&block, None, &options),
+            summary,
+            render_in_progress_edit_block_with("a.py", &lines, theme),
+            render_pending_sections_with("a.py", &pending, None, theme),
+        ] {
+            let root = &html[..html.find('>').unwrap()];
+            assert!(root.contains(class), "{root}");
+        }
+    }
+    let auto = render_edit_block(&block, None);
+    assert!(!auto.contains("eb-light") && !auto.contains("eb-dark"));
 }

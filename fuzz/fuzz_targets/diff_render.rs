@@ -118,6 +118,7 @@ fuzz_target!(|data: &[u8]| {
         &SummaryOptions {
             retry_prompt_prepared: flags & 128 != 0,
             retry_note: Some(path.clone()),
+            ..Default::default()
         },
     ));
 });

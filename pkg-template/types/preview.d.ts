@@ -106,7 +106,11 @@ export interface PreviewContainer {
   insertAdjacentHTML(position: 'beforebegin' | 'afterbegin' | 'beforeend' | 'afterend', html: string): void;
 }
 
-/** Applies an incremental render to `container`, the element holding the preview (browsers). */
+/**
+ * Applies an incremental render to `container`, the element holding the preview (browsers).
+ * `null` (no block open: the last one finished or was discarded) empties it, as the full
+ * render's `''` would: draw the finished block with renderEditBlock.
+ */
 export function applyPreviewDelta(container: PreviewContainer, delta: PreviewHtmlDelta | null): void;
 
 /** The preview of one edit fed by hand (e.g. str_replace / edit_file arguments as they stream). */
@@ -124,8 +128,8 @@ export class EditPreview {
   };
   /** The file with the new lines so far, or null while not located. */
   content(): string | null;
-  render(partialLine?: string): string;
-  render(partialLine: string | undefined, options: { incremental: true }): PreviewHtmlDelta;
+  render(partialLine?: string, options?: { incremental?: false; theme?: 'light' | 'dark' | 'auto' }): string;
+  render(partialLine: string | undefined, options: { incremental: true; theme?: 'light' | 'dark' | 'auto' }): PreviewHtmlDelta;
   free(): void;
 }
 

@@ -43,9 +43,30 @@ export type RenderableResult = Omit<Partial<EditResult>, 'errorKind' | 'diagnost
   diagnostics?: object;
 };
 
-export interface RenderEditBlockOptions {
+/**
+ * Which colours the rendered root takes with the package's style.css: `'light'` or `'dark'` put
+ * the class `eb-light` / `eb-dark` on the root, whatever the system prefers; `'auto'` (the
+ * default) follows `prefers-color-scheme` (or an ancestor's `eb-light` / `eb-dark`).
+ */
+export type RenderTheme = 'light' | 'dark' | 'auto';
+
+/**
+ * How a diff's rows are laid out: `'line-by-line'` (the default: removed lines, then the added
+ * ones) or `'side-by-side'` (two columns, old and new; the root gets `eb-side-by-side` and each
+ * row is an `.eb-line-pair` of `.eb-half-old` and `.eb-half-new`).
+ */
+export type RenderLayout = 'line-by-line' | 'side-by-side';
+
+export interface RenderThemeOption {
+  /** Default 'auto'. */
+  theme?: RenderTheme;
+}
+
+export interface RenderEditBlockOptions extends RenderThemeOption {
   /** Pick the result whose `blockIndex` is this (else: same file and previews, then same file). */
   index?: number;
+  /** Default 'line-by-line'. */
+  layout?: RenderLayout;
 }
 
 /**
@@ -65,25 +86,29 @@ export function renderEditBlock(
  * `.eb-cursor`). `partialLines`: the lines after the path line so far, markers
  * included or not; a string is split at line breaks.
  */
-export function renderInProgressEditBlock(filePath: string, partialLines?: string[] | string): string;
+export function renderInProgressEditBlock(filePath: string, partialLines?: string[] | string, options?: RenderThemeOption): string;
 /** The same, drawn straight from `EditStream.pending()`. */
-export function renderInProgressEditBlock(pending: PendingBlock): string;
+export function renderInProgressEditBlock(pending: PendingBlock, options?: RenderThemeOption): string;
 /**
  * The open block of a stream made with `options.preview`, drawn in place in its file: real line
  * numbers, context above and below, changed spans, the state ('' when no block is open).
  */
-export function renderInProgressEditBlock(stream: EditStream, options?: { incremental?: false }): string;
+export function renderInProgressEditBlock(stream: EditStream, options?: { incremental?: false; theme?: RenderTheme }): string;
 /**
- * Only what changed since the last call (null when no block is open); apply it with applyPreviewDelta.
- * On a stream made without options.preview the block is drawn without being located.
+ * Only what changed since the last call; apply it with applyPreviewDelta. `null` when no block is
+ * open (the last one finished or was discarded): applyPreviewDelta then empties the container.
+ * On a stream made without options.preview the block is drawn without being located. A new
+ * `theme` redraws the whole preview (`reset`).
  */
-export function renderInProgressEditBlock(stream: EditStream, options: { incremental: true }): PreviewHtmlDelta | null;
+export function renderInProgressEditBlock(stream: EditStream, options: { incremental: true; theme?: RenderTheme }): PreviewHtmlDelta | null;
 
 export interface RenderSummaryOptions {
   /** Show the retry note though only results were passed (an ApplyResult says so itself with `retryPrompt`). */
   retryPromptPrepared?: boolean;
   /** The retry note's wording. */
   retryNote?: string;
+  /** Default 'auto'. */
+  theme?: RenderTheme;
 }
 
 /**
@@ -94,15 +119,27 @@ export interface RenderSummaryOptions {
  */
 export function renderEditsSummary(results: RenderableResult[] | ApplyResult | ToolApplyResult, options?: RenderSummaryOptions): string;
 
-export interface RenderFileChangeOptions {
+export interface RenderFileChangeOptions extends RenderThemeOption {
   /** Adds the status badge ('applied' after a real run, 'validated' after a dry run, …). */
   status?: Status;
+  /** Default 'line-by-line'. */
+  layout?: RenderLayout;
+  /**
+   * Unchanged lines kept around each change (default 3); the others are folded. `'all'` draws the
+   * whole file.
+   */
+  context?: number | 'all';
 }
 
 /**
  * HTML for one entry of any result's `fileChanges` (text blocks, patches, tool
  * calls, hashline calls), drawn as renderEditBlock draws a block: the diff of
- * the whole file before and after, numbered by file line. A created file is
- * tagged `new file`.
+ * the file before and after, numbered by file line. A created file is tagged
+ * `new file`. By default only the changes and 3 lines around each are drawn:
+ * each hunk opens with an `.eb-hunk` row (`@@ -l,n +l,n @@`, real line
+ * numbers) and the unchanged lines between are folded into an `.eb-fold` row
+ * (`data-action="expand"`, `role="button"`, with `data-old-line`,
+ * `data-new-line` and `data-count` naming the lines it stands for: draw them
+ * again with `context: 'all'` or a larger `context`).
  */
 export function renderFileChange(change: FileChange, options?: RenderFileChangeOptions): string;

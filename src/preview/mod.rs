@@ -204,6 +204,8 @@ pub struct BlockPreview {
     unmatched_sent: bool,
     events: Vec<PreviewEvent>,
     cursor: render::Cursor,
+    /// The colours the drawing asks for (a class on its root).
+    theme: crate::render::Theme,
 }
 
 impl BlockPreview {
@@ -229,6 +231,7 @@ impl BlockPreview {
             unmatched_sent: false,
             events: Vec::new(),
             cursor: render::Cursor::default(),
+            theme: crate::render::Theme::Auto,
             locate: true,
             withheld: false,
         }
@@ -307,7 +310,7 @@ impl BlockPreview {
             }
             for line in lines {
                 let line = line.as_ref();
-                if self.format == Some(Format::EditRepl)
+                if self.shares_prefix()
                     && self.prefix == self.new.len()
                     && self.seq.get(self.prefix).is_some_and(|s| s == line)
                 {
@@ -567,11 +570,7 @@ impl BlockPreview {
             self.seq = seq;
             self.trailing = trailing;
             self.new = new;
-            self.prefix = if block.format == Format::EditRepl {
-                split(&block.anchor).len()
-            } else {
-                0
-            };
+            self.prefix = self.complete_prefix(block);
             self.old_count = if block.format == Format::Anchored {
                 split(&block.old_lines).len()
             } else {
@@ -608,11 +607,7 @@ impl BlockPreview {
             *self = fresh;
         }
         self.new = new;
-        self.prefix = if block.format == Format::EditRepl {
-            split(&block.anchor).len()
-        } else {
-            0
-        };
+        self.prefix = self.complete_prefix(block);
         if self.phase == Phase::Old {
             self.end_old();
         }
@@ -718,14 +713,39 @@ impl BlockPreview {
     fn kept_prefix(&self) -> usize {
         match self.format {
             Some(Format::Anchored) => self.seq.len() - self.old_count,
-            Some(Format::EditRepl) if self.phase != Phase::Old => self.prefix,
+            Some(Format::EditRepl | Format::SearchReplace) if self.phase != Phase::Old => {
+                self.prefix
+            }
+            _ => 0,
+        }
+    }
+
+    /// Whether the lines the old and new text start with in common stay
+    /// (drawn as context, not removed and added again): edit-repl's shared
+    /// context, and the lines a SEARCH and its REPLACE both begin with.
+    pub(super) fn shares_prefix(&self) -> bool {
+        matches!(self.format, Some(Format::EditRepl | Format::SearchReplace))
+    }
+
+    /// The kept prefix of a completed block: edit-repl's context (its
+    /// anchor), or the lines a SEARCH and its REPLACE begin with in common.
+    fn complete_prefix(&self, block: &EditBlock) -> usize {
+        match block.format {
+            Format::EditRepl if block.anchor.is_empty() => 0,
+            Format::EditRepl => block.anchor.split('\n').count(),
+            Format::SearchReplace => self
+                .seq
+                .iter()
+                .zip(self.new.iter())
+                .take_while(|(a, b)| a == b)
+                .count(),
             _ => 0,
         }
     }
 
     /// The new lines so far that replace the old ones.
     fn replacement(&self) -> &[String] {
-        let p = if self.format == Some(Format::EditRepl) {
+        let p = if self.shares_prefix() {
             self.prefix.min(self.new.len())
         } else {
             0
@@ -774,6 +794,11 @@ impl BlockPreview {
         );
         let final_newline = !lines.is_empty() && text.has_final_newline();
         Some(text.encode_lines(&lines, final_newline))
+    }
+
+    /// The theme of the next renders (a new one redraws the whole preview).
+    pub fn set_theme(&mut self, theme: crate::render::Theme) {
+        self.theme = theme;
     }
 
     /// Incremental HTML: what changed since the last call (see [`PreviewHtml`]).

@@ -35,6 +35,7 @@ use super::verdict::{self, Pass, Verdict};
 use super::{PreviewEvent, PreviewState};
 use crate::block::{EditBlock, Format};
 use crate::patch::Operation;
+use crate::render::Theme;
 use crate::text::TextFile;
 
 /// A place a section may start: its first file line and the next file line to compare.
@@ -122,6 +123,8 @@ pub struct PatchPreview {
     drawn: Option<Drawn>,
     /// The file's lines numbered per pass, once a section narrows.
     ids: Option<LineIds>,
+    /// The colours the drawing asks for (a class on its root).
+    theme: Theme,
 }
 
 /// The file's lines as each patch pass compares them, numbered: a file line
@@ -266,6 +269,7 @@ impl PatchPreview {
             streamed: None,
             drawn: None,
             ids: None,
+            theme: Theme::Auto,
         }
     }
 
@@ -911,13 +915,20 @@ impl PatchPreview {
 /// Lines of context shown above and below the open section.
 const CONTEXT: usize = 3;
 
+/// The 1-based new-side number of 0-based file line `at`, `shift` lines away.
+fn new_number(at: usize, shift: isize) -> usize {
+    (at as isize + shift + 1).max(1) as usize
+}
+
 /// What the last incremental render showed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Drawn {
-    layout: (u32, Option<usize>, Pass),
+    layout: (u32, Option<usize>, Pass, Theme),
     header: String,
     rows: usize,
     at: Option<usize>,
+    /// New-side line minus old-side line at `at`.
+    shift: isize,
     partial: String,
     below: String,
 }
@@ -943,28 +954,56 @@ impl PatchPreview {
         super::render::header_html(&self.path, &self.state(), Some(self.sections))
     }
 
-    fn context_rows(&self, from: usize, to: usize) -> String {
+    /// File lines `from..to` as context, their new-side numbers `shift` lines away.
+    fn context_rows(&self, from: usize, to: usize, shift: isize) -> String {
         let mut html = String::new();
         let to = to.min(self.lines.len());
         for (i, l) in self.lines.iter().enumerate().take(to).skip(from) {
-            super::render::row(&mut html, None, "context", Some(i + 1), None, None, l);
+            let new = Some(new_number(i, shift));
+            super::render::row(&mut html, None, "context", Some(i + 1), new, None, l);
         }
         html
     }
 
-    /// Rows of the body from line `k` on, the file position being `at`;
-    /// returns them and the file position after them.
-    fn body_rows(&self, k: usize, at: Option<usize>) -> (String, Option<usize>) {
+    /// How far the sections placed before the open one move the file's
+    /// lines: their added lines minus their removed ones.
+    fn placed_shift(&self) -> isize {
+        self.placed
+            .iter()
+            .flat_map(|p| p.body.iter())
+            .map(|l| match l.as_bytes().first() {
+                Some(b'+') => 1,
+                Some(b'-') => -1,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    /// Rows of the body from line `k` on, the file position being `at` and
+    /// the new side `shift` lines from it; returns them, the file position
+    /// after them and the shift there.
+    fn body_rows(
+        &self,
+        k: usize,
+        at: Option<usize>,
+        shift: isize,
+    ) -> (String, Option<usize>, isize) {
         let (body, _, pass) = self.open_view();
         let lines = &self.lines;
         let gaps = self.format == Format::ApplyPatch;
         let mut html = String::new();
         let mut at = at;
+        let mut shift = shift;
         for (k, l) in body.iter().enumerate().skip(k) {
             let id = k.to_string();
             let text = l.get(1..).unwrap_or("");
             if l.starts_with('+') {
-                super::render::row(&mut html, Some(&id), "added", None, None, None, text);
+                // A file being added numbers its lines from 1.
+                let new = at
+                    .map(|a| new_number(a, shift))
+                    .or_else(|| (self.operation == Some(Operation::Add)).then_some(k + 1));
+                super::render::row(&mut html, Some(&id), "added", None, new, None, text);
+                shift += 1;
                 continue;
             }
             if let (true, Some(a)) = (gaps, at.as_mut()) {
@@ -973,44 +1012,64 @@ impl PatchPreview {
                     .get(*a)
                     .is_some_and(|f| f.trim().is_empty() && !verdict::same(pass, f, text))
                 {
-                    super::render::row(&mut html, None, "context", Some(*a + 1), None, None, "");
+                    let new = Some(new_number(*a, shift));
+                    super::render::row(&mut html, None, "context", Some(*a + 1), new, None, "");
                     *a += 1;
                 }
             }
-            let kind = if l.starts_with('-') {
-                "removed"
-            } else {
-                "context"
-            };
+            let removed = l.starts_with('-');
+            let kind = if removed { "removed" } else { "context" };
+            // A blank context line past the end (the final newline) has no file line.
+            let old = at.filter(|a| *a < lines.len());
+            let new = old.filter(|_| !removed).map(|a| new_number(a, shift));
             super::render::row(
                 &mut html,
                 Some(&id),
                 kind,
-                // A blank context line past the end (the final newline) has no file line.
-                at.filter(|a| *a < lines.len()).map(|a| a + 1),
-                None,
+                old.map(|a| a + 1),
+                new,
                 None,
                 text,
             );
+            if removed {
+                shift -= 1;
+            }
             if let Some(a) = at.as_mut() {
                 *a += 1;
             }
         }
-        (html, at)
+        (html, at, shift)
     }
 
-    fn partial_part(partial: Option<&str>) -> String {
-        let mut html = String::new();
-        if let Some(t) = partial.filter(|t| !t.is_empty()) {
-            html.push_str("<div class=\"eb-line eb-line-partial\"><span class=\"eb-text\">");
-            crate::render::push_line_text(&mut html, t);
-            html.push_str("</span></div>");
-        }
-        html
+    /// The line being typed, drawn as the row it will be (added, removed
+    /// or context by its first character) without numbers yet; a line that
+    /// may still become a marker or header (`*** Add File`, `@@`, `---`)
+    /// is left out until it is complete.
+    fn partial_part(&self, partial: Option<&str>) -> String {
+        let Some(t) = partial.filter(|t| !t.is_empty()) else {
+            return String::new();
+        };
+        let header =
+            self.format == Format::UnifiedDiff && (t.starts_with("---") || t.starts_with("+++"));
+        let (kind, text) = match t.as_bytes().first() {
+            _ if header => return String::new(),
+            Some(b'*' | b'@' | b'\\') => return String::new(),
+            Some(b'+') => ("added", t.get(1..).unwrap_or("")),
+            Some(b'-') => ("removed", t.get(1..).unwrap_or("")),
+            Some(b' ') => ("context", t.get(1..).unwrap_or("")),
+            // A line without a sign is read as context, as written.
+            _ => ("context", t),
+        };
+        super::render::typing_row(kind, text)
     }
 
-    fn below_part(&self, at: Option<usize>) -> String {
-        at.map_or(String::new(), |a| self.context_rows(a, a + CONTEXT))
+    fn below_part(&self, at: Option<usize>, shift: isize) -> String {
+        at.map_or(String::new(), |a| self.context_rows(a, a + CONTEXT, shift))
+    }
+
+    /// The theme of the next renders (a new one redraws the whole preview).
+    pub fn set_theme(&mut self, theme: Theme) {
+        self.theme = theme;
     }
 
     /// The open section drawn in place as HTML, with the layout of a text
@@ -1026,12 +1085,13 @@ impl PatchPreview {
         let (body, start, pass) = self.open_view();
         let rows_len = body.len();
         let header = self.header_part();
+        let placed = self.placed_shift();
         let above = start.map_or(String::new(), |s| {
-            self.context_rows(s.saturating_sub(CONTEXT), s)
+            self.context_rows(s.saturating_sub(CONTEXT), s, placed)
         });
-        let (rows, at) = self.body_rows(0, start);
-        let partial = Self::partial_part(partial);
-        let below = self.below_part(at);
+        let (rows, at, shift) = self.body_rows(0, start, placed);
+        let partial = self.partial_part(partial);
+        let below = self.below_part(at, shift);
         let html = super::render::frame(&super::render::Frame {
             path: &self.path,
             class: "eb-preview-patch",
@@ -1040,12 +1100,14 @@ impl PatchPreview {
             rows: &rows,
             partial: &partial,
             below: &below,
+            theme: self.theme,
         });
         let drawn = Drawn {
-            layout: (self.sections, start, pass),
+            layout: (self.sections, start, pass, self.theme),
             header,
             rows: rows_len,
             at,
+            shift,
             partial,
             below,
         };
@@ -1059,7 +1121,7 @@ impl PatchPreview {
     /// new lines, not the section or the operation.
     pub fn render_delta(&mut self, partial: Option<&str>) -> super::PreviewHtml {
         let (_, start, pass) = self.open_view();
-        let layout = (self.sections, start, pass);
+        let layout = (self.sections, start, pass, self.theme);
         let Some(last) = self.drawn.as_ref().filter(|d| d.layout == layout) else {
             let (html, drawn) = self.draw(partial);
             self.drawn = Some(drawn);
@@ -1070,9 +1132,9 @@ impl PatchPreview {
         };
         let mut out = super::PreviewHtml::default();
         let header = self.header_part();
-        let (rows, at) = self.body_rows(last.rows, last.at);
-        let partial = Self::partial_part(partial);
-        let below = self.below_part(at);
+        let (rows, at, shift) = self.body_rows(last.rows, last.at, last.shift);
+        let partial = self.partial_part(partial);
+        let below = self.below_part(at, shift);
         let rows_len = self.open_view().0.len();
         if header != last.header {
             out.header = Some(header.clone());
@@ -1089,6 +1151,7 @@ impl PatchPreview {
             header,
             rows: rows_len,
             at,
+            shift,
             partial,
             below,
         });

@@ -25,7 +25,7 @@ use serde::Serialize;
 use super::{BlockPreview, Phase, PreviewState};
 
 use crate::diff::changed_spans_ref;
-use crate::render::{is_partial_marker, marker, push_line_text, Attrs};
+use crate::render::{is_partial_marker, marker, push_line_text, sign_cell, Attrs, Theme};
 
 /// Lines of context shown above and below a located block.
 const CONTEXT: usize = 3;
@@ -58,7 +58,7 @@ pub struct PreviewHtml {
 /// What the last render showed.
 #[derive(Debug, Default)]
 pub(super) struct Cursor {
-    layout: Option<(u8, Option<usize>, bool)>,
+    layout: Option<(u8, Option<usize>, bool, Theme)>,
     seq: usize,
     new: usize,
     trailing: usize,
@@ -69,14 +69,14 @@ pub(super) struct Cursor {
     partial: Option<String>,
 }
 
-fn layout(p: &BlockPreview) -> (u8, Option<usize>, bool) {
+fn layout(p: &BlockPreview) -> (u8, Option<usize>, bool, Theme) {
     let phase = match p.phase {
         Phase::Old => 0,
         Phase::New => 1,
         Phase::Trailing => 2,
         Phase::Complete => 3,
     };
-    (phase, p.located_start(), p.failure.is_some())
+    (phase, p.located_start(), p.failure.is_some(), p.theme)
 }
 
 pub(super) fn delta(p: &mut BlockPreview, partial: Option<&str>) -> PreviewHtml {
@@ -148,14 +148,16 @@ pub(super) struct Frame<'a> {
     pub rows: &'a str,
     pub partial: &'a str,
     pub below: &'a str,
+    pub theme: Theme,
 }
 
 /// The whole preview element around its parts (a text block's and a patch section's).
 pub(super) fn frame(f: &Frame) -> String {
     let class = format!(
-        "eb-block eb-block-pending eb-status-pending eb-preview{}{}",
+        "eb-block eb-block-pending eb-status-pending eb-preview{}{}{}",
         if f.class.is_empty() { "" } else { " " },
-        f.class
+        f.class,
+        f.theme.class()
     );
     let attrs = Attrs::new()
         .add("class", &class)
@@ -200,6 +202,7 @@ pub(super) fn full(p: &BlockPreview, partial: Option<&str>) -> String {
         rows: &html,
         partial: &partial_row(p, partial),
         below: &below(p),
+        theme: p.theme,
     })
 }
 
@@ -253,7 +256,7 @@ pub(super) fn header_html(path: &str, state: &PreviewState, section: Option<u32>
         .add("data-action", "open-file")
         .add("data-file-path", path)
         .opt("data-line", line);
-    html.push_str(&format!("<span{}>", attrs.0));
+    html.push_str(&format!("<span{} role=\"link\" tabindex=\"0\">", attrs.0));
     push_line_text(&mut html, path);
     html.push_str("</span><span class=\"eb-preview-state\">");
     push_line_text(&mut html, &label);
@@ -310,15 +313,11 @@ pub(super) fn row(
         .opt("data-new-line", new);
     html.push_str(&format!("<div{}>", attrs.0));
     let num = |n: Option<usize>| n.map_or(String::new(), |n| n.to_string());
-    let sign = match kind {
-        "removed" => "-",
-        "added" => "+",
-        _ => " ",
-    };
     html.push_str(&format!(
-        "<span class=\"eb-num eb-num-old\">{}</span><span class=\"eb-num eb-num-new\">{}</span><span class=\"eb-sign\">{sign}</span><span class=\"eb-text\">",
+        "<span class=\"eb-num eb-num-old\">{}</span><span class=\"eb-num eb-num-new\">{}</span>{}<span class=\"eb-text\">",
         num(old),
-        num(new)
+        num(new),
+        sign_cell(kind)
     ));
     match spans {
         Some(spans) => {
@@ -364,11 +363,7 @@ fn pair(p: &BlockPreview, old_index: usize) -> Option<crate::diff::PairSpansRef<
     if old_index < kept {
         return None;
     }
-    let p_len = if p.format == Some(crate::block::Format::EditRepl) {
-        p.prefix
-    } else {
-        0
-    };
+    let p_len = if p.shares_prefix() { p.prefix } else { 0 };
     let old = p.seq.get(old_index)?;
     let new = p.new.get(p_len + old_index - kept)?;
     if old.len() > 400 || new.len() > 400 || old == new {
@@ -385,11 +380,7 @@ fn new_row(
     j: usize,
 ) {
     let Some(text) = p.new.get(j) else { return };
-    let p_len = if p.format == Some(crate::block::Format::EditRepl) {
-        p.prefix
-    } else {
-        0
-    };
+    let p_len = if p.shares_prefix() { p.prefix } else { 0 };
     if j < p_len {
         return; // shown by the context row it equals
     }
@@ -461,7 +452,6 @@ fn below(p: &BlockPreview) -> String {
 /// The line being typed (left out while it may be a marker cut short),
 /// ending in the cursor.
 fn partial_row(p: &BlockPreview, partial: Option<&str>) -> String {
-    let mut html = String::new();
     let line = partial
         .filter(|l| !is_partial_marker(l) && marker(l).is_none())
         .unwrap_or("");
@@ -470,12 +460,20 @@ fn partial_row(p: &BlockPreview, partial: Option<&str>) -> String {
         Phase::New => "added",
         _ => "context",
     };
+    typing_row(kind, line)
+}
+
+/// The row of the line being typed (`eb-preview-typing`), laid out as the
+/// other rows (empty number columns, the sign of its kind) and ending in the
+/// cursor.
+pub(super) fn typing_row(kind: &str, text: &str) -> String {
+    let mut html = String::new();
     let attrs = Attrs::new().add(
         "class",
         &format!("eb-line eb-line-{kind} eb-preview-typing"),
     );
-    html.push_str(&format!("<div{}><span class=\"eb-num eb-num-old\"></span><span class=\"eb-num eb-num-new\"></span><span class=\"eb-sign\"> </span><span class=\"eb-text\">", attrs.0));
-    push_line_text(&mut html, line);
-    html.push_str("<span class=\"eb-cursor\"></span></span></div>");
+    html.push_str(&format!("<div{}><span class=\"eb-num eb-num-old\"></span><span class=\"eb-num eb-num-new\"></span>{}<span class=\"eb-text\">", attrs.0, sign_cell(kind)));
+    push_line_text(&mut html, text);
+    html.push_str("<span class=\"eb-cursor\" aria-hidden=\"true\"></span></span></div>");
     html
 }

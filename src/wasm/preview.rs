@@ -118,13 +118,15 @@ impl RawBlockPreview {
     /// What changed since the last call, as JSON (`"{}"` when nothing did):
     /// one string crossing is cheaper per token than building an object field by field.
     #[wasm_bindgen(js_name = renderDelta)]
-    pub fn render_delta(&mut self, partial: Option<String>) -> String {
+    pub fn render_delta(&mut self, partial: Option<String>, theme: Option<String>) -> String {
+        self.inner.set_theme(super::render::theme_named(theme));
         serde_json::to_string(&self.inner.render_delta(partial.as_deref()))
             .unwrap_or_else(|_| "{}".into())
     }
 
     #[wasm_bindgen(js_name = renderFull)]
-    pub fn render_full(&self, partial: Option<String>) -> String {
+    pub fn render_full(&mut self, partial: Option<String>, theme: Option<String>) -> String {
+        self.inner.set_theme(super::render::theme_named(theme));
         self.inner.render_full(partial.as_deref())
     }
 }
@@ -224,13 +226,15 @@ impl RawPatchPreview {
 
     /// The open section drawn in place (HTML).
     #[wasm_bindgen(js_name = renderFull)]
-    pub fn render_full(&self, partial: Option<String>) -> String {
+    pub fn render_full(&mut self, partial: Option<String>, theme: Option<String>) -> String {
+        self.inner.set_theme(super::render::theme_named(theme));
         self.inner.render_full(partial.as_deref())
     }
 
     /// As JSON: `{ reset }` when the drawing changed since the last call, `{}` otherwise.
     #[wasm_bindgen(js_name = renderDelta)]
-    pub fn render_delta(&mut self, partial: Option<String>) -> String {
+    pub fn render_delta(&mut self, partial: Option<String>, theme: Option<String>) -> String {
+        self.inner.set_theme(super::render::theme_named(theme));
         serde_json::to_string(&self.inner.render_delta(partial.as_deref()))
             .unwrap_or_else(|_| "{}".into())
     }

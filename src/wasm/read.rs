@@ -13,7 +13,10 @@ use wasm_bindgen::{JsError, JsValue};
 
 use crate::block::{EditBlock, Format};
 use crate::patch::{Hunk, Operation, PatchOp};
-use crate::render::{PendingSection, ResultView, SummaryInput, SummaryOptions, SummaryView};
+use crate::render::{
+    DrawOptions, Layout, PendingSection, ResultView, SummaryInput, SummaryOptions, SummaryView,
+    Theme,
+};
 
 /// What a value is, for messages.
 fn kind(v: &JsValue) -> &'static str {
@@ -302,7 +305,57 @@ pub(crate) fn summary_options(value: &JsValue, what: &str) -> Result<SummaryOpti
     Ok(SummaryOptions {
         retry_prompt_prepared: o.flag("retryPromptPrepared")?,
         retry_note: o.string("retryNote")?,
+        theme: match o.string("theme")? {
+            None => Theme::Auto,
+            Some(name) => Theme::from_name(&name).ok_or_else(|| {
+                let got = JsValue::from_str(&name);
+                o.wrong("theme", "'light', 'dark' or 'auto'", &got)
+            })?,
+        },
     })
+}
+
+/// The renderers' `theme`, `layout` and `context` (`renderEditBlock`,
+/// `renderFileChange`); `undefined` or `null` is the default.
+pub(crate) fn draw_options(value: &JsValue, what: &str) -> Result<DrawOptions, JsError> {
+    let mut options = DrawOptions::default();
+    if value.is_undefined() || value.is_null() {
+        return Ok(options);
+    }
+    let o = Obj::new(value, what)?;
+    if let Some(name) = o.string("theme")? {
+        options.theme = Theme::from_name(&name).ok_or_else(|| {
+            o.wrong(
+                "theme",
+                "'light', 'dark' or 'auto'",
+                &JsValue::from_str(&name),
+            )
+        })?;
+    }
+    if let Some(name) = o.string("layout")? {
+        options.layout = Layout::from_name(&name).ok_or_else(|| {
+            o.wrong(
+                "layout",
+                "'line-by-line' or 'side-by-side'",
+                &JsValue::from_str(&name),
+            )
+        })?;
+    }
+    match o.get("context") {
+        None => {}
+        Some(v) if v.as_string().as_deref() == Some("all") => options.context = None,
+        Some(_) => {
+            options.context = Some(
+                o.whole("context")
+                    .map_err(|_| {
+                        let got = o.get("context").unwrap_or(JsValue::UNDEFINED);
+                        o.wrong("context", "a whole number of lines or 'all'", &got)
+                    })?
+                    .unwrap_or(crate::render::FILE_CHANGE_CONTEXT),
+            );
+        }
+    }
+    Ok(options)
 }
 
 /// `EditStream.pending().sections`: `{ section, lines }` each, both required.

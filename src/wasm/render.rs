@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::read;
-use crate::render::SummaryView;
+use crate::render::{SummaryView, Theme};
 
 /// `diffBlock`, packed as numbers: JS already holds both texts, so only the
 /// structure crosses the boundary and `js/render.js` builds the objects from
@@ -101,20 +101,35 @@ pub fn render_edit_block_html(
     block: JsValue,
     results: JsValue,
     index: Option<u32>,
+    options: JsValue,
 ) -> Result<String, JsError> {
     let block = read::edit_block(&block, "edit block (renderEditBlock's first argument)")?;
     let results = read::results(&results, "results (renderEditBlock's second argument)")?;
+    let options = read::draw_options(&options, "renderEditBlock options")?;
     let index = index.map(|i| i as usize);
-    Ok(crate::render::render_edit_block(
+    Ok(crate::render::render_edit_block_with(
         &block,
         crate::render::find_result(&block, &results, index),
+        &options,
     ))
+}
+
+/// A theme by name (`js/render.js` checks the names; an unknown one is `auto`).
+pub(super) fn theme_named(theme: Option<String>) -> Theme {
+    theme
+        .as_deref()
+        .and_then(Theme::from_name)
+        .unwrap_or_default()
 }
 
 /// `renderInProgressEditBlock`.
 #[wasm_bindgen(js_name = renderInProgressHtml)]
-pub fn render_in_progress_html(file_path: &str, partial_lines: Vec<String>) -> String {
-    crate::render::render_in_progress_edit_block(file_path, &partial_lines)
+pub fn render_in_progress_html(
+    file_path: &str,
+    partial_lines: Vec<String>,
+    theme: Option<String>,
+) -> String {
+    crate::render::render_in_progress_edit_block_with(file_path, &partial_lines, theme_named(theme))
 }
 
 /// `renderInProgressEditBlock(pending)`: the sections of `EditStream.pending()`.
@@ -123,15 +138,17 @@ pub fn render_pending_html(
     file_path: &str,
     sections: JsValue,
     partial_line: Option<String>,
+    theme: Option<String>,
 ) -> Result<String, JsError> {
     let sections = read::pending_sections(
         &sections,
         "pending.sections (an array of { section, lines } as EditStream.pending() returns)",
     )?;
-    Ok(crate::render::render_pending_sections(
+    Ok(crate::render::render_pending_sections_with(
         file_path,
         &sections,
         partial_line.as_deref(),
+        theme_named(theme),
     ))
 }
 
@@ -149,7 +166,7 @@ pub fn render_summary_html(summary: JsValue, options: JsValue) -> Result<String,
     ))
 }
 
-/// `renderFileChange(change, { status? })`: one file's before and after
+/// `renderFileChange(change, { status?, theme?, layout?, context? })`: one file's before and after
 /// (from any style's `fileChanges`) drawn like a text block. `js/render.js`
 /// checks the change and passes its fields. Not in `editblocks/lite` (no
 /// `fileChanges` without applying).
@@ -161,14 +178,20 @@ pub fn render_file_change_html(
     after: Option<String>,
     moved_from: Option<String>,
     status: Option<String>,
-) -> String {
+    options: JsValue,
+) -> Result<String, JsError> {
     let change = crate::apply::FileChange {
         path,
         before,
         after,
         moved_from,
     };
-    crate::render::render_file_change(&change, status.as_deref())
+    let options = read::draw_options(&options, "renderFileChange options")?;
+    Ok(crate::render::render_file_change_with(
+        &change,
+        status.as_deref(),
+        &options,
+    ))
 }
 
 // `editblocks/lite` is built without `unicode-segmentation` (its tables are a

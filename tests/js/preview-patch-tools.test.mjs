@@ -165,7 +165,7 @@ test('renderInProgressEditBlock draws the open patch section in place; the incre
   assert.match(html, /data-section="1"/);
   assert.match(html, /eb-line-removed" data-row="1" data-old-line="4"/);
   assert.match(html, /eb-line-added" data-row="2"/);
-  assert.match(html, /eb-preview-partial"><div class="eb-line eb-line-partial"><span class="eb-text">\+fi</);
+  assert.match(html, /eb-preview-partial"><div class="eb-line eb-line-added eb-preview-typing"><span class="eb-num eb-num-old"><\/span><span class="eb-num eb-num-new"><\/span><span class="eb-sign">\+<\/span><span class="eb-sr">added: <\/span><span class="eb-text">fi</);
   const first = renderInProgressEditBlock(stream, { incremental: true });
   assert.equal(typeof first.reset, 'string');
   assert.deepEqual(renderInProgressEditBlock(stream, { incremental: true }), {});

@@ -179,7 +179,7 @@ test('renderInProgressEditBlock(stream) draws the block in place; the incrementa
   assert.match(full, /data-preview-state="located"/);
   assert.match(full, /<div class="eb-line eb-line-context" data-old-line="7" data-new-line="7">/, 'context above with file line numbers');
   assert.match(full, /eb-line-removed" data-row="s1" data-old-line="11"/);
-  assert.match(full, /data-new-line="11"><span class="eb-num eb-num-old"><\/span><span class="eb-num eb-num-new">11<\/span><span class="eb-sign">\+<\/span><span class="eb-text">line <span class="eb-change">eleven<\/span>/);
+  assert.match(full, /data-new-line="11"><span class="eb-num eb-num-old"><\/span><span class="eb-num eb-num-new">11<\/span><span class="eb-sign">\+<\/span><span class="eb-sr">added: <\/span><span class="eb-text">line <span class="eb-change">eleven<\/span>/);
   assert.match(full, /eb-preview-below"><div class="eb-line eb-line-context" data-old-line="12" data-new-line="13">/);
   // Later deltas carry only the rows written since: none of them holds the old lines again.
   const after = deltas.slice(deltas.findIndex((d) => d.reset !== undefined && d.reset.includes('eb-line-removed')) + 1);
@@ -275,7 +275,7 @@ test('without options.preview the incremental render still draws the block (not 
   const first = renderInProgressEditBlock(stream, { incremental: true });
   assert.match(first.reset, /data-preview-state="unlocated"/);
   assert.match(first.reset, /old two/);
-  assert.match(first.reset, /new <span class="eb-cursor">/);
+  assert.match(first.reset, /new <span class="eb-cursor" aria-hidden="true">/);
   stream.feed('one\nnew two\n');
   const next = renderInProgressEditBlock(stream, { incremental: true });
   assert.equal(next.reset, undefined);

@@ -193,3 +193,17 @@ test('renderEditsSummary refuses one result and names a bad field', () => {
   assert.throws(() => eb.renderEditsSummary([{ status: 'failed', filePath: 'a.txt', estimatedLine: -1 }]), /result 0 \("a\.txt"\) has estimatedLine -1/);
   assert.throws(() => eb.renderEditBlock({ filePath: 'a', format: 'search-replace' }, [], { index: 2 ** 32 }), /from 0 to 4294967295\), got 4294967296/);
 });
+
+test('theme, layout and context are checked by name and value', () => {
+  const block = { format: 'edit-repl', filePath: 'a.py', anchor: '', oldLines: 'x = 1', newLines: 'x = 2', trailingAnchor: '' };
+  assert.throws(() => eb.renderEditBlock(block, undefined, { theme: 'blue' }), /renderEditBlock option theme must be one of "light", "dark", "auto", got "blue"/);
+  assert.throws(() => eb.renderEditBlock(block, undefined, { layout: 'split' }), /option layout must be one of "line-by-line", "side-by-side"/);
+  assert.throws(() => eb.renderFileChange({ path: 'a.py', before: 'x\n', after: 'y\n' }, { context: -1 }), /context must be a whole number of lines or 'all', got -1/);
+  assert.throws(() => eb.renderEditsSummary([], { theme: 1 }), /theme must be one of/);
+  assert.match(eb.renderInProgressEditBlock({ filePath: 'a.py', sections: [{ section: 'edit', lines: ['x'] }] }, { theme: 'dark' }), /^<div class="eb-block eb-block-pending eb-status-pending eb-dark"/);
+  assert.match(eb.renderInProgressEditBlock('a.py', ['x'], { theme: 'light' }), /^<div class="eb-block eb-block-pending eb-status-pending eb-light"/);
+  const big = Array.from({ length: 100 }, (_, i) => `l${i}`).join('\n') + '\n';
+  const folded = eb.renderFileChange({ path: 'a.py', before: big, after: big.replace('l50\n', 'fifty\n') }, { context: 1 });
+  assert.match(folded, />@@ -50,3 \+50,3 @@</);
+  assert.equal(eb.renderFileChange({ path: 'a.py', before: big, after: big.replace('l50\n', 'fifty\n') }, { context: 'all' }).match(/eb-line eb-line-/g).length, 101);
+});
