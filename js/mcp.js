@@ -144,6 +144,8 @@ const ANNOTATIONS = {
 function createServer(base, opts, version) {
   const server = new Server({ name: 'editblocks', version }, { capabilities: { tools: {} } });
   const workspace = new Workspace(base);
+  // Made now, so that what a killed earlier server left in the root is rolled back at start.
+  workspace.host(base);
   const session = new api.EditSession();
   const tools = EDIT_TOOLS.filter((t) => !opts.readOnly || !t.writes);
   // Calls run one at a time, in the order they came: undo_edit's history and
