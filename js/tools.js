@@ -73,9 +73,10 @@ export class EditSession {
     else this.#history.delete(path);
   }
 
-  /** @internal the history as the core takes it. */
-  _snapshot() {
-    return Object.fromEntries([...this.#history].map(([p, list]) => [p, [...list]]));
+  /** @internal the history as the core takes it (of `paths` only, when given). */
+  _snapshot(paths) {
+    const entries = paths === undefined ? [...this.#history] : paths.filter((p) => this.#history.has(p)).map((p) => [p, this.#history.get(p)]);
+    return Object.fromEntries(entries.map(([p, list]) => [p, [...list]]));
   }
 
   /** @internal stores the history the core returned after a reply was written. */
@@ -105,16 +106,20 @@ function plan(given, rawOptions, fn, host) {
   const { options, session } = splitOptions(rawOptions);
   const calls = plainCopy(given, fn, 'calls');
   const coreOptions = { ...(options || {}) };
-  if (session) coreOptions.history = session._snapshot();
   // A shell call's absolute workdir is read against the root the model sees:
   // nodeHost's, unless the caller says otherwise.
   if (coreOptions.projectDir === undefined && host && typeof host.root === 'string') coreOptions.projectDir = host.root;
+  const viewPaths = toolsViewPaths(calls, coreOptions);
+  const paths = toolsCallPaths(calls, coreOptions);
+  // The session's history goes to the core for the files these calls read only: each
+  // version is a whole file copied into the module, and a long session holds many.
+  if (session) coreOptions.history = session._snapshot(paths);
   return {
     calls,
     session,
     dryRun: Boolean(coreOptions.dryRun),
-    viewPaths: toolsViewPaths(calls, coreOptions),
-    paths: toolsCallPaths(calls, coreOptions),
+    viewPaths,
+    paths,
     atomic: true, // a reply's tool calls are written all or nothing
     run: (files) => toolsApplySnapshot(calls, files, coreOptions),
     coreOptions,

@@ -263,6 +263,8 @@ log('deriving the web and CommonJS types');
   // …and for editblocks/lite (a CommonJS entry there: node/lite.cjs) look in lite/.
   fs.mkdirSync(path.join(pkg, 'lite'), { recursive: true });
   fs.writeFileSync(path.join(pkg, 'lite', 'index.d.ts'), "export * from '../types/lite.cjs';\n");
+  fs.mkdirSync(path.join(pkg, 'ai-sdk'), { recursive: true });
+  fs.writeFileSync(path.join(pkg, 'ai-sdk', 'index.d.ts'), "export * from '../types/ai-sdk.js';\n");
 }
 // pkg-template/README.md is the package's README (for users); README.md stays for contributors.
 fs.copyFileSync(path.join(root, 'LICENSE'), path.join(pkg, 'LICENSE'));
