@@ -360,3 +360,43 @@ console.log(JSON.stringify({
   assert.match(applied.output.value, /-const greeting = "hello";\n\+const greeting = "hi";/);
   assert.equal(fs.readFileSync(path.join(dir, 'app.js'), 'utf8'), 'const greeting = "hi";\nconsole.log(greeting);\n');
 });
+
+test('editblocks/ai-sdk type-checks with the ai package under nodenext and bundler resolution', () => {
+  const code = [
+    "import { generateText, stepCountIs, type ToolSet } from 'ai';",
+    "import { MockLanguageModelV4 } from 'ai/test';",
+    "import { nodeHost, EditSession } from 'editblocks';",
+    "import { editTools, type EditToolOutput } from 'editblocks/ai-sdk';",
+    "const all: ToolSet = editTools(nodeHost('.'));",
+    "const tools = editTools(nodeHost('.'), { session: new EditSession(), dryRun: true, tools: ['view', 'str_replace'] });",
+    'const set: ToolSet = tools;',
+    '// @ts-expect-error only the tools asked for',
+    'void tools.create;',
+    "// @ts-expect-error no such tool",
+    "editTools(nodeHost('.'), { tools: ['edit'] });",
+    'export async function run(): Promise<string[]> {',
+    "  const result = await generateText({ model: new MockLanguageModelV4(), tools, prompt: 'x', stopWhen: stepCountIs(2) });",
+    '  const diffs: string[] = [];',
+    "  for (const step of result.steps) for (const r of step.toolResults) if (!r.dynamic && r.toolName === 'str_replace') { const out: EditToolOutput = r.output; diffs.push(out.diff); }",
+    '  return diffs.concat(Object.keys(all), Object.keys(set));',
+    '}',
+    '',
+  ].join('\n');
+  for (const resolution of ['nodenext', 'bundler']) {
+    const dir = path.join(consumer, `ts-${resolution}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'main.ts'), code);
+    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: {
+        strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: true,
+        module: resolution === 'nodenext' ? 'nodenext' : 'esnext', moduleResolution: resolution,
+      },
+      files: ['main.ts'],
+    }));
+    try {
+      sh(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', dir], dir);
+    } catch (e) {
+      assert.fail(`tsc (${resolution}) reported:\n${e.stdout}${e.stderr}`);
+    }
+  }
+});
