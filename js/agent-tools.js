@@ -163,6 +163,9 @@ export async function runEditTool(api, name, input, host, options = {}) {
   if (options.readOnly && tool.writes) {
     return { ok: false, output: `${name} was refused: the project is open read-only, so nothing may be written. Use view to read files.`, diff: '' };
   }
+  if (name === 'apply_patch' && typeof input?.patch !== 'string') {
+    return { ok: false, output: 'apply_patch needs `patch`: the whole patch text, from *** Begin Patch to *** End Patch, as a string.', diff: '' };
+  }
   const applyOptions = { dryRun: Boolean(options.dryRun), stage: false };
   if (options.session) applyOptions.session = options.session;
   if (options.allowFolders && options.allowFolders.length) applyOptions.allowFolders = options.allowFolders;

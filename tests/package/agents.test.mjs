@@ -137,6 +137,12 @@ test('apply_patch writes every file of a patch or none', async () => {
   assert.equal(fs.readFileSync(path.join(dir, 'c.txt'), 'utf8'), 'new\n');
   assert.ok(!fs.existsSync(path.join(dir, 'b.txt')));
   assert.match(text(ok), /\+\+\+ b\/a\.txt[\s\S]*-two\n\+TWO/);
+  const noPatch = await call(client, 'apply_patch', { diff: 'x' });
+  assert.equal(noPatch.isError, true);
+  assert.match(text(noPatch), /apply_patch needs `patch`/);
+  const unknown = await call(client, 'edit_file', { path: 'a.txt' });
+  assert.equal(unknown.isError, true);
+  assert.match(text(unknown), /Unknown tool "edit_file"; the tools are view, create/);
 });
 
 test('hostile paths are refused and nothing outside the root is touched', async () => {
