@@ -14,6 +14,7 @@ import path from 'node:path';
 import * as api from '../node/index.mjs';
 
 const USAGE = `Usage: editblocks apply [reply-file | -] [options]
+       editblocks mcp [--root DIR] [options]   (serves the edit tools over MCP: editblocks mcp --help)
 
 Applies the edit blocks in a model's reply (a file, or standard input) to a folder.
 
@@ -331,6 +332,8 @@ async function apply(opts) {
 }
 
 export async function main(argv) {
+  // The MCP server reads its own options (js/mcp.js).
+  if (argv[0] === 'mcp') return (await import('./mcp.js')).main(argv.slice(1));
   let opts;
   try {
     opts = parseArgs(argv);
@@ -346,7 +349,7 @@ export async function main(argv) {
       write(process.stdout, say`editblocks ${version}`);
       return 0;
     }
-    if (opts.command !== 'apply') throw new UsageError(`unknown command ${opts.command}; the command is 'apply'`);
+    if (opts.command !== 'apply') throw new UsageError(`unknown command ${opts.command}; the commands are 'apply' and 'mcp'`);
     return await apply(opts);
   } catch (e) {
     if (e instanceof UsageError) {

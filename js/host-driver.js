@@ -516,6 +516,7 @@ function markChanged(result, changed) {
       }
     }
   }
+  answerUnwrittenCalls(result);
   return result;
 }
 
@@ -546,6 +547,23 @@ function markFileChanged(result, path, cause, atomic) {
   }
   if (Array.isArray(result.fileChanges)) {
     result.fileChanges = atomic ? [] : result.fileChanges.filter((c) => c.path !== path && c.movedFrom !== path);
+  }
+  answerUnwrittenCalls(result);
+}
+
+/**
+ * A tool-call result answers each call too (callResults, what the model is
+ * sent): a call with an edit marked not written is answered as failed, with
+ * the reasons, never with the core's "has been edited".
+ */
+function answerUnwrittenCalls(result) {
+  if (!Array.isArray(result.callResults) || !Array.isArray(result.results)) return;
+  for (const answer of result.callResults) {
+    const unwritten = result.results.filter((r) => r.callIndex === answer.callIndex && (r.errorKind === 'file-changed' || r.errorKind === 'atomic-aborted'));
+    if (!unwritten.length) continue;
+    answer.ok = false;
+    answer.output = [...new Set(unwritten.map((r) => r.reason))].join('\n');
+    result.ok = false;
   }
 }
 

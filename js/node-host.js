@@ -54,6 +54,10 @@ let tempCounter = 0;
 const openJournals = new Set();
 
 const sha = (data) => crypto.createHash('sha256').update(data).digest('hex');
+
+// Numbers the journals of this process: one counter for every host, as hosts of one root
+// share its journal folder and may open journals within the same millisecond.
+let journalCounter = 0;
 const toBuffer = (content) => (typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content.buffer, content.byteOffset, content.byteLength));
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
@@ -547,7 +551,6 @@ export function nodeHost(root, options = {}) {
   // before the rename. Appends need no rename, so they stay cheap.
 
   let journal = null; // { id, file, fd, files: [...], backups: boolean, count }
-  let journalCounter = 0;
 
   // `backups`: keep each replaced file's original so that a killed run can be
   // rolled back. Only a run changing several files needs it: replacing one

@@ -8,7 +8,8 @@
 //   pkg/web/editblocks_bg.wasm  the one wasm file: Node reads it too
 //   pkg/node/lite.{cjs,mjs}, pkg/web/lite.js, pkg/web/editblocks_lite_bg.wasm
 //                        editblocks/lite: parse and render only, its own smaller module
-//   pkg/bin/editblocks.mjs  the CLI
+//   pkg/bin/editblocks.mjs  the CLI, with its MCP server (js/mcp.js) and the MCP SDK bundled in
+//   pkg/node/ai-sdk.mjs, pkg/web/ai-sdk.js  editblocks/ai-sdk (imports the caller's `ai`)
 //   pkg/types/, pkg/style.css, pkg/package.json, pkg/README.md
 //
 // Usage: node scripts/build.mjs [--dev]   (--dev skips wasm-opt, for quick iterations)
@@ -224,6 +225,21 @@ if (fs.existsSync(path.join(root, 'js', 'cli.js'))) {
   fs.chmodSync(path.join(pkg, 'bin', 'editblocks.mjs'), 0o755);
 }
 
+// editblocks/ai-sdk: the edit tools as AI SDK tools, over the package's own
+// entry (one wasm instance) and the caller's `ai` (a peer dependency, ESM only).
+{
+  log('bundling editblocks/ai-sdk');
+  const nodeOut = path.join(pkg, 'node', 'ai-sdk.mjs');
+  run(bin('esbuild'), [
+    'js/ai-sdk.js', '--bundle', '--platform=node', '--format=esm', `--outfile=${nodeOut}`,
+    '--external:../node/index.mjs', '--external:ai', '--target=es2020', '--log-level=warning',
+  ]);
+  // The browser build is the same module over the browser entry (beside it in web/).
+  const text = fs.readFileSync(nodeOut, 'utf8');
+  if (!text.includes('"../node/index.mjs"')) throw new Error('build: editblocks/ai-sdk no longer imports ../node/index.mjs; update the web copy in scripts/build.mjs');
+  fs.writeFileSync(path.join(pkg, 'web', 'ai-sdk.js'), text.replaceAll('"../node/index.mjs"', '"./index.js"'));
+}
+
 log('copying the package template');
 const copyTree = (from, to) => {
   for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
@@ -254,6 +270,8 @@ log('deriving the web and CommonJS types');
   // …and for editblocks/lite (a CommonJS entry there: node/lite.cjs) look in lite/.
   fs.mkdirSync(path.join(pkg, 'lite'), { recursive: true });
   fs.writeFileSync(path.join(pkg, 'lite', 'index.d.ts'), "export * from '../types/lite.cjs';\n");
+  fs.mkdirSync(path.join(pkg, 'ai-sdk'), { recursive: true });
+  fs.writeFileSync(path.join(pkg, 'ai-sdk', 'index.d.ts'), "export * from '../types/ai-sdk.js';\n");
 }
 // pkg-template/README.md is the package's README (for users); README.md stays for contributors.
 fs.copyFileSync(path.join(root, 'LICENSE'), path.join(pkg, 'LICENSE'));

@@ -373,10 +373,13 @@ fn replace(
                 ),
                 _ => format!("No replacement was performed, old_str `{}` did not appear verbatim in {path}.", quoted(&old)),
             };
-            let copy = if block.is_empty() {
+            let field = if voice == Voice::Gemini { "old_string" } else { "old_str" };
+            // No nearest lines: the file is empty, or none of its lines is like the edit's.
+            let copy = if body.is_empty() {
                 format!(" {path} is empty.")
+            } else if block.is_empty() {
+                format!(" No line of {path} is like {field}: view {path} and copy {field} from it exactly.")
             } else {
-                let field = if voice == Voice::Gemini { "old_string" } else { "old_str" };
                 format!(" The closest lines in the file now are below; copy {field} from them exactly, without the line numbers:\n{block}")
             };
             Outcome::fail(ErrorKind::AnchorNotFound, format!("{head}{copy}")).at(near.first().map(|n| n.line)).with(Diagnostics {
