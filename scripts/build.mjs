@@ -179,9 +179,11 @@ async function bundleEntry({ label, name, nodeEntry, webEntry, glue, wasmName, e
   // The Node entry carries its module's bytes (base64 in the bundle, decoded once on require), so
   // it reads no file: a bundler that moves it (Next.js, esbuild --platform=node, serverless
   // packers) keeps a working entry. docs/decisions.md says why this over a file read.
-  const bytesModule = path.join(buildDir, `${name}-wasm-bytes.cjs`);
+  // An ES module: a CommonJS one exporting the Buffer would be wrapped by esbuild's __toESM,
+  // which copies every byte as a property (seconds at require time).
+  const bytesModule = path.join(buildDir, `${name}-wasm-bytes.mjs`);
   const wasmBase64 = fs.readFileSync(path.join(path.dirname(glue), wasmName)).toString('base64');
-  fs.writeFileSync(bytesModule, `module.exports = Buffer.from(${JSON.stringify(wasmBase64)}, 'base64');\n`);
+  fs.writeFileSync(bytesModule, `export default Buffer.from(${JSON.stringify(wasmBase64)}, 'base64');\n`);
   // The glue's default init() path uses import.meta.url; Node never takes it (js/loading.js).
   esbuild(nodeFace, path.join(pkg, 'node', `${name}.cjs`), 'node', 'cjs',
     ['--log-override:empty-import-meta=silent', `--alias:editblocks-wasm-bytes=${bytesModule}`, ...extra], glue);
