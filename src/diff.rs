@@ -12,11 +12,14 @@
 //! Scripts written without spaces (Han, kana, Thai) are compared character
 //! by character. Changes separated by a sliver of unchanged text are joined.
 //!
-//! The worst case is bounded: the line diff has a deadline (after which
-//! `similar` returns a correct but less minimal diff), span computation stops
-//! at a second deadline (remaining pairs are shown line-level, without
-//! spans), and lines longer than [`DiffLimits::max_line_bytes`] are never
-//! diffed inside. Any input of 10,000 lines is answered within about 100 ms.
+//! The worst case is bounded by budgets counted in work, never in time, so
+//! the same texts give the same diff on every machine however loaded: the
+//! line diff may compare [`DiffLimits::line_cells`] cells of the edit graph
+//! (past that, the changed middle is shown as one replaced run), span
+//! computation may spend [`DiffLimits::span_cells`] (remaining pairs are
+//! shown line-level, without spans), and lines longer than
+//! [`DiffLimits::max_line_bytes`] are never diffed inside.
+//! [`BlockDiff::complete`] says whether a budget cut the work short.
 //!
 //! ```
 //! use editblocks::diff::{diff_block, LineKind};
@@ -33,10 +36,9 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use similar::{DiffOp, Instant};
+use similar::DiffOp;
 #[cfg(feature = "full")]
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -90,11 +92,14 @@ pub struct DiffLine {
 /// Bounds on the work a diff may do.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiffLimits {
-    /// Time the line diff may take before it settles for a less minimal diff.
-    pub line_timeout: Duration,
-    /// Time after which no more changed spans are computed (counted from the
-    /// start); the remaining changed lines are shown without spans.
-    pub span_timeout: Duration,
+    /// Cells of the edit graph (diagonal steps and snake moves) the line diff
+    /// may visit; past that, the lines between the common head and tail are
+    /// shown as one replaced run. Edits of a few thousand changed lines stay
+    /// within the default.
+    pub line_cells: usize,
+    /// Work (token cells, or bytes for short pairs) the changed spans may take
+    /// in all; the remaining changed lines are shown without spans.
+    pub span_cells: usize,
     /// Lines longer than this (in bytes) are never diffed inside.
     pub max_line_bytes: usize,
     /// Paired lines must keep at least this fraction of their visible
@@ -105,8 +110,8 @@ pub struct DiffLimits {
 impl Default for DiffLimits {
     fn default() -> Self {
         DiffLimits {
-            line_timeout: Duration::from_millis(25),
-            span_timeout: Duration::from_millis(45),
+            line_cells: 16_000_000,
+            span_cells: 16_000_000,
             max_line_bytes: 8 * 1024,
             min_pair_similarity: 0.3,
         }
@@ -117,8 +122,9 @@ impl Default for DiffLimits {
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlockDiff {
     pub lines: Vec<DiffLine>,
-    /// `false` when a deadline cut the work short: the line diff may be less
-    /// minimal than possible, or some changed lines carry no spans.
+    /// `false` when a budget of [`DiffLimits`] cut the work short: the line
+    /// diff may be less minimal than possible, or some changed lines carry no
+    /// spans. The same texts and limits always give the same answer.
     pub complete: bool,
 }
 
@@ -186,56 +192,134 @@ pub struct BlockDiffRef<'a> {
     pub complete: bool,
 }
 
-/// Inputs at most this many lines (both sides together) need no line-diff
-/// deadline: Myers is quick on them whatever they hold.
+/// Inputs at most this many lines (both sides together) need no line budget:
+/// Myers is quick on them whatever they hold.
 const SMALL_LINE_COUNT: usize = 2000;
 
-/// Bytes of paired lines diffed between two looks at the clock.
-const CLOCK_EVERY_BYTES: usize = 4096;
+/// Pairs at most this long (both lines, in bytes) are charged their length
+/// times this factor instead of being measured: their token diff is small.
+const SHORT_PAIR_BYTES: usize = 128;
+const SHORT_PAIR_COST: usize = 8;
 
-/// Lines longer than this (both together) get a deadline inside their diff.
-const LONG_PAIR_BYTES: usize = 512;
-
-/// Looks at the clock only now and then: reading it can cost more than a
-/// short line's diff (on wasm it is a call out to `performance.now()`), so a
-/// small diff never reads it at all. The clock starts at the first look.
+/// What is left of the span budget.
 struct Budget {
-    timeout: Duration,
-    deadline: Option<Instant>,
-    since_check: usize,
-    expired: bool,
+    left: usize,
+    spent_all: bool,
 }
 
 impl Budget {
-    fn new(timeout: Duration, started: Option<Instant>) -> Self {
+    fn new(cells: usize) -> Self {
         Budget {
-            timeout,
-            deadline: started.and_then(|s| s.checked_add(timeout)),
-            since_check: 0,
-            expired: false,
+            left: cells,
+            spent_all: false,
         }
     }
 
-    /// The deadline, starting the clock if it has not started.
-    fn deadline(&mut self) -> Option<Instant> {
-        if self.deadline.is_none() {
-            self.deadline = Instant::now().checked_add(self.timeout);
+    /// Takes `cells` from the budget; `true` when it did not hold them.
+    fn spend(&mut self, cells: usize) -> bool {
+        if self.spent_all || cells > self.left {
+            self.spent_all = true;
+            self.left = 0;
+        } else {
+            self.left -= cells;
         }
-        self.deadline
+        self.spent_all
     }
+}
 
-    fn spend(&mut self, bytes: usize) -> bool {
-        if self.expired {
-            return true;
+/// The cells a greedy forward Myers search visits to find the shortest edit
+/// script of `old` and `new` (one per diagonal step, one per snake move), or
+/// `None` when that is more than `limit`. Its cost is at most `limit`, and
+/// when it fits, the full Myers diff of the same pair is bounded by about
+/// the same work (its edit distance is known to be small).
+fn myers_cells_within<T: Eq>(old: &[T], new: &[T], limit: usize) -> Option<usize> {
+    const UNSET: isize = isize::MIN;
+    let (n, m) = (old.len() as isize, new.len() as isize);
+    let max = old.len() + new.len();
+    // Diagonal k (x - y, from -m to n) lives at index k + m.
+    let mut v = vec![UNSET; max + 1];
+    let at = |k: isize| (k + m) as usize;
+    let mut spent = 0usize;
+    for d in 0..=max as isize {
+        let mut k = -d.min(m);
+        if (k + d) % 2 != 0 {
+            k += 1;
         }
-        self.since_check += bytes;
-        if self.since_check >= CLOCK_EVERY_BYTES {
-            self.since_check = 0;
-            let deadline = self.deadline();
-            self.expired = deadline.is_some_and(|d| Instant::now() > d);
+        while k <= d.min(n) {
+            let x = if d == 0 {
+                Some(0)
+            } else {
+                let down = (k < d && k < n)
+                    .then(|| v[at(k + 1)])
+                    .filter(|&x| x != UNSET && x - k <= m);
+                let right = (k > -d && k > -m)
+                    .then(|| v[at(k - 1)])
+                    .filter(|&x| x != UNSET && x < n)
+                    .map(|x| x + 1);
+                down.max(right)
+            };
+            let Some(mut x) = x else {
+                v[at(k)] = UNSET;
+                k += 2;
+                continue;
+            };
+            let mut y = x - k;
+            while x < n && y < m && old[x as usize] == new[y as usize] {
+                x += 1;
+                y += 1;
+                spent += 1;
+            }
+            spent += 1;
+            if spent > limit {
+                return None;
+            }
+            if x >= n && y >= m {
+                return Some(spent);
+            }
+            v[at(k)] = x;
+            k += 2;
         }
-        self.expired
     }
+    Some(spent)
+}
+
+/// The ops of a line diff within `cells` of work, and whether it fit. When
+/// it does not, the common head and tail stay equal and everything between
+/// is one replaced run.
+fn bounded_line_ops(old: &[u32], new: &[u32], cells: Option<usize>) -> (Vec<DiffOp>, bool) {
+    let head = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let tail = old[head..]
+        .iter()
+        .rev()
+        .zip(new[head..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (old_mid, new_mid) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
+    if cells.map_or(true, |c| myers_cells_within(old_mid, new_mid, c).is_some()) {
+        return (myers_ops(old, new), true);
+    }
+    let mut ops = Vec::with_capacity(3);
+    if head > 0 {
+        ops.push(DiffOp::Equal {
+            old_index: 0,
+            new_index: 0,
+            len: head,
+        });
+    }
+    ops.push(DiffOp::Replace {
+        old_index: head,
+        old_len: old_mid.len(),
+        new_index: head,
+        new_len: new_mid.len(),
+    });
+    if tail > 0 {
+        ops.push(DiffOp::Equal {
+            old_index: old.len() - tail,
+            new_index: new.len() - tail,
+            len: tail,
+        });
+    }
+    (ops, false)
 }
 
 /// The work of [`diff_block_with`], borrowing the text.
@@ -243,9 +327,7 @@ pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> Bl
     let old_lines = split_lines(old);
     let new_lines = split_lines(new);
     let large = old_lines.len() + new_lines.len() > SMALL_LINE_COUNT;
-    let start = if large { Some(Instant::now()) } else { None };
-    let line_deadline = start.and_then(|s| s.checked_add(limits.line_timeout));
-    let mut budget = Budget::new(limits.span_timeout, start);
+    let mut budget = Budget::new(limits.span_cells);
 
     // Interning makes every comparison in the line diff an integer compare.
     let mut ids: HashMap<&str, u32, FxBuild> =
@@ -257,8 +339,8 @@ pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> Bl
     let old_ids: Vec<u32> = old_lines.iter().map(|&l| intern(l)).collect();
     let new_ids: Vec<u32> = new_lines.iter().map(|&l| intern(l)).collect();
 
-    let ops = myers_ops(&old_ids, &new_ids, line_deadline);
-    let mut complete = !line_deadline.is_some_and(|d| Instant::now() > d);
+    let line_cells = large.then_some(limits.line_cells);
+    let (ops, mut complete) = bounded_line_ops(&old_ids, &new_ids, line_cells);
 
     let mut out = Vec::with_capacity(old_lines.len().max(new_lines.len()) + 8);
     // Positions are tracked here from the op lengths: after compaction the
@@ -416,18 +498,23 @@ fn pair_lines<'a>(
     let (mut i, mut j) = (0, 0);
     while i < old.len() && j < new.len() {
         let (a, b) = (old[i], new[j]);
-        if budget.spend(a.len() + b.len()) {
-            return false;
-        }
+        let bytes = a.len() + b.len();
         let paired = if a.len() > limits.max_line_bytes || b.len() > limits.max_line_bytes {
+            if budget.spend(bytes) {
+                return false;
+            }
             None
         } else {
-            let deadline = if a.len() + b.len() > LONG_PAIR_BYTES {
-                budget.deadline()
+            let cost = if bytes <= SHORT_PAIR_BYTES {
+                Some(bytes * SHORT_PAIR_COST)
             } else {
-                None
+                let (ta, tb) = (Tokens::new(a), Tokens::new(b));
+                myers_cells_within(&ta.all(), &tb.all(), budget.left)
             };
-            changed_spans_ref(a, b, deadline).filter(|p| p.similarity >= limits.min_pair_similarity)
+            if budget.spend(cost.unwrap_or(usize::MAX)) {
+                return false;
+            }
+            changed_spans_ref(a, b, None).filter(|p| p.similarity >= limits.min_pair_similarity)
         };
         if let Some(pair) = paired {
             if let (Some(o), Some(n)) = (old_spans.get_mut(i), new_spans.get_mut(j)) {
@@ -559,8 +646,9 @@ struct Change {
 
 /// The changed spans of two lines: a diff of their words and single
 /// graphemes, with slivers of unchanged text between changes absorbed.
-/// `None` when the deadline passed during the comparison.
-pub fn changed_spans(old: &str, new: &str, deadline: Option<Instant>) -> Option<PairSpans> {
+/// `None` when comparing the two lines' tokens would take more than
+/// `max_cells` cells of the edit graph (no limit when `None`).
+pub fn changed_spans(old: &str, new: &str, max_cells: Option<usize>) -> Option<PairSpans> {
     let owned = |spans: Vec<SpanRef>| {
         spans
             .into_iter()
@@ -570,26 +658,22 @@ pub fn changed_spans(old: &str, new: &str, deadline: Option<Instant>) -> Option<
             })
             .collect()
     };
-    changed_spans_ref(old, new, deadline).map(|p| PairSpans {
+    changed_spans_ref(old, new, max_cells).map(|p| PairSpans {
         old: owned(p.old),
         new: owned(p.new),
         similarity: p.similarity,
     })
 }
 
-/// What `similar::capture_diff_slices_deadline(Algorithm::Myers, …)` gives
+/// What `similar::capture_diff_slices(Algorithm::Myers, …)` gives
 /// (the same hooks: compacted, replaces paired), calling Myers directly: the
 /// algorithm chosen at run time would link Patience and LCS in too, which
 /// nothing here uses (7 KiB of the `editblocks/lite` module).
-fn myers_ops<T: Eq + std::hash::Hash + Ord>(
-    old: &[T],
-    new: &[T],
-    deadline: Option<Instant>,
-) -> Vec<DiffOp> {
+fn myers_ops<T: Eq + std::hash::Hash + Ord>(old: &[T], new: &[T]) -> Vec<DiffOp> {
     use similar::algorithms::{myers, Capture, Compact, Replace};
     let mut d = Compact::new(Replace::new(Capture::new()), old, new);
     // `Capture` never fails: its error type is `Infallible`.
-    let _ = myers::diff_deadline(&mut d, old, 0..old.len(), new, 0..new.len(), deadline);
+    let _ = myers::diff(&mut d, old, 0..old.len(), new, 0..new.len());
     d.into_inner().into_inner().into_ops()
 }
 
@@ -598,12 +682,12 @@ fn myers_ops<T: Eq + std::hash::Hash + Ord>(
 /// Myers and its compaction are compiled once, for the line diff's `u32`s
 /// (the same ops: two tokens are equal exactly when their ids are).
 #[cfg(feature = "full")]
-fn token_ops(a: &Tokens, b: &Tokens, deadline: Option<Instant>) -> Vec<DiffOp> {
-    myers_ops(&a.all(), &b.all(), deadline)
+fn token_ops(a: &Tokens, b: &Tokens) -> Vec<DiffOp> {
+    myers_ops(&a.all(), &b.all())
 }
 
 #[cfg(not(feature = "full"))]
-fn token_ops<'a>(a: &Tokens<'a>, b: &Tokens<'a>, deadline: Option<Instant>) -> Vec<DiffOp> {
+fn token_ops<'a>(a: &Tokens<'a>, b: &Tokens<'a>) -> Vec<DiffOp> {
     let mut ids: HashMap<&'a str, u32, FxBuild> =
         HashMap::with_capacity_and_hasher(a.len() + b.len(), FxBuild);
     let mut intern = |token: &'a str| -> u32 {
@@ -612,7 +696,7 @@ fn token_ops<'a>(a: &Tokens<'a>, b: &Tokens<'a>, deadline: Option<Instant>) -> V
     };
     let old: Vec<u32> = a.all().into_iter().map(&mut intern).collect();
     let new: Vec<u32> = b.all().into_iter().map(&mut intern).collect();
-    myers_ops(&old, &new, deadline)
+    myers_ops(&old, &new)
 }
 
 /// The extended grapheme clusters of `text` with their byte offsets
@@ -663,14 +747,14 @@ fn grapheme_indices(text: &str) -> impl Iterator<Item = (usize, &str)> {
 pub fn changed_spans_ref<'a>(
     old: &'a str,
     new: &'a str,
-    deadline: Option<Instant>,
+    max_cells: Option<usize>,
 ) -> Option<PairSpansRef<'a>> {
     let a = Tokens::new(old);
     let b = Tokens::new(new);
-    let ops = token_ops(&a, &b, deadline);
-    if deadline.is_some_and(|d| Instant::now() > d) {
-        return None;
+    if let Some(limit) = max_cells {
+        myers_cells_within(&a.all(), &b.all(), limit)?;
     }
+    let ops = token_ops(&a, &b);
     let mut changes: Vec<Change> = Vec::new();
     let (mut old_at, mut new_at) = (0usize, 0usize);
     for op in &ops {
