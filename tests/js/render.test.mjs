@@ -193,3 +193,15 @@ test('renderEditsSummary refuses one result and names a bad field', () => {
   assert.throws(() => eb.renderEditsSummary([{ status: 'failed', filePath: 'a.txt', estimatedLine: -1 }]), /result 0 \("a\.txt"\) has estimatedLine -1/);
   assert.throws(() => eb.renderEditBlock({ filePath: 'a', format: 'search-replace' }, [], { index: 2 ** 32 }), /from 0 to 4294967295\), got 4294967296/);
 });
+
+test('diffBlock says deterministically when its work budget cut the diff short', () => {
+  const normal = eb.diffBlock('let a = 1;\nkeep();\n', 'let b = 1;\nkeep();\n');
+  assert.equal(normal.cutShort, false);
+  assert.deepEqual(Object.keys(normal), ['0', '1', '2']);
+  const old = Array.from({ length: 10000 }, (_, i) => `old line number ${i} with some words`).join('\n');
+  const neu = Array.from({ length: 10000 }, (_, i) => `new text ${i * 7} in another shape`).join('\n');
+  const first = eb.diffBlock(old, neu);
+  assert.equal(first.cutShort, true);
+  assert.equal(first.length, 20000);
+  assert.deepEqual(eb.diffBlock(old, neu), first);
+});
