@@ -110,8 +110,8 @@ pub struct DiffLimits {
 impl Default for DiffLimits {
     fn default() -> Self {
         DiffLimits {
-            line_cells: 16_000_000,
-            span_cells: 16_000_000,
+            line_cells: 8_000_000,
+            span_cells: 1_000_000,
             max_line_bytes: 8 * 1024,
             min_pair_similarity: 0.3,
         }

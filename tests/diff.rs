@@ -250,7 +250,10 @@ fn large_edit() -> (String, String) {
     let new: String = (0..4_000)
         .map(|i| match i % 7 {
             3 => format!("    let value_{i} = compute_all({i}, {}, extra);\n", i % 13),
-            5 => format!("    // inserted before {i}\n    let value_{i} = compute({i}, {});\n", i % 13),
+            5 => format!(
+                "    // inserted before {i}\n    let value_{i} = compute({i}, {});\n",
+                i % 13
+            ),
             _ => format!("    let value_{i} = compute({i}, {});\n", i % 13),
         })
         .collect();
@@ -302,7 +305,10 @@ fn a_line_budget_cut_keeps_the_common_head_and_tail() {
     assert!(!diff.complete);
     let first = diff.lines.first().unwrap();
     let last = diff.lines.last().unwrap();
-    assert_eq!((first.kind, first.text.as_str()), (LineKind::Context, "head"));
+    assert_eq!(
+        (first.kind, first.text.as_str()),
+        (LineKind::Context, "head")
+    );
     assert_eq!((last.kind, last.text.as_str()), (LineKind::Context, "tail"));
     assert_eq!(last.old_line, Some(10_002));
 }
