@@ -26,14 +26,20 @@ const THEMES = ['light', 'dark', 'auto'];
 const LAYOUTS = ['line-by-line', 'side-by-side'];
 const utf8 = new TextEncoder();
 
-/** Line diff of two texts; paired changed lines carry grapheme-level `spans`. */
+/**
+ * Line diff of two texts; paired changed lines carry grapheme-level `spans`.
+ * The array's `cutShort` (not enumerable) is `true` when the work budget cut
+ * the diff short: less minimal than possible, or some changed lines without
+ * spans. It depends only on the texts, never on the machine's speed.
+ */
 export function diffBlock(oldText, newText) {
   text(oldText, 'diffBlock(oldText, …)');
   text(newText, 'diffBlock(…, newText)');
   // Bytes cross into wasm with one native copy; strings would be encoded by a JS loop.
   const packed = diffBlockPacked(utf8.encode(oldText), utf8.encode(newText));
   const out = [];
-  let i = 0;
+  Object.defineProperty(out, 'cutShort', { value: packed[0] === 0 });
+  let i = 1;
   while (i < packed.length) {
     const kind = packed[i];
     const oldLine = packed[i + 1] || null;

@@ -12,15 +12,14 @@
 //! Scripts written without spaces (Han, kana, Thai) are compared character
 //! by character. Changes separated by a sliver of unchanged text are joined.
 //!
-//! The worst case is bounded by work counted, never by a clock, so the same
-//! texts give the same diff on every machine however busy it is: the line
-//! diff may make [`DiffLimits::line_comparisons`] line comparisons (after
-//! which it settles for a correct but less minimal diff), the changed spans
-//! may spend [`DiffLimits::span_work`] (bytes read plus token comparisons;
-//! the remaining pairs are shown line-level, without spans), and lines longer
-//! than [`DiffLimits::max_line_bytes`] are never diffed inside.
-//! [`BlockDiff::complete`] says when a limit was reached. Any input of
-//! 10,000 lines is answered within about 100 ms.
+//! The worst case is bounded by budgets counted in work, never in time, so
+//! the same texts give the same diff on every machine however loaded: the
+//! line diff may compare [`DiffLimits::line_cells`] cells of the edit graph
+//! (past that, the changed middle is shown as one replaced run), span
+//! computation may spend [`DiffLimits::span_cells`] (remaining pairs are
+//! shown line-level, without spans), and lines longer than
+//! [`DiffLimits::max_line_bytes`] are never diffed inside.
+//! [`BlockDiff::complete`] says whether a budget cut the work short.
 //!
 //! ```
 //! use editblocks::diff::{diff_block, LineKind};
@@ -35,7 +34,6 @@
 //! assert_eq!((lines[2].old_line, lines[2].new_line), (Some(2), Some(2)));
 //! ```
 
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -91,17 +89,17 @@ pub struct DiffLine {
     pub spans: Option<Vec<Span>>,
 }
 
-/// Bounds on the work a diff may do, counted in steps that are the same on
-/// every machine.
+/// Bounds on the work a diff may do.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiffLimits {
-    /// Line comparisons the line diff may make before it settles for a
-    /// correct but less minimal diff.
-    pub line_comparisons: u64,
-    /// Work the changed spans may take, all pairs together: each pair costs
-    /// its bytes plus its token comparisons. Once spent, the remaining
-    /// changed lines are shown without spans.
-    pub span_work: u64,
+    /// Cells of the edit graph (diagonal steps and snake moves) the line diff
+    /// may visit; past that, the lines between the common head and tail are
+    /// shown as one replaced run. Edits of a few thousand changed lines stay
+    /// within the default.
+    pub line_cells: usize,
+    /// Work (token cells, or bytes for short pairs) the changed spans may take
+    /// in all; the remaining changed lines are shown without spans.
+    pub span_cells: usize,
     /// Lines longer than this (in bytes) are never diffed inside.
     pub max_line_bytes: usize,
     /// Paired lines must keep at least this fraction of their visible
@@ -112,8 +110,8 @@ pub struct DiffLimits {
 impl Default for DiffLimits {
     fn default() -> Self {
         DiffLimits {
-            line_comparisons: LINE_COMPARISONS,
-            span_work: SPAN_WORK,
+            line_cells: 8_000_000,
+            span_cells: 1_000_000,
             max_line_bytes: 8 * 1024,
             min_pair_similarity: 0.3,
         }
@@ -124,9 +122,9 @@ impl Default for DiffLimits {
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlockDiff {
     pub lines: Vec<DiffLine>,
-    /// `false` when a limit of [`DiffLimits`] cut the work short: the line
-    /// diff may be less minimal than possible, or some changed lines carry
-    /// no spans. The same texts and limits always give the same answer.
+    /// `false` when a budget of [`DiffLimits`] cut the work short: the line
+    /// diff may be less minimal than possible, or some changed lines carry no
+    /// spans. The same texts and limits always give the same answer.
     pub complete: bool,
 }
 
@@ -194,68 +192,142 @@ pub struct BlockDiffRef<'a> {
     pub complete: bool,
 }
 
-/// The default [`DiffLimits::line_comparisons`]: Myers needs about D²
-/// comparisons for D changed lines, so edits of a few thousand changed lines
-/// never reach it, and 10,000 lines that all differ stop in tens of
-/// milliseconds.
-const LINE_COMPARISONS: u64 = 12_000_000;
+/// Inputs at most this many lines (both sides together) need no line budget:
+/// Myers is quick on them whatever they hold.
+const SMALL_LINE_COUNT: usize = 2000;
 
-/// The default [`DiffLimits::span_work`].
-const SPAN_WORK: u64 = 8_000_000;
+/// Pairs at most this long (both lines, in bytes) are charged their length
+/// times this factor instead of being measured: their token diff is small.
+const SHORT_PAIR_BYTES: usize = 128;
+const SHORT_PAIR_COST: usize = 8;
 
-/// Work left to spend, shared by everything one diff does. Counted, not
-/// timed: the same input always spends the same amount.
+/// What is left of the span budget.
 struct Budget {
-    left: Cell<u64>,
+    left: usize,
+    spent_all: bool,
 }
 
 impl Budget {
-    fn new(work: u64) -> Self {
+    fn new(cells: usize) -> Self {
         Budget {
-            left: Cell::new(work),
+            left: cells,
+            spent_all: false,
         }
     }
 
-    /// Spends `work`; true when there was not enough left.
-    fn spend(&self, work: usize) -> bool {
-        let work = u64::try_from(work).unwrap_or(u64::MAX);
-        let left = self.left.get();
-        self.left.set(left.saturating_sub(work));
-        left < work
-    }
-
-    fn spent(&self) -> bool {
-        self.left.get() == 0
-    }
-}
-
-/// An element of a sequence Myers compares, charging each comparison to a
-/// budget. Once the budget is spent every comparison answers "equal", which
-/// lets Myers run straight down its diagonals and finish in linear time; the
-/// runs it then calls equal are checked afterwards ([`checked_equal_runs`]),
-/// so the diff stays correct, only less minimal.
-struct Counted<'b, T> {
-    value: T,
-    budget: &'b Budget,
-}
-
-impl<T: PartialEq> PartialEq for Counted<'_, T> {
-    fn eq(&self, other: &Self) -> bool {
-        let left = self.budget.left.get();
-        if left == 0 {
-            return true;
+    /// Takes `cells` from the budget; `true` when it did not hold them.
+    fn spend(&mut self, cells: usize) -> bool {
+        if self.spent_all || cells > self.left {
+            self.spent_all = true;
+            self.left = 0;
+        } else {
+            self.left -= cells;
         }
-        self.budget.left.set(left - 1);
-        self.value == other.value
+        self.spent_all
     }
+}
+
+/// The cells a greedy forward Myers search visits to find the shortest edit
+/// script of `old` and `new` (one per diagonal step, one per snake move), or
+/// `None` when that is more than `limit`. Its cost is at most `limit`, and
+/// when it fits, the full Myers diff of the same pair is bounded by about
+/// the same work (its edit distance is known to be small).
+fn myers_cells_within<T: Eq>(old: &[T], new: &[T], limit: usize) -> Option<usize> {
+    const UNSET: isize = isize::MIN;
+    let (n, m) = (old.len() as isize, new.len() as isize);
+    let max = old.len() + new.len();
+    // Diagonal k (x - y, from -m to n) lives at index k + m.
+    let mut v = vec![UNSET; max + 1];
+    let at = |k: isize| (k + m) as usize;
+    let mut spent = 0usize;
+    for d in 0..=max as isize {
+        let mut k = -d.min(m);
+        if (k + d) % 2 != 0 {
+            k += 1;
+        }
+        while k <= d.min(n) {
+            let x = if d == 0 {
+                Some(0)
+            } else {
+                let down = (k < d && k < n)
+                    .then(|| v[at(k + 1)])
+                    .filter(|&x| x != UNSET && x - k <= m);
+                let right = (k > -d && k > -m)
+                    .then(|| v[at(k - 1)])
+                    .filter(|&x| x != UNSET && x < n)
+                    .map(|x| x + 1);
+                down.max(right)
+            };
+            let Some(mut x) = x else {
+                v[at(k)] = UNSET;
+                k += 2;
+                continue;
+            };
+            let mut y = x - k;
+            while x < n && y < m && old[x as usize] == new[y as usize] {
+                x += 1;
+                y += 1;
+                spent += 1;
+            }
+            spent += 1;
+            if spent > limit {
+                return None;
+            }
+            if x >= n && y >= m {
+                return Some(spent);
+            }
+            v[at(k)] = x;
+            k += 2;
+        }
+    }
+    Some(spent)
+}
+
+/// The ops of a line diff within `cells` of work, and whether it fit. When
+/// it does not, the common head and tail stay equal and everything between
+/// is one replaced run.
+fn bounded_line_ops(old: &[u32], new: &[u32], cells: Option<usize>) -> (Vec<DiffOp>, bool) {
+    let head = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let tail = old[head..]
+        .iter()
+        .rev()
+        .zip(new[head..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (old_mid, new_mid) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
+    if cells.map_or(true, |c| myers_cells_within(old_mid, new_mid, c).is_some()) {
+        return (myers_ops(old, new), true);
+    }
+    let mut ops = Vec::with_capacity(3);
+    if head > 0 {
+        ops.push(DiffOp::Equal {
+            old_index: 0,
+            new_index: 0,
+            len: head,
+        });
+    }
+    ops.push(DiffOp::Replace {
+        old_index: head,
+        old_len: old_mid.len(),
+        new_index: head,
+        new_len: new_mid.len(),
+    });
+    if tail > 0 {
+        ops.push(DiffOp::Equal {
+            old_index: old.len() - tail,
+            new_index: new.len() - tail,
+            len: tail,
+        });
+    }
+    (ops, false)
 }
 
 /// The work of [`diff_block_with`], borrowing the text.
 pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> BlockDiffRef<'a> {
     let old_lines = split_lines(old);
     let new_lines = split_lines(new);
-    let line_budget = Budget::new(limits.line_comparisons);
-    let span_budget = Budget::new(limits.span_work);
+    let large = old_lines.len() + new_lines.len() > SMALL_LINE_COUNT;
+    let mut budget = Budget::new(limits.span_cells);
 
     // Interning makes every comparison in the line diff an integer compare.
     let mut ids: HashMap<&str, u32, FxBuild> =
@@ -267,8 +339,8 @@ pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> Bl
     let old_ids: Vec<u32> = old_lines.iter().map(|&l| intern(l)).collect();
     let new_ids: Vec<u32> = new_lines.iter().map(|&l| intern(l)).collect();
 
-    let ops = myers_ops(&old_ids, &new_ids, &line_budget);
-    let mut complete = !line_budget.spent();
+    let line_cells = large.then_some(limits.line_cells);
+    let (ops, mut complete) = bounded_line_ops(&old_ids, &new_ids, line_cells);
 
     let mut out = Vec::with_capacity(old_lines.len().max(new_lines.len()) + 8);
     // Positions are tracked here from the op lengths: after compaction the
@@ -305,7 +377,7 @@ pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> Bl
                     old_lines.get(old_range.clone()).unwrap_or_default(),
                     new_lines.get(new_range.clone()).unwrap_or_default(),
                     limits,
-                    &span_budget,
+                    &mut budget,
                     &mut old_spans,
                     &mut new_spans,
                 );
@@ -419,21 +491,30 @@ fn pair_lines<'a>(
     old: &[&'a str],
     new: &[&'a str],
     limits: &DiffLimits,
-    budget: &Budget,
+    budget: &mut Budget,
     old_spans: &mut [Option<Vec<SpanRef<'a>>>],
     new_spans: &mut [Option<Vec<SpanRef<'a>>>],
 ) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < old.len() && j < new.len() {
         let (a, b) = (old[i], new[j]);
-        if budget.spent() {
-            return false;
-        }
+        let bytes = a.len() + b.len();
         let paired = if a.len() > limits.max_line_bytes || b.len() > limits.max_line_bytes {
+            if budget.spend(bytes) {
+                return false;
+            }
             None
         } else {
-            changed_spans_within(a, b, budget)
-                .filter(|p| p.similarity >= limits.min_pair_similarity)
+            let cost = if bytes <= SHORT_PAIR_BYTES {
+                Some(bytes * SHORT_PAIR_COST)
+            } else {
+                let (ta, tb) = (Tokens::new(a), Tokens::new(b));
+                myers_cells_within(&ta.all(), &tb.all(), budget.left)
+            };
+            if budget.spend(cost.unwrap_or(usize::MAX)) {
+                return false;
+            }
+            changed_spans_ref(a, b, None).filter(|p| p.similarity >= limits.min_pair_similarity)
         };
         if let Some(pair) = paired {
             if let (Some(o), Some(n)) = (old_spans.get_mut(i), new_spans.get_mut(j)) {
@@ -565,9 +646,9 @@ struct Change {
 
 /// The changed spans of two lines: a diff of their words and single
 /// graphemes, with slivers of unchanged text between changes absorbed.
-/// `None` when the comparison needed more than `work` (bytes plus token
-/// comparisons, as [`DiffLimits::span_work`] counts them).
-pub fn changed_spans(old: &str, new: &str, work: u64) -> Option<PairSpans> {
+/// `None` when comparing the two lines' tokens would take more than
+/// `max_cells` cells of the edit graph (no limit when `None`).
+pub fn changed_spans(old: &str, new: &str, max_cells: Option<usize>) -> Option<PairSpans> {
     let owned = |spans: Vec<SpanRef>| {
         spans
             .into_iter()
@@ -577,83 +658,23 @@ pub fn changed_spans(old: &str, new: &str, work: u64) -> Option<PairSpans> {
             })
             .collect()
     };
-    changed_spans_ref(old, new, work).map(|p| PairSpans {
+    changed_spans_ref(old, new, max_cells).map(|p| PairSpans {
         old: owned(p.old),
         new: owned(p.new),
         similarity: p.similarity,
     })
 }
 
-/// What `similar::capture_diff_slices(Algorithm::Myers, …)` gives (the same
-/// hooks: compacted, replaces paired), calling Myers directly (the algorithm
-/// chosen at run time would link Patience and LCS in too, which nothing here
-/// uses: 7 KiB of the `editblocks/lite` module), with every comparison Myers
-/// makes charged to `budget`. The compaction compares the plain values, so
-/// it never moves a change on the word of a spent budget.
-fn myers_ops<T: PartialEq + Copy>(old: &[T], new: &[T], budget: &Budget) -> Vec<DiffOp> {
+/// What `similar::capture_diff_slices(Algorithm::Myers, …)` gives
+/// (the same hooks: compacted, replaces paired), calling Myers directly: the
+/// algorithm chosen at run time would link Patience and LCS in too, which
+/// nothing here uses (7 KiB of the `editblocks/lite` module).
+fn myers_ops<T: Eq + std::hash::Hash + Ord>(old: &[T], new: &[T]) -> Vec<DiffOp> {
     use similar::algorithms::{myers, Capture, Compact, Replace};
-    let counted = |side: &[T]| -> Vec<Counted<'_, T>> {
-        side.iter()
-            .map(|&value| Counted { value, budget })
-            .collect()
-    };
-    let (old_counted, new_counted) = (counted(old), counted(new));
     let mut d = Compact::new(Replace::new(Capture::new()), old, new);
     // `Capture` never fails: its error type is `Infallible`.
-    let _ = myers::diff(
-        &mut d,
-        old_counted.as_slice(),
-        0..old.len(),
-        new_counted.as_slice(),
-        0..new.len(),
-    );
-    let ops = d.into_inner().into_inner().into_ops();
-    if budget.spent() {
-        checked_equal_runs(ops, old, new)
-    } else {
-        ops
-    }
-}
-
-/// `ops` with every `Equal` run checked against the values: the parts that
-/// differ (called equal after the budget was spent) become replacements.
-fn checked_equal_runs<T: PartialEq>(ops: Vec<DiffOp>, old: &[T], new: &[T]) -> Vec<DiffOp> {
-    let mut out = Vec::with_capacity(ops.len());
-    let (mut old_at, mut new_at) = (0usize, 0usize);
-    for op in ops {
-        let (old_len, new_len) = op_lens(&op);
-        if let DiffOp::Equal { len, .. } = op {
-            let mut k = 0;
-            while k < len {
-                let same = |k: usize| old.get(old_at + k) == new.get(new_at + k);
-                let start = k;
-                let equal = same(k);
-                while k < len && same(k) == equal {
-                    k += 1;
-                }
-                let run = k - start;
-                out.push(if equal {
-                    DiffOp::Equal {
-                        old_index: old_at + start,
-                        new_index: new_at + start,
-                        len: run,
-                    }
-                } else {
-                    DiffOp::Replace {
-                        old_index: old_at + start,
-                        old_len: run,
-                        new_index: new_at + start,
-                        new_len: run,
-                    }
-                });
-            }
-        } else {
-            out.push(op);
-        }
-        old_at += old_len;
-        new_at += new_len;
-    }
-    out
+    let _ = myers::diff(&mut d, old, 0..old.len(), new, 0..new.len());
+    d.into_inner().into_inner().into_ops()
 }
 
 /// The diff of two token lists. The full build compares the tokens as
@@ -661,12 +682,12 @@ fn checked_equal_runs<T: PartialEq>(ops: Vec<DiffOp>, old: &[T], new: &[T]) -> V
 /// Myers and its compaction are compiled once, for the line diff's `u32`s
 /// (the same ops: two tokens are equal exactly when their ids are).
 #[cfg(feature = "full")]
-fn token_ops(a: &Tokens, b: &Tokens, budget: &Budget) -> Vec<DiffOp> {
-    myers_ops(&a.all(), &b.all(), budget)
+fn token_ops(a: &Tokens, b: &Tokens) -> Vec<DiffOp> {
+    myers_ops(&a.all(), &b.all())
 }
 
 #[cfg(not(feature = "full"))]
-fn token_ops<'a>(a: &Tokens<'a>, b: &Tokens<'a>, budget: &Budget) -> Vec<DiffOp> {
+fn token_ops<'a>(a: &Tokens<'a>, b: &Tokens<'a>) -> Vec<DiffOp> {
     let mut ids: HashMap<&'a str, u32, FxBuild> =
         HashMap::with_capacity_and_hasher(a.len() + b.len(), FxBuild);
     let mut intern = |token: &'a str| -> u32 {
@@ -675,7 +696,7 @@ fn token_ops<'a>(a: &Tokens<'a>, b: &Tokens<'a>, budget: &Budget) -> Vec<DiffOp>
     };
     let old: Vec<u32> = a.all().into_iter().map(&mut intern).collect();
     let new: Vec<u32> = b.all().into_iter().map(&mut intern).collect();
-    myers_ops(&old, &new, budget)
+    myers_ops(&old, &new)
 }
 
 /// The extended grapheme clusters of `text` with their byte offsets
@@ -723,26 +744,17 @@ fn grapheme_indices(text: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 /// [`changed_spans`], borrowing the text.
-pub fn changed_spans_ref<'a>(old: &'a str, new: &'a str, work: u64) -> Option<PairSpansRef<'a>> {
-    changed_spans_within(old, new, &Budget::new(work))
-}
-
-/// The spans of a pair, charged to `budget` (the pair's bytes, then each
-/// token comparison); `None` when the budget runs out on the way.
-fn changed_spans_within<'a>(
+pub fn changed_spans_ref<'a>(
     old: &'a str,
     new: &'a str,
-    budget: &Budget,
+    max_cells: Option<usize>,
 ) -> Option<PairSpansRef<'a>> {
-    if budget.spend(old.len() + new.len()) {
-        return None;
-    }
     let a = Tokens::new(old);
     let b = Tokens::new(new);
-    let ops = token_ops(&a, &b, budget);
-    if budget.spent() {
-        return None;
+    if let Some(limit) = max_cells {
+        myers_cells_within(&a.all(), &b.all(), limit)?;
     }
+    let ops = token_ops(&a, &b);
     let mut changes: Vec<Change> = Vec::new();
     let (mut old_at, mut new_at) = (0usize, 0usize);
     for op in &ops {
@@ -864,7 +876,7 @@ mod tests {
     }
 
     fn pair(a: &str, b: &str) -> (String, String) {
-        let p = changed_spans(a, b, u64::MAX).unwrap();
+        let p = changed_spans(a, b, None).unwrap();
         (marked(&p.old), marked(&p.new))
     }
 
@@ -918,10 +930,10 @@ mod tests {
         assert_eq!(pairs("ab"), [(0, "a"), (1, "b")]);
         assert_eq!(pairs("abc"), [(0, "a"), (1, "b"), (2, "c")]);
         assert_eq!(pairs("ab\u{e9}"), [(0, "a"), (1, "b"), (2, "\u{e9}")]);
-        let p = changed_spans("caf\u{e9} e\u{301}x", "caf\u{e9} e\u{300}x", u64::MAX).unwrap();
+        let p = changed_spans("caf\u{e9} e\u{301}x", "caf\u{e9} e\u{300}x", None).unwrap();
         // The host gives no cluster for this text: the mark is a token alone.
         assert_eq!(marked(&p.new), "caf\u{e9} e[\u{300}]x");
-        let p = changed_spans("a e\u{301}x", "a e\u{301}x!", u64::MAX).unwrap();
+        let p = changed_spans("a e\u{301}x", "a e\u{301}x!", None).unwrap();
         assert_eq!(marked(&p.new), "a e\u{301}x[!]");
     }
 

@@ -132,7 +132,7 @@ fn line_numbers_count_each_side() {
 
 #[test]
 fn zwj_families_and_keycaps_stay_whole() {
-    let p = changed_spans("x 👨‍👩‍👧 1️⃣ y", "x 👨‍👩‍👦 2️⃣ y", u64::MAX).unwrap();
+    let p = changed_spans("x 👨‍👩‍👧 1️⃣ y", "x 👨‍👩‍👦 2️⃣ y", None).unwrap();
     let changed: Vec<&str> = p
         .new
         .iter()
@@ -152,8 +152,8 @@ fn a_spent_budget_degrades_to_line_level_and_still_covers_every_line() {
         .map(|i| format!("new text {} in another shape\n", i * 7))
         .collect();
     let limits = DiffLimits {
-        line_comparisons: 0,
-        span_work: 0,
+        line_cells: 0,
+        span_cells: 0,
         ..DiffLimits::default()
     };
     let diff = diff_block_with(&old, &new, &limits);
@@ -221,13 +221,104 @@ mod properties {
         fn pair_spans_cover_both_lines(a in line(), b in line()) {
             let a = a.replace('\r', "");
             let b = b.replace('\r', "");
-            let p = changed_spans(&a, &b, u64::MAX).unwrap();
+            let p = changed_spans(&a, &b, None).unwrap();
             prop_assert_eq!(p.old.iter().map(|s| s.text.as_str()).collect::<String>(), a.clone());
             prop_assert_eq!(p.new.iter().map(|s| s.text.as_str()).collect::<String>(), b.clone());
             let unchanged = |spans: &[editblocks::diff::Span]| spans.iter().filter(|s| !s.changed).map(|s| s.text.clone()).collect::<Vec<_>>();
             prop_assert_eq!(unchanged(&p.old), unchanged(&p.new));
         }
     }
+}
+
+/// A large pair whose lines all differ: the line diff would need an edit
+/// distance of 20,000 (about 200 million cells of Myers), past the budget.
+fn every_line_different() -> (String, String) {
+    let old: String = (0..10_000)
+        .map(|i| format!("old line number {i} with some words\n"))
+        .collect();
+    let new: String = (0..10_000)
+        .map(|i| format!("new text {} in another shape\n", i * 7))
+        .collect();
+    (old, new)
+}
+
+/// A 4,000-line file with one line in seven rewritten: a realistic edit.
+fn large_edit() -> (String, String) {
+    let old: String = (0..4_000)
+        .map(|i| format!("    let value_{i} = compute({i}, {});\n", i % 13))
+        .collect();
+    let new: String = (0..4_000)
+        .map(|i| match i % 7 {
+            3 => format!("    let value_{i} = compute_all({i}, {}, extra);\n", i % 13),
+            5 => format!(
+                "    // inserted before {i}\n    let value_{i} = compute({i}, {});\n",
+                i % 13
+            ),
+            _ => format!("    let value_{i} = compute({i}, {});\n", i % 13),
+        })
+        .collect();
+    (old, new)
+}
+
+#[test]
+fn the_same_large_pair_gives_the_same_diff_every_run() {
+    for (old, new) in [large_edit(), every_line_different()] {
+        let first = diff_block_with(&old, &new, &DiffLimits::default());
+        for _ in 0..3 {
+            assert_eq!(diff_block_with(&old, &new, &DiffLimits::default()), first);
+        }
+    }
+}
+
+#[test]
+fn the_budget_reports_a_pathological_pair_cut_short_and_a_normal_one_complete() {
+    let (old, new) = large_edit();
+    let normal = diff_block_with(&old, &new, &DiffLimits::default());
+    assert!(normal.complete);
+    let context = normal
+        .lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Context)
+        .count();
+    // Every seventh line (i % 7 == 3) is rewritten: 571 of 4,000.
+    assert_eq!(context, 4_000 - 571);
+    assert!(normal.lines.iter().any(|l| l.spans.is_some()));
+
+    let (old, new) = every_line_different();
+    let cut = diff_block_with(&old, &new, &DiffLimits::default());
+    assert!(!cut.complete);
+    let removed = cut.lines.iter().filter(|l| l.kind == LineKind::Removed);
+    let added = cut.lines.iter().filter(|l| l.kind == LineKind::Added);
+    assert_eq!((removed.count(), added.count()), (10_000, 10_000));
+}
+
+#[test]
+fn a_line_budget_cut_keeps_the_common_head_and_tail() {
+    let (old, new) = every_line_different();
+    let old = format!("head\n{old}tail\n");
+    let new = format!("head\n{new}tail\n");
+    let limits = DiffLimits {
+        line_cells: 1_000,
+        ..DiffLimits::default()
+    };
+    let diff = diff_block_with(&old, &new, &limits);
+    assert!(!diff.complete);
+    let first = diff.lines.first().unwrap();
+    let last = diff.lines.last().unwrap();
+    assert_eq!(
+        (first.kind, first.text.as_str()),
+        (LineKind::Context, "head")
+    );
+    assert_eq!((last.kind, last.text.as_str()), (LineKind::Context, "tail"));
+    assert_eq!(last.old_line, Some(10_002));
+}
+
+#[test]
+fn a_token_budget_leaves_a_long_pair_without_spans() {
+    let a = "alpha beta gamma delta ".repeat(40);
+    let b = "one two three four five ".repeat(40);
+    assert!(changed_spans(&a, &b, Some(100)).is_none());
+    assert!(changed_spans(&a, &b, None).is_some());
 }
 
 /// A pair whose line diff spends the default budget: the same texts give the

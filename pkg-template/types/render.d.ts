@@ -27,11 +27,12 @@ export interface DiffSpan {
 
 /**
  * Line diff of two texts (lines split at `\n`; a final newline and `\r\n` are
- * line endings). Pairs of similar changed lines carry `spans`. Bounded: any
- * input of 10,000 lines answers within about 100 ms (past a deadline the rest
- * is line-level).
+ * line endings). Pairs of similar changed lines carry `spans`. Bounded by a
+ * budget counted in work, not time, so the same texts give the same diff on
+ * any machine: past it, the changed middle is one replaced run or the rest is
+ * line-level, and `cutShort` (not enumerable) is `true`.
  */
-export function diffBlock(oldText: string, newText: string): DiffLine[];
+export function diffBlock(oldText: string, newText: string): DiffLine[] & { readonly cutShort: boolean };
 
 /**
  * A result as the renderers read it: every field but the path (`path`, or the older `filePath`) and `status` optional. An

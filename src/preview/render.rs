@@ -369,7 +369,7 @@ fn pair(p: &BlockPreview, old_index: usize) -> Option<crate::diff::PairSpansRef<
     if old.len() > 400 || new.len() > 400 || old == new {
         return None;
     }
-    changed_spans_ref(old, new, u64::MAX).filter(|s| s.similarity >= 0.5)
+    changed_spans_ref(old, new, None).filter(|s| s.similarity >= 0.5)
 }
 
 /// New line `j`; with `swaps`, the old line it pairs with is drawn again with its spans.

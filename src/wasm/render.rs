@@ -9,7 +9,8 @@ use crate::render::{SummaryView, Theme};
 /// `diffBlock`, packed as numbers: JS already holds both texts, so only the
 /// structure crosses the boundary and `js/render.js` builds the objects from
 /// its own split of the texts (far quicker than building them from wasm or
-/// parsing JSON). Layout: for each line `kind` (0 context, 1 removed,
+/// parsing JSON). Layout: first `1` when the diff is complete, `0` when a
+/// budget of `DiffLimits` cut it short; then for each line `kind` (0 context, 1 removed,
 /// 2 added), `oldLine` (0: none), `newLine` (0: none), `spans + 1` (0: no
 /// spans), then per span `utf16Length << 1 | changed`.
 ///
@@ -26,7 +27,8 @@ pub fn diff_block_packed(old_utf8: &[u8], new_utf8: &[u8]) -> Vec<u32> {
     // slices it, so it never splits lines itself.
     let old_ranges = line_ranges16(&old_text);
     let new_ranges = line_ranges16(&new_text);
-    let mut out = Vec::with_capacity(diff.lines.len() * 6 + 1);
+    let mut out = Vec::with_capacity(diff.lines.len() * 6 + 2);
+    out.push(u32::from(diff.complete));
     for line in &diff.lines {
         let at = |ranges: &[(u32, u32)], n: Option<u32>| {
             n.and_then(|n| (n as usize).checked_sub(1))

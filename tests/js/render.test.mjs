@@ -207,3 +207,15 @@ test('theme, layout and context are checked by name and value', () => {
   assert.match(folded, />@@ -50,3 \+50,3 @@</);
   assert.equal(eb.renderFileChange({ path: 'a.py', before: big, after: big.replace('l50\n', 'fifty\n') }, { context: 'all' }).match(/eb-line eb-line-/g).length, 101);
 });
+
+test('diffBlock says deterministically when its work budget cut the diff short', () => {
+  const normal = eb.diffBlock('let a = 1;\nkeep();\n', 'let b = 1;\nkeep();\n');
+  assert.equal(normal.cutShort, false);
+  assert.deepEqual(Object.keys(normal), ['0', '1', '2']);
+  const old = Array.from({ length: 10000 }, (_, i) => `old line number ${i} with some words`).join('\n');
+  const neu = Array.from({ length: 10000 }, (_, i) => `new text ${i * 7} in another shape`).join('\n');
+  const first = eb.diffBlock(old, neu);
+  assert.equal(first.cutShort, true);
+  assert.equal(first.length, 20000);
+  assert.deepEqual(eb.diffBlock(old, neu), first);
+});
