@@ -172,7 +172,7 @@ pub(crate) fn unwrap_created(text: &str, path: &str) -> Option<String> {
     let closer = lines.last()?.trim();
     let closes = closer.len() >= width && closer.chars().all(|c| c == mark);
     let inner = lines.get(first + 1..lines.len() - 1)?;
-    if !closes || lines.len() < first + 2 || inner.iter().any(|l| fence_of_mark(l)) {
+    if !closes || inner.is_empty() || inner.iter().any(|l| fence_of_mark(l)) {
         return None;
     }
     Some(inner.join("\n"))
@@ -260,6 +260,24 @@ mod tests {
         assert_eq!(unwrap("src/a.py\nx = 1", "src/a.py"), Some("x = 1".into()));
         assert_eq!(unwrap("a.py\nx = 1", "src/a.py"), Some("x = 1".into()));
         assert_eq!(unwrap("x = 1\n```", "a.py"), None);
+    }
+
+    #[test]
+    fn a_created_file_loses_only_an_unambiguous_wrapper() {
+        let path = "src/x.py";
+        assert_eq!(
+            unwrap_created("src/x.py\n```python\na = 1\n```", path).as_deref(),
+            Some("a = 1")
+        );
+        assert_eq!(unwrap_created("```\na\n\n```\n", path).as_deref(), Some("a\n"));
+        // Not the only reading: a fence inside, no closer, a Markdown file.
+        assert_eq!(unwrap_created("```\na\n```\nb\n```", path), None);
+        assert_eq!(unwrap_created("src/x.py\na = 1", path), None);
+        assert_eq!(unwrap_created("```\n````", path), None);
+        assert_eq!(unwrap_created("```\na\n```", "README.md"), None);
+        for odd in ["", "```", "\n", "src/x.py", "src/x.py\n```", "~~~\n```"] {
+            assert_eq!(unwrap_created(odd, path), None, "{odd:?}");
+        }
     }
 
     #[test]
