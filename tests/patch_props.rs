@@ -13,8 +13,7 @@ mod parser_records;
 
 use editblocks::engine::{apply_edits, ApplyOptions};
 use editblocks::parser::{
-    in_reply_order, parse_edits, parse_spans_and_patches, EditStream, InReply, ParseOptions,
-    StreamEvent,
+    parse_edits, parse_spans_and_patches, EditStream, ParseOptions, StreamEvent,
 };
 use editblocks::MemoryHost;
 use editblocks::{Format, Status};
@@ -335,23 +334,9 @@ proptest! {
         prop_assert_eq!(chunked_discards, discards);
         let (spans, patches) = parse_spans_and_patches(&text, &ParseOptions::default());
         prop_assert_eq!(spans.len() + patches.len(), whole.len());
-        for (index, block) in &patches {
-            prop_assert_eq!(&whole[*index], block);
+        for (index, block) in patches {
+            prop_assert_eq!(&whole[index], &block);
             prop_assert!(block.format.is_patch());
-        }
-        // The one merge every one-shot reader (the binding's span records
-        // too) goes through puts each block where the stream completed it.
-        let normal = text.replace("\r\n", "\n");
-        let merged: Vec<_> = in_reply_order(spans, patches).collect();
-        prop_assert_eq!(merged.len(), chunked.len());
-        for (placed, streamed) in merged.iter().zip(&chunked) {
-            match placed {
-                InReply::Patch(block) => prop_assert_eq!(block, streamed),
-                InReply::Span(span) => {
-                    prop_assert!(!streamed.format.is_patch());
-                    prop_assert_eq!(normal.get(span.raw.0..span.raw.1), Some(streamed.raw_block.as_str()));
-                }
-            }
         }
     }
 
@@ -369,28 +354,6 @@ proptest! {
             prop_assert_eq!(host.files, before);
         }
     }
-}
-
-/// A patch of several operations, then a text block: every reader gives
-/// the blocks in the reply's order (each operation where its header is),
-/// the order the stream completes them in, whole or in any chunking.
-#[test]
-fn a_multi_operation_patch_before_a_text_block_keeps_the_reply_order() {
-    let reply = "*** Begin Patch\n*** Update File: p.txt\n@@\n-a\n+b\n*** Add File: n.txt\n+x\n*** End Patch\n\nz.txt\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n";
-    let whole = parse_edits(reply, &ParseOptions::default());
-    let paths: Vec<&str> = whole.iter().map(|b| b.file_path.as_str()).collect();
-    assert_eq!(paths, ["p.txt", "n.txt", "z.txt"]);
-    for at in 0..=reply.len() {
-        assert_eq!(streamed(&split_at(reply, &[at])).0, whole, "split at {at}");
-    }
-    let (spans, patches) = parse_spans_and_patches(reply, &ParseOptions::default());
-    let kinds: Vec<&str> = in_reply_order(spans, patches)
-        .map(|b| match b {
-            InReply::Span(_) => "text",
-            InReply::Patch(_) => "patch",
-        })
-        .collect();
-    assert_eq!(kinds, ["patch", "patch", "text"]);
 }
 
 /// The generator reaches what it is meant to test: complete blocks of both

@@ -217,14 +217,11 @@ fn parse_blocks(text: &str, options: &ParseOptions, to_apply: bool) -> Vec<EditB
     let text = normalized(text);
     let get = |(s, e): (usize, usize)| text.get(s..e).unwrap_or("").to_string();
     let mut out = Vec::with_capacity(spans.len() + patches.len());
-    for placed in in_reply_order(spans, patches) {
-        let span = match placed {
-            InReply::Patch(block) => {
-                out.push(block);
-                continue;
-            }
-            InReply::Span(span) => span,
-        };
+    let mut patches = patches.into_iter().peekable();
+    for span in spans {
+        while let Some((_, block)) = patches.next_if(|(index, _)| *index <= out.len()) {
+            out.push(block);
+        }
         out.push(EditBlock {
             format: span.format,
             file_path: get(span.path),
@@ -239,38 +236,8 @@ fn parse_blocks(text: &str, options: &ParseOptions, to_apply: bool) -> Vec<EditB
             patch: None,
         });
     }
+    out.extend(patches.map(|(_, b)| b));
     out
-}
-
-/// One block of a reply: a text block's spans or a patch block.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum InReply<S, P> {
-    Span(S),
-    Patch(P),
-}
-
-/// The text blocks' spans and the patch blocks (each with its index among
-/// all blocks, as [`parse_spans_and_patches`] gives them) merged into the
-/// reply's order, the order [`EditStream`] completes them in. Every
-/// one-shot reader of the grammar's spans merges through this.
-pub fn in_reply_order<S, P>(
-    spans: impl IntoIterator<Item = S>,
-    patches: impl IntoIterator<Item = (usize, P)>,
-) -> impl Iterator<Item = InReply<S, P>> {
-    let mut spans = spans.into_iter();
-    let mut patches = patches.into_iter().peekable();
-    let mut emitted = 0usize;
-    std::iter::from_fn(move || {
-        let next = match patches.next_if(|(index, _)| *index <= emitted) {
-            Some((_, patch)) => InReply::Patch(patch),
-            None => match spans.next() {
-                Some(span) => InReply::Span(span),
-                None => InReply::Patch(patches.next()?.1),
-            },
-        };
-        emitted += 1;
-        Some(next)
-    })
 }
 
 /// `text` as the grammar reads it (spans index this): byte-order marks

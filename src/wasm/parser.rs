@@ -88,19 +88,35 @@ pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
     // the records as a patch record, its texts in `takePatchText` (its raw
     // block a range of the reply when it reads the same) and its hunks in
     // `takePatchHunks`.
-    let patches = patches
-        .into_iter()
-        .zip(patch_offsets)
-        .map(|((index, block), offset)| (index, (block, offset)));
+    let mut patches = patches.into_iter().zip(patch_offsets).peekable();
     let mut encoder = PatchEncoder::default();
+    let mut placed = 0usize;
+    let mut place_patches =
+        |out: &mut Vec<u32>, next_index: usize, placed: &mut usize, cursor: &mut Utf16Cursor| {
+            while let Some(((_, block), offset)) =
+                patches.next_if(|((index, _), _)| *index <= next_index)
+            {
+                let raw = block.raw_block.as_bytes();
+                let in_reply = offset
+                    .filter(|&at| {
+                        text.as_bytes()
+                            .get(at..)
+                            .is_some_and(|r| starts_with_bytes(r, raw))
+                    })
+                    .map(|at| (cursor.at(at), cursor.at(at + raw.len())));
+                out.extend(encoder.block(&block, in_reply));
+                *placed += 1;
+            }
+        };
     let mut cursor = Utf16Cursor {
         bytes: text.as_bytes(),
         byte: 0,
         unit: 0,
     };
     let mut last_path: Option<((usize, usize), (u32, u32))> = None;
-    for placed in parser::in_reply_order(spans, patches) {
-        let BlockSpans {
+    for (
+        n,
+        BlockSpans {
             format,
             line_number,
             path,
@@ -111,21 +127,10 @@ pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
             raw,
             assumed,
             line_hint,
-        } = match placed {
-            parser::InReply::Patch((block, offset)) => {
-                let raw = block.raw_block.as_bytes();
-                let in_reply = offset
-                    .filter(|&at| {
-                        text.as_bytes()
-                            .get(at..)
-                            .is_some_and(|r| starts_with_bytes(r, raw))
-                    })
-                    .map(|at| (cursor.at(at), cursor.at(at + raw.len())));
-                out.extend(encoder.block(&block, in_reply));
-                continue;
-            }
-            parser::InReply::Span(span) => span,
-        };
+        },
+    ) in spans.into_iter().enumerate()
+    {
+        place_patches(&mut out, n + placed, &mut placed, &mut cursor);
         out.push(format_code(format));
         out.push(line_number);
         // A path carried over from the previous block lies before this
@@ -143,6 +148,7 @@ pub fn parse_edit_spans(text: &str, formats: u32, known: &str) -> Vec<u32> {
         }
         out.extend([raw_start, cursor.at(raw.1), assumed, line_hint]);
     }
+    place_patches(&mut out, usize::MAX, &mut placed, &mut cursor);
     PATCHES.with(|p| *p.borrow_mut() = encoder);
     out
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseEdits, detectFormat, EditStream, systemPrompt, applyEdits, applyEditsSync } from '../../pkg/node/index.mjs';
+import { parseEdits, detectFormat, EditStream, systemPrompt } from '../../pkg/node/index.mjs';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'parser');
 const fixtures = fs
@@ -203,24 +203,4 @@ test('EditStream is disposable: a `using` scope frees it', () => {
   stream.feed('src/a.py\n««« EDIT\n');
   stream[Symbol.dispose]();
   assert.throws(() => stream.feed('x\n'), /called after free\(\)/);
-});
-
-// A patch of several operations before a text block: parseEdits, EditStream
-// (in any chunking) and applyEdits' results all follow the reply's order, so
-// a UI pairing parseEdits(reply)[i] with results[i] shows each block's own result.
-test('a multi-operation patch before a text block: parseEdits, EditStream and results share the reply order', async () => {
-  const reply = '*** Begin Patch\n*** Update File: p.txt\n@@\n-a\n+b\n*** Add File: n.txt\n+x\n*** End Patch\n\nz.txt\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n';
-  const blocks = parseEdits(reply);
-  assert.deepEqual(blocks.map((b) => b.filePath), ['p.txt', 'n.txt', 'z.txt']);
-  for (let at = 0; at <= reply.length; at++) {
-    assert.deepEqual(stream([reply.slice(0, at), reply.slice(at)]).blocks, blocks, `split at ${at}`);
-  }
-  const host = () => {
-    const store = new Map([['p.txt', 'a\n']]);
-    return { store, readFile: (p) => (store.has(p) ? store.get(p) : null), writeFile: (p, c) => store.set(p, c), deleteFile: (p) => store.delete(p) };
-  };
-  for (const result of [await applyEdits(reply, host()), applyEditsSync(reply, host()), applyEditsSync(blocks, host())]) {
-    assert.deepEqual(result.results.map((r) => [r.path, r.status]), [['p.txt', 'applied'], ['n.txt', 'applied'], ['z.txt', 'failed']]);
-    assert.deepEqual(result.results.map((r) => r.blockIndex), [0, 1, 2]);
-  }
 });
