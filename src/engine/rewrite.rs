@@ -269,7 +269,10 @@ mod tests {
             unwrap_created("src/x.py\n```python\na = 1\n```", path).as_deref(),
             Some("a = 1")
         );
-        assert_eq!(unwrap_created("```\na\n\n```\n", path).as_deref(), Some("a\n"));
+        assert_eq!(
+            unwrap_created("```\na\n\n```\n", path).as_deref(),
+            Some("a\n")
+        );
         // Not the only reading: a fence inside, no closer, a Markdown file.
         assert_eq!(unwrap_created("```\na\n```\nb\n```", path), None);
         assert_eq!(unwrap_created("src/x.py\na = 1", path), None);
