@@ -195,8 +195,13 @@ impl JsonReader {
                         self.esc = Esc::Unicode(0, 0);
                         return;
                     }
-                    // Tolerated: an unknown escape stands for itself.
-                    other => other,
+                    // Tolerated: an escape JSON does not define (`\$`, `\d`) is
+                    // kept as written, backslash included: the writer meant the
+                    // backslash (a regex, a shell `\$`), not the bare character.
+                    other => {
+                        self.push_char('\\', is_key, text);
+                        other
+                    }
                 };
                 self.push_char(d, is_key, text);
             }
@@ -502,6 +507,19 @@ mod tests {
                 let c: String = chars[j..].iter().collect();
                 assert_eq!(strings(&[&a, &b, &c]), whole, "split at {i}, {j}");
             }
+        }
+    }
+
+    #[test]
+    fn escapes_json_does_not_define_are_kept_as_written() {
+        let json = r#"{"a":"echo \$HOME \d+ \\$x"}"#;
+        let whole = strings(&[json]);
+        assert_eq!(whole[0].1, r"echo \$HOME \d+ \$x");
+        let chars: Vec<char> = json.chars().collect();
+        for i in 0..=chars.len() {
+            let a: String = chars[..i].iter().collect();
+            let b: String = chars[i..].iter().collect();
+            assert_eq!(strings(&[&a, &b]), whole, "split at {i}");
         }
     }
 
