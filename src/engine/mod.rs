@@ -423,19 +423,9 @@ fn apply_one(
                 Outcome::Failed,
             );
         }
-        // A file name or fence around the whole new file is the model's
-        // wrapper, not content: dropped in tolerant matching when unambiguous.
-        let unwrapped = (opts.matching == Matching::Tolerant)
-            .then(|| rewrite::unwrap_created(&block.new_lines, path))
-            .flatten();
-        doc.set_lines(&section_lines(
-            unwrapped.as_deref().unwrap_or(&block.new_lines),
-        ));
+        doc.set_lines(&section_lines(&block.new_lines));
         doc.final_newline = true; // new files end with a newline
         let mut r = base;
-        if unwrapped.is_some() {
-            r.assumed.push("wrapper-stripped".into());
-        }
         r.estimated_line = Some(1);
         return (r, Outcome::Created);
     }

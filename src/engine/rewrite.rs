@@ -135,49 +135,6 @@ fn strip_wrapper(block: &EditBlock) -> Option<EditBlock> {
     each_section(block, |t| unwrap(t, &path))
 }
 
-/// A create block's new text without a wrapper the model put around the
-/// whole file: an opening fence (after, optionally, a line naming the
-/// block's own path) and, as the last line, the fence that closes it.
-/// `None` unless that reading is the only one: no other fence line of the
-/// same kind inside, and not a Markdown file (where a fenced file is real).
-pub(crate) fn unwrap_created(text: &str, path: &str) -> Option<String> {
-    let lower = path.to_ascii_lowercase();
-    if [".md", ".markdown", ".mdx"]
-        .iter()
-        .any(|ext| lower.ends_with(ext))
-    {
-        return None;
-    }
-    let mut lines: Vec<&str> = text.split('\n').collect();
-    if lines.last() == Some(&"") {
-        lines.pop();
-    }
-    let names_path = |l: &str| {
-        let t = l
-            .trim()
-            .trim_end_matches(':')
-            .trim_matches('`')
-            .trim_matches('*')
-            .trim_matches('`');
-        !t.is_empty() && (t == path || path.ends_with(&format!("/{t}")))
-    };
-    let first = usize::from(lines.first().is_some_and(|l| names_path(l)));
-    let opener = lines.get(first)?.trim();
-    let mark = opener.chars().next().filter(|c| *c == '`' || *c == '~')?;
-    let width = opener.chars().take_while(|c| *c == mark).count();
-    if width < 3 || !is_fence(opener) {
-        return None;
-    }
-    let fence_of_mark = |l: &str| l.trim().starts_with(&mark.to_string().repeat(3));
-    let closer = lines.last()?.trim();
-    let closes = closer.len() >= width && closer.chars().all(|c| c == mark);
-    let inner = lines.get(first + 1..lines.len() - 1)?;
-    if !closes || inner.is_empty() || inner.iter().any(|l| fence_of_mark(l)) {
-        return None;
-    }
-    Some(inner.join("\n"))
-}
-
 fn drop_blank_first_line(block: &EditBlock) -> Option<EditBlock> {
     let drop = |t: &str| {
         t.split_once('\n')
@@ -260,27 +217,6 @@ mod tests {
         assert_eq!(unwrap("src/a.py\nx = 1", "src/a.py"), Some("x = 1".into()));
         assert_eq!(unwrap("a.py\nx = 1", "src/a.py"), Some("x = 1".into()));
         assert_eq!(unwrap("x = 1\n```", "a.py"), None);
-    }
-
-    #[test]
-    fn a_created_file_loses_only_an_unambiguous_wrapper() {
-        let path = "src/x.py";
-        assert_eq!(
-            unwrap_created("src/x.py\n```python\na = 1\n```", path).as_deref(),
-            Some("a = 1")
-        );
-        assert_eq!(
-            unwrap_created("```\na\n\n```\n", path).as_deref(),
-            Some("a\n")
-        );
-        // Not the only reading: a fence inside, no closer, a Markdown file.
-        assert_eq!(unwrap_created("```\na\n```\nb\n```", path), None);
-        assert_eq!(unwrap_created("src/x.py\na = 1", path), None);
-        assert_eq!(unwrap_created("```\n````", path), None);
-        assert_eq!(unwrap_created("```\na\n```", "README.md"), None);
-        for odd in ["", "```", "\n", "src/x.py", "src/x.py\n```", "~~~\n```"] {
-            assert_eq!(unwrap_created(odd, path), None, "{odd:?}");
-        }
     }
 
     #[test]

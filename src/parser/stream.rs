@@ -684,7 +684,6 @@ impl GrammarCore {
                 Some(b) => {
                     b.path.is_some()
                         && ((b.section == 0 && b.header_open)
-                            || (b.section == 1 && b.counts[1] == 0 && trimmed.starts_with(':'))
                             || matches!(
                                 marker,
                                 Marker::NearReplace | Marker::NearEditEnd | Marker::Divider
@@ -843,26 +842,6 @@ impl GrammarCore {
             if let Some(open) = self.block.take() {
                 self.discard(open, format!("line {at} `{trimmed}` looks like its end marker but is not one; write it exactly as {expected}"));
             }
-            return true;
-        }
-        // Roo Code's header written at the top of the replace text instead of
-        // the search text: it is metadata, and read as replace text it would
-        // be written into the file.
-        if b.family == Family::Search
-            && b.section == 1
-            && b.counts[1] == 0
-            && marker == Marker::None
-            && b.doomed.is_none()
-            && matches!(
-                roo_header(trimmed),
-                Some(RooHeader::Start(_) | RooHeader::End)
-            )
-        {
-            let now = self.line_count;
-            b.doomed = Some(format!(
-                "line {now} `{trimmed}` is Roo Code's line header at the top of the replace text, where it would be written into the file; put the `:start_line:`/`:end_line:` lines and a `-------` line at the top of the search text, or leave them out"
-            ));
-            self.block_line(line, Marker::None);
             return true;
         }
         if b.family == Family::Search
