@@ -286,6 +286,49 @@ fn roo_header(t: &str) -> Option<RooHeader> {
     ((5..=9).contains(&t.len()) && t.bytes().all(|b| b == b'-')).then_some(RooHeader::Rule)
 }
 
+/// `block` with Roo Code's escape undone: a search-replace line written
+/// `\:start_line:` or `\:end_line:` (after any indentation) is that text
+/// without the backslash, the way a line of text says it is no line-hint
+/// header. `None` when no line is escaped so.
+pub(crate) fn roo_unescaped(block: &EditBlock) -> Option<EditBlock> {
+    if block.format != Format::SearchReplace {
+        return None;
+    }
+    let unescape = |text: &str| -> Option<String> {
+        let escaped = |line: &str| {
+            let rest = line.trim_start_matches([' ', '\t']);
+            rest.starts_with("\\:start_line:") || rest.starts_with("\\:end_line:")
+        };
+        if !text.split('\n').any(escaped) {
+            return None;
+        }
+        let lines: Vec<String> = text
+            .split('\n')
+            .map(|line| {
+                if escaped(line) {
+                    line.replacen("\\:", ":", 1)
+                } else {
+                    line.to_string()
+                }
+            })
+            .collect();
+        Some(lines.join("\n"))
+    };
+    let old = unescape(&block.old_lines);
+    let new = unescape(&block.new_lines);
+    if old.is_none() && new.is_none() {
+        return None;
+    }
+    let mut out = block.clone();
+    if let Some(old) = old {
+        out.old_lines = old;
+    }
+    if let Some(new) = new {
+        out.new_lines = new;
+    }
+    Some(out)
+}
+
 /// An incremental parser for a reply that arrives in chunks.
 ///
 /// ```
