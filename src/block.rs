@@ -83,7 +83,9 @@ pub struct EditBlock {
     /// [`crate::parser::ASSUMED`]): `path-from-previous-block` (prose stood
     /// before it), `marker-repaired` (a trailing `>` or a missing space in a
     /// marker), `cline-markers`, `line-hint-header` (Roo Code's
-    /// `:start_line:` header). Empty when it was read as written.
+    /// `:start_line:` header), `new-file-wrapper-stripped` (a new file's
+    /// text came wrapped in its path line and a code fence). Empty when it
+    /// was read as written.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assumed: Vec<String>,
     /// The line the model said the search text starts at (Roo Code's

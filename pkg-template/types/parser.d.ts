@@ -36,7 +36,8 @@ export interface EditBlock {
    * What was assumed to read or apply this edit, when anything was (absent otherwise), so a UI can
    * show it. From the parser: 'path-from-previous-block' (prose stood before the block),
    * 'marker-repaired' (a trailing `>` or a missing space in a marker), 'cline-markers'
-   * (`------- SEARCH` / `+++++++ REPLACE`), 'line-hint-header' (Roo Code's `:start_line:` header).
+   * (`------- SEARCH` / `+++++++ REPLACE`), 'line-hint-header' (Roo Code's `:start_line:` header),
+   * 'new-file-wrapper-stripped' (a new file's text came wrapped in its path line and a code fence).
    */
   assumed?: Assumed[];
   /** Roo Code's `:start_line:N`: only breaks ties between equal candidates, never moves an edit. */
@@ -58,6 +59,7 @@ export interface EditBlock {
 /** Names of assumptions; the engine adds its own to EditResult.assumed. */
 export type Assumed =
   | 'path-from-previous-block' | 'marker-repaired' | 'cline-markers' | 'line-hint-header'
+  | 'new-file-wrapper-stripped'
   | 'line-hint-tie-break' | 'line-numbers-stripped' | 'wrapper-stripped' | 'blank-first-line-dropped'
   | 'unescaped' | 'path-resolved' | (string & {});
 

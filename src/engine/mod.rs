@@ -411,6 +411,9 @@ fn apply_one(
     opts: &ApplyOptions,
 ) -> (EditResult, Outcome) {
     let base = EditResult::for_block(index, path, block, Status::Applied);
+    // A line escaped as Roo Code defines (`\:start_line:`) is written as text.
+    let unescaped = crate::parser::roo_unescaped(block);
+    let block = unescaped.as_ref().unwrap_or(block);
     if block.is_create() {
         if !doc.is_blank() && !opts.overwrite {
             return (

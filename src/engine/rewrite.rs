@@ -226,6 +226,12 @@ mod tests {
             Some("a\nb\tc 'd' \\e".into())
         );
         assert_eq!(unescape(r"\d+"), None);
+        // Only the escapes of a string literal are undone: `\$`, `\d`, `\r`
+        // and a backslash at the end stay exactly as written.
+        assert_eq!(
+            unescape(r#"echo \"\$HOME\"\n\d \r \"#),
+            Some("echo \"\\$HOME\"\n\\d \\r \\".into())
+        );
         assert_eq!(unescape("plain"), None);
     }
 }

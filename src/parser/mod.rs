@@ -138,6 +138,7 @@ pub use stream::{
 
 use crate::block::{EditBlock, Format};
 pub(crate) use markers::{classify, Marker};
+pub(crate) use stream::roo_unescaped;
 
 /// A line of a reply without its line end, by the one line rule of
 /// [`crate::text`] (every CR right before the `'\n'` goes with it, and so do

@@ -214,16 +214,19 @@ struct Block<M> {
 
 /// What the parser assumed to read a block, by bit: reported as
 /// [`EditBlock::assumed`] names.
-pub const ASSUMED: [&str; 4] = [
+pub const ASSUMED: [&str; 5] = [
     "path-from-previous-block",
     "marker-repaired",
     "cline-markers",
     "line-hint-header",
+    "new-file-wrapper-stripped",
 ];
 const PATH_REUSED: u32 = 1;
 const MARKER_REPAIRED: u32 = 2;
 const CLINE_MARKERS: u32 = 4;
 const LINE_HINT: u32 = 8;
+/// A create block's text came wrapped in its path line and a code fence.
+const NEW_FILE_WRAPPER: u32 = 16;
 
 /// The names of the bits set in `mask`, in [`ASSUMED`] order.
 pub fn assumed_names(mask: u32) -> Vec<String> {
@@ -281,6 +284,49 @@ fn roo_header(t: &str) -> Option<RooHeader> {
         return n.trim().parse::<u32>().ok().map(|_| RooHeader::End);
     }
     ((5..=9).contains(&t.len()) && t.bytes().all(|b| b == b'-')).then_some(RooHeader::Rule)
+}
+
+/// `block` with Roo Code's escape undone: a search-replace line written
+/// `\:start_line:` or `\:end_line:` (after any indentation) is that text
+/// without the backslash, the way a line of text says it is no line-hint
+/// header. `None` when no line is escaped so.
+pub(crate) fn roo_unescaped(block: &EditBlock) -> Option<EditBlock> {
+    if block.format != Format::SearchReplace {
+        return None;
+    }
+    let unescape = |text: &str| -> Option<String> {
+        let escaped = |line: &str| {
+            let rest = line.trim_start_matches([' ', '\t']);
+            rest.starts_with("\\:start_line:") || rest.starts_with("\\:end_line:")
+        };
+        if !text.split('\n').any(escaped) {
+            return None;
+        }
+        let lines: Vec<String> = text
+            .split('\n')
+            .map(|line| {
+                if escaped(line) {
+                    line.replacen("\\:", ":", 1)
+                } else {
+                    line.to_string()
+                }
+            })
+            .collect();
+        Some(lines.join("\n"))
+    };
+    let old = unescape(&block.old_lines);
+    let new = unescape(&block.new_lines);
+    if old.is_none() && new.is_none() {
+        return None;
+    }
+    let mut out = block.clone();
+    if let Some(old) = old {
+        out.old_lines = old;
+    }
+    if let Some(new) = new {
+        out.new_lines = new;
+    }
+    Some(out)
 }
 
 /// An incremental parser for a reply that arrives in chunks.
@@ -684,6 +730,7 @@ impl GrammarCore {
                 Some(b) => {
                     b.path.is_some()
                         && ((b.section == 0 && b.header_open)
+                            || (b.section == 1 && trimmed.starts_with(':'))
                             || matches!(
                                 marker,
                                 Marker::NearReplace | Marker::NearEditEnd | Marker::Divider
@@ -788,8 +835,8 @@ impl GrammarCore {
         }
     }
 
-    /// Inside an open block: Roo Code's header lines, almost-end markers,
-    /// and a divider written twice. True when the line was dealt with.
+    /// Inside an open block: Roo Code's header lines (and one misplaced in
+    /// the replace text), almost-end markers, and a divider written twice. True when the line was dealt with.
     #[inline(never)]
     fn block_variants(&mut self, line: &str, trimmed: &str, marker: Marker) -> bool {
         let Some(b) = self.block.as_mut() else {
@@ -842,6 +889,26 @@ impl GrammarCore {
             if let Some(open) = self.block.take() {
                 self.discard(open, format!("line {at} `{trimmed}` looks like its end marker but is not one; write it exactly as {expected}"));
             }
+            return true;
+        }
+        if b.family == Family::Search
+            && b.section == 1
+            && marker == Marker::None
+            && b.doomed.is_none()
+            && matches!(
+                roo_header(trimmed),
+                Some(RooHeader::Start(_) | RooHeader::End)
+            )
+        {
+            // Roo Code's header belongs at the top of the search text; in the
+            // replace text it is almost surely that header misplaced, and
+            // writing it into the file would corrupt it. Roo Code's own
+            // escape (`\:start_line:`) is how a line of text says otherwise.
+            let now = self.line_count;
+            b.doomed = Some(format!(
+                "line {now} `{trimmed}` is a `:start_line:` / `:end_line:` line in the replace text, which would be written into the file; if it is the block's line hint, put it right after `<<<<<<< SEARCH` (followed by `-------`), and if the file should hold that text, escape it as `\\{trimmed}`"
+            ));
+            self.block_line(line, Marker::None);
             return true;
         }
         if b.family == Family::Search
@@ -1519,6 +1586,24 @@ impl GrammarCore {
                 }
             }
         };
+        // A new file's text wrapped in its own path line and a code fence.
+        let (new, lines) =
+            match (anchor.0 == anchor.1 && old.0 == old.1 && trailing.0 == trailing.1)
+                .then(|| {
+                    let text = block.raw.get(new.0..new.1)?;
+                    new_file_wrapper(text, &path)
+                })
+                .flatten()
+            {
+                Some(((s, e), count)) => {
+                    block.assumed |= NEW_FILE_WRAPPER;
+                    (
+                        (new.0 + s, new.0 + e),
+                        [lines[0], lines[1], count, lines[3]],
+                    )
+                }
+                None => (new, lines),
+            };
         if let Some(why) = lone_blank_line(format, [anchor, old, new, trailing], lines) {
             self.discard(block, why);
             return;
@@ -1635,6 +1720,61 @@ fn section_name<M>(block: &Block<M>, i: usize) -> Section {
 /// no lines (`""`), so applying it would write other bytes than the reply
 /// shows (a blank line replaced by `y` would read as a file create; a line
 /// replaced by a blank line would read as a deletion).
+/// The part of a new file's text inside a wrapper the model wrote around
+/// it: a first line that is the file's own path and/or a fence opener
+/// (```` ```lang ````, `~~~`), and a last line that is the fence's closer,
+/// with no line between them that closes that fence. The range inside
+/// `text` and its line count; `None` unless the wrapper is unambiguous (a
+/// fence is required, and a Markdown file, whose text may well be one
+/// fenced block, also needs the path line).
+fn new_file_wrapper(text: &str, path: &str) -> Option<((usize, usize), u32)> {
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in text.split('\n') {
+        lines.push((at, line));
+        at += line.len() + 1;
+    }
+    let own_path = |line: &str| {
+        let name = undecorated(trim(line));
+        !name.is_empty()
+            && (name == path
+                || path
+                    .strip_suffix(name)
+                    .is_some_and(|dir| dir.ends_with('/')))
+    };
+    let mut first = 0;
+    if lines.first().is_some_and(|(_, l)| own_path(l)) {
+        first = 1;
+    } else {
+        let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+        if ["md", "markdown", "mdx"].contains(&ext.to_ascii_lowercase().as_str()) {
+            return None;
+        }
+    }
+    let &(_, opener) = lines.get(first)?;
+    let opener = opener.trim_start_matches(' ');
+    let fence_char = opener.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let run = opener.len() - opener.trim_start_matches(fence_char).len();
+    if run < 3 || (fence_char == '`' && opener[run..].contains('`')) {
+        return None;
+    }
+    let closes = |line: &str| {
+        let t = trim(line);
+        t.len() >= run && t.chars().all(|c| c == fence_char)
+    };
+    let last = lines.len().checked_sub(1)?;
+    if last <= first + 1 || !closes(lines[last].1) {
+        return None;
+    }
+    let inside = &lines[first + 1..last];
+    if inside.iter().any(|(_, l)| closes(l)) || inside.iter().all(|(_, l)| trim(l).is_empty()) {
+        return None;
+    }
+    let start = inside.first()?.0;
+    let end = inside.last().map(|(s, l)| s + l.len())?;
+    Some(((start, end), u32::try_from(inside.len()).ok()?))
+}
+
 fn lone_blank_line(format: Format, parts: [(usize, usize); 4], lines: [u32; 4]) -> Option<String> {
     let lone = |i: usize| parts[i].0 == parts[i].1 && lines[i] == 1;
     let empty = |i: usize| parts[i].0 == parts[i].1;
