@@ -209,8 +209,9 @@ export function nodeHost(root, options = {}) {
   if (!fs.statSync(realRoot).isDirectory()) throw new Error(`editblocks: nodeHost root ${JSON.stringify(root)} is not a folder`);
   const givenRoot = path.resolve(root);
   const state = stateFolder(options.stateDir);
+  // This root's journal folder exists only while a run's journal (or what a killed run left) is
+  // in it: made when a journal opens, removed once empty.
   const journalDir = path.join(state, 'journal', sha(realRoot).slice(0, 24));
-  fs.mkdirSync(journalDir, { recursive: true, mode: 0o700 });
   const useProc = options.race === 'check-paths' ? false : procFdWorks();
   const { repository, stagingOff } = gitMode === false ? { repository: null, stagingOff: 'staging is off (git: false)' } : findRepository(realRoot);
 
@@ -558,7 +559,18 @@ export function nodeHost(root, options = {}) {
   function openJournal(backups) {
     const id = `${process.pid}-${ownStart || 'x'}-${Date.now()}-${++journalCounter}`;
     const file = path.join(journalDir, `${id}.journal`);
-    const fd = fs.openSync(file, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_APPEND, 0o600);
+    const create = () => {
+      fs.mkdirSync(journalDir, { recursive: true, mode: 0o700 });
+      return fs.openSync(file, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_APPEND, 0o600);
+    };
+    let fd;
+    try {
+      fd = create();
+    } catch (e) {
+      // Another process removed the folder, empty, between the two calls: make it again.
+      if (e.code !== 'ENOENT') throw e;
+      fd = create();
+    }
     journal = { id, file, fd, files: [], backups, count: 0, madeFolders: new Set(), removedLinks: new Map() };
     openJournals.add(file);
     append({ t: 'head', version: 1, root: realRoot, pid: process.pid, start: ownStart }, false);
@@ -590,6 +602,14 @@ export function nodeHost(root, options = {}) {
     }
     openJournals.delete(journal.file);
     journal = null;
+    removeJournalDirIfEmpty();
+  }
+
+  // rmdir fails on a folder that is not empty: another run's journal keeps it.
+  function removeJournalDirIfEmpty() {
+    try {
+      fs.rmdirSync(journalDir);
+    } catch {}
   }
 
   // Records the original of `rel` (once per run) before it is replaced.
@@ -1034,6 +1054,7 @@ export function nodeHost(root, options = {}) {
   }
 
   recover();
+  removeJournalDirIfEmpty();
 
   return {
     root: realRoot,

@@ -32,3 +32,24 @@ test('two nodeHosts of one root in one process writing in the same millisecond k
   assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'a 199\n');
   assert.equal(fs.readFileSync(path.join(root, 'b.txt'), 'utf8'), 'b 199\n');
 });
+
+test('nodeHost leaves no folder in the state folder for a root once its runs are done', () => {
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-journals-state-'));
+  const roots = [0, 1, 2].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-journals-')));
+  for (const root of roots) {
+    const host = nodeHost(root, { stateDir, git: false });
+    // A run of one file (no journal kept beyond it) and a run of several (with backups).
+    host.writeFile('one.txt', 'one\n');
+    host.beginChanges(['a.txt', 'b.txt']);
+    try {
+      host.writeFile('a.txt', 'a\n');
+      host.writeFile('b.txt', 'b\n');
+    } finally {
+      host.endChanges();
+    }
+    assert.equal(fs.readFileSync(path.join(root, 'b.txt'), 'utf8'), 'b\n');
+  }
+  // A host made and never used leaves nothing either.
+  nodeHost(roots[0], { stateDir, git: false });
+  assert.deepEqual(fs.readdirSync(path.join(stateDir, 'journal')), []);
+});
