@@ -24,12 +24,12 @@ fn deadlines_read_the_clock_on_wasm_without_panicking() {
 }
 
 #[wasm_bindgen_test]
-fn an_expired_deadline_degrades_to_line_level() {
+fn a_spent_budget_degrades_to_line_level() {
     let old: String = (0..5000).map(|i| format!("old {i}\n")).collect();
     let new: String = (0..5000).map(|i| format!("new {}\n", i * 3)).collect();
     let limits = DiffLimits {
-        line_timeout: std::time::Duration::ZERO,
-        span_timeout: std::time::Duration::ZERO,
+        line_cells: 0,
+        span_cells: 0,
         ..DiffLimits::default()
     };
     let diff = diff_block_with(&old, &new, &limits);
