@@ -228,7 +228,8 @@ impl Budget {
 }
 
 /// The cells a greedy forward Myers search visits to find the shortest edit
-/// script of `old` and `new` (one per diagonal step, one per snake move), or
+/// script of `old` and `new` (one per diagonal of each step, one per snake
+/// move), or
 /// `None` when that is more than `limit`. Its cost is at most `limit`, and
 /// when it fits, the full Myers diff of the same pair is bounded by about
 /// the same work (its edit distance is known to be small).
@@ -241,6 +242,14 @@ fn myers_cells_within<T: Eq>(old: &[T], new: &[T], limit: usize) -> Option<usize
     let at = |k: isize| (k + m) as usize;
     let mut spent = 0usize;
     for d in 0..=max as isize {
+        // `similar`'s Myers walks every diagonal from -d to d at each d, even
+        // the ones outside the edit graph (a long text against a short one):
+        // charge that walk too, or such a pair fits here and then takes
+        // quadratic time there.
+        spent = spent.saturating_add(d as usize + 1);
+        if spent > limit {
+            return None;
+        }
         let mut k = -d.min(m);
         if (k + d) % 2 != 0 {
             k += 1;

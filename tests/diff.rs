@@ -390,3 +390,20 @@ fn a_realistic_large_edit_is_not_cut_short() {
         .filter(|l| l.kind != LineKind::Context)
         .all(|l| l.spans.is_some()));
 }
+
+/// A long text against a short one: Myers walks every diagonal at each step
+/// even where the edit graph is two columns wide, so the budget must count
+/// that walk. 40,000 identical lines against two others used to take seconds.
+#[test]
+fn a_long_text_against_a_short_one_is_bounded_by_the_budget() {
+    let old = "y\n".repeat(40_000);
+    let diff = diff_block_with(&old, "a\nc", &DiffLimits::default());
+    assert_eq!(diff.lines.len(), 40_002);
+    assert_eq!(
+        diff.lines
+            .iter()
+            .filter(|l| l.kind == LineKind::Removed)
+            .count(),
+        40_000
+    );
+}
