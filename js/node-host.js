@@ -962,8 +962,13 @@ export function nodeHost(root, options = {}) {
     }
     // Backups (and their temporaries) of runs that died before or after their journal said so.
     const journalOf = (n) => n.slice(0, n.indexOf('.journal'));
-    const kept = new Set(fs.readdirSync(journalDir).filter((n) => n.includes('.journal')).map(journalOf));
-    for (const name of fs.readdirSync(journalDir)) {
+    // Another process may remove this root's folder, empty, at any moment: then nothing is left.
+    let left = [];
+    try {
+      left = fs.readdirSync(journalDir);
+    } catch {}
+    const kept = new Set(left.filter((n) => n.includes('.journal')).map(journalOf));
+    for (const name of left) {
       if (name.includes('.journal')) continue;
       const [pid, start, time, n] = name.split(/[-.]/);
       if (kept.has(`${pid}-${start}-${time}-${n}`) || processAlive(Number(pid), start === 'x' ? '' : start)) continue;

@@ -38,7 +38,8 @@ function piece(r, k) {
   const path = () => `src/f${k.n++}.txt`;
   switch (kind) {
     case 0:
-      return `${path()}\n<<<<<<< SEARCH\n${lines(r, 1, 3).join('\n')}\n=======\n${lines(r, 0, 3).join('\n')}\n>>>>>>> REPLACE\n`;
+      // A REPLACE section of one blank line is refused as ambiguous: the new text has a line.
+      return `${path()}\n<<<<<<< SEARCH\n${lines(r, 1, 3).join('\n')}\n=======\n${lines(r, 1, 3).join('\n')}\n>>>>>>> REPLACE\n`;
     case 1: {
       const old = lines(r, 1, 3);
       return `${path()}\n««« EDIT\n${old.join('\n')}\n═══════ REPL\n${lines(r, 1, 3).join('\n')}\n»»» EDIT END\n`;

@@ -87,8 +87,17 @@ export async function load(url, context, next) {
 function runSnippet(snippet, label) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-readme-'));
   try {
-    fs.mkdirSync(path.join(dir, 'node_modules'));
+    fs.mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
     fs.symlinkSync(path.join(root, 'pkg'), path.join(dir, 'node_modules', 'editblocks'), 'dir');
+    fs.symlinkSync(path.join(root, 'pkg', 'bin', 'editblocks.mjs'), path.join(dir, 'node_modules', '.bin', 'editblocks'));
+    // The other packages a snippet imports (the SDKs the guides plug into), from this repository's dev dependencies.
+    for (const [, name] of snippet.code.matchAll(/from '((?:@[\w.-]+\/)?[\w.-]+)[^']*'/g)) {
+      const installed = path.join(root, 'node_modules', name);
+      const link = path.join(dir, 'node_modules', name);
+      if (name === 'editblocks' || fs.existsSync(link) || !fs.existsSync(installed)) continue;
+      fs.mkdirSync(path.dirname(link), { recursive: true });
+      fs.symlinkSync(installed, link, 'dir');
+    }
     fs.writeFileSync(path.join(dir, 'preload.mjs'), PRELOAD);
     fs.writeFileSync(path.join(dir, 'stylesheets.mjs'), STYLESHEETS);
     for (const [file, text] of Object.entries(snippet.files)) {
