@@ -164,8 +164,9 @@ for (const [label, readme] of documents) {
   const hasSnippets = snippets(fs.readFileSync(path.join(root, readme), 'utf8')).length > 0;
   if (readme.startsWith('docs/') && !hasSnippets) continue;
   test(`every js/ts snippet of the ${label} type-checks against the package (tsc --strict)`, () => {
-    const found = snippets(fs.readFileSync(path.join(root, readme), 'utf8'));
-    assert.ok(found.length > 0, `${readme} has code snippets`);
+    // ```js snippets run in tests/js/readme.test.mjs with their output checked; ```ts ones are checked here.
+    const found = snippets(fs.readFileSync(path.join(root, readme), 'utf8')).filter((s) => s.lang === 'ts');
+    if (found.length === 0) return;
     const files = {};
     for (const s of found) {
       // A snippet that calls require() is CommonJS; the others are modules.
