@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as full from '../../pkg/node/index.mjs';
 import * as lite from '../../pkg/node/lite.mjs';
+import { mulberry32 } from './support/random.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -21,17 +22,7 @@ const LITE_NAMES = [
   'parseEdits', 'renderEditBlock', 'renderEditsSummary', 'renderInProgressEditBlock',
 ];
 
-/** A deterministic generator (mulberry32), so a failure replays. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 function chunks(text, random) {
   const out = [];

@@ -8,20 +8,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEdits, EditStream, applyEditsSync } from '../../pkg/node/index.mjs';
+import { mulberry32 } from './support/random.mjs';
 
 const SCALE = Number(process.env.EDITBLOCKS_PROP_SCALE || 1);
 const CASES = Math.max(1, Math.round(150 * SCALE));
 
-/** A small deterministic generator (mulberry32). */
+/** The seeded generator with the helpers the reply builder uses. */
 function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return { next, int: (n) => Math.floor(next() * n), pick: (list) => list[Math.floor(next() * list.length)] };
 }
 
