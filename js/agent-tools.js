@@ -3,7 +3,7 @@
 // OpenAI's V4A apply_patch. Each call is handed to applyToolCalls as the
 // provider tool it mirrors, so locating, refusals, line endings, atomic
 // writes and their wording are the core's; this module only names the tools,
-// describes their arguments and adds a unified diff of what changed.
+// describes their arguments and adds the core's unified diff of what changed.
 // js/mcp.js (the MCP server) and js/ai-sdk.js (AI SDK tools) are built on it.
 
 const TEXT_EDITOR = 'str_replace_based_edit_tool';
@@ -113,43 +113,6 @@ function providerCall(name, input) {
   return { name: TEXT_EDITOR, id: 'call', arguments: { ...args, command: name } };
 }
 
-// A unified diff (3 lines of context) of one FileChange, from the core's line diff.
-function unifiedDiff(api, change) {
-  const before = change.before ?? '';
-  const after = change.after ?? '';
-  const lines = api.diffBlock(before, after);
-  const changed = lines.map((l) => l.kind !== 'context');
-  if (!changed.some(Boolean)) return '';
-  const out = [`--- ${change.before == null ? '/dev/null' : `a/${change.path}`}`, `+++ ${change.after == null ? '/dev/null' : `b/${change.path}`}`];
-  const context = 3;
-  let i = 0;
-  while (i < lines.length) {
-    if (!changed[i]) { i++; continue; }
-    const start = Math.max(0, i - context);
-    let end = i;
-    // Extend the hunk while the next change is within two context runs.
-    for (let j = i; j < lines.length; j++) {
-      if (changed[j]) end = j;
-      else if (j - end > context * 2) break;
-    }
-    const stop = Math.min(lines.length, end + context + 1);
-    const hunk = lines.slice(start, stop);
-    const first = (key, fallback) => {
-      const line = hunk.find((l) => l[key] != null);
-      return line ? line[key] : fallback;
-    };
-    const oldCount = hunk.filter((l) => l.kind !== 'added').length;
-    const newCount = hunk.filter((l) => l.kind !== 'removed').length;
-    // An empty side is numbered from the line before it, as diff -u does.
-    const oldStart = oldCount ? first('oldLine', 1) : lines.slice(0, start).filter((l) => l.kind !== 'added').length;
-    const newStart = newCount ? first('newLine', 1) : lines.slice(0, start).filter((l) => l.kind !== 'removed').length;
-    out.push(`@@ -${oldStart},${oldCount} +${newStart},${newCount} @@`);
-    for (const l of hunk) out.push(`${l.kind === 'removed' ? '-' : l.kind === 'added' ? '+' : ' '}${l.text}`);
-    i = stop;
-  }
-  return out.join('\n') + '\n';
-}
-
 /**
  * Runs one tool through `host` with applyToolCalls. Returns { ok, output, diff }:
  * output is the core's answer in the wording of the provider tool (the retry
@@ -173,6 +136,6 @@ export async function runEditTool(api, name, input, host, options = {}) {
   const answers = result.callResults.map((c) => c.output).filter(Boolean);
   const ok = result.ok && result.callResults.every((c) => c.ok);
   const output = answers.length ? answers.join('\n') : (ok ? 'Done.' : 'The call was refused.');
-  const diff = ok ? (result.fileChanges || []).map((c) => unifiedDiff(api, c)).join('') : '';
+  const diff = ok ? (result.fileChanges || []).map((c) => api.unifiedDiff(c)).join('') : '';
   return { ok, output: options.dryRun && ok && tool.writes ? `Dry run: nothing was written. ${output}` : output, diff };
 }

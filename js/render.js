@@ -177,20 +177,43 @@ const STATUSES = ['applied', 'validated', 'failed', 'skipped', 'not-in-context']
  * `options.status` adds the badge ('applied', 'validated', …).
  */
 export function renderFileChange(change, options) {
+  checkFileChange(change, 'renderFileChange');
+  const checked = checkOptions(options, 'renderFileChange', { status: STATUSES, theme: THEMES, layout: LAYOUTS, context: 'any' });
+  const context = checkContext(checked?.context, 'renderFileChange', true);
+  const movedFrom = typeof change.movedFrom === 'string' ? change.movedFrom : undefined;
+  return raw.renderFileChangeHtml(change.path, change.before ?? undefined, change.after ?? undefined, movedFrom, checked?.status, { theme: checked?.theme, layout: checked?.layout, context });
+}
+
+/**
+ * One entry of a result's `fileChanges` as a unified diff (`diff -u`: `--- a/`
+ * and `+++ b/` headers, `/dev/null` for a created or deleted file, hunks with
+ * `options.context` lines around each change, default 3), which git and
+ * patch apply. '' when nothing changed.
+ */
+export function unifiedDiff(change, options) {
+  checkFileChange(change, 'unifiedDiff');
+  const checked = checkOptions(options, 'unifiedDiff', { context: 'any' });
+  const context = checkContext(checked?.context, 'unifiedDiff', false) ?? 3;
+  const movedFrom = typeof change.movedFrom === 'string' ? change.movedFrom : undefined;
+  return raw.unifiedDiffText(change.path, change.before ?? undefined, change.after ?? undefined, movedFrom, context);
+}
+
+function checkFileChange(change, what) {
   if (change === null || typeof change !== 'object' || Array.isArray(change) || typeof change.path !== 'string') {
-    throw new TypeError('editblocks: renderFileChange needs one entry of a result\'s fileChanges ({ path, before, after })');
+    throw new TypeError(`editblocks: ${what} needs one entry of a result's fileChanges ({ path, before, after })`);
   }
   for (const side of ['before', 'after']) {
     const v = change[side];
     if (v !== null && v !== undefined && typeof v !== 'string') {
-      throw new TypeError(`editblocks: renderFileChange: change.${side} must be a string or null (null: the file does not exist on that side), got ${typeof v}`);
+      throw new TypeError(`editblocks: ${what}: change.${side} must be a string or null (null: the file does not exist on that side), got ${typeof v}`);
     }
   }
-  const checked = checkOptions(options, 'renderFileChange', { status: STATUSES, theme: THEMES, layout: LAYOUTS, context: 'any' });
-  const context = checked?.context;
-  if (context !== undefined && context !== 'all' && !(Number.isInteger(context) && context >= 0 && context <= 0xffffffff)) {
-    throw new TypeError(`editblocks: renderFileChange option context must be a whole number of lines or 'all', got ${JSON.stringify(context)}`);
+}
+
+function checkContext(context, what, allowAll) {
+  if (context === undefined || (allowAll && context === 'all')) return context;
+  if (!(Number.isInteger(context) && context >= 0 && context <= 0xffffffff)) {
+    throw new TypeError(`editblocks: ${what} option context must be a whole number of lines${allowAll ? " or 'all'" : ''}, got ${JSON.stringify(context)}`);
   }
-  const movedFrom = typeof change.movedFrom === 'string' ? change.movedFrom : undefined;
-  return raw.renderFileChangeHtml(change.path, change.before ?? undefined, change.after ?? undefined, movedFrom, checked?.status, { theme: checked?.theme, layout: checked?.layout, context });
+  return context;
 }

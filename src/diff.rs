@@ -34,6 +34,7 @@
 //! assert_eq!((lines[2].old_line, lines[2].new_line), (Some(2), Some(2)));
 //! ```
 
+use crate::text::LineText;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -412,6 +413,154 @@ pub fn diff_block_ref<'a>(old: &'a str, new: &'a str, limits: &DiffLimits) -> Bl
         lines: out,
         complete,
     }
+}
+
+/// A unified diff (`diff -u`) of `old` and `new`, as git and patch read it:
+/// `--- a/old_name` and `+++ b/new_name` headers (`/dev/null` for a side that
+/// is `None`: a created or deleted file), hunks with `context` lines around each
+/// change, and `\ No newline at end of file` after a last line that has none.
+/// Lines are split by the one line model (their own endings left out), and
+/// the line diff is bounded by the default [`DiffLimits::line_cells`], so a
+/// huge unrelated pair gives one replaced run instead of taking long.
+/// Returns `""` when the texts have the same lines and the names are the
+/// same, and the headers alone for a file moved unchanged.
+pub fn unified_diff<'a>(
+    old_name: &str,
+    new_name: &str,
+    old: Option<&'a str>,
+    new: Option<&'a str>,
+    context: usize,
+) -> String {
+    use std::fmt::Write as _;
+    let (old_text, new_text) = (
+        LineText::without_bom(old.unwrap_or("")),
+        LineText::without_bom(new.unwrap_or("")),
+    );
+    let (old_lines, new_lines) = (old_text.lines(), new_text.lines());
+    let mut ids: StrIds<'a> =
+        HashMap::with_capacity_and_hasher(old_lines.len() + new_lines.len(), FxBuild);
+    let mut intern = |line: &'a str| -> u32 {
+        let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+        *ids.entry(line).or_insert(next)
+    };
+    // A last line without its newline is a different line from the same
+    // text with one: it gets an id of its own (high bit set), so it is only
+    // ever context against the other side's unterminated last line.
+    let (old_open, new_open) = (!old_text.final_newline(), !new_text.final_newline());
+    let mut ids_of = |lines: &[&'a str], open: bool| -> Vec<u32> {
+        let mut ids: Vec<u32> = lines.iter().map(|&l| intern(l)).collect();
+        if let (true, Some(last)) = (open, ids.last_mut()) {
+            *last |= 1 << 31;
+        }
+        ids
+    };
+    let old_ids = ids_of(&old_lines, old_open);
+    let new_ids = ids_of(&new_lines, new_open);
+    let large = old_lines.len() + new_lines.len() > SMALL_LINE_COUNT;
+    let (ops, _) = bounded_line_ops(
+        &old_ids,
+        &new_ids,
+        large.then_some(DiffLimits::default().line_cells),
+    );
+    let ops = with_cursor_indices(ops);
+    let unchanged = ops.iter().all(|op| matches!(op, DiffOp::Equal { .. }));
+    if unchanged && old_name == new_name {
+        return String::new();
+    }
+
+    let mut out = String::new();
+    let header = |side: Option<&str>, name: &str, prefix: &str| match side {
+        Some(_) => format!("{prefix}/{name}"),
+        None => "/dev/null".to_string(),
+    };
+    let _ = writeln!(out, "--- {}", header(old, old_name, "a"));
+    let _ = writeln!(out, "+++ {}", header(new, new_name, "b"));
+    if unchanged {
+        return out;
+    }
+    let line = |out: &mut String, mark: char, lines: &[&str], at: usize, open: bool| {
+        out.push(mark);
+        out.push_str(lines.get(at).copied().unwrap_or(""));
+        out.push('\n');
+        if open && at + 1 == lines.len() {
+            out.push_str("\\ No newline at end of file\n");
+        }
+    };
+    for group in similar::group_diff_ops(ops, context) {
+        let (Some(first), Some(last)) = (group.first(), group.last()) else {
+            continue;
+        };
+        let old_start = first.old_range().start;
+        let new_start = first.new_range().start;
+        let old_count = last.old_range().end - old_start;
+        let new_count = last.new_range().end - new_start;
+        // An empty side is numbered from the line before it, as `diff -u` does.
+        let from = |start: usize, count: usize| if count == 0 { start } else { start + 1 };
+        let _ = writeln!(
+            out,
+            "@@ -{},{} +{},{} @@",
+            from(old_start, old_count),
+            old_count,
+            from(new_start, new_count),
+            new_count
+        );
+        for op in &group {
+            for i in op.old_range() {
+                let mark = if matches!(op, DiffOp::Equal { .. }) {
+                    ' '
+                } else {
+                    '-'
+                };
+                line(&mut out, mark, &old_lines, i, old_open);
+            }
+            if !matches!(op, DiffOp::Equal { .. }) {
+                for i in op.new_range() {
+                    line(&mut out, '+', &new_lines, i, new_open);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `ops` with their index fields set from the op lengths: after compaction
+/// the index of a Delete or Insert op is not always the cursor, and hunk
+/// headers are numbered from it.
+fn with_cursor_indices(ops: Vec<DiffOp>) -> Vec<DiffOp> {
+    let (mut old_at, mut new_at) = (0usize, 0usize);
+    ops.into_iter()
+        .map(|op| {
+            let (old_len, new_len) = op_lens(&op);
+            let (old_index, new_index) = (old_at, new_at);
+            old_at += old_len;
+            new_at += new_len;
+            match op {
+                DiffOp::Equal { len, .. } => DiffOp::Equal {
+                    old_index,
+                    new_index,
+                    len,
+                },
+                DiffOp::Delete { old_len, .. } => DiffOp::Delete {
+                    old_index,
+                    old_len,
+                    new_index,
+                },
+                DiffOp::Insert { new_len, .. } => DiffOp::Insert {
+                    old_index,
+                    new_index,
+                    new_len,
+                },
+                DiffOp::Replace {
+                    old_len, new_len, ..
+                } => DiffOp::Replace {
+                    old_index,
+                    old_len,
+                    new_index,
+                    new_len,
+                },
+            }
+        })
+        .collect()
 }
 
 /// FxHash (as in rustc): much quicker than SipHash for interning lines, and
@@ -869,6 +1018,36 @@ fn spans_of<'a>(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn unified_diff_reads_as_diff_u() {
+        let old = "a\nb\nc\nd\ne\nf\ng\nh\ni\n";
+        let new = "a\nb\nc\nD\ne\nf\ng\nh\ni\nj";
+        assert_eq!(
+            unified_diff("x.txt", "x.txt", Some(old), Some(new), 1),
+            "--- a/x.txt\n+++ b/x.txt\n@@ -3,3 +3,3 @@\n c\n-d\n+D\n e\n@@ -9,1 +9,2 @@\n i\n+j\n\\ No newline at end of file\n"
+        );
+        assert_eq!(
+            unified_diff("x", "x", Some("same\n"), Some("same\n"), 3),
+            ""
+        );
+    }
+
+    #[test]
+    fn unified_diff_of_created_deleted_and_newline_only_changes() {
+        assert_eq!(
+            unified_diff("n.txt", "n.txt", None, Some("one\r\ntwo\r\n"), 3),
+            "--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n"
+        );
+        assert_eq!(
+            unified_diff("n.txt", "n.txt", Some("gone\n"), None, 3),
+            "--- a/n.txt\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-gone\n"
+        );
+        assert_eq!(
+            unified_diff("f", "f", Some("a\nb"), Some("a\nb\n"), 3),
+            "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n"
+        );
+    }
     use super::*;
 
     fn marked(spans: &[Span]) -> String {

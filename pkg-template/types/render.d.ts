@@ -144,3 +144,12 @@ export interface RenderFileChangeOptions extends RenderThemeOption {
  * again with `context: 'all'` or a larger `context`).
  */
 export function renderFileChange(change: FileChange, options?: RenderFileChangeOptions): string;
+
+/**
+ * One entry of a result's `fileChanges` as a unified diff (`diff -u`): `--- a/`
+ * and `+++ b/` headers (`/dev/null` for a created or deleted file, the old
+ * name of a moved file), hunks with `context` lines around each change
+ * (default 3), `\ No newline at end of file` where a side has none. git and
+ * patch apply it. `''` when nothing changed.
+ */
+export function unifiedDiff(change: FileChange, options?: { context?: number }): string;

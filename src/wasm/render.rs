@@ -231,3 +231,24 @@ pub(crate) fn host_grapheme_starts(text: &str) -> Vec<usize> {
         .map(|b| b as usize)
         .collect()
 }
+
+/// `unifiedDiff(change, { context? })`: one file change as a unified diff
+/// (`diff -u`, readable by git and patch). `js/render.js` checks the change.
+#[cfg(feature = "full")]
+#[wasm_bindgen(js_name = unifiedDiffText)]
+pub fn unified_diff_text(
+    path: String,
+    before: Option<String>,
+    after: Option<String>,
+    moved_from: Option<String>,
+    context: u32,
+) -> String {
+    let old_name = moved_from.as_deref().unwrap_or(&path);
+    crate::diff::unified_diff(
+        old_name,
+        &path,
+        before.as_deref(),
+        after.as_deref(),
+        context as usize,
+    )
+}
