@@ -1,7 +1,7 @@
 // editblocks mcp: a Model Context Protocol server whose tools edit one folder.
 //
 //   editblocks mcp [--root DIR] [--allow-folder DIR]... [--read-only] [--dry-run]
-//                  [--http PORT]
+//                  [--no-flush] [--http PORT]
 //
 // The tools are js/agent-tools.js's (the text editor's commands and
 // apply_patch), each applied through nodeHost(root). Standard input/output
@@ -34,6 +34,8 @@ Options:
                       (such as .git/info); repeat for more
   --read-only         offer view only; every edit is refused
   --dry-run           answer edits with their diff; write nothing
+  --no-flush          do not wait for the disk before a new file replaces the old one
+                      (atomic still; a power cut right after may leave an empty file)
   --http PORT         serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead (0 picks a free port)
   -h, --help          show this help
 
@@ -43,7 +45,7 @@ inside --root.`;
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const opts = { root: '.', allowFolders: [], readOnly: false, dryRun: false, http: undefined, help: false };
+  const opts = { root: '.', allowFolders: [], readOnly: false, dryRun: false, flush: true, http: undefined, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
@@ -60,6 +62,7 @@ function parseArgs(argv) {
       case '--allow-folder': opts.allowFolders.push(take()); break;
       case '--read-only': opts.readOnly = true; break;
       case '--dry-run': opts.dryRun = true; break;
+      case '--no-flush': opts.flush = false; break;
       case '--http': {
         const port = take();
         if (!/^\d+$/.test(port) || Number(port) > 65535) throw new UsageError(`--http needs a port number (0-65535), not ${port}`);
@@ -83,15 +86,18 @@ class Workspace {
   #roots = null; // null: the client lists no roots
   #ignored = [];
 
-  constructor(base) {
+  #hostOptions;
+
+  constructor(base, hostOptions) {
     this.#base = base;
+    this.#hostOptions = hostOptions;
   }
 
   host(dir) {
     let host = this.#hosts.get(dir);
     if (!host) {
       // Creating the host finishes what a killed earlier run left in that folder.
-      host = api.nodeHost(dir);
+      host = api.nodeHost(dir, this.#hostOptions);
       for (const note of host.recovery || []) log(note);
       this.#hosts.set(dir, host);
     }
@@ -143,7 +149,7 @@ const ANNOTATIONS = {
 /** One MCP server (one per connection) over the shared options. */
 function createServer(base, opts, version) {
   const server = new Server({ name: 'editblocks', version }, { capabilities: { tools: {} } });
-  const workspace = new Workspace(base);
+  const workspace = new Workspace(base, { flush: opts.flush });
   // Made now, so that what a killed earlier server left in the root is rolled back at start.
   workspace.host(base);
   const session = new api.EditSession();

@@ -194,11 +194,19 @@ function findRepository(root) {
  * options.git: 'auto' (default: stage when root is in a git work tree), true (always; fails
  * outside a repository) or false (never stage). The repository is found once, here.
  * options.stateDir: where journals and locks live (see stateFolder).
+ * options.flush: true (default): each new file's bytes, and the journal's record of what a
+ * run replaces, reach the disk (fsync) before the rename that puts them in place, so that a
+ * power cut leaves the old or the new file, never an empty one. false: the same atomic
+ * rename without waiting for the disk, as editors write: a killed process still leaves the
+ * old or the new file, but a power cut within seconds of a write may leave an empty one on
+ * some file systems. About 1 ms less per written file on an SSD.
  */
 export function nodeHost(root, options = {}) {
   if (typeof root !== 'string' || root === '') throw new TypeError('editblocks: nodeHost(root) needs the path of a folder');
   if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`editblocks: nodeHost: options must be an object, got ${describeType(options)}`);
   optionalString(options.stateDir, 'nodeHost', 'options.stateDir');
+  if (options.flush !== undefined && typeof options.flush !== 'boolean') throw new TypeError(`editblocks: nodeHost: options.flush must be true or false, got ${describeType(options.flush)}`);
+  const flush = options.flush !== false;
   const gitMode = options.git === undefined ? 'auto' : options.git;
   let realRoot;
   try {
@@ -580,7 +588,7 @@ export function nodeHost(root, options = {}) {
   // intact); an original about to be replaced does.
   function append(entry, sync) {
     fs.writeSync(journal.fd, `${JSON.stringify(entry)}\n`);
-    if (sync) fs.fdatasyncSync(journal.fd);
+    if (sync && flush) fs.fdatasyncSync(journal.fd);
   }
 
   function closeJournal() {
@@ -626,7 +634,7 @@ export function nodeHost(root, options = {}) {
     let backup = null;
     if (original !== null) {
       backup = `${journal.id}.${++journal.count}.orig`;
-      writeDurable(path.join(journalDir, backup), original);
+      writeDurable(path.join(journalDir, backup), original, flush);
     }
     const f = { path: rel, backup, before: original === null ? null : sha(original), after };
     journal.files.push(f);
@@ -719,7 +727,7 @@ export function nodeHost(root, options = {}) {
           // temporary file unless it is the one in the checked folder.
           if (!useProc) made = sameFile(p, w, tmpName, fs.fstatSync(fd));
           fs.writeFileSync(fd, bytes);
-          fs.fsyncSync(fd);
+          if (flush) fs.fsyncSync(fd);
           if (mode !== undefined) fs.fchmodSync(fd, mode);
         } finally {
           fs.closeSync(fd);

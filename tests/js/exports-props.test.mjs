@@ -206,6 +206,7 @@ test('a wrong argument is a TypeError or RangeError naming it, not an Error in s
     [() => api.applyToolCallsSync([], host, { maxCharacters: 1.5 }), TypeError, /option maxCharacters must be a whole number from 0, got 1\.5/],
     [() => api.toolSchemas('text_editor', { api: 'anthropic', maxCharacters: -1 }), RangeError, /toolSchemas option maxCharacters must be a whole number from 0/],
     [() => api.nodeHost(process.cwd(), { stateDir: 5 }), TypeError, /nodeHost: options\.stateDir must be a string or absent, got 5/],
+    [() => api.nodeHost(process.cwd(), { flush: 'no' }), TypeError, /nodeHost: options\.flush must be true or false, got/],
     [() => api.nodeHost(process.cwd(), 5), TypeError, /nodeHost: options must be an object/],
     [() => api.toolSystemPrompt('bogus'), TypeError, /toolSystemPrompt: unknown diffMode "bogus"; use 'search_replace_multi'/],
     [() => api.toolSchemas('bogus'), TypeError, /toolSchemas: unknown diffMode "bogus"/],

@@ -200,6 +200,26 @@ test('--read-only offers view only; --dry-run answers with the diff and writes n
   assert.equal(fs.readFileSync(path.join(dir, '.git/info/exclude'), 'utf8'), '# excludes\nbuild/\n');
 });
 
+// --no-flush: the same edits and answers; the server then never waits for the disk
+// (counted with strace, which records every fsync the server process makes).
+test('--no-flush edits as the default does, without fsync; the default flushes each written file', async (t) => {
+  if (spawnSync('strace', ['-V']).status !== 0) return t.skip('strace is not installed');
+  const fsyncs = async (flags) => {
+    const dir = folder(`flush${flags.length}`, { 'a.txt': 'alpha\n' });
+    const log = path.join(scratch, `strace-${flags.length}.txt`);
+    const client = new Client({ name: 'editblocks-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: 'strace', args: ['-f', '-qq', '-e', 'trace=fsync,fdatasync', '-o', log, cli, 'mcp', '--root', dir, ...flags], env: env(), stderr: 'pipe' }));
+    const answer = await client.callTool({ name: 'str_replace', arguments: { path: 'a.txt', old_str: 'alpha', new_str: 'beta' } });
+    await client.close();
+    assert.ok(!answer.isError, text(answer));
+    assert.match(text(answer), /-alpha\n\+beta/);
+    assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'beta\n');
+    return fs.readFileSync(log, 'utf8').split('\n').filter((l) => /fsync|fdatasync/.test(l)).length;
+  };
+  assert.ok((await fsyncs([])) >= 1, 'the default waits for the disk');
+  assert.equal(await fsyncs(['--no-flush']), 0);
+});
+
 test('a root that does not exist, or is a file, is a clear error', () => {
   const missing = path.join(scratch, 'no-such-folder');
   const run = spawnSync(cli, ['mcp', '--root', missing], { encoding: 'utf8', env: env(), input: '' });
