@@ -7,7 +7,7 @@
 // a sync host and a Promise-returning host (VS Code's workspace.fs) share one
 // code path.
 
-import { snapshotRoom } from 'editblocks-raw';
+import { snapshotRoom, resultLayout as rawResultLayout } from 'editblocks-raw';
 import { errorEntry, messageOf } from './read-error.js';
 
 const isThenable = (v) => v != null && typeof v.then === 'function';
@@ -161,17 +161,12 @@ function decodeUtf8(bytes) {
   return pieces.join('');
 }
 
-// A result's status and error kind by the number the core gives them (their
-// place in src/result.rs `STATUSES` and `ERROR_KINDS`; a test there holds
-// these lines to those).
-const STATUSES = ['applied', 'validated', 'failed', 'skipped', 'not-in-context'];
-const ERROR_KINDS = ['anchor-not-found', 'ambiguous', 'old-mismatch', 'trailing-mismatch', 'file-not-found', 'file-exists', 'binary', 'path-escape', 'previous-failed', 'no-op', 'malformed', 'stale-anchor', 'overlap', 'line-out-of-range', 'atomic-aborted', 'host-error', 'encoding', 'file-changed'];
-// The bits of a result's flags word (src/result.rs `HAS_*`).
-const HAS_REASON = 1 << 8;
-const HAS_ESTIMATED_LINE = 1 << 9;
-const HAS_DIAGNOSTICS = 1 << 10;
-const HAS_MATCHED_BY = 1 << 11;
-const HAS_ASSUMED = 1 << 12;
+// A result's status and error kind by the number the core gives them, and
+// the bits of its flags word: the core's tables (src/result.rs
+// `result_layout_json`), read from the module on first use.
+let R = null;
+/** The core's result tables: { statuses, errorKinds, has: { reason, … } }. */
+const resultLayout = () => (R ??= JSON.parse(rawResultLayout()));
 
 /**
  * The `count` per-edit results as the core sends them (src/result.rs
@@ -184,22 +179,23 @@ const HAS_ASSUMED = 1 << 12;
  * parse, and a literal of fixed keys builds fast.
  */
 function resultsOf(numbers, at, count, strings, diagnostics, pathOf) {
+  const { statuses, errorKinds, has } = resultLayout();
   const out = [];
   let nextDiagnostics = 0;
   for (let k = 0; k < count; k++) {
     const flags = numbers[at + 2];
-    const r = { blockIndex: numbers[at], path: pathOf(numbers[at + 1]), status: STATUSES[flags & 7] };
+    const r = { blockIndex: numbers[at], path: pathOf(numbers[at + 1]), status: statuses[flags & 7] };
     at += 3;
-    if (flags & 0xf8) r.errorKind = ERROR_KINDS[((flags >>> 3) & 31) - 1];
-    if (flags & HAS_REASON) r.reason = strings[numbers[at++]];
-    if (flags & HAS_ESTIMATED_LINE) r.estimatedLine = numbers[at++];
+    if (flags & 0xf8) r.errorKind = errorKinds[((flags >>> 3) & 31) - 1];
+    if (flags & has.reason) r.reason = strings[numbers[at++]];
+    if (flags & has.estimatedLine) r.estimatedLine = numbers[at++];
     r.anchorPreview = strings[numbers[at]];
     r.oldPreview = strings[numbers[at + 1]];
     r.newPreview = strings[numbers[at + 2]];
     at += 3;
-    if (flags & HAS_DIAGNOSTICS) r.diagnostics = diagnostics[nextDiagnostics++];
-    if (flags & HAS_MATCHED_BY) r.matchedBy = strings[numbers[at++]];
-    if (flags & HAS_ASSUMED) {
+    if (flags & has.diagnostics) r.diagnostics = diagnostics[nextDiagnostics++];
+    if (flags & has.matchedBy) r.matchedBy = strings[numbers[at++]];
+    if (flags & has.assumed) {
       const assumed = [];
       for (let end = at + 1 + numbers[at++]; at < end; at++) assumed.push(strings[numbers[at]]);
       r.assumed = assumed;

@@ -168,8 +168,6 @@ export function renderEditsSummary(results, options) {
   return renderSummaryHtml(copy, checkOptions(options, 'renderEditsSummary', { retryPromptPrepared: 'boolean', retryNote: 'string', theme: THEMES }));
 }
 
-const STATUSES = ['applied', 'validated', 'failed', 'skipped', 'not-in-context'];
-
 /**
  * HTML for one entry of a result's `fileChanges` (text blocks, tool calls,
  * hashline calls and patches alike), drawn as renderEditBlock draws a block:
@@ -178,7 +176,7 @@ const STATUSES = ['applied', 'validated', 'failed', 'skipped', 'not-in-context']
  */
 export function renderFileChange(change, options) {
   checkFileChange(change, 'renderFileChange');
-  const checked = checkOptions(options, 'renderFileChange', { status: STATUSES, theme: THEMES, layout: LAYOUTS, context: 'any' });
+  const checked = checkOptions(options, 'renderFileChange', { status: JSON.parse(raw.resultLayout()).statuses, theme: THEMES, layout: LAYOUTS, context: 'any' });
   const context = checkContext(checked?.context, 'renderFileChange', true);
   const movedFrom = typeof change.movedFrom === 'string' ? change.movedFrom : undefined;
   return raw.renderFileChangeHtml(change.path, change.before ?? undefined, change.after ?? undefined, movedFrom, checked?.status, { theme: checked?.theme, layout: checked?.layout, context });

@@ -240,8 +240,7 @@ pub(crate) const RESULT_KEYS: [&str; 12] = [
 ];
 
 /// Each [`Status`] by the number a result's words give it (its place in the
-/// enum): `js/host-driver.js` `STATUSES` names them in this order (a test
-/// holds the two to each other).
+/// enum); the JS driver reads the names from [`result_layout_json`].
 #[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
 pub(crate) const STATUSES: [Status; 5] = [
     Status::Applied,
@@ -252,7 +251,7 @@ pub(crate) const STATUSES: [Status; 5] = [
 ];
 
 /// Each [`ErrorKind`] by its number less one in a result's words (its place
-/// in the enum): `js/host-driver.js` `ERROR_KINDS` names them in this order.
+/// in the enum); the JS driver reads the names from [`result_layout_json`].
 #[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
 pub(crate) const ERROR_KINDS: [ErrorKind; 18] = [
     ErrorKind::AnchorNotFound,
@@ -284,6 +283,33 @@ pub(crate) const HAS_ESTIMATED_LINE: u32 = 1 << 9;
 pub(crate) const HAS_DIAGNOSTICS: u32 = 1 << 10;
 pub(crate) const HAS_MATCHED_BY: u32 = 1 << 11;
 pub(crate) const HAS_ASSUMED: u32 = 1 << 12;
+
+/// The tables a reader of [`result_words`] needs, as JSON: the status and
+/// error-kind names by number, and the `HAS_*` bits by field name. The
+/// binding gives it to JS once, so no table is copied there by hand.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
+pub(crate) fn result_layout_json() -> String {
+    let names = |values: Vec<serde_json::Value>| -> Vec<String> {
+        values
+            .into_iter()
+            .map(|v| v.as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    let statuses = names(STATUSES.iter().map(|s| serde_json::json!(s)).collect());
+    let error_kinds = names(ERROR_KINDS.iter().map(|k| serde_json::json!(k)).collect());
+    serde_json::json!({
+        "statuses": statuses,
+        "errorKinds": error_kinds,
+        "has": {
+            "reason": HAS_REASON,
+            "estimatedLine": HAS_ESTIMATED_LINE,
+            "diagnostics": HAS_DIAGNOSTICS,
+            "matchedBy": HAS_MATCHED_BY,
+            "assumed": HAS_ASSUMED,
+        },
+    })
+    .to_string()
+}
 
 /// Results as numbers and strings ([`result_words`]).
 #[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
@@ -653,26 +679,18 @@ mod clip_tests {
         assert_eq!(exact, 1);
     }
 
-    /// The names the JS driver gives a status's or an error kind's number
-    /// are the ones serde gives, in the same order.
+    /// The layout names each status and error kind by its number as serde
+    /// names it, and every number is the variant's place in its enum.
     #[test]
-    fn the_js_driver_names_statuses_and_error_kinds_as_the_core_numbers_them() {
+    fn the_result_layout_names_statuses_and_error_kinds_as_the_core_numbers_them() {
         use erased::Named;
-        let driver = include_str!("../js/host-driver.js");
-        for (list, names) in [
-            (
-                "STATUSES",
-                STATUSES.iter().map(|s| s.name()).collect::<Vec<_>>(),
-            ),
-            (
-                "ERROR_KINDS",
-                ERROR_KINDS.iter().map(|k| k.name()).collect::<Vec<_>>(),
-            ),
-        ] {
-            let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
-            let line = format!("const {list} = [{}];", quoted.join(", "));
-            assert!(driver.contains(&line), "js/host-driver.js has {line}");
-        }
+        let layout: serde_json::Value = serde_json::from_str(&result_layout_json()).unwrap();
+        let statuses: Vec<String> = STATUSES.iter().map(|s| s.name()).collect();
+        let kinds: Vec<String> = ERROR_KINDS.iter().map(|k| k.name()).collect();
+        assert_eq!(layout["statuses"], serde_json::json!(statuses));
+        assert_eq!(layout["errorKinds"], serde_json::json!(kinds));
+        assert_eq!(layout["errorKinds"][15], "host-error");
+        assert_eq!(layout["has"]["assumed"], HAS_ASSUMED);
         for (i, s) in STATUSES.iter().enumerate() {
             assert_eq!(*s as usize, i);
         }

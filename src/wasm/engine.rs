@@ -26,6 +26,13 @@ pub fn is_vcs_folder_name(component: &str) -> bool {
     crate::path::is_vcs_folder_name(component)
 }
 
+/// `resultLayout()`: the status and error-kind names by the numbers results
+/// carry, and the bits of their flags word (`crate::result::result_layout_json`).
+#[wasm_bindgen(js_name = resultLayout)]
+pub fn result_layout() -> String {
+    crate::result::result_layout_json()
+}
+
 /// A reply (string) or parsed blocks (array), as `applyEdits` accepts:
 /// the blocks, and for a reply the shell commands it suggests (found here,
 /// so that the reply need not be kept for the run).
