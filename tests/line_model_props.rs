@@ -1,4 +1,4 @@
-//! The one line model (issue 10, item 1): every way the crate splits text
+//! The one line model: every way the crate splits text
 //! into lines agrees with `text::LineText`, and splitting then joining gives
 //! the text back byte for byte, whatever mix of `\r`, `\r\n`, `\r\r\n`, BOM
 //! and final newline it has.

@@ -1,4 +1,4 @@
-//! The one locate module (issue 10, item 2): the line index gives the same
+//! The one locate module: the line index gives the same
 //! answers as a scan, and tolerant re-indentation takes each changed line's
 //! offset from its own corresponding old line.
 

@@ -85,7 +85,7 @@ fn aider_corpus_blocks_are_recovered_in_any_chunking() {
         ..Default::default()
     };
     let ours = parse_edits(&reply, &options);
-    // Blocks refused on purpose (issue 13): `=======` written twice in a row,
+    // Blocks refused on purpose: `=======` written twice in a row,
     // which aider reads as deleting the search text; each must be named in
     // a discard for its file.
     let mut twice: HashMap<String, usize> = HashMap::new();

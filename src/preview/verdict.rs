@@ -1,5 +1,5 @@
 //! The preview's only calls into the appliers and the line matcher: when a
-//! function here is renamed or moved (issue 10's one pipeline), only this
+//! function here is renamed or moved, only this
 //! file changes.
 //!
 //! While a block streams the preview narrows its own candidates with the
