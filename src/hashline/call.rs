@@ -183,7 +183,7 @@ pub fn parse_call(value: &Value, width: usize) -> Result<HashlineCall, CallError
     })
 }
 
-use crate::tools::calls::kind_of;
+use crate::tools::ops::kind_of;
 
 fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation, CallError> {
     let at = Some(index);

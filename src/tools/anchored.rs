@@ -6,7 +6,7 @@
 //! surrounding whitespace ignored); the first pass with any candidate
 //! decides, and it must have exactly one.
 
-use super::calls::AnchoredChange;
+use super::ops::AnchoredChange;
 use crate::locate::{locate as locate_lines, Located, Prefer, ANCHOR_PASSES};
 
 /// Why an anchor did not locate one place.

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::anchored::{self, AnchorError, Region};
-use super::calls::{plan, AnchoredChange, CallKind, Op, Planned, ProviderOp, ToolCall};
+use super::calls::{plan, CallKind, Planned, ToolCall};
+use super::ops::{AnchoredChange, Op, ProviderOp};
 use super::schema::SchemaApi;
 use crate::apply::{
     abort_unit, fails, CommitOptions, FileChange, FilePlan, Loaded, Mode, Scope, Slot, Staged,

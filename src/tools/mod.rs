@@ -28,6 +28,7 @@
 pub(crate) mod anchored;
 mod apply;
 pub(crate) mod calls;
+pub(crate) mod ops;
 pub(crate) mod patch_call;
 mod provider;
 mod schema;
@@ -40,7 +41,8 @@ pub use apply::{
     FileHistory, HistoryUpdate, Matching, NewlinePolicy, ToolApplyResult, ToolChangeResult,
     ToolOptions, HISTORY_DEPTH,
 };
-pub use calls::{AnchoredChange, CallKind, ToolCall};
+pub use calls::{CallKind, ToolCall};
+pub use ops::AnchoredChange;
 pub use provider::numbered;
 pub use schema::{
     tool_defs, tool_schemas, tool_schemas_for, tool_schemas_json, DiffMode, SchemaApi, ToolDef,

@@ -10,7 +10,7 @@
 //! ambiguity, the right command for a misuse.
 
 use super::apply::{FileState, Outcome, ToolOptions};
-use super::calls::{ProviderOp, Voice};
+use super::ops::{ProviderOp, Voice};
 use crate::hashline;
 use crate::locate::tolerant::{self as matching, MatchError};
 use crate::locate::{Pass as MatchPass, TOLERANT_PASSES};

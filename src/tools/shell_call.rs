@@ -16,7 +16,7 @@ use crate::block::{EditBlock, Format};
 use crate::parser::{EditStream, ParseOptions, StreamEvent};
 use crate::patch::Operation;
 
-use super::calls::{kind_of, Op, ProviderOp};
+use super::ops::{kind_of, Op, ProviderOp};
 
 /// Tool names of the shell tools a model may send a patch through.
 const SHELL_TOOLS: [&str; 5] = [
@@ -165,7 +165,7 @@ fn workdir(args: &Map<String, Value>, project_dir: Option<&str>) -> Result<Optio
             shown(dir)
         ))
     };
-    let within = project_dir.and_then(|root| super::calls::within_project(dir, root));
+    let within = project_dir.and_then(|root| super::ops::within_project(dir, root));
     let relative = within.as_deref().unwrap_or(dir);
     if relative == "." {
         return Ok(None);
