@@ -4,6 +4,7 @@
 // boundary into plain objects.
 import * as raw from 'editblocks-raw';
 import { onReset } from './guard.js';
+import { parserLayout } from './layout.js';
 import { previewDriver, drawingDriver, PendingTracker } from './preview.js';
 
 const encoder = new TextEncoder();
@@ -39,22 +40,12 @@ function encodeAt(text, ptr, capacity) {
   return encoder.encodeInto(text, u8().subarray(ptr, ptr + capacity)).written;
 }
 
-// The layout of the core's records (positions of each field, record kinds,
-// format, section and operation names, the line-end rule): defined once in
-// src/wasm/parser_records.rs, read from the module on first use.
+// The layout of the core's records (js/layout.js), kept here once read:
+// the decoders below use it on every record.
 let L = null;
-const layout = () => (L ??= readLayout());
+const layout = () => (L ??= parserLayout());
 /** The core's names for an EditBlock's `format` and patch `operation` (for argument checks). */
 export const blockNames = () => ({ formats: layout().formats, operations: layout().operations });
-function readLayout() {
-  const l = JSON.parse(raw.parserLayout());
-  l.isPatch = l.formats.map((_, i) => l.patchFormats.includes(i));
-  l.lineEndRe = new RegExp(l.lineEnd, 'g');
-  l.hunkWidth = Object.keys(l.hunk).length;
-  for (const kind of ['update', 'start', 'json', 'head']) l[kind].size = Object.keys(l[kind]).length;
-  l.hunkFlagBits = Object.fromEntries(l.hunkFlags.map((name, i) => [name, 1 << i]));
-  return l;
-}
 
 // Adds `assumed` (names) and `lineHint` to a block when the core set them.
 function addAssumed(block, mask, hint) {

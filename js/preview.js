@@ -7,15 +7,22 @@
 import * as raw from 'editblocks-raw';
 import { errorEntry } from './read-error.js';
 import { checkOptions } from './options.js';
+import { parserLayout } from './layout.js';
 
-// Section numbers, in the order of the core's `Section` enum.
-const SECTIONS = ['edit', 'repl', 'anchor', 'old', 'new', 'trailing-anchor', 'search', 'replace'];
-const SECTION_CODE = new Map(SECTIONS.map((s, i) => [s, i]));
-// The formats the preview locates (their sections are in SECTIONS); a block of
-// another format streams on without a preview.
-const PREVIEWED = new Set(['edit-repl', 'anchored', 'search-replace']);
-// Patch operations: previewed section by section (RawPatchPreview).
-const PATCHES = new Set(['apply-patch', 'unified-diff']);
+// Section numbers by name (the core's `Section` enum), and which formats are
+// patches, previewed section by section (RawPatchPreview); the others are
+// located as one block. Both from the core's layout (js/layout.js).
+let tables = null;
+function formatTables() {
+  if (tables) return tables;
+  const l = parserLayout();
+  tables = {
+    sectionCode: new Map(l.sections.map((s, i) => [s, i])),
+    patches: new Set(l.formats.filter((_, i) => l.isPatch[i])),
+    located: new Set(l.formats.filter((_, i) => !l.isPatch[i])),
+  };
+  return tables;
+}
 let utf8 = null;
 
 // `editblocks/lite` binds no preview (it would link the apply engine in).
@@ -123,7 +130,7 @@ class PreviewDriver {
           }
           return b.raw.push(e.lines.join('\n'), e.lines.length) > 0 ? this.drain() : null;
         }
-        const code = SECTION_CODE.get(e.section);
+        const code = formatTables().sectionCode.get(e.section);
         if (code === undefined) {
           // A section this preview does not know: stop previewing the block rather than misread it.
           this.unsupported(b);
@@ -136,7 +143,7 @@ class PreviewDriver {
         return b.raw.push(code, e.lines.join('\n'), e.lines.length) > 0 ? this.drain() : null;
       }
       case 'block-complete': {
-        if (this.patches.length > 0 && PATCHES.has(e.block?.format)) return this.completePatch(e);
+        if (this.patches.length > 0 && formatTables().patches.has(e.block?.format)) return this.completePatch(e);
         const b = this.block;
         if (b === null) return null;
         if (b.unsupported) {
@@ -185,11 +192,11 @@ class PreviewDriver {
     this.end();
     const b = { raw: null, path: null, filePath: e.filePath, lineNumber: e.lineNumber, buffered: [], completed: null, unsupported: false };
     this.block = b;
-    if (this.locate && PATCHES.has(e.format)) {
+    if (this.locate && formatTables().patches.has(e.format)) {
       this.openPatch(b, e);
       return;
     }
-    if (e.format !== undefined && !PREVIEWED.has(e.format)) {
+    if (e.format !== undefined && !formatTables().located.has(e.format)) {
       this.unsupported(b);
       return;
     }
@@ -579,14 +586,14 @@ export class EditPreview {
   /** Complete lines of the old text; returns the events they made true. */
   pushOld(lines) {
     const list = lineList(lines, 'pushOld');
-    this._collect(this._live('pushOld').push(SECTION_CODE.get('search'), list.join('\n'), list.length));
+    this._collect(this._live('pushOld').push(formatTables().sectionCode.get('search'), list.join('\n'), list.length));
     return this.takeEvents();
   }
 
   /** Complete lines of the new text (the old text is complete from the first call on). */
   pushNew(lines) {
     const list = lineList(lines, 'pushNew');
-    this._collect(this._live('pushNew').push(SECTION_CODE.get('replace'), list.join('\n'), list.length));
+    this._collect(this._live('pushNew').push(formatTables().sectionCode.get('replace'), list.join('\n'), list.length));
     return this.takeEvents();
   }
 

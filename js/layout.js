@@ -1,0 +1,19 @@
+// The core's tables, read from the module once: the layout of the parser's
+// records (positions of each field, record kinds, format, section and
+// operation names, the line-end rule), defined in src/wasm/parser_records.rs.
+import * as raw from 'editblocks-raw';
+
+let layout = null;
+
+/** The parser's record layout, with the derived lookups the decoders use. */
+export const parserLayout = () => (layout ??= readLayout());
+
+function readLayout() {
+  const l = JSON.parse(raw.parserLayout());
+  l.isPatch = l.formats.map((_, i) => l.patchFormats.includes(i));
+  l.lineEndRe = new RegExp(l.lineEnd, 'g');
+  l.hunkWidth = Object.keys(l.hunk).length;
+  for (const kind of ['update', 'start', 'json', 'head']) l[kind].size = Object.keys(l[kind]).length;
+  l.hunkFlagBits = Object.fromEntries(l.hunkFlags.map((name, i) => [name, 1 << i]));
+  return l;
+}
