@@ -18,13 +18,15 @@
 //    200,000-line file holding them: live preview, a tolerant edit_file
 //    call, and an apply-patch hunk (found by its whitespace pass);
 // 8. N write_file calls in one applyToolCallsSync, then toolResultMessages;
-// 9. an EditSession: 200 str_replace calls on a 2 MB file, with and without one.
+// 9. an EditSession: 200 str_replace calls on a 2 MB file, with and without one;
+// 10. one edit_file call with N batched edits to one N-line file;
+// 11. the same N edits streamed as JSON arguments through ToolCallPreview.
 //
 // The peer column is the same work on the release before these changes
 // (main at d5e1c4d), measured by the person who reported it: there is no
 // outside package doing the same, so the "before" figure is the peer.
 import { performance } from 'node:perf_hooks';
-import { EditStream, applyEditsSync, applyToolCallsSync, applyHashlineEditSync, parseEdits, renderEditsSummary, toolResultMessages, EditSession } from '../pkg/node/index.mjs';
+import { EditStream, ToolCallPreview, applyEditsSync, applyToolCallsSync, applyHashlineEditSync, parseEdits, renderEditsSummary, toolResultMessages, EditSession } from '../pkg/node/index.mjs';
 
 const memoryHost = (files) => ({
   files: new Map(Object.entries(files)),
@@ -223,3 +225,42 @@ function editSessionCase() {
   if (!okWithout || !okWith) process.exitCode = 1;
 }
 editSessionCase();
+
+// N lines and N edits of one file, each changing part of its own line.
+const batchedEdits = (n) => ({
+  file: Array.from({ length: n }, (_, i) => `    let value_${i} = compute(${i});\n`).join(''),
+  edits: Array.from({ length: n }, (_, i) => ({ path: 'f.rs', old_string: `value_${i} = compute(`, new_string: `value_${i} = compute2(` })),
+  changed: (text) => text.startsWith('    let value_0 = compute2(0);\n') && text.split('compute2(').length === n + 1,
+});
+
+// 10. One edit_file call with N batched edits to one N-line file.
+function batchedEditFile() {
+  for (const [n, before] of [[10000, '2 s'], [100000, 'over 90 s']]) {
+    const { file, edits, changed } = batchedEdits(n);
+    const host = memoryHost({ 'f.rs': file });
+    const [t, r] = time(() => applyToolCallsSync([{ name: 'edit_file', arguments: { edits } }], host));
+    row('batched edits, one edit_file call', n, t, r.ok && changed(host.files.get('f.rs')), before);
+    if (!r.ok) process.exitCode = 1;
+  }
+}
+batchedEditFile();
+
+// 11. The same edits streamed as JSON arguments (4 KiB chunks) with the
+// live tool-call preview.
+function batchedEditsPreview() {
+  for (const [n, before] of [[2500, ''], [25000, '26 s (12,500 edits: 6.3 s)']]) {
+    const { file, edits, changed } = batchedEdits(n);
+    const args = JSON.stringify({ edits });
+    const [t, content] = time(() => {
+      const preview = new ToolCallPreview({ name: 'edit_file', files: { 'f.rs': file } });
+      for (let i = 0; i < args.length; i += 4096) preview.feed(args.slice(i, i + 4096));
+      preview.finish();
+      const text = preview.previewContent();
+      preview.free();
+      return text;
+    });
+    row('batched edits, ToolCallPreview', n, t, typeof content === 'string' && changed(content), before);
+    if (!(typeof content === 'string' && changed(content))) process.exitCode = 1;
+  }
+}
+batchedEditsPreview();

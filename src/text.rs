@@ -61,6 +61,17 @@ struct MixedEndings {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Provenance {
     runs: Vec<Run>,
+    /// A byte offset of the current body and its 1-based line, as
+    /// [`Provenance::line_at`] last found it. A replacement after it keeps it
+    /// true (the text before is unchanged), so the line of each edit of a
+    /// batch made in file order is counted from the one before: the whole
+    /// batch reads the file's LFs once.
+    line_mark: Option<(usize, u32)>,
+    /// A run's index and the byte offset it starts at, where the last single
+    /// replacement started looking: the runs before it are unchanged by a
+    /// replacement after it, so an edit of a batch made in file order finds
+    /// its run from there.
+    run_mark: Option<(usize, usize)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +90,8 @@ impl Provenance {
             } else {
                 vec![Run { len, from: Some(0) }]
             },
+            line_mark: None,
+            run_mark: None,
         }
     }
 
@@ -90,12 +103,69 @@ impl Provenance {
             } else {
                 vec![Run { len, from: None }]
             },
+            line_mark: None,
+            run_mark: None,
         }
     }
 
     /// Records that the byte ranges `start..end` of the current body (sorted,
     /// not overlapping) were replaced by `new_len` written bytes each.
     pub fn replace(&mut self, edits: &[(usize, usize, usize)]) {
+        if let (Some((at, _)), Some(&(start, _, _))) = (self.line_mark, edits.first()) {
+            if start < at {
+                self.line_mark = None;
+            }
+        }
+        if let [(start, end, new_len)] = *edits {
+            self.replace_one(start, end, new_len);
+            return;
+        }
+        self.replace_all(edits);
+    }
+
+    /// One replaced range: only the runs it touches are rebuilt (the others
+    /// are moved, not walked one by one), so each edit of a long batch costs
+    /// a scan of run lengths rather than a new list.
+    fn replace_one(&mut self, start: usize, end: usize, new_len: usize) {
+        let (mut first, mut first_at) = match self.run_mark {
+            Some((index, at)) if at <= start && index <= self.runs.len() => (index, at),
+            _ => (0, 0),
+        };
+        while first < self.runs.len() && first_at + self.runs[first].len <= start {
+            first_at += self.runs[first].len;
+            first += 1;
+        }
+        let (mut last, mut last_at) = (first, first_at);
+        while last < self.runs.len() && last_at < end.max(start + 1) {
+            last_at += self.runs[last].len;
+            last += 1;
+        }
+        let mut window = Provenance {
+            runs: self.runs[first..last].to_vec(),
+            line_mark: None,
+            run_mark: None,
+        };
+        window.replace_all(&[(start - first_at, end.saturating_sub(first_at), new_len)]);
+        self.runs.splice(first..last, window.runs);
+        self.run_mark = Some((first, first_at));
+    }
+
+    /// The 1-based line of byte `offset` of `body` (the body this
+    /// provenance describes), counted from the last line found when that is
+    /// before `offset`.
+    pub fn line_at(&mut self, body: &str, offset: usize) -> u32 {
+        let offset = offset.min(body.len());
+        let (from, line) = match self.line_mark {
+            Some((at, line)) if at <= offset => (at, line),
+            _ => (0, 1),
+        };
+        let line = line + body.as_bytes().get(from..offset).map_or(0, count_lf) as u32;
+        self.line_mark = Some((offset, line));
+        line
+    }
+
+    fn replace_all(&mut self, edits: &[(usize, usize, usize)]) {
+        self.run_mark = None;
         let mut out: Vec<Run> = Vec::with_capacity(self.runs.len() + 2 * edits.len());
         let mut runs = std::mem::take(&mut self.runs).into_iter();
         let mut current = runs.next();
@@ -342,6 +412,12 @@ fn each_lf(bytes: &[u8], mut on_lf: impl FnMut(usize)) {
             on_lf(base + i);
         }
     }
+}
+
+/// How many LFs `bytes` holds (memchr's search: a line number on a large
+/// file costs a fraction of a byte-by-byte count).
+pub(crate) fn count_lf(bytes: &[u8]) -> usize {
+    memchr::arch::all::memchr::One::new(b'\n').count(bytes)
 }
 
 /// The one line rule over `full`, in one pass eight bytes at a time: calls
@@ -848,6 +924,49 @@ impl TextFile {
 
 #[cfg(test)]
 mod tests {
+
+    /// A single replaced range rebuilds only the runs it touches, with the
+    /// same runs as the walk over every run gives.
+    #[test]
+    fn one_replaced_range_gives_the_runs_of_the_full_walk() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below.max(1) as u64) as usize
+        };
+        for _ in 0..2000 {
+            let mut runs = Provenance::original(1 + next(40));
+            let mut len = runs.runs.iter().map(|r| r.len).sum::<usize>();
+            for _ in 0..1 + next(6) {
+                let start = next(len + 1);
+                let end = start + next(len - start + 3);
+                let new_len = next(4);
+                let mut walked = runs.clone();
+                walked.replace_all(&[(start, end, new_len)]);
+                runs.replace(&[(start, end, new_len)]);
+                assert_eq!(
+                    runs.runs, walked.runs,
+                    "replacing {start}..{end} by {new_len}"
+                );
+                len = runs.runs.iter().map(|r| r.len).sum();
+            }
+            // Line numbers found from the mark are those of a full count.
+            let body: String = (0..len)
+                .map(|i| if i % 3 == 0 { '\n' } else { 'x' })
+                .collect();
+            for _ in 0..4 {
+                let offset = next(len + 2);
+                let full = body.as_bytes()[..offset.min(len)]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count() as u32
+                    + 1;
+                assert_eq!(runs.line_at(&body, offset), full);
+            }
+        }
+    }
     use super::*;
 
     /// The spans as a plain byte-by-byte reading gives them.

@@ -155,13 +155,27 @@ pub fn search(
     if old.is_empty() {
         return Err(MatchError::NotFound);
     }
-    let file = Lines::new(content);
     if passes.contains(&Pass::Substring) {
         let starts = literal_starts(content, old);
-        if !starts.is_empty() {
+        if let (Some(&first), Some(&last)) = (starts.first(), starts.last()) {
+            // Only the lines the occurrences touch (and the line after) are
+            // split: each of many edits to a large file splits a few lines,
+            // not the whole file again. The window starts at a line start and
+            // ends after a LF or at the end, so its lines are the file's.
+            let from = content[..first].rfind('\n').map_or(0, |lf| lf + 1);
+            let after = last + old.len();
+            let to = content[after..]
+                .find('\n')
+                .map_or(content.len(), |lf| after + lf + 1);
+            let window = Lines::new(&content[from..to]);
             let matches: Vec<TolerantMatch> = starts
                 .iter()
-                .map(|&s| literal_match(&file, s, old, new, passes))
+                .map(|&s| {
+                    let mut m = literal_match(&window, s - from, old, new, passes);
+                    m.start += from;
+                    m.end += from;
+                    m
+                })
                 .collect();
             // Occurrences overlap when their text does, or when the line
             // matches they widen to share a line (`" "` twice in `"  \t"`).
@@ -180,6 +194,7 @@ pub fn search(
             return Err(MatchError::Ambiguous { pass, lines });
         }
     }
+    let file = Lines::new(content);
     for &pass in passes {
         if pass == Pass::Substring {
             continue;
@@ -207,18 +222,16 @@ pub fn search(
 /// 1-based line number of a byte offset.
 pub fn line_of(content: &str, offset: usize) -> u32 {
     let offset = offset.min(content.len());
-    content.as_bytes()[..offset]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count() as u32
-        + 1
+    crate::text::count_lf(&content.as_bytes()[..offset]) as u32 + 1
 }
 
 /// Byte offsets of every occurrence of `old`, overlapping ones included.
 pub(crate) fn literal_starts(content: &str, old: &str) -> Vec<usize> {
     let mut starts = Vec::new();
+    let finder = memchr::memmem::Finder::new(old.as_bytes());
+    let bytes = content.as_bytes();
     let mut from = 0;
-    while let Some(k) = content.get(from..).and_then(|rest| rest.find(old)) {
+    while let Some(k) = bytes.get(from..).and_then(|rest| finder.find(rest)) {
         let at = from + k;
         starts.push(at);
         // Step one character, so an occurrence starting inside this one is found too.

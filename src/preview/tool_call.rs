@@ -616,13 +616,10 @@ impl ToolCallPreview {
             return;
         }
         let key = normalize(&path).unwrap_or_else(|_| path.clone());
-        let content = self.files.get(&key).cloned().flatten();
-        let v = verdict::tool_edit(
-            &self.tool_name(),
-            self.arguments(),
-            &path,
-            content.as_deref(),
-        );
+        let (tool, arguments) = (self.tool_name(), self.arguments());
+        // The file is lent to the applier, not copied for it.
+        let content = self.files.get(&key).and_then(Option::as_deref);
+        let v = verdict::tool_edit(&tool, arguments, &path, content);
         if v.applied {
             if !self.edit.located_sent && !self.edit.create {
                 self.edit.located_sent = true;

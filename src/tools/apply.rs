@@ -1286,16 +1286,26 @@ fn replace(
     };
     match found {
         Ok(matches) => {
-            let line = matches.first().map(|m| matching::line_of(body, m.start));
+            let line = matches
+                .first()
+                .map(|m| state.provenance.line_at(body, m.start));
             let pass = matches.first().map(|m| m.pass);
-            let next = spliced(body, &matches, new.len());
+            // One place (each edit of a batch): spliced in place, without
+            // a second copy of the file.
+            let next = (matches.len() != 1).then(|| spliced(body, &matches, new.len()));
+            match (next, matches.first(), state.body.as_mut()) {
+                (None, Some(one), Some(body)) => {
+                    body.replace_range(one.start..one.end, &one.replacement)
+                }
+                (Some(next), _, _) => state.body = Some(next),
+                _ => {}
+            }
             state.provenance.replace(
                 &matches
                     .iter()
                     .map(|m| (m.start, m.end, m.replacement.len()))
                     .collect::<Vec<_>>(),
             );
-            state.body = Some(next);
             Outcome {
                 assumed,
                 ..Outcome::ok(line, pass)
