@@ -128,6 +128,41 @@ fn an_edit_undone_later_in_the_reply_writes_nothing() {
     assert!(result.files_modified.is_empty());
 }
 
+/// Each edit of a batch is located in the text the earlier ones left: a
+/// later edit finds text an earlier one wrote, an occurrence on the last
+/// line without a newline or spanning lines is still a whole-line match,
+/// and an edit made ambiguous by an earlier one refuses the whole call.
+#[test]
+fn batched_edits_see_the_text_earlier_edits_wrote() {
+    let file = "fn a() {\n    one();\n}\nfn b() {\n    two();\n}";
+    let mut host = MemoryHost::with_files([("f.rs", file)]);
+    let calls = [multi(vec![
+        edit("f.rs", "one();", "uno();\n    extra();"),
+        edit("f.rs", "extra();\n}\nfn b", "more();\n}\nfn b"),
+        edit("f.rs", "uno", "first"),
+        edit("f.rs", "}\nfn b() {\n    two();\n}", "}"),
+    ])];
+    let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
+    assert!(result.ok, "{:?}", result.errors);
+    assert_eq!(
+        host.text("f.rs").unwrap(),
+        "fn a() {\n    first();\n        more();\n}"
+    );
+
+    let mut host = MemoryHost::with_files([("f.rs", file)]);
+    let calls = [multi(vec![
+        edit("f.rs", "two();", "one();"),
+        edit("f.rs", "one();", "three();"),
+    ])];
+    let result = apply_tool_calls(&calls, &mut host, &ToolOptions::default());
+    assert!(!result.ok);
+    assert_eq!(
+        result.errors,
+        ["call 1 (edit_file), edit 2, f.rs: old_string is not unique (with whitespace matching: lines 2 and 5); include more surrounding lines so it matches one place only, or set replace_all to change every occurrence."]
+    );
+    assert_eq!(host.text("f.rs").unwrap(), file);
+}
+
 #[test]
 fn failure_marks_the_good_changes_atomic_aborted() {
     let mut host = MemoryHost::with_files([("a.txt", "alpha\nbeta\n"), ("b.txt", "gamma\n")]);
