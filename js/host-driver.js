@@ -7,7 +7,8 @@
 // a sync host and a Promise-returning host (VS Code's workspace.fs) share one
 // code path.
 
-import { snapshotRoom, resultLayout as rawResultLayout } from 'editblocks-raw';
+import { snapshotRoom } from 'editblocks-raw';
+import { resultLayout } from './layout.js';
 import { errorEntry, messageOf } from './read-error.js';
 
 const isThenable = (v) => v != null && typeof v.then === 'function';
@@ -160,13 +161,6 @@ function decodeUtf8(bytes) {
   }
   return pieces.join('');
 }
-
-// A result's status and error kind by the number the core gives them, and
-// the bits of its flags word: the core's tables (src/result.rs
-// `result_layout_json`), read from the module on first use.
-let R = null;
-/** The core's result tables: { statuses, errorKinds, has: { reason, … } }. */
-const resultLayout = () => (R ??= JSON.parse(rawResultLayout()));
 
 /**
  * The `count` per-edit results as the core sends them (src/result.rs

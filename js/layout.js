@@ -1,9 +1,17 @@
 // The core's tables, read from the module once: the layout of the parser's
 // records (positions of each field, record kinds, format, section and
-// operation names, the line-end rule), defined in src/wasm/parser_records.rs.
+// operation names, the line-end rule), defined in src/wasm/parser_records.rs,
+// and the result tables (src/result.rs `result_layout_json`).
 import * as raw from 'editblocks-raw';
 
 let layout = null;
+let results = null;
+
+/**
+ * The core's result tables: { statuses, errorKinds, has: { reason, … } }
+ * (not in editblocks/lite, whose module binds no applier).
+ */
+export const resultLayout = () => (results ??= JSON.parse(raw.resultLayout()));
 
 /** The parser's record layout, with the derived lookups the decoders use. */
 export const parserLayout = () => (layout ??= readLayout());

@@ -12,6 +12,7 @@ import * as raw from 'editblocks-raw';
 import { checkOptions } from './options.js';
 import { plainCopy } from './boundary.js';
 import { EditStream } from './parser.js';
+import { resultLayout } from './layout.js';
 
 const text = (value, what) => {
   if (typeof value !== 'string') {
@@ -176,7 +177,7 @@ export function renderEditsSummary(results, options) {
  */
 export function renderFileChange(change, options) {
   checkFileChange(change, 'renderFileChange');
-  const checked = checkOptions(options, 'renderFileChange', { status: JSON.parse(raw.resultLayout()).statuses, theme: THEMES, layout: LAYOUTS, context: 'any' });
+  const checked = checkOptions(options, 'renderFileChange', { status: resultLayout().statuses, theme: THEMES, layout: LAYOUTS, context: 'any' });
   const context = checkContext(checked?.context, 'renderFileChange', true);
   const movedFrom = typeof change.movedFrom === 'string' ? change.movedFrom : undefined;
   return raw.renderFileChangeHtml(change.path, change.before ?? undefined, change.after ?? undefined, movedFrom, checked?.status, { theme: checked?.theme, layout: checked?.layout, context });

@@ -1018,6 +1018,7 @@ fn spans_of<'a>(
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn unified_diff_reads_as_diff_u() {
@@ -1048,7 +1049,6 @@ mod tests {
             "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n"
         );
     }
-    use super::*;
 
     fn marked(spans: &[Span]) -> String {
         spans

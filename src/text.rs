@@ -924,6 +924,7 @@ impl TextFile {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     /// A single replaced range rebuilds only the runs it touches, with the
     /// same runs as the walk over every run gives.
@@ -967,7 +968,6 @@ mod tests {
             }
         }
     }
-    use super::*;
 
     /// The spans as a plain byte-by-byte reading gives them.
     fn naive_spans(text: &str) -> (Vec<LineSpan>, usize) {
