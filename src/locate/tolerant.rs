@@ -162,11 +162,7 @@ pub fn search(
             // split: each of many edits to a large file splits a few lines,
             // not the whole file again. The window starts at a line start and
             // ends after a LF or at the end, so its lines are the file's.
-            let from = content[..first].rfind('\n').map_or(0, |lf| lf + 1);
-            let after = last + old.len();
-            let to = content[after..]
-                .find('\n')
-                .map_or(content.len(), |lf| after + lf + 1);
+            let (from, to) = line_window(content, first, last + old.len());
             let window = Lines::new(&content[from..to]);
             let matches: Vec<TolerantMatch> = starts
                 .iter()
@@ -217,6 +213,29 @@ pub fn search(
             .collect();
     }
     Err(MatchError::NotFound)
+}
+
+/// The lines an occurrence from byte `first` to byte `after` touches, and
+/// the line after when it ends with a LF: from a line start to just after a
+/// LF (or the end), so the window's lines are the file's.
+pub(crate) fn line_window(content: &str, first: usize, after: usize) -> (usize, usize) {
+    let from = content[..first].rfind('\n').map_or(0, |lf| lf + 1);
+    let to = content[after..]
+        .find('\n')
+        .map_or(content.len(), |lf| after + lf + 1);
+    (from, to)
+}
+
+/// The match for the literal occurrence at byte `at` of `window` (a
+/// [`line_window`]), as [`search`] makes it.
+pub(crate) fn literal_match_in(
+    window: &str,
+    at: usize,
+    old: &str,
+    new: &str,
+    passes: &[Pass],
+) -> TolerantMatch {
+    literal_match(&Lines::new(window), at, old, new, passes)
 }
 
 /// 1-based line number of a byte offset.

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::anchored::{self, AnchorError, Region};
+use super::batch;
 use super::calls::{plan, CallKind, Planned, ToolCall};
 use super::ops::{AnchoredChange, Op, ProviderOp};
 use super::schema::SchemaApi;
@@ -521,7 +522,22 @@ impl FileState {
     }
 }
 
+#[cfg(test)]
+impl FileState {
+    /// A file read from `bytes`, as a transaction opens it.
+    pub(super) fn read(bytes: &[u8]) -> FileState {
+        let text = TextFile::decode(bytes).expect("test files are text");
+        FileState::open(Loaded::Text(std::rc::Rc::new(text)), Some(bytes))
+    }
+
+    /// The bytes it would write now.
+    pub(super) fn written(&self) -> Option<String> {
+        self.encoded(NewlinePolicy::Preserve)
+    }
+}
+
 /// A change's outcome while the reply is being worked through.
+#[cfg_attr(test, derive(Debug, PartialEq))]
 pub(super) struct Outcome {
     pub(super) status: Status,
     kind: Option<ErrorKind>,
@@ -697,7 +713,13 @@ pub fn apply_tool_calls(
     // end writes it: its body, its conventions and its final newline.
     let mut moving: Option<(String, TextFile, bool)> = None;
 
-    for item in &items {
+    // Outcomes of edits placed ahead, with the first edit of their run.
+    let mut placed_ahead: BTreeMap<usize, Outcome> = BTreeMap::new();
+    // Edits before this index were already part of a run the one-pass
+    // placer looked at; how many more runs it may start.
+    let (mut runs_tried_until, mut runs_left) = (0, MAX_PLACED_RUNS);
+
+    for (item_index, item) in items.iter().enumerate() {
         let mut push =
             |path: &str, change: Option<usize>, old: &str, new: &str, outcome: Outcome| {
                 let output = match (outcome.said, &outcome.reason, outcome.retry) {
@@ -856,7 +878,30 @@ pub fn apply_tool_calls(
                     previous_failed(&mut push, None, first);
                     continue;
                 }
-                let outcome = replace(state, old, new, *replace_all, options.matching);
+                if item_index >= runs_tried_until && runs_left > 0 && !*replace_all {
+                    let run = replace_run(&items[item_index..]);
+                    runs_tried_until = item_index + run.len();
+                    if run.len() >= batch::MIN_EDITS {
+                        runs_left -= 1;
+                        let edits: Vec<batch::RunEdit> = run
+                            .iter()
+                            .map(|(old, new)| batch::RunEdit {
+                                old: state.normalise(old),
+                                new: state.normalise(new),
+                            })
+                            .collect();
+                        let passes: &[MatchPass] = match options.matching {
+                            Matching::Tolerant => &TOLERANT_PASSES,
+                            Matching::Exact => &[MatchPass::Substring],
+                        };
+                        let outcomes = batch::place_run(state, &edits, passes);
+                        placed_ahead.extend((item_index..).zip(outcomes));
+                    }
+                }
+                let outcome = match placed_ahead.remove(&item_index) {
+                    Some(outcome) => outcome,
+                    None => replace(state, old, new, *replace_all, options.matching),
+                };
                 if outcome.status == Status::Failed {
                     *failed_at = Some(item.call_index);
                 } else {
@@ -1227,7 +1272,32 @@ pub(super) fn unusable(kind: ErrorKind, why: String) -> Outcome {
     Outcome::fail(kind, why)
 }
 
-fn replace(
+/// How many runs of edits one call may give the one-pass placer: each
+/// costs a pass over its file, and a run ends early only where an edit
+/// needs the text an earlier one wrote.
+const MAX_PLACED_RUNS: usize = 8;
+
+/// The `old_string`/`new_string` pairs of the edits from the first of
+/// `items` on that replace one place each in the same file, with texts
+/// `replace` would search for.
+fn replace_run(items: &[Planned]) -> Vec<(&str, &str)> {
+    let path = items.first().map(|item| item.path.as_str());
+    items
+        .iter()
+        .map_while(|item| match &item.op {
+            Ok(Op::Replace {
+                old,
+                new,
+                replace_all: false,
+            }) if Some(item.path.as_str()) == path && old != new && !old.is_empty() => {
+                Some((old.as_str(), new.as_str()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+pub(super) fn replace(
     state: &mut FileState,
     old: &str,
     new: &str,

@@ -27,6 +27,7 @@
 
 pub(crate) mod anchored;
 mod apply;
+mod batch;
 pub(crate) mod calls;
 pub(crate) mod ops;
 pub(crate) mod patch_call;

@@ -1,0 +1,613 @@
+//! Many `edit_file` edits to one file, placed with one pass over the file.
+//!
+//! Each edit of a batch must find its old text exactly once in the file as
+//! the edits before it left it, so placing them one by one reads the whole
+//! file once per edit, and a 100,000-edit call on a 100,000-line file
+//! reads it 100,000 times. Here every old text of the run goes into one
+//! Aho-Corasick automaton, one pass over the file as it was finds where
+//! each occurs, and the edits are then placed in order from those
+//! positions: an occurrence still counts while no earlier edit replaced any
+//! of its bytes.
+//!
+//! That count is the file's own only while no old text of a later edit
+//! occurs across the text an earlier edit wrote. So after each edit the
+//! written text and enough bytes on either side are scanned for every later
+//! old text; an occurrence there ends the run. Whatever the run cannot
+//! decide exactly (no occurrence left, several, text written before or on
+//! the same lines) is left to the one-by-one search, from that edit on, so
+//! answers never differ, only the time they take.
+
+use std::collections::{BTreeMap, HashMap};
+
+use aho_corasick::automaton::Automaton;
+use aho_corasick::nfa::noncontiguous::NFA;
+use aho_corasick::{Input, MatchKind};
+
+use super::apply::{FileState, Outcome};
+use crate::locate::tolerant::{line_window, literal_match_in};
+use crate::locate::Pass;
+
+/// Fewer edits than this go one by one: building the automaton costs more
+/// than it saves.
+pub(super) const MIN_EDITS: usize = 8;
+
+/// How many occurrences of one old text are kept: an edit needs exactly one
+/// left, and earlier edits of a batch rarely remove more than a few.
+const KEPT_OCCURRENCES: usize = 4;
+
+/// One edit of a run, its texts in the file's LF form.
+pub(super) struct RunEdit {
+    pub(super) old: String,
+    pub(super) new: String,
+}
+
+/// Places the longest first part of `edits` this pass can decide, changes
+/// `state` as placing them one by one would, and returns their outcomes
+/// (one per placed edit, in order). The caller places the rest one by one.
+pub(super) fn place_run(state: &mut FileState, edits: &[RunEdit], passes: &[Pass]) -> Vec<Outcome> {
+    if edits.len() < MIN_EDITS || state.unusable.is_some() {
+        return Vec::new();
+    }
+    let Some(body) = state.body.as_deref() else {
+        return Vec::new();
+    };
+    let Some(placed) = Placer::new(body, edits).map(|p| p.run(passes)) else {
+        return Vec::new();
+    };
+    if placed.is_empty() {
+        return Vec::new();
+    }
+    let mut replaced: Vec<(usize, usize, usize)> = Vec::with_capacity(placed.len());
+    let mut next = String::with_capacity(body.len());
+    let mut by_start: Vec<&Placed> = placed.iter().collect();
+    by_start.sort_unstable_by_key(|p| p.start);
+    let mut at = 0;
+    for p in &by_start {
+        next.push_str(&body[at..p.start]);
+        next.push_str(&p.replacement);
+        replaced.push((p.start, p.end, p.replacement.len()));
+        at = p.end;
+    }
+    next.push_str(&body[at..]);
+    state.provenance.replace(&replaced);
+    state.body = Some(next);
+    state.touched = true;
+    placed
+        .into_iter()
+        .map(|p| Outcome::ok(Some(p.line), Some(p.pass)))
+        .collect()
+}
+
+/// One placed edit: the bytes it replaced in the body before the run.
+struct Placed {
+    start: usize,
+    end: usize,
+    replacement: String,
+    line: u32,
+    pass: Pass,
+}
+
+struct Placer<'a> {
+    body: &'a str,
+    edits: &'a [RunEdit],
+    /// The edits' old texts. The plain NFA is the smallest of the crate's
+    /// automata in the module; the run reads each byte once or twice.
+    automaton: NFA,
+    /// Each edit's old text, as a pattern of the automaton.
+    pattern_of: Vec<usize>,
+    /// Per pattern: where it occurs in the body (at most
+    /// [`KEPT_OCCURRENCES`]) and whether it occurs more often.
+    occurrences: Vec<(Vec<usize>, bool)>,
+    /// Per pattern: the last edit that looks for it.
+    last_use: Vec<usize>,
+    /// Per edit: the longest old text of the edits after it.
+    longest_after: Vec<usize>,
+    /// The body's LF offsets, for line numbers.
+    line_feeds: Vec<usize>,
+    /// Where a placed edit may start (each occurrence and its line's
+    /// start), sorted: the slots of `shifts`.
+    starts: Vec<usize>,
+    /// Lines each placed edit added (or removed), summed by start.
+    shifts: Fenwick,
+    /// Replaced ranges of the body, by start: (end, index into `placed`).
+    replaced: BTreeMap<usize, (usize, usize)>,
+    /// Bytes of scanning left before the pass gives up on the rest.
+    budget: usize,
+}
+
+impl<'a> Placer<'a> {
+    fn new(body: &'a str, edits: &'a [RunEdit]) -> Option<Placer<'a>> {
+        let mut ids: HashMap<&str, usize> = HashMap::new();
+        let mut patterns: Vec<&str> = Vec::new();
+        let mut last_use = Vec::new();
+        let pattern_of: Vec<usize> = edits
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let id = *ids.entry(e.old.as_str()).or_insert_with(|| {
+                    patterns.push(e.old.as_str());
+                    last_use.push(0);
+                    patterns.len() - 1
+                });
+                last_use[id] = i;
+                id
+            })
+            .collect();
+        let automaton = NFA::builder()
+            .match_kind(MatchKind::Standard)
+            .prefilter(false)
+            .build(&patterns)
+            .ok()?;
+        let reply: usize = edits.iter().map(|e| e.old.len() + e.new.len()).sum();
+        let mut budget = 4 * (body.len() + reply) + 65_536;
+        let mut occurrences = vec![(Vec::new(), false); patterns.len()];
+        for m in automaton.try_find_overlapping_iter(Input::new(body)).ok()? {
+            budget = budget.checked_sub(1)?;
+            let (kept, more) = &mut occurrences[m.pattern().as_usize()];
+            if kept.len() < KEPT_OCCURRENCES {
+                kept.push(m.start());
+            } else {
+                *more = true;
+            }
+        }
+        let mut longest_after = vec![0; edits.len()];
+        for i in (0..edits.len().saturating_sub(1)).rev() {
+            longest_after[i] = longest_after[i + 1].max(edits[i + 1].old.len());
+        }
+        let line_feeds = memchr::memchr_iter(b'\n', body.as_bytes()).collect();
+        let mut starts: Vec<usize> = occurrences
+            .iter()
+            .flat_map(|(kept, _)| kept.iter())
+            .flat_map(|&at| [at, body[..at].rfind('\n').map_or(0, |lf| lf + 1)])
+            .collect();
+        starts.sort_unstable();
+        starts.dedup();
+        let shifts = Fenwick::new(starts.len());
+        Some(Placer {
+            body,
+            edits,
+            automaton,
+            pattern_of,
+            occurrences,
+            last_use,
+            longest_after,
+            line_feeds,
+            starts,
+            shifts,
+            replaced: BTreeMap::new(),
+            budget,
+        })
+    }
+
+    fn run(mut self, passes: &[Pass]) -> Vec<Placed> {
+        let mut placed: Vec<Placed> = Vec::new();
+        for (i, edit) in self.edits.iter().enumerate() {
+            let Some(p) = self.place(i, edit, passes, &placed) else {
+                break;
+            };
+            let (start, end) = (p.start, p.end);
+            self.replaced.insert(start, (end, placed.len()));
+            placed.push(p);
+            let added = count_lf(&placed[placed.len() - 1].replacement) as i64
+                - count_lf(&self.body[start..end]) as i64;
+            if let Ok(slot) = self.starts.binary_search(&start) {
+                self.shifts.add(slot, added);
+            }
+            if i + 1 < self.edits.len() && !self.written_is_clear(i, start, end, &placed) {
+                break;
+            }
+        }
+        placed
+    }
+
+    /// Where edit `i` goes, when its one occurrence is certain and its
+    /// lines are the body's own.
+    fn place(
+        &self,
+        i: usize,
+        edit: &RunEdit,
+        passes: &[Pass],
+        placed: &[Placed],
+    ) -> Option<Placed> {
+        let old_len = edit.old.len();
+        let (kept, more) = &self.occurrences[self.pattern_of[i]];
+        if *more {
+            return None;
+        }
+        let mut left = kept.iter().filter(|&&at| !self.touches(at, at + old_len));
+        let at = *left.next()?;
+        if left.next().is_some() {
+            return None;
+        }
+        // The lines it touches (and the next one, for a final LF) must be
+        // the body's, or the line passes would see other text.
+        let (from, to) = line_window(self.body, at, at + old_len);
+        if self.touches(from, to) || !self.line_starts_at(from, placed) {
+            return None;
+        }
+        let mut m = literal_match_in(
+            &self.body[from..to],
+            at - from,
+            &edit.old,
+            &edit.new,
+            passes,
+        );
+        m.start += from;
+        m.end += from;
+        if m.end <= m.start {
+            return None;
+        }
+        let slot = self.starts.binary_search(&m.start).ok()?;
+        let line = 1
+            + self.line_feeds.partition_point(|&lf| lf < m.start) as i64
+            + self.shifts.sum_before(slot);
+        Some(Placed {
+            start: m.start,
+            end: m.end,
+            replacement: m.replacement,
+            line: u32::try_from(line).ok()?,
+            pass: m.pass,
+        })
+    }
+
+    /// Whether any replaced range shares a byte with `start..end`.
+    fn touches(&self, start: usize, end: usize) -> bool {
+        self.replaced
+            .range(..end)
+            .next_back()
+            .is_some_and(|(_, &(replaced_end, _))| replaced_end > start)
+    }
+
+    /// Whether body offset `at`, a line start of the body, is one of the
+    /// current text too: the text before it, if any, still ends with a LF.
+    fn line_starts_at(&self, at: usize, placed: &[Placed]) -> bool {
+        if at == 0 || !self.touches(at - 1, at) {
+            return true;
+        }
+        let Some((&start, &(_, index))) = self.replaced.range(..at).next_back() else {
+            return true;
+        };
+        match placed[index].replacement.as_bytes().last() {
+            Some(&last) => last == b'\n',
+            None => {
+                start == 0
+                    || (self.body.as_bytes()[start - 1] == b'\n' && !self.touches(start - 1, start))
+            }
+        }
+    }
+
+    /// Whether no old text of an edit after `i` occurs across the text edit
+    /// `i` wrote in place of `start..end`.
+    fn written_is_clear(&mut self, i: usize, start: usize, end: usize, placed: &[Placed]) -> bool {
+        let reach = self.longest_after[i].saturating_sub(1);
+        let written = placed[placed.len() - 1].replacement.as_bytes();
+        let before = self.text_before(start, reach, placed);
+        let after = self.text_after(end, reach, placed);
+        let cost = before.len() + written.len() + after.len();
+        let Some(left) = self.budget.checked_sub(cost) else {
+            return false;
+        };
+        self.budget = left;
+        let mut window = before;
+        let (from, to) = (window.len(), window.len() + written.len());
+        window.extend_from_slice(written);
+        window.extend_from_slice(&after);
+        let Ok(found) = self
+            .automaton
+            .try_find_overlapping_iter(Input::new(&window))
+        else {
+            return false;
+        };
+        for m in found {
+            let Some(left) = self.budget.checked_sub(1) else {
+                return false;
+            };
+            self.budget = left;
+            let across = if from == to {
+                m.start() < from && m.end() > from
+            } else {
+                m.start() < to && m.end() > from
+            };
+            if across && self.last_use[m.pattern().as_usize()] > i {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Up to `reach` bytes of the current text just before body offset `at`.
+    fn text_before(&self, at: usize, reach: usize, placed: &[Placed]) -> Vec<u8> {
+        let mut parts: Vec<&[u8]> = Vec::new();
+        let (mut need, mut cursor) = (reach, at);
+        for (&start, &(end, index)) in self.replaced.range(..at).rev() {
+            if need == 0 {
+                break;
+            }
+            for part in [
+                &self.body.as_bytes()[end..cursor],
+                placed[index].replacement.as_bytes(),
+            ] {
+                let take = need.min(part.len());
+                parts.push(&part[part.len() - take..]);
+                need -= take;
+            }
+            cursor = start;
+        }
+        let gap = &self.body.as_bytes()[..cursor];
+        let take = need.min(gap.len());
+        parts.push(&gap[gap.len() - take..]);
+        parts.reverse();
+        parts.concat()
+    }
+
+    /// Up to `reach` bytes of the current text just after body offset `at`.
+    fn text_after(&self, at: usize, reach: usize, placed: &[Placed]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut cursor = at;
+        for (&start, &(end, index)) in self.replaced.range(at..) {
+            if out.len() >= reach {
+                break;
+            }
+            for part in [
+                &self.body.as_bytes()[cursor..start],
+                placed[index].replacement.as_bytes(),
+            ] {
+                let take = (reach - out.len()).min(part.len());
+                out.extend_from_slice(&part[..take]);
+            }
+            cursor = end;
+        }
+        let gap = &self.body.as_bytes()[cursor..];
+        let take = (reach - out.len().min(reach)).min(gap.len());
+        out.extend_from_slice(&gap[..take]);
+        out
+    }
+}
+
+fn count_lf(text: &str) -> usize {
+    crate::text::count_lf(text.as_bytes())
+}
+
+/// Sums over a prefix of slots, with single-slot additions, in log time.
+struct Fenwick(Vec<i64>);
+
+impl Fenwick {
+    fn new(len: usize) -> Fenwick {
+        Fenwick(vec![0; len + 1])
+    }
+
+    fn add(&mut self, slot: usize, value: i64) {
+        let mut i = slot + 1;
+        while i < self.0.len() {
+            self.0[i] += value;
+            i += i & i.wrapping_neg();
+        }
+    }
+
+    /// The sum of the slots before `slot`.
+    fn sum_before(&self, slot: usize) -> i64 {
+        let (mut i, mut sum) = (slot, 0);
+        while i > 0 {
+            sum += self.0[i];
+            i -= i & i.wrapping_neg();
+        }
+        sum
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apply::Matching;
+    use crate::locate::TOLERANT_PASSES;
+    use crate::tools::apply::replace;
+
+    fn passes(matching: Matching) -> &'static [Pass] {
+        match matching {
+            Matching::Tolerant => &TOLERANT_PASSES,
+            Matching::Exact => &[Pass::Substring],
+        }
+    }
+
+    /// The outcomes and written bytes of `edits` over `file`: the run's
+    /// first part placed in one pass, then one by one until an edit fails
+    /// (as `apply_tool_calls` does), or, with `one_pass` false, all one by one.
+    fn apply(
+        file: &str,
+        edits: &[(String, String)],
+        matching: Matching,
+        one_pass: bool,
+    ) -> (Vec<Outcome>, Option<String>, usize) {
+        let mut state = FileState::read(file.as_bytes());
+        let run: Vec<RunEdit> = edits
+            .iter()
+            .map(|(old, new)| RunEdit {
+                old: state.normalise(old),
+                new: state.normalise(new),
+            })
+            .collect();
+        let mut outcomes = if one_pass {
+            place_run(&mut state, &run, passes(matching))
+        } else {
+            Vec::new()
+        };
+        let placed = outcomes.len();
+        for (old, new) in &edits[placed..] {
+            let outcome = replace(&mut state, old, new, false, matching);
+            let failed = outcome.status == crate::result::Status::Failed;
+            outcomes.push(outcome);
+            if failed {
+                break;
+            }
+        }
+        (outcomes, state.written(), placed)
+    }
+
+    fn numbered(lines: usize) -> String {
+        (0..lines)
+            .map(|i| format!("    let value_{i} = compute({i});\r\n"))
+            .collect()
+    }
+
+    #[test]
+    fn a_run_of_unique_edits_is_placed_in_one_pass_as_one_by_one_places_it() {
+        let file = numbered(40);
+        // Out of file order, one deleting a whole line, one with its
+        // indentation wrong (placed by the whitespace pass).
+        let mut edits: Vec<(String, String)> = (0..30)
+            .rev()
+            .map(|i| {
+                (
+                    format!("value_{i} = compute("),
+                    format!("value_{i} = compute2("),
+                )
+            })
+            .collect();
+        edits.push(("    let value_35 = compute(35);\n".into(), String::new()));
+        edits.push((
+            "let value_36 = compute(36);".into(),
+            "let value_36 = 0;\nlet more = 1;".into(),
+        ));
+        for matching in [Matching::Tolerant, Matching::Exact] {
+            let (one_pass, written, placed) = apply(&file, &edits, matching, true);
+            assert_eq!(placed, edits.len());
+            let (reference, expected, _) = apply(&file, &edits, matching, false);
+            assert_eq!(one_pass, reference);
+            assert_eq!(written, expected);
+        }
+        let written = apply(&file, &edits, Matching::Tolerant, true).1.unwrap();
+        assert!(written.contains("    let value_36 = 0;\r\n    let more = 1;\r\n"));
+        assert!(!written.contains("value_35"));
+    }
+
+    #[test]
+    fn an_edit_that_needs_text_an_earlier_one_wrote_is_left_to_the_one_by_one_search() {
+        let file = numbered(20);
+        let mut edits: Vec<(String, String)> = (0..12)
+            .map(|i| {
+                (
+                    format!("value_{i} = compute("),
+                    format!("value_{i} = compute2("),
+                )
+            })
+            .collect();
+        // Edit 12 finds what edit 3 wrote; edit 13 is ambiguous once edit 12 made a second copy.
+        edits.push((
+            "value_3 = compute2(3)".into(),
+            "value_3 = compute(19)".into(),
+        ));
+        edits.push(("compute(19)".into(), "x".into()));
+        let (one_pass, written, placed) = apply(&file, &edits, Matching::Exact, true);
+        assert_eq!(
+            placed, 4,
+            "the run stops after the edit whose text a later edit looks for"
+        );
+        let (reference, expected, _) = apply(&file, &edits, Matching::Exact, false);
+        assert_eq!(one_pass, reference);
+        assert_eq!(written, expected);
+        assert_eq!(
+            reference.last().map(|o| o.status),
+            Some(crate::result::Status::Failed)
+        );
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        const PIECES: [&str; 10] = [
+            "a", "ab", "b\n", "\n", "  ab\n", "x = 1;\n", "\tb", "é", "ab\r\n", "line ",
+        ];
+
+        /// Pieces that repeat, each third one numbered so that many cuts
+        /// of the text occur once.
+        fn texts(picks: &[usize]) -> String {
+            picks
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| match p % 3 {
+                    0 => format!("{}#{i}", PIECES[p % PIECES.len()]),
+                    _ => PIECES[p % PIECES.len()].to_string(),
+                })
+                .collect()
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(400))]
+
+            /// Edits cut from the text as the edits before left it (so some
+            /// need what an earlier edit wrote, some are ambiguous, some
+            /// occur only with other whitespace): the same outcomes and bytes
+            /// as placing every edit one by one.
+            #[test]
+            fn one_pass_gives_what_one_by_one_gives(
+                file in proptest::collection::vec(0usize..10, 0..60),
+                cuts in proptest::collection::vec((0usize..1000, 2usize..10, proptest::collection::vec(0usize..10, 0..4)), 8..24),
+                exact in any::<bool>(),
+            ) {
+                let file = texts(&file);
+                let matching = if exact { Matching::Exact } else { Matching::Tolerant };
+                let mut current = FileState::read(file.as_bytes());
+                let mut edits = Vec::new();
+                for (at, len, new) in cuts {
+                    let body = current.body.clone().unwrap_or_default();
+                    let mut start = if body.is_empty() { 0 } else { at % body.len() };
+                    while !body.is_char_boundary(start) { start -= 1; }
+                    let mut end = (start + len).min(body.len());
+                    while !body.is_char_boundary(end) { end += 1; }
+                    let old = body[start..end].to_string();
+                    let new = texts(&new);
+                    if old.is_empty() || old == new { continue; }
+                    replace(&mut current, &old, &new, false, matching);
+                    edits.push((old, new));
+                }
+                let (one_pass, written, _) = apply(&file, &edits, matching, true);
+                let (reference, expected, _) = apply(&file, &edits, matching, false);
+                prop_assert_eq!(one_pass, reference);
+                prop_assert_eq!(written, expected);
+            }
+
+            /// Numbered lines, edits to a line's number, its whole text (its
+            /// indentation sometimes wrong) or part of it, new texts that
+            /// sometimes copy another line's number: long runs placed in one
+            /// pass, stopped where a number became ambiguous or was written.
+            #[test]
+            fn long_runs_over_numbered_lines_give_what_one_by_one_gives(
+                lines in proptest::collection::vec((0usize..10, any::<bool>()), 1..80),
+                picks in proptest::collection::vec((0usize..100, 0usize..4, 0usize..10, 0usize..12), 8..60),
+                exact in any::<bool>(),
+            ) {
+                let line = |i: usize, piece: usize| format!("{i:03}:{}", PIECES[piece].trim_end());
+                let file: String = lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(piece, crlf))| format!("  {}{}", line(i, piece), if crlf { "\r\n" } else { "\n" }))
+                    .collect();
+                let edits: Vec<(String, String)> = picks
+                    .iter()
+                    .map(|&(at, how, piece, other)| {
+                        let i = at % lines.len();
+                        let old = match how {
+                            0 => format!("{i:03}:"),
+                            1 => format!("  {}\n", line(i, lines[i].0)),
+                            2 => line(i, lines[i].0),
+                            _ => format!("{i:03}:{}", PIECES[lines[i].0].chars().next().unwrap_or('a')),
+                        };
+                        let new = match other {
+                            0 => format!("{:03}:", other % lines.len()),
+                            1 => format!("{old}\n{old}"),
+                            _ => format!("{i:03}={}", PIECES[piece]),
+                        };
+                        (old, new)
+                    })
+                    .collect();
+                let matching = if exact { Matching::Exact } else { Matching::Tolerant };
+                let (one_pass, written, _) = apply(&file, &edits, matching, true);
+                let (reference, expected, _) = apply(&file, &edits, matching, false);
+                prop_assert_eq!(one_pass, reference);
+                prop_assert_eq!(written, expected);
+            }
+        }
+    }
+}
