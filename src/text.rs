@@ -1284,7 +1284,7 @@ mod tests {
 /// for the messages that quote a reply's text or a path. Written out so the
 /// module does not link `Debug` for `str` and its Unicode tables: it is the
 /// same text for ASCII, Latin-1, and the invisible, spacing and combining
-/// characters listed in [`escaped_char`]; any other character is kept as
+/// characters listed in `escaped_char`; any other character is kept as
 /// is (where `{:?}` escapes a few rare ones: unassigned, private-use, rare
 /// combining marks).
 pub fn quoted(text: &str) -> String {
