@@ -13,6 +13,23 @@ pub enum DecodeError {
     NotUtf8,
 }
 
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecodeError::Binary => write!(
+                f,
+                "the file is binary (a NUL byte in its first {} KiB); only text files can be edited",
+                BINARY_SNIFF_LEN / 1024
+            ),
+            DecodeError::NotUtf8 => f.write_str(
+                "the file is not valid UTF-8; only UTF-8 text files can be edited (convert it first)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
 /// How to treat the final newline when writing; crosses the boundary as
 /// `'preserve' | 'ensure'`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -1262,6 +1279,19 @@ mod tests {
                 (a, b) => panic!("{bytes:?}: {a:?} / {b:?}"),
             }
         }
+    }
+
+    #[test]
+    fn decode_errors_say_what_is_wrong_and_what_would_fix_it() {
+        assert_eq!(
+            DecodeError::Binary.to_string(),
+            "the file is binary (a NUL byte in its first 8 KiB); only text files can be edited"
+        );
+        let not_utf8: Box<dyn std::error::Error> = Box::new(DecodeError::NotUtf8);
+        assert_eq!(
+            not_utf8.to_string(),
+            "the file is not valid UTF-8; only UTF-8 text files can be edited (convert it first)"
+        );
     }
 
     #[test]
