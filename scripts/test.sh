@@ -10,12 +10,14 @@ scripts/setup.sh --browser
 TOOLS="${EDITBLOCKS_TOOLS:-$PWD/.tools}"
 step() { printf '\n\033[1;34m== %s\033[0m\n' "$*"; }
 
-step "core: cargo fmt --check and cargo clippy (host and wasm32)"
+step "core: cargo fmt --check, cargo clippy (host and wasm32) and cargo doc"
 cargo fmt --all --check
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --target wasm32-unknown-unknown --lib -- -D warnings
 # The lite module (feature `full` off) has its own gates and fallbacks.
 cargo clippy --quiet --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
+# Broken or private intra-doc links, bare URLs and invalid HTML fail the run.
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps
 
 step "core: cargo test"
 # Property tests run a fixed seed here so that a red run can be replayed

@@ -16,6 +16,8 @@ impl std::fmt::Display for HostError {
     }
 }
 
+impl std::error::Error for HostError {}
+
 /// A filesystem confined to one root.
 pub trait FileHost {
     /// The file's bytes, or `None` when there is no such file.

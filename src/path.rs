@@ -33,6 +33,14 @@ pub struct PathError {
     pub reason: String,
 }
 
+impl std::fmt::Display for PathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for PathError {}
+
 /// Version-control metadata folders, upper-cased, without their dot. A
 /// write inside one can make the next `git status` (or `hg`, `svn`, `bzr`,
 /// `jj` command) run a program, and never shows in a diff for review.
@@ -283,6 +291,15 @@ pub fn is_invisible(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn path_error_displays_its_reason_and_is_an_error() {
+        let e = normalize_path("../x").unwrap_err();
+        assert!(!e.reason.is_empty());
+        assert_eq!(e.to_string(), e.reason);
+        let as_error: &dyn std::error::Error = &e;
+        assert_eq!(as_error.to_string(), e.reason);
+    }
 
     #[test]
     fn upper_for_match_agrees_with_to_uppercase_on_every_character() {

@@ -13,6 +13,23 @@ pub enum DecodeError {
     NotUtf8,
 }
 
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecodeError::Binary => write!(
+                f,
+                "the file is binary (a NUL byte in its first {} KiB); only text files can be edited",
+                BINARY_SNIFF_LEN / 1024
+            ),
+            DecodeError::NotUtf8 => f.write_str(
+                "the file is not valid UTF-8; only UTF-8 text files can be edited (convert it first)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
 /// How to treat the final newline when writing; crosses the boundary as
 /// `'preserve' | 'ensure'`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -1265,6 +1282,19 @@ mod tests {
     }
 
     #[test]
+    fn decode_errors_say_what_is_wrong_and_what_would_fix_it() {
+        assert_eq!(
+            DecodeError::Binary.to_string(),
+            "the file is binary (a NUL byte in its first 8 KiB); only text files can be edited"
+        );
+        let not_utf8: Box<dyn std::error::Error> = Box::new(DecodeError::NotUtf8);
+        assert_eq!(
+            not_utf8.to_string(),
+            "the file is not valid UTF-8; only UTF-8 text files can be edited (convert it first)"
+        );
+    }
+
+    #[test]
     fn binary_and_invalid_utf8_are_refused() {
         assert_eq!(TextFile::decode(b"ab\0c"), Err(DecodeError::Binary));
         assert_eq!(
@@ -1284,7 +1314,7 @@ mod tests {
 /// for the messages that quote a reply's text or a path. Written out so the
 /// module does not link `Debug` for `str` and its Unicode tables: it is the
 /// same text for ASCII, Latin-1, and the invisible, spacing and combining
-/// characters listed in [`escaped_char`]; any other character is kept as
+/// characters listed in `escaped_char`; any other character is kept as
 /// is (where `{:?}` escapes a few rare ones: unassigned, private-use, rare
 /// combining marks).
 pub fn quoted(text: &str) -> String {

@@ -6,7 +6,7 @@
 //! Zero matches fail and say which part did not match and what the file has
 //! there; two or more fail as [`ErrorKind::Ambiguous`] naming the lines.
 //! Nothing is ever applied at a guessed location: `matching: tolerant` only
-//! adds the unique-only passes of [`crate::matching`].
+//! adds the unique-only passes of [`crate::locate`].
 //!
 //! ```
 //! use editblocks::engine::{apply_edits, ApplyOptions};

@@ -72,6 +72,17 @@ pub struct CallError {
     pub operation: Option<usize>,
 }
 
+impl std::fmt::Display for CallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.operation {
+            Some(i) => write!(f, "edit {}: {}", i + 1, self.reason),
+            None => f.write_str(&self.reason),
+        }
+    }
+}
+
+impl std::error::Error for CallError {}
+
 fn err<T>(operation: Option<usize>, reason: String) -> Result<T, CallError> {
     Err(CallError { reason, operation })
 }

@@ -11,13 +11,13 @@
 //!
 //! | style | passes |
 //! |---|---|
-//! | text blocks (`edit-repl`, `anchored`, `search-replace`), exact | [`Pass::Exact`] through the file's [`index::Lines`] |
-//! | text blocks, tolerant | [`BLOCK_PASSES`] ([`tolerant::search`] for the repair) |
-//! | tool calls `edit_file`, hashline `replace_text` | [`TOLERANT_PASSES`] ([`tolerant`]: text that may cover parts of lines) |
+//! | text blocks (`edit-repl`, `anchored`, `search-replace`), exact | [`Pass::Exact`] through the file's `index::Lines` |
+//! | text blocks, tolerant | [`BLOCK_PASSES`] (`tolerant::search` for the repair) |
+//! | tool calls `edit_file`, hashline `replace_text` | [`TOLERANT_PASSES`] (`tolerant`: text that may cover parts of lines) |
 //! | tool calls `modify_file` anchors | [`ANCHOR_PASSES`] |
 //! | `apply-patch`, `unified-diff` | [`PATCH_PASSES`] |
 //!
-//! A miss is explained by [`explain`] (nearest lines, whitespace named, "the
+//! A miss is explained by `explain` (nearest lines, whitespace named, "the
 //! new text is already there").
 
 use std::borrow::Cow;
@@ -47,10 +47,10 @@ pub enum Pass {
     /// `-`, non-breaking and other Unicode spaces as a space, `…` as `...`.
     Punctuation,
     /// As [`Pass::Whitespace`], but the first and last needle lines may be
-    /// cut-off beginnings (at least [`tolerant::MIN_PREFIX_CHARS`]
-    /// characters) of the file's lines ([`tolerant`] completes them).
+    /// cut-off beginnings (at least `tolerant::MIN_PREFIX_CHARS`
+    /// characters) of the file's lines (`tolerant` completes them).
     BoundaryPrefix,
-    /// The needle text anywhere, even inside a line ([`tolerant`]).
+    /// The needle text anywhere, even inside a line (`tolerant`).
     Substring,
 }
 
@@ -123,7 +123,7 @@ pub const BLOCK_PASSES: [Pass; 4] = [
 ];
 
 /// The passes of search/replace text that may cover parts of lines
-/// (`edit_file`, hashline `replace_text`), in order; see [`tolerant`].
+/// (`edit_file`, hashline `replace_text`), in order; see `tolerant`.
 pub const TOLERANT_PASSES: [Pass; 5] = [
     Pass::Exact,
     Pass::TrailingWhitespace,
@@ -227,7 +227,7 @@ fn line_key(line: &str) -> u64 {
 /// whose key is a needle line's, so the file's other lines cost a key and
 /// one probe of a small table. A needle with a line not registered is
 /// searched by a scan, as without an index. A snapshot that changes is
-/// indexed again (the engine's [`index::Lines`] is the incremental version
+/// indexed again (the engine's `index::Lines` is the incremental version
 /// for text blocks).
 #[derive(Debug, Clone, Default)]
 pub struct LineIndex {

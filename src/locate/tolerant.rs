@@ -63,6 +63,31 @@ pub enum TolerantError {
     },
 }
 
+impl std::fmt::Display for TolerantError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TolerantError::NotFound => f.write_str("the text was not found in the file"),
+            TolerantError::Ambiguous { pass, lines } => write!(
+                f,
+                "the text matches {} places ({} pass) at lines {}; add surrounding lines to make it unique",
+                lines.len(),
+                pass.as_str(),
+                line_list(lines)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TolerantError {}
+
+fn line_list(lines: &[u32]) -> String {
+    lines
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// [`TolerantError`] with one more case, for callers that explain refusals
 /// ([`search`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,6 +108,25 @@ pub enum MatchError {
         line: u32,
     },
 }
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchError::NotFound => TolerantError::NotFound.fmt(f),
+            MatchError::Ambiguous { pass, lines } => TolerantError::Ambiguous {
+                pass: *pass,
+                lines: lines.clone(),
+            }
+            .fmt(f),
+            MatchError::CutShort { line } => write!(
+                f,
+                "the old text ends part-way through line {line} and the new text does not say where the rest of that line goes; quote the whole line"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
 
 impl From<MatchError> for TolerantError {
     fn from(e: MatchError) -> TolerantError {

@@ -535,7 +535,7 @@ impl GrammarCore {
         self.patches_to_apply = true;
     }
 
-    /// Forgets the reply read so far (after [`Grammar::end`]): the next
+    /// Forgets the reply read so far (after [`GrammarCore::end`]): the next
     /// line is a new reply's first. Options and sink stay.
     pub fn reset(&mut self) {
         self.closed_by_divider = false;

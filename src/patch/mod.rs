@@ -1,7 +1,7 @@
 //! The patch formats: OpenAI's `apply_patch` (V4A, `*** Begin Patch`) and
 //! unified diffs. Each is a grammar that reads a reply line by line (fed by
 //! the parser's [`EditStream`](crate::parser::EditStream)) and turns every
-//! file operation into one [`EditBlock`]; [`apply`] locates the hunks with
+//! file operation into one [`EditBlock`]; `apply` locates the hunks with
 //! [`crate::locate`] and applies them as one transaction.
 //!
 //! A patch block keeps `old_lines` / `new_lines` meaningful for renderers:
@@ -119,7 +119,7 @@ impl From<HunkRepr> for Hunk {
     }
 }
 
-/// Serialised as [`HunkRepr`], the lines written straight from the body
+/// Serialised as `HunkRepr`, the lines written straight from the body
 /// (no copy of each line).
 impl Serialize for Hunk {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

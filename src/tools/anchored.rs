@@ -17,6 +17,26 @@ pub enum AnchorError {
     NotUnique(Vec<u32>),
 }
 
+impl std::fmt::Display for AnchorError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnchorError::NotFound => f.write_str("the anchor lines were not found in the file"),
+            AnchorError::NotUnique(lines) => write!(
+                f,
+                "the anchor lines occur {} times (lines {}); add lines to make them unique",
+                lines.len(),
+                lines
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AnchorError {}
+
 /// Finds `anchor` (consecutive lines) in `lines` at or after line index
 /// `from`: [`crate::locate::locate`] with [`ANCHOR_PASSES`].
 pub fn find_anchor(lines: &[&str], anchor: &[String], from: usize) -> Result<usize, AnchorError> {
@@ -45,6 +65,18 @@ pub struct LocateError {
     /// For the end anchor: the 1-based line where start was found.
     pub start_line: Option<u32>,
 }
+
+impl std::fmt::Display for LocateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} anchor: {}", self.part, self.error)?;
+        if let Some(line) = self.start_line {
+            write!(f, " after the start anchor at line {line}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LocateError {}
 
 pub fn locate(lines: &[&str], change: &AnchoredChange) -> Result<Region, LocateError> {
     let first = find_anchor(lines, &change.start, 0).map_err(|error| LocateError {

@@ -6,8 +6,8 @@
 //!   a model API ([`SchemaApi`]).
 //! * [`apply_tool_calls`] — a reply's calls, applied in order in memory and
 //!   written together, or not at all. `edit_file` search/replace uses the
-//!   five tolerant passes of [`crate::matching`]; anchored changes use
-//!   three-pass line anchors ([`anchored`]).
+//!   five tolerant passes of [`crate::locate`]; anchored changes use
+//!   three-pass line anchors (`anchored`).
 //! * [`retry_context`] — the `@retry_context` block for a failed reply.
 //! * [`file_status`] — the `''` / `M` / `A` / `~` / `~M` status column.
 //!

@@ -14,6 +14,17 @@ pub struct PatchRefusal {
     pub line: Option<u32>,
 }
 
+impl std::fmt::Display for PatchRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}", self.reason),
+            None => f.write_str(&self.reason),
+        }
+    }
+}
+
+impl std::error::Error for PatchRefusal {}
+
 /// The content of a file added by a `create_file` operation: its diff's
 /// lines without their leading `+` (a diff given as plain text, with no `+`
 /// on any line, is taken as the content itself).

@@ -478,7 +478,7 @@ fn def_texts(mode: DiffMode) -> Vec<&'static str> {
 /// `api: 'anthropic'` it is the versioned entry with no schema; the
 /// Responses API's `apply_patch` is built in and exists for that API only.
 /// The Responses API's function tools are in strict mode (see
-/// [`super::strict`]): what that API expects, and what it would otherwise
+/// `super::strict`): what that API expects, and what it would otherwise
 /// turn the schema into itself.
 pub fn tool_schemas_for(mode: DiffMode, api: SchemaApi) -> Result<String, String> {
     let text = provider_or_wrapped(mode, api)?;
