@@ -22,7 +22,8 @@ import time
 import types
 
 
-def load_do_replace():
+def load_editblock_coder():
+    """aider's editblock_coder module, loaded from its source file alone."""
     spec = importlib.util.find_spec("aider")
     if spec is None or not spec.submodule_search_locations:
         raise SystemExit("aider-chat is not installed")
@@ -53,7 +54,11 @@ def load_do_replace():
     spec = importlib.util.spec_from_file_location("aider.coders.editblock_coder", source)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.do_replace
+    return module
+
+
+def load_do_replace():
+    return load_editblock_coder().do_replace
 
 
 def main():

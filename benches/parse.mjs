@@ -5,8 +5,19 @@
 //   - EditStream fed 64-byte chunks, at 1, 2 and 4 MB (linear: MB/s stays flat);
 //   - the common alternative chat UIs use: re-parse the whole accumulated
 //     text with parseEdits on every 64-byte chunk (run on a prefix and
-//     extrapolated: its cost grows with the square of the length).
+//     extrapolated: its cost grows with the square of the length);
+//   - on a reply of SEARCH/REPLACE blocks only (>= 4 MB): parseEdits one shot
+//     and EditStream in 64-byte chunks, against the same reply parsed by a
+//     plain JavaScript line parser (what an app writes itself) and by aider's
+//     find_original_update_blocks (aider-chat in .bench-venv/, as in
+//     benches/apply.mjs; see benches/aider_parse.py), and the ratios.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseEdits, EditStream } from '../pkg/node/index.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const FORMATS = ['edit-repl', 'anchored', 'search-replace'];
 function block(i) {
@@ -87,3 +98,89 @@ for (const kb of [64, 128, 256]) {
 const last = results.at(-1);
 const est = last.ms * (size / (last.kb / 1024)) ** 2;
 console.log(`re-parse whole text per 64-byte chunk, ${size.toFixed(1)} MB: ~${(est / 1000).toFixed(0)} s, ~${(size / (est / 1000)).toFixed(3)} MB/s (extrapolated as length², from ${last.kb} KB)`);
+
+// SEARCH/REPLACE blocks only, the format every peer below reads.
+function searchReplaceBlock(i) {
+  const path = `src/module_${i % 97}/file_${i}.py`;
+  const lines = (tag) => [`def function_${i}(arg):`, `    value = compute_${tag}(arg, ${i})`, `    return value  # ${'x'.repeat(i % 40)}`];
+  const prose = `Step ${i}: update function_${i} so it uses the new helper and keeps the old behaviour.\n\n`;
+  return `${prose}${path}\n\`\`\`python\n<<<<<<< SEARCH\n${lines('old').join('\n')}\n=======\n${lines('new').join('\n')}\n>>>>>>> REPLACE\n\`\`\`\n\n`;
+}
+const srParts = [];
+let srBytes = 0;
+while (srBytes < 4 * MB) {
+  const b = searchReplaceBlock(srParts.length);
+  srParts.push(b);
+  srBytes += Buffer.byteLength(b);
+}
+const srText = srParts.join('');
+const srCount = srParts.length;
+const srSize = mb(srText);
+
+// What an app writes itself: split into lines, the file name is the last
+// line before the block that is neither blank nor a fence, then collect the
+// SEARCH and REPLACE lines between the markers.
+function plainLineParse(text) {
+  const lines = text.split('\n');
+  const edits = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trimEnd() !== '<<<<<<< SEARCH') continue;
+    let j = i - 1;
+    while (j >= 0 && i - j <= 3 && (lines[j].trim() === '' || lines[j].startsWith('```'))) j--;
+    const file = j >= 0 ? lines[j].trim() : null;
+    const search = [];
+    for (i++; i < lines.length && lines[i].trimEnd() !== '======='; i++) search.push(lines[i]);
+    const replace = [];
+    for (i++; i < lines.length && lines[i].trimEnd() !== '>>>>>>> REPLACE'; i++) replace.push(lines[i]);
+    if (i >= lines.length) break;
+    edits.push({ file, search: search.join('\n') + '\n', replace: replace.join('\n') + '\n' });
+  }
+  return edits;
+}
+
+function aiderPython() {
+  const venv = path.join(root, '.bench-venv');
+  const py = path.join(venv, 'bin', 'python');
+  if (spawnSync('python3', ['--version']).status !== 0) return { skip: 'python3 is not installed' };
+  try {
+    if (!fs.existsSync(py)) execFileSync('python3', ['-m', 'venv', venv], { stdio: 'ignore' });
+    if (spawnSync(py, ['-c', 'import importlib.util,sys; sys.exit(importlib.util.find_spec("aider") is None)']).status !== 0) {
+      console.log('installing aider-chat (pip install --no-deps) into .bench-venv …');
+      execFileSync(py, ['-m', 'pip', 'install', '-q', '--no-deps', 'aider-chat'], { stdio: 'inherit' });
+    }
+    const version = execFileSync(py, ['-c', 'import importlib.metadata as m; print(m.version("aider-chat"))'], { encoding: 'utf8' }).trim();
+    return { py, version };
+  } catch (e) {
+    return { skip: `could not install aider-chat: ${e.message}` };
+  }
+}
+
+const srBlocks = parseEdits(srText);
+if (srBlocks.length !== srCount) throw new Error(`expected ${srCount} SEARCH/REPLACE blocks, parsed ${srBlocks.length}`);
+if (plainLineParse(srText).length !== srCount) throw new Error('the plain line parser found a different number of blocks');
+if (streamAll(srText, 64) !== srCount) throw new Error('the stream found a different number of SEARCH/REPLACE blocks');
+
+console.log(`\nreply: ${srSize.toFixed(2)} MB, ${srCount} SEARCH/REPLACE blocks`);
+const srOneShot = srSize / (time(() => parseEdits(srText)) / 1000);
+const srStream = srSize / (time(() => streamAll(srText, 64)) / 1000);
+const srPlain = srSize / (time(() => plainLineParse(srText)) / 1000);
+console.log(`editblocks parseEdits, one shot:          ${srOneShot.toFixed(1)} MB/s`);
+console.log(`editblocks EditStream, 64-byte chunks:    ${srStream.toFixed(1)} MB/s`);
+console.log(`plain JavaScript line parser:             ${srPlain.toFixed(1)} MB/s`);
+const peer = aiderPython();
+let srAider = null;
+if (peer.skip) {
+  console.log(`aider find_original_update_blocks: skipped (${peer.skip})`);
+} else {
+  const out = spawnSync(peer.py, [path.join(root, 'benches', 'aider_parse.py')], {
+    input: JSON.stringify({ reply: srText, min_ms: 2000 }), encoding: 'utf8', maxBuffer: 1 << 30,
+  });
+  if (out.status !== 0) throw new Error(`aider peer failed: ${out.stderr}`);
+  const got = JSON.parse(out.stdout);
+  if (got.blocks !== srCount) throw new Error(`aider found ${got.blocks} blocks, expected ${srCount}`);
+  srAider = srSize / (got.ms / 1000);
+  console.log(`aider ${peer.version} find_original_update_blocks: ${srAider.toFixed(2)} MB/s  (${got.runs} runs)`);
+}
+console.log(`one shot / plain JS line parser: ${(srOneShot / srPlain).toFixed(2)}×`);
+console.log(srAider ? `one shot / aider: ${(srOneShot / srAider).toFixed(1)}×` : 'one shot / aider: skipped');
+console.log(`streamed / one shot: ${(srStream / srOneShot).toFixed(2)}×`);

@@ -89,13 +89,28 @@ pub const KNOWN_NAMES: &[&str] = &[
 pub(crate) fn path_in_line(line: &str, known: &[String]) -> Result<(usize, usize), String> {
     let (mut start, mut end) = trimmed_range(line, 0, line.len());
     let t = &line[start..end];
-    if t.chars().count() > MAX_PATH_CHARS {
+    // An ASCII line (most are) is read once, byte by byte: its characters
+    // are its bytes, its controls the ASCII ones, and it holds no format
+    // character (every one is above U+00AC).
+    let ascii = t.is_ascii();
+    let chars = if ascii { t.len() } else { t.chars().count() };
+    if chars > MAX_PATH_CHARS {
         return Err(format!("it is longer than {MAX_PATH_CHARS} characters"));
     }
-    if t.chars().any(|c| c.is_control()) {
+    let control = if ascii {
+        t.bytes().any(|b| b.is_ascii_control())
+    } else {
+        t.chars().any(|c| c.is_control())
+    };
+    if control {
         return Err("it contains control characters".into());
     }
-    if let Some(c) = t.chars().find(|&c| is_format_char(c)) {
+    let format_char = if ascii {
+        None
+    } else {
+        t.chars().find(|&c| is_format_char(c))
+    };
+    if let Some(c) = format_char {
         return Err(format!(
             "it contains the invisible character U+{:04X}",
             c as u32
@@ -166,7 +181,8 @@ pub(crate) fn path_in_line(line: &str, known: &[String]) -> Result<(usize, usize
     if path.is_empty() {
         return Err("it holds no path once decoration is removed".into());
     }
-    if path.contains('`') || path.contains("**") {
+    // Bytes, not `str::contains("**")`: that sets up a two-way searcher per call.
+    if path.contains('`') || path.as_bytes().windows(2).any(|w| w == b"**") {
         return Err("it reads like a sentence, not a path".into());
     }
     if path.contains(char::is_whitespace) {

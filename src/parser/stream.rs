@@ -464,6 +464,10 @@ pub struct GrammarCore {
     /// (`cd <dir> && apply_patch <<'EOF'`: the patch after it reads its
     /// paths from that folder).
     shell_line: Option<String>,
+    /// Finds `apply` in a line, set up once: every non-blank line outside
+    /// blocks is searched for `apply_patch`, and `str::contains` would set
+    /// up a two-way searcher on each call (a sixth of a one-shot parse).
+    apply_finder: memchr::memmem::Finder<'static>,
     /// Patches started so far (numbers each patch's operations).
     patches: u32,
     /// The last lines' numbers, offsets and marks (a patch operation is
@@ -510,6 +514,7 @@ impl GrammarCore {
             patch: None,
             patch_tentative: false,
             shell_line: None,
+            apply_finder: memchr::memmem::Finder::new(b"apply"),
             patches: 0,
             recent: [(0, 0, 0); 8],
             op_starts: std::collections::VecDeque::new(),
@@ -1029,19 +1034,28 @@ impl GrammarCore {
                 }
             }
         }
-        let started = PatchReader::start(
-            line,
-            n,
-            self.allow_v4a,
-            self.allow_unified,
-            self.shell_line.as_deref(),
-            &mut self.patch_out,
-            self.events,
-            self.patches_to_apply,
-        );
-        if !trim(line).is_empty() {
-            self.shell_line = (line.contains("apply_patch") || line.contains("applypatch"))
-                .then(|| line.to_string());
+        // Every line that starts a patch starts with one of these bytes
+        // (`*** Begin Patch` and `*** Update File:` once trimmed, `diff --git`,
+        // `--- x`, `@@ -`): the readers are not asked about the others.
+        let trimmed = trim(line);
+        let may_start =
+            trimmed.starts_with('*') || matches!(line.as_bytes().first(), Some(b'd' | b'-' | b'@'));
+        let started = if may_start {
+            PatchReader::start(
+                line,
+                n,
+                self.allow_v4a,
+                self.allow_unified,
+                self.shell_line.as_deref(),
+                &mut self.patch_out,
+                self.events,
+                self.patches_to_apply,
+            )
+        } else {
+            None
+        };
+        if !trimmed.is_empty() {
+            self.shell_line = names_apply_patch(&self.apply_finder, line).then(|| line.to_string());
         }
         match started {
             Some((reader, tentative)) => {
@@ -1629,6 +1643,16 @@ impl GrammarCore {
         self.recycle(block.raw);
         self.after_block(Some((path, span)));
     }
+}
+
+/// Whether `line` names `apply_patch` (or `applypatch`): the words a shell
+/// line running a patch holds. `apply` is the finder's needle.
+fn names_apply_patch(apply: &memchr::memmem::Finder<'_>, line: &str) -> bool {
+    let bytes = line.as_bytes();
+    apply.find_iter(bytes).any(|at| {
+        let rest = bytes.get(at + 5..).unwrap_or(&[]);
+        rest.starts_with(b"_patch") || rest.starts_with(b"patch")
+    })
 }
 
 /// What a marker line does to the open block.
