@@ -21,6 +21,10 @@
 //! `wasm32`) converts types at the boundary, so everything here is tested
 //! with plain `cargo test`.
 
+// No unsafe code in the core; the one exception is the lite build's
+// allocator in the binding (`wasm`), allowed where it is declared.
+#![deny(unsafe_code)]
+
 // The pipeline, one public module per stage: parse → locate → apply →
 // diff → render. Each stage's module chooses what it exports.
 pub mod apply;

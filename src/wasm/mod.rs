@@ -736,4 +736,5 @@ pub fn system_prompt(kind: &str) -> Result<String, JsValue> {
 /// and `new_global` takes its heap from `memory.grow` as dlmalloc does.
 #[cfg(not(feature = "full"))]
 #[global_allocator]
+#[allow(unsafe_code)]
 static ALLOC: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
