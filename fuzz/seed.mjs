@@ -52,6 +52,17 @@ for (const f of fs.readdirSync(path.join(fixtures, 'render', 'diff'))) {
   seeds.diff_render.push([f, input(0x44, [Buffer.from(halves[0] ?? ''), Buffer.from(halves[1] ?? ''), Buffer.from('src/a.txt')])]);
 }
 
+// Many edits to one file in one call, as tool_calls.rs reads a text of 16
+// lines or more: each two lines an old and a new text, the last pair finding
+// what an earlier edit wrote.
+{
+  const lines = [];
+  for (let i = 0; i < 12; i++) lines.push(`value_${i} = compute(`, `value_${i} = compute2(`);
+  lines.push('value_3 = compute2(3)', 'value_3 = compute(11)');
+  const file = Array.from({ length: 14 }, (_, i) => `    let value_${i} = compute(${i});`).join('\r\n') + '\n';
+  seeds.tool_calls.push(['batched-edits-one-file', input(0x08, [Buffer.from(lines.join('\n')), Buffer.from(file)])]);
+}
+
 fs.rmSync(corpus, { recursive: true, force: true });
 let total = 0;
 for (const [target, list] of Object.entries(seeds)) {

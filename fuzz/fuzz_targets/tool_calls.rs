@@ -45,6 +45,23 @@ fuzz_target!(|data: &[u8]| {
     if !result.ok || options.dry_run {
         assert_eq!(host.files, before, "a failed or dry batch changed files");
     }
+    // Many edits to one file in one call (placed in one pass over the file):
+    // each two lines of the text an old and a new text.
+    let lines: Vec<&str> = calls_text.split('\n').collect();
+    if lines.len() >= 16 {
+        let edits: Vec<Value> = lines
+            .chunks_exact(2)
+            .map(|pair| serde_json::json!({ "path": "a.txt", "old_string": pair[0], "new_string": pair[1] }))
+            .collect();
+        let call = ToolCall::new("edit_file", serde_json::json!({ "edits": edits }));
+        let mut host = MemoryHost::new();
+        host.files.insert("a.txt".into(), content.as_bytes().to_vec());
+        let before = host.files.clone();
+        let batched = apply_tool_calls(&[call], &mut host, &options);
+        if !batched.ok || options.dry_run {
+            assert_eq!(host.files, before, "a failed or dry batch changed files");
+        }
+    }
     let _ = retry_context(&RetryInput {
         ok: result.ok,
         errors: result.errors.clone(),

@@ -3,9 +3,9 @@
 //! Each edit of a batch must find its old text exactly once in the file as
 //! the edits before it left it, so placing them one by one reads the whole
 //! file once per edit, and a 100,000-edit call on a 100,000-line file
-//! reads it 100,000 times. Here every old text of the run goes into one
-//! Aho-Corasick automaton, one pass over the file as it was finds where
-//! each occurs, and the edits are then placed in order from those
+//! reads it 100,000 times. Here every old text of the run is looked for at
+//! once ([`Finder`]): one pass over the file as it was finds where each
+//! occurs, and the edits are then placed in order from those
 //! positions: an occurrence still counts while no earlier edit replaced any
 //! of its bytes.
 //!
@@ -18,10 +18,6 @@
 //! answers never differ, only the time they take.
 
 use std::collections::{BTreeMap, HashMap};
-
-use aho_corasick::automaton::Automaton;
-use aho_corasick::nfa::noncontiguous::NFA;
-use aho_corasick::{Input, MatchKind};
 
 use super::apply::{FileState, Outcome};
 use crate::locate::tolerant::{line_window, literal_match_in};
@@ -90,10 +86,9 @@ struct Placed {
 struct Placer<'a> {
     body: &'a str,
     edits: &'a [RunEdit],
-    /// The edits' old texts. The plain NFA is the smallest of the crate's
-    /// automata in the module; the run reads each byte once or twice.
-    automaton: NFA,
-    /// Each edit's old text, as a pattern of the automaton.
+    /// The edits' old texts.
+    finder: Finder<'a>,
+    /// Each edit's old text, as a pattern of the finder.
     pattern_of: Vec<usize>,
     /// Per pattern: where it occurs in the body (at most
     /// [`KEPT_OCCURRENCES`]) and whether it occurs more often.
@@ -133,22 +128,26 @@ impl<'a> Placer<'a> {
                 id
             })
             .collect();
-        let automaton = NFA::builder()
-            .match_kind(MatchKind::Standard)
-            .prefilter(false)
-            .build(&patterns)
-            .ok()?;
-        let reply: usize = edits.iter().map(|e| e.old.len() + e.new.len()).sum();
-        let mut budget = 4 * (body.len() + reply) + 65_536;
+        let finder = Finder::new(patterns.iter().map(|p| p.as_bytes()).collect());
+        let reply = edits.iter().fold(0usize, |sum, e| {
+            sum.saturating_add(e.old.len() + e.new.len())
+        });
+        let mut budget = body
+            .len()
+            .saturating_add(reply)
+            .saturating_mul(4)
+            .saturating_add(65_536);
         let mut occurrences = vec![(Vec::new(), false); patterns.len()];
-        for m in automaton.try_find_overlapping_iter(Input::new(body)).ok()? {
-            budget = budget.checked_sub(1)?;
-            let (kept, more) = &mut occurrences[m.pattern().as_usize()];
+        let complete = finder.each(body.as_bytes(), &mut budget, |id, start| {
+            let (kept, more) = &mut occurrences[id];
             if kept.len() < KEPT_OCCURRENCES {
-                kept.push(m.start());
+                kept.push(start);
             } else {
                 *more = true;
             }
+        });
+        if !complete {
+            return None;
         }
         let mut longest_after = vec![0; edits.len()];
         for i in (0..edits.len().saturating_sub(1)).rev() {
@@ -166,7 +165,7 @@ impl<'a> Placer<'a> {
         Some(Placer {
             body,
             edits,
-            automaton,
+            finder,
             pattern_of,
             occurrences,
             last_use,
@@ -292,27 +291,19 @@ impl<'a> Placer<'a> {
         let (from, to) = (window.len(), window.len() + written.len());
         window.extend_from_slice(written);
         window.extend_from_slice(&after);
-        let Ok(found) = self
-            .automaton
-            .try_find_overlapping_iter(Input::new(&window))
-        else {
-            return false;
-        };
-        for m in found {
-            let Some(left) = self.budget.checked_sub(1) else {
-                return false;
-            };
-            self.budget = left;
+        let last_use = &self.last_use;
+        let patterns = &self.finder.patterns;
+        let mut clear = true;
+        let complete = self.finder.each(&window, &mut self.budget, |id, start| {
+            let end = start + patterns[id].len();
             let across = if from == to {
-                m.start() < from && m.end() > from
+                start < from && end > from
             } else {
-                m.start() < to && m.end() > from
+                start < to && end > from
             };
-            if across && self.last_use[m.pattern().as_usize()] > i {
-                return false;
-            }
-        }
-        true
+            clear &= !(across && last_use[id] > i);
+        });
+        complete && clear
     }
 
     /// Up to `reach` bytes of the current text just before body offset `at`.
@@ -393,6 +384,155 @@ impl Fenwick {
         }
         sum
     }
+}
+
+/// The old texts of a run, found together in one text: each by a hash of
+/// its first bytes (at most [`ANCHOR_BYTES`]), rolled over the text once
+/// per anchor length present, and compared in full where that hash is one
+/// of theirs. (A general multi-pattern automaton, `aho-corasick`, did the
+/// same for 30 KiB more of the gzipped module.)
+struct Finder<'p> {
+    patterns: Vec<&'p [u8]>,
+    /// Per anchor length: its patterns.
+    anchors: Vec<Anchors>,
+    /// One bit per low-bits value of every anchor hash: most positions of
+    /// a text are passed over on one lookup.
+    seen: Vec<u64>,
+    mask: u64,
+}
+
+/// The longest anchor: long enough that different old texts rarely share
+/// one, short enough that few old texts are shorter.
+const ANCHOR_BYTES: usize = 16;
+
+/// The rolling hash's base (odd, so powers of it never vanish mod 2^64).
+const BASE: u64 = 0x0100_0000_01b3;
+
+impl<'p> Finder<'p> {
+    fn new(patterns: Vec<&'p [u8]>) -> Finder<'p> {
+        let bits = (patterns.len().min(1 << 24) * 16)
+            .next_power_of_two()
+            .max(4096);
+        let mask = bits as u64 - 1;
+        let mut seen = vec![0u64; bits / 64];
+        let mut by_len: BTreeMap<usize, Vec<(u64, u32)>> = BTreeMap::new();
+        for (id, p) in patterns.iter().enumerate() {
+            let len = p.len().min(ANCHOR_BYTES);
+            let hash = hash_of(&p[..len]);
+            seen[((hash & mask) / 64) as usize] |= 1 << (hash & 63);
+            by_len.entry(len).or_default().push((hash, id as u32));
+        }
+        let anchors = by_len
+            .into_iter()
+            .map(|(len, list)| Anchors::new(len, list))
+            .collect();
+        Finder {
+            patterns,
+            anchors,
+            seen,
+            mask,
+        }
+    }
+
+    /// Calls `found(pattern, start)` for every occurrence of every pattern
+    /// in `text`, overlapping ones included, in no set order. Each position
+    /// whose anchor hash is a pattern's costs a unit of `budget`; false
+    /// (the search given up) when it runs out.
+    fn each(&self, text: &[u8], budget: &mut usize, mut found: impl FnMut(usize, usize)) -> bool {
+        for anchors in &self.anchors {
+            let (len, list) = (anchors.len, &anchors.list);
+            if text.len() < len {
+                continue;
+            }
+            let top = BASE.wrapping_pow(len as u32 - 1);
+            let mut hash = hash_of(&text[..len]);
+            for start in 0..=text.len() - len {
+                if start > 0 {
+                    hash = hash
+                        .wrapping_sub(u64::from(text[start - 1]).wrapping_mul(top))
+                        .wrapping_mul(BASE)
+                        .wrapping_add(u64::from(text[start + len - 1]));
+                }
+                let slot = hash & self.mask;
+                if self.seen[(slot / 64) as usize] & (1 << (hash & 63)) == 0 {
+                    continue;
+                }
+                let Some(first) = anchors.first(hash) else {
+                    continue;
+                };
+                for &(h, id) in &list[first..] {
+                    if h != hash {
+                        break;
+                    }
+                    let Some(left) = budget.checked_sub(1) else {
+                        return false;
+                    };
+                    *budget = left;
+                    if text[start..].starts_with(self.patterns[id as usize]) {
+                        found(id as usize, start);
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// The patterns of one anchor length, by anchor hash.
+struct Anchors {
+    len: usize,
+    /// (anchor hash, pattern), sorted.
+    list: Vec<(u64, u32)>,
+    /// Open addressing over the distinct hashes: where each one's run in
+    /// `list` starts (`u32::MAX`: empty). One probe where a sorted search
+    /// of a large list would miss the cache a dozen times.
+    table: Vec<u32>,
+}
+
+impl Anchors {
+    fn new(len: usize, mut list: Vec<(u64, u32)>) -> Anchors {
+        list.sort_unstable();
+        let mut table = vec![u32::MAX; (2 * list.len()).next_power_of_two()];
+        let mask = table.len() - 1;
+        for (at, &(hash, _)) in list.iter().enumerate() {
+            if at > 0 && list[at - 1].0 == hash {
+                continue;
+            }
+            let mut slot = spread(hash) & mask;
+            while table[slot] != u32::MAX {
+                slot = (slot + 1) & mask;
+            }
+            table[slot] = at as u32;
+        }
+        Anchors { len, list, table }
+    }
+
+    /// Where the patterns with this anchor hash start in `list`.
+    fn first(&self, hash: u64) -> Option<usize> {
+        let mask = self.table.len() - 1;
+        let mut slot = spread(hash) & mask;
+        loop {
+            let at = *self.table.get(slot)?;
+            if at == u32::MAX {
+                return None;
+            }
+            if self.list[at as usize].0 == hash {
+                return Some(at as usize);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+}
+
+/// A table slot from a hash: its high bits, mixed.
+fn spread(hash: u64) -> usize {
+    (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize
+}
+
+fn hash_of(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0u64, |h, &b| {
+        h.wrapping_mul(BASE).wrapping_add(u64::from(b))
+    })
 }
 
 #[cfg(test)]
@@ -566,6 +706,29 @@ mod tests {
                 let (reference, expected, _) = apply(&file, &edits, matching, false);
                 prop_assert_eq!(one_pass, reference);
                 prop_assert_eq!(written, expected);
+            }
+
+            /// Every occurrence of every pattern, overlapping ones and those
+            /// of patterns longer and shorter than an anchor included.
+            #[test]
+            fn the_finder_finds_what_a_plain_search_finds(
+                text in "[ab\n]{0,80}",
+                patterns in proptest::collection::vec("[ab\n]{1,20}", 1..12),
+            ) {
+                let finder = Finder::new(patterns.iter().map(|p| p.as_bytes()).collect());
+                let mut found = Vec::new();
+                let mut budget = usize::MAX;
+                prop_assert!(finder.each(text.as_bytes(), &mut budget, |id, at| found.push((id, at))));
+                found.sort_unstable();
+                let mut plain = Vec::new();
+                for (id, p) in patterns.iter().enumerate() {
+                    for at in 0..text.len() {
+                        if text.as_bytes()[at..].starts_with(p.as_bytes()) {
+                            plain.push((id, at));
+                        }
+                    }
+                }
+                prop_assert_eq!(found, plain);
             }
 
             /// Numbered lines, edits to a line's number, its whole text (its
