@@ -23,7 +23,7 @@ use super::apply::{FileState, Outcome};
 use crate::locate::tolerant::{line_window, literal_match_in};
 use crate::locate::Pass;
 
-/// Fewer edits than this go one by one: building the automaton costs more
+/// Fewer edits than this go one by one: setting up the one pass costs more
 /// than it saves.
 pub(super) const MIN_EDITS: usize = 8;
 
@@ -106,7 +106,8 @@ struct Placer<'a> {
     shifts: Fenwick,
     /// Replaced ranges of the body, by start: (end, index into `placed`).
     replaced: BTreeMap<usize, (usize, usize)>,
-    /// Bytes of scanning left before the pass gives up on the rest.
+    /// Work left (bytes scanned, candidates compared) before the pass
+    /// leaves the rest to the one-by-one search.
     budget: usize,
 }
 
