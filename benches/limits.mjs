@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark: the inputs that used to run for minutes (issue 9, item 7), each
+// Benchmark: the inputs that used to run for minutes, each
 // at two sizes a factor of ten apart so the growth shows. Near-linear means
 // the larger size costs about ten times the smaller, not a hundred.
 //

@@ -1,4 +1,4 @@
-//! The one set of defaults (issue 10): every style treats a no-op the same
+//! The one set of defaults: every style treats a no-op the same
 //! way (`skipped` / `no-op`, never aborting the others) and stages what it
 //! wrote unless asked not to.
 

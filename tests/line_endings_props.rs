@@ -1,5 +1,5 @@
 //! In a file with mixed line endings, every line an edit does not replace
-//! keeps its own bytes, its own ending included (issue 9, item 8).
+//! keeps its own bytes, its own ending included.
 
 mod prop_support;
 

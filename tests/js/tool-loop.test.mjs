@@ -230,7 +230,7 @@ test('OpenAI Responses: apply_patch_call (create_file, update_file) and function
     assert.deepEqual(results.map((r) => r.ok), [false, true]);
     assert.equal(read(dir, 'app.py'), FIXED);
     assert.equal(read(dir, 'lib/money.py'), 'def cents(x):\n    return round(x * 100)\n');
-    // Staged by default, like every style (issue 10's one set of defaults).
+    // Staged by default, like every style (the one set of defaults).
     assert.equal(git(dir, 'status', '--porcelain'), 'M  app.py\nA  lib/money.py\n');
   } finally {
     await model.close();
