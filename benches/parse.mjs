@@ -1,6 +1,7 @@
 // node benches/parse.mjs — parser throughput through the JS API of the built
 // package (run `node scripts/build.mjs` first; the release build is what we
-// report). Prints, in one run:
+// report; `--against DIR` adds an A/B with another build, see the end).
+// Prints, in one run:
 //   - one-shot parseEdits on a generated reply of >= 4 MB with 20,000 blocks;
 //   - EditStream fed 64-byte chunks, at 1, 2 and 4 MB (linear: MB/s stays flat);
 //   - the common alternative chat UIs use: re-parse the whole accumulated
@@ -14,7 +15,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseEdits, EditStream } from '../pkg/node/index.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -184,3 +185,21 @@ if (peer.skip) {
 console.log(`one shot / plain JS line parser: ${(srOneShot / srPlain).toFixed(2)}×`);
 console.log(srAider ? `one shot / aider: ${(srOneShot / srAider).toFixed(1)}×` : 'one shot / aider: skipped');
 console.log(`streamed / one shot: ${(srStream / srOneShot).toFixed(2)}×`);
+
+// --against DIR: another built package (its pkg/ folder) loaded in this
+// process, both timed in turn on the same two replies, three rounds: the
+// A/B of a change.
+const againstAt = process.argv.indexOf('--against');
+if (againstAt > 0) {
+  const dir = process.argv[againstAt + 1];
+  const other = await import(pathToFileURL(path.resolve(dir, 'node', 'index.mjs')).href);
+  const builds = [[dir, other.parseEdits], ['this build', parseEdits]];
+  console.log(`\nparseEdits, one shot, against ${dir}:`);
+  for (let round = 1; round <= 3; round++) {
+    for (const [name, parse] of builds) {
+      const mixed = size / (time(() => parse(text)) / 1000);
+      const sr = srSize / (time(() => parse(srText)) / 1000);
+      console.log(`  round ${round}  ${name.padEnd(24)} mixed ${mixed.toFixed(1)} MB/s, SEARCH/REPLACE ${sr.toFixed(1)} MB/s`);
+    }
+  }
+}
