@@ -879,24 +879,13 @@ pub fn apply_tool_calls(
                     continue;
                 }
                 if item_index >= runs_tried_until && runs_left > 0 && !*replace_all {
-                    let run = replace_run(&items[item_index..]);
-                    runs_tried_until = item_index + run.len();
-                    if run.len() >= batch::MIN_EDITS {
+                    let (run, outcomes) =
+                        batch::place_ahead(state, &items[item_index..], options.matching);
+                    runs_tried_until = item_index + run;
+                    if run >= batch::MIN_EDITS {
                         runs_left -= 1;
-                        let edits: Vec<batch::RunEdit> = run
-                            .iter()
-                            .map(|(old, new)| batch::RunEdit {
-                                old: state.normalise(old),
-                                new: state.normalise(new),
-                            })
-                            .collect();
-                        let passes: &[MatchPass] = match options.matching {
-                            Matching::Tolerant => &TOLERANT_PASSES,
-                            Matching::Exact => &[MatchPass::Substring],
-                        };
-                        let outcomes = batch::place_run(state, &edits, passes);
-                        placed_ahead.extend((item_index..).zip(outcomes));
                     }
+                    placed_ahead.extend((item_index..).zip(outcomes));
                 }
                 let outcome = match placed_ahead.remove(&item_index) {
                     Some(outcome) => outcome,
@@ -1277,24 +1266,12 @@ pub(super) fn unusable(kind: ErrorKind, why: String) -> Outcome {
 /// needs the text an earlier one wrote.
 const MAX_PLACED_RUNS: usize = 8;
 
-/// The `old_string`/`new_string` pairs of the edits from the first of
-/// `items` on that replace one place each in the same file, with texts
-/// `replace` would search for.
-fn replace_run(items: &[Planned]) -> Vec<(&str, &str)> {
-    let path = items.first().map(|item| item.path.as_str());
-    items
-        .iter()
-        .map_while(|item| match &item.op {
-            Ok(Op::Replace {
-                old,
-                new,
-                replace_all: false,
-            }) if Some(item.path.as_str()) == path && old != new && !old.is_empty() => {
-                Some((old.as_str(), new.as_str()))
-            }
-            _ => None,
-        })
-        .collect()
+/// The passes [`replace`] searches with in each matching mode.
+pub(super) fn search_passes(mode: Matching) -> &'static [MatchPass] {
+    match mode {
+        Matching::Tolerant => &TOLERANT_PASSES,
+        Matching::Exact => &[MatchPass::Substring],
+    }
 }
 
 pub(super) fn replace(
@@ -1318,7 +1295,7 @@ pub(super) fn replace(
     let mut assumed = Vec::new();
     let found = match mode {
         Matching::Tolerant => {
-            match matching::search(body, &old, &new, &TOLERANT_PASSES, replace_all) {
+            match matching::search(body, &old, &new, search_passes(mode), replace_all) {
                 // Text escaped as inside a string (`\n`, `\t`, `\'`, doubled
                 // backslashes): read unescaped, when that matches (uniquely,
                 // as every pass).
@@ -1329,7 +1306,7 @@ pub(super) fn replace(
                         body,
                         &plain_old,
                         &plain_new,
-                        &TOLERANT_PASSES,
+                        search_passes(mode),
                         replace_all,
                     ) {
                         Ok(found) => {
@@ -1345,7 +1322,7 @@ pub(super) fn replace(
                 other => other,
             }
         }
-        Matching::Exact => matching::search(body, &old, &new, &[MatchPass::Substring], replace_all)
+        Matching::Exact => matching::search(body, &old, &new, search_passes(mode), replace_all)
             .map_err(|e| match e {
                 MatchError::Ambiguous { lines, .. } => MatchError::Ambiguous {
                     pass: MatchPass::Exact,

@@ -19,7 +19,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::apply::{FileState, Outcome};
+use super::apply::{search_passes, FileState, Outcome};
+use super::calls::Planned;
+use super::ops::Op;
+use crate::apply::Matching;
 use crate::locate::tolerant::{line_window, literal_match_in};
 use crate::locate::Pass;
 
@@ -32,15 +35,45 @@ pub(super) const MIN_EDITS: usize = 8;
 const KEPT_OCCURRENCES: usize = 4;
 
 /// One edit of a run, its texts in the file's LF form.
-pub(super) struct RunEdit {
-    pub(super) old: String,
-    pub(super) new: String,
+struct RunEdit {
+    old: String,
+    new: String,
+}
+
+/// How many edits from the first of `items` on form a run (edits that
+/// replace one place each in the same file), and the outcomes of those
+/// placed in one pass (none for a run shorter than [`MIN_EDITS`]): the
+/// caller places the rest one by one.
+pub(super) fn place_ahead(
+    state: &mut FileState,
+    items: &[Planned],
+    matching: Matching,
+) -> (usize, Vec<Outcome>) {
+    let path = items.first().map(|item| item.path.as_str());
+    let edits: Vec<RunEdit> = items
+        .iter()
+        .map_while(|item| match &item.op {
+            Ok(Op::Replace {
+                old,
+                new,
+                replace_all: false,
+            }) if Some(item.path.as_str()) == path && old != new && !old.is_empty() => {
+                Some(RunEdit {
+                    old: state.normalise(old),
+                    new: state.normalise(new),
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    let outcomes = place_run(state, &edits, search_passes(matching));
+    (edits.len(), outcomes)
 }
 
 /// Places the longest first part of `edits` this pass can decide, changes
 /// `state` as placing them one by one would, and returns their outcomes
 /// (one per placed edit, in order). The caller places the rest one by one.
-pub(super) fn place_run(state: &mut FileState, edits: &[RunEdit], passes: &[Pass]) -> Vec<Outcome> {
+fn place_run(state: &mut FileState, edits: &[RunEdit], passes: &[Pass]) -> Vec<Outcome> {
     if edits.len() < MIN_EDITS || state.unusable.is_some() {
         return Vec::new();
     }
@@ -539,16 +572,7 @@ fn hash_of(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apply::Matching;
-    use crate::locate::TOLERANT_PASSES;
     use crate::tools::apply::replace;
-
-    fn passes(matching: Matching) -> &'static [Pass] {
-        match matching {
-            Matching::Tolerant => &TOLERANT_PASSES,
-            Matching::Exact => &[Pass::Substring],
-        }
-    }
 
     /// The outcomes and written bytes of `edits` over `file`: the run's
     /// first part placed in one pass, then one by one until an edit fails
@@ -568,7 +592,7 @@ mod tests {
             })
             .collect();
         let mut outcomes = if one_pass {
-            place_run(&mut state, &run, passes(matching))
+            place_run(&mut state, &run, search_passes(matching))
         } else {
             Vec::new()
         };
