@@ -19,6 +19,15 @@
 //! its final state is what the tool applier says of it
 //! ([`super::verdict::tool_edit`]); a later edit of the same call
 //! (`edits: [...]`) is previewed against the file as the earlier ones left it.
+//!
+//! Judging each edit of a batched `edit_file` against the whole file costs
+//! edits × file. So the edits of one file that complete within one chunk
+//! are judged together ([`super::verdict::tool_edit_run`]): one pass over
+//! the file places every edit it can place exactly as the one-by-one
+//! applier would, and only the rest are judged one by one. The events,
+//! states and files are the same either way; the edits wait for the end of
+//! the chunk, and so does the edit streaming after them, whose file they
+//! change.
 
 use std::collections::HashMap;
 
@@ -110,7 +119,54 @@ struct Edit {
     verdict: Option<Verdict>,
     located_sent: bool,
     unmatched_sent: bool,
+    /// Complete and waiting to be judged with the next edits of its file.
+    deferred: bool,
+    /// The line its old text was found at when it was judged together with
+    /// other edits (it was never searched for line by line).
+    placed_line: Option<u32>,
 }
+
+impl Edit {
+    /// The edit as written, without what judging it found: what stays the
+    /// open edit while the edit itself waits to be judged.
+    fn as_written(&self) -> Edit {
+        Edit {
+            index: self.index,
+            path: self.path.clone(),
+            own_path: self.own_path,
+            path_done: self.path_done,
+            old: self.old.clone(),
+            old_done: self.old_done,
+            has_old: self.has_old,
+            new: self.new.clone(),
+            replace_all: self.replace_all,
+            expected: self.expected.clone(),
+            create: self.create,
+            ..Edit::default()
+        }
+    }
+
+    /// Takes what judging `judged` (this edit, as it was deferred) found.
+    fn take_judgement(&mut self, judged: Edit) {
+        self.file = judged.file;
+        self.consumed = judged.consumed;
+        self.scanned = judged.scanned;
+        self.loose_len = judged.loose_len;
+        self.lines_done = judged.lines_done;
+        self.exact = judged.exact;
+        self.loose = judged.loose;
+        self.failure = judged.failure;
+        self.verdict = judged.verdict;
+        self.located_sent = judged.located_sent;
+        self.unmatched_sent = judged.unmatched_sent;
+        self.placed_line = judged.placed_line;
+        self.deferred = false;
+    }
+}
+
+/// How many one-pass runs one chunk's deferred edits may start (each costs
+/// a pass over the file, whether it places many edits or none).
+const MAX_RUNS: usize = 8;
 
 /// The streaming preview of one tool call's edits.
 ///
@@ -148,6 +204,20 @@ pub struct ToolCallPreview {
     backlog: std::collections::VecDeque<Item>,
     /// The reader is done (complete or broken).
     input_closed: bool,
+    /// Complete edits of one file (`pending_key`) waiting to be judged
+    /// together, in order.
+    pending: Vec<Edit>,
+    pending_key: String,
+    /// `edit` is the last of `pending` as written (no edit opened since).
+    edit_is_pending: bool,
+    /// The pending edits are being judged.
+    judging: bool,
+    /// Edits placed by one-pass runs (for tests: that the runs happen).
+    #[cfg(test)]
+    placed_in_runs: usize,
+    /// Judge every edit as it closes (for tests: the answer to compare with).
+    #[cfg(test)]
+    never_defer: bool,
 }
 
 enum Item {
@@ -182,6 +252,14 @@ impl ToolCallPreview {
             edits_done: 0,
             backlog: std::collections::VecDeque::new(),
             input_closed: false,
+            pending: Vec::new(),
+            pending_key: String::new(),
+            edit_is_pending: false,
+            judging: false,
+            #[cfg(test)]
+            placed_in_runs: 0,
+            #[cfg(test)]
+            never_defer: false,
         }
     }
 
@@ -305,12 +383,18 @@ impl ToolCallPreview {
                 }
             }
         }
+        self.judge_pending();
         if self.wanted_file().is_none() {
+            if self.edit.path_done {
+                // Its path came while earlier edits waited.
+                self.attach();
+            }
             self.advance();
         }
     }
 
     fn malformed(&mut self, reason: String) {
+        self.judge_pending();
         self.advance();
         if self.edit.failure.is_none() && self.edit.verdict.is_none() {
             self.fail(Failure::of("malformed", reason));
@@ -354,6 +438,7 @@ impl ToolCallPreview {
                     path: self.top_path.clone(),
                     ..Edit::default()
                 };
+                self.edit_is_pending = false;
             }
             JsonEvent::Close { path } if is_edit_item(&path) => self.finish_edit(),
             JsonEvent::Text { path, text } => {
@@ -415,7 +500,7 @@ impl ToolCallPreview {
 
     /// Gives the open edit its file once its path is known and the file at hand.
     fn attach(&mut self) {
-        if self.edit.file.is_some() {
+        if self.edit.file.is_some() || self.edit.verdict.is_some() || self.waits() {
             return;
         }
         let Some(path) = self.edit.path.clone() else {
@@ -439,7 +524,7 @@ impl ToolCallPreview {
 
     /// Locates the complete lines of the old text not located yet.
     fn advance(&mut self) {
-        if self.edit.failure.is_some() || self.edit.verdict.is_some() {
+        if self.edit.failure.is_some() || self.edit.verdict.is_some() || self.waits() {
             return;
         }
         let Some(file) = self.edit.file.as_ref() else {
@@ -595,10 +680,18 @@ impl ToolCallPreview {
 
     /// The open edit is complete: the applier decides its final state.
     fn finish_edit(&mut self) {
-        if self.edit.verdict.is_some() || !(self.edit.has_old || self.edit.create) {
+        if self.edit.verdict.is_some()
+            || self.edit.deferred
+            || !(self.edit.has_old || self.edit.create)
+        {
             return;
         }
         self.edit.old_done = true;
+        if self.defer() {
+            return;
+        }
+        // Edits before this one are judged first: its file is as they leave it.
+        self.judge_pending();
         self.attach();
         if self.edit.file.is_none() && !self.complete_map {
             // The host never answered: judge against no file only if asked by path.
@@ -648,6 +741,128 @@ impl ToolCallPreview {
         self.edits_done += 1;
     }
 
+    /// Whether the open edit waits for complete edits before it to be
+    /// judged (its file is as they leave it).
+    fn waits(&self) -> bool {
+        !self.pending.is_empty() && !self.judging
+    }
+
+    /// Puts the completed open edit with the edits waiting to be judged
+    /// together, when it is one a one-pass run may place: an `old_string`
+    /// edit of a batched `edit_file` call, with nothing found against it
+    /// yet, of the file the waiting edits change.
+    fn defer(&mut self) -> bool {
+        if self.judging || self.tool_name() != "edit_file" || self.command.is_some() {
+            return false;
+        }
+        #[cfg(test)]
+        if self.never_defer {
+            return false;
+        }
+        let e = &self.edit;
+        let plain = e.index.is_some()
+            && e.has_old
+            && !e.create
+            && !e.replace_all
+            && e.expected.is_none()
+            && e.failure.is_none()
+            && !e.old.is_empty()
+            && e.old != e.new;
+        let Some(key) = e.path.as_deref().and_then(|p| normalize(p).ok()) else {
+            return false;
+        };
+        let file_at_hand = match self.pending.is_empty() {
+            true => matches!(e.file, Some(Some(_))),
+            false => key == self.pending_key,
+        };
+        if !plain
+            || !file_at_hand
+            || self.refused.contains_key(&key)
+            || !matches!(self.files.get(&key), Some(Some(_)))
+        {
+            return false;
+        }
+        let mut waiting = self.edit.as_written();
+        waiting.deferred = true;
+        // The first one keeps the file it was searched in: until it is
+        // judged, that is the file as it stands.
+        let queued = std::mem::replace(&mut self.edit, waiting);
+        self.pending.push(queued);
+        self.pending_key = key;
+        self.edit_is_pending = true;
+        true
+    }
+
+    /// Judges the edits waiting, in order: as many as a one-pass run places
+    /// at once, each other one by one (its events as if it had been
+    /// searched for line by line as it streamed).
+    fn judge_pending(&mut self) {
+        if self.pending.is_empty() || self.judging {
+            return;
+        }
+        self.judging = true;
+        let mut pending = std::mem::take(&mut self.pending);
+        let key = std::mem::take(&mut self.pending_key);
+        let open = std::mem::take(&mut self.edit);
+        let (mut at, mut runs_left) = (0, MAX_RUNS);
+        while at < pending.len() {
+            if runs_left > 0 && pending.len() - at >= verdict::MIN_RUN_EDITS {
+                runs_left -= 1;
+                let args: Vec<serde_json::Value> = pending[at..]
+                    .iter()
+                    .map(|e| self.arguments_of(e))
+                    .collect();
+                let content = self.files.get(&key).and_then(Option::as_deref);
+                if let Some((placed, after)) =
+                    content.and_then(|c| verdict::tool_edit_run(c, &args))
+                {
+                    for (e, p) in pending[at..].iter_mut().zip(&placed) {
+                        if !e.located_sent {
+                            e.located_sent = true;
+                            self.events.push(PreviewEvent::BlockLocated {
+                                file_path: e.path.clone().unwrap_or_default(),
+                                line: p.found_line,
+                            });
+                        }
+                        e.placed_line = Some(p.found_line);
+                        e.verdict = Some(Verdict {
+                            applied: true,
+                            kind: String::new(),
+                            reason: String::new(),
+                            line: Some(p.line),
+                            after: None,
+                        });
+                        self.edits_done += 1;
+                    }
+                    #[cfg(test)]
+                    {
+                        self.placed_in_runs += placed.len();
+                    }
+                    at += placed.len();
+                    self.files.insert(key.clone(), Some(after));
+                    continue;
+                }
+            }
+            self.edit = std::mem::take(&mut pending[at]);
+            self.attach();
+            self.advance();
+            self.finish_edit();
+            pending[at] = std::mem::take(&mut self.edit);
+            at += 1;
+        }
+        self.edit = open;
+        if self.edit_is_pending {
+            self.edit_is_pending = false;
+            if let Some(mut last) = pending.pop() {
+                if let Some(v) = last.verdict.as_mut().filter(|v| v.applied && v.after.is_none()) {
+                    v.after = self.files.get(&key).cloned().flatten();
+                }
+                self.edit.take_judgement(last);
+            }
+        }
+        self.judging = false;
+    }
+
     fn tool_name(&self) -> String {
         match self.tool.as_str() {
             "str_replace_based_edit_tool"
@@ -662,7 +877,11 @@ impl ToolCallPreview {
 
     /// The edit as the applier takes it, in the tool's own spelling.
     fn arguments(&self) -> serde_json::Value {
-        let e = &self.edit;
+        self.arguments_of(&self.edit)
+    }
+
+    /// `e` as the applier takes it, in the tool's own spelling.
+    fn arguments_of(&self, e: &Edit) -> serde_json::Value {
         let path = e.path.clone().unwrap_or_default();
         match self.tool.as_str() {
             "str_replace_based_edit_tool" | "str_replace_editor" => {
@@ -692,8 +911,8 @@ impl ToolCallPreview {
             if e.create || (e.old.is_empty() && e.file.as_ref().is_some_and(Option::is_none)) {
                 return PreviewState::Create;
             }
-            let line = match self.candidates().as_slice() {
-                [one] => *one,
+            let line = match (e.placed_line, self.candidates().as_slice()) {
+                (Some(line), _) | (None, &[line]) => line,
                 _ => v.line.unwrap_or(1),
             };
             return PreviewState::Located { line };
@@ -768,5 +987,171 @@ fn edit_key(path: &[Seg]) -> Option<&str> {
         [Seg::Key(_)] => Some(last_key(path)),
         [Seg::Key(e), Seg::Index(_), Seg::Key(_)] if e == "edits" => Some(last_key(path)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What a preview shows of a call: every event, the state and file
+    /// after each chunk, and how many edits were complete.
+    #[derive(Debug, PartialEq)]
+    struct Seen {
+        events: Vec<PreviewEvent>,
+        after_each: Vec<(PreviewState, Option<String>, Option<usize>)>,
+        edits_done: usize,
+    }
+
+    /// `args` fed in `chunks` (byte lengths, cycled; 0: all at once), the
+    /// file given up front or, with `lazy`, only when asked for.
+    fn watch(file: &str, args: &str, chunks: &[usize], lazy: bool) -> (Seen, usize) {
+        watch_with(file, args, chunks, lazy, false)
+    }
+
+    /// As [`watch`]; with `never_defer`, each edit judged as it closes.
+    fn watch_with(
+        file: &str,
+        args: &str,
+        chunks: &[usize],
+        lazy: bool,
+        never_defer: bool,
+    ) -> (Seen, usize) {
+        let mut p = if lazy {
+            ToolCallPreview::new("edit_file")
+        } else {
+            ToolCallPreview::with_files("edit_file", [("f.txt", file)])
+        };
+        p.never_defer = never_defer;
+        let mut seen = Seen {
+            events: Vec::new(),
+            after_each: Vec::new(),
+            edits_done: 0,
+        };
+        let mut rest = args;
+        let mut sizes = chunks.iter().cycle();
+        while !rest.is_empty() {
+            let mut cut = match sizes.next() {
+                Some(&n) if n > 0 => n.min(rest.len()),
+                _ => rest.len(),
+            };
+            while !rest.is_char_boundary(cut) {
+                cut += 1;
+            }
+            seen.events.extend(p.feed(&rest[..cut]));
+            rest = &rest[cut..];
+            while let (true, Some(want)) = (lazy, p.wanted_file()) {
+                let content = (want == "f.txt").then_some(file);
+                seen.events.extend(p.provide_file(&want, content));
+            }
+            seen.after_each
+                .push((p.state(), p.content_after(), p.edit_index()));
+        }
+        seen.events.extend(p.finish());
+        seen.after_each
+            .push((p.state(), p.content_after(), p.edit_index()));
+        seen.edits_done = p.edits_done();
+        (seen, p.placed_in_runs)
+    }
+
+    fn call(edits: &[(String, String)]) -> String {
+        let items: Vec<serde_json::Value> = edits
+            .iter()
+            .map(|(old, new)| serde_json::json!({ "path": "f.txt", "old_string": old, "new_string": new }))
+            .collect();
+        serde_json::json!({ "edits": items }).to_string()
+    }
+
+    /// Numbered lines, some repeated; edits of single lines (some changed
+    /// by an earlier edit, repeated, missing, at the end of the file, or
+    /// deleted), one of them sometimes spanning two lines.
+    fn batch() -> impl Strategy<Value = (String, Vec<(String, String)>)> {
+        (
+            prop::collection::vec(0u8..12, 12..60),
+            prop::bool::ANY,
+            prop::collection::vec((0usize..80, 0u8..10), 8..40),
+        )
+            .prop_map(|(kinds, final_lf, picks)| {
+                let lines: Vec<String> = kinds
+                    .iter()
+                    .enumerate()
+                    .map(|(i, k)| match k {
+                        0 => "}".to_string(),
+                        1 => "    x = 1;".to_string(),
+                        _ => format!("let value_{i} = compute({i});"),
+                    })
+                    .collect();
+                let mut file = lines.join("\n");
+                if final_lf {
+                    file.push('\n');
+                }
+                let edits = picks
+                    .iter()
+                    .map(|&(at, how)| {
+                        let line = &lines[at % lines.len()];
+                        let next = &lines[(at + 1) % lines.len()];
+                        match how {
+                            0 => (format!("{line}\n"), String::new()),
+                            1 => (line.clone(), format!("{line} // changed")),
+                            2 => (format!("{line} // changed"), format!("{line} // again")),
+                            3 => (format!("{line}\n{next}"), format!("{next}\n{line}")),
+                            4 => ("missing text".to_string(), "x".to_string()),
+                            5 => (line.clone(), format!("{line}\n{line}")),
+                            6 => (format!("{line}\n"), format!("{line}\n\n")),
+                            _ => (line.clone(), line.replace("value", "renamed")),
+                        }
+                    })
+                    .collect();
+                (file, edits)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        /// Edits judged together when they arrive in one chunk show exactly
+        /// what judging each as it closes shows.
+        #[test]
+        fn edits_judged_together_show_what_one_by_one_shows(
+            (file, edits) in batch(),
+            chunks in prop::collection::vec(1usize..24, 1..8),
+            lazy in prop::bool::ANY,
+        ) {
+            let args = call(&edits);
+            let (one_by_one, placed) = watch_with(&file, &args, &[1], false, true);
+            prop_assert_eq!(placed, 0);
+            let (together, _) = watch(&file, &args, &[0], lazy);
+            prop_assert_eq!(&together.events, &one_by_one.events);
+            prop_assert_eq!(together.edits_done, one_by_one.edits_done);
+            prop_assert_eq!(together.after_each.last(), one_by_one.after_each.last());
+            let (chunked, _) = watch(&file, &args, &chunks, lazy);
+            prop_assert_eq!(&chunked.events, &one_by_one.events);
+            prop_assert_eq!(chunked.after_each.last(), one_by_one.after_each.last());
+            // Chunk by chunk, the same states and files as judging each edit as it closes.
+            let (reference, _) = watch_with(&file, &args, &chunks, lazy, true);
+            prop_assert_eq!(&chunked, &reference);
+        }
+    }
+
+    #[test]
+    fn a_batch_in_one_chunk_is_placed_in_one_pass() {
+        let file: String = (0..100).map(|i| format!("let value_{i} = compute({i});\n")).collect();
+        let edits: Vec<(String, String)> = (0..40)
+            .map(|i| (format!("value_{} = compute(", i * 2), format!("value_{} = compute2(", i * 2)))
+            .collect();
+        let args = call(&edits);
+        let (together, placed) = watch(&file, &args, &[0], false);
+        assert_eq!(placed, 40);
+        let (one_by_one, _) = watch_with(&file, &args, &[7], false, true);
+        assert_eq!(together, Seen { after_each: together.after_each.clone(), ..one_by_one });
+        let after = together.after_each.last().unwrap().1.clone().unwrap();
+        assert_eq!(after.matches("compute2(").count(), 40);
+        assert_eq!(together.events.len(), 40);
+        assert_eq!(
+            together.events[39],
+            PreviewEvent::BlockLocated { file_path: "f.txt".into(), line: 79 }
+        );
+        assert_eq!(together.after_each.last().unwrap().0, PreviewState::Located { line: 79 });
     }
 }

@@ -156,6 +156,20 @@ pub(super) fn tool_edit_refused(
     tool_edit_on(tool, args, host, &key)
 }
 
+/// Edits of one batched `edit_file` call (each as its own call's
+/// arguments) placed in one pass over `content`, as the applier would
+/// place them one by one: where each of the first ones goes, and the file
+/// after them (`None`: the pass could not place the first one exactly).
+pub(super) fn tool_edit_run(
+    content: &str,
+    edits: &[serde_json::Value],
+) -> Option<(Vec<crate::tools::PreviewPlaced>, String)> {
+    crate::tools::place_for_preview(content, edits)
+}
+
+/// The fewest edits [`tool_edit_run`] places together.
+pub(super) const MIN_RUN_EDITS: usize = crate::tools::MIN_RUN_EDITS;
+
 fn tool_edit_on(tool: &str, args: serde_json::Value, mut host: MemoryHost, key: &str) -> Verdict {
     let call = ToolCall::new(tool, args);
     let r = apply_tool_calls(

@@ -28,7 +28,7 @@ use crate::locate::Pass;
 
 /// Fewer edits than this go one by one: setting up the one pass costs more
 /// than it saves.
-pub(super) const MIN_EDITS: usize = 8;
+pub(crate) const MIN_EDITS: usize = 8;
 
 /// How many occurrences of one old text are kept: an edit needs exactly one
 /// left, and earlier edits of a batch rarely remove more than a few.
@@ -113,7 +113,102 @@ struct Placed {
     end: usize,
     replacement: String,
     line: u32,
+    /// The 1-based line, in the text the edits before it left, where its
+    /// old text occurs.
+    found_line: u32,
     pass: Pass,
+}
+
+/// Where the live preview's one-pass run placed an edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PreviewPlaced {
+    /// The line the applier reports for it (`estimatedLine`).
+    pub line: u32,
+    /// The line its old text occurs at, as the preview's search finds it.
+    pub found_line: u32,
+}
+
+/// The edits of one streaming `edit_file` call, each as the arguments of a
+/// call of its own (as the preview judges them), placed with one pass over
+/// `content`: the first of them that the one-by-one applier places exactly
+/// like this, and the file after them. `None` when the file is not one the
+/// pass composes byte for byte (CRLF, a BOM, binary) or no edit was placed.
+///
+/// The pass stops before an edit that reaches the end of the file and
+/// changes whether it ends with a newline: one by one, the file written
+/// after each edit keeps its final newline as it was, while a run keeps the
+/// body as edited until it is written.
+pub(crate) fn place_for_preview(
+    content: &str,
+    edits: &[serde_json::Value],
+) -> Option<(Vec<PreviewPlaced>, String)> {
+    let decoded = crate::text::TextFile::decode(content.as_bytes()).ok()?;
+    if decoded.body != content {
+        return None;
+    }
+    let run: Vec<RunEdit> = edits
+        .iter()
+        .map_while(|args| {
+            let call = super::ToolCall::new("edit_file", args.clone());
+            match super::calls::plan(std::slice::from_ref(&call), None).as_slice() {
+                [Planned {
+                    op:
+                        Ok(Op::Replace {
+                            old,
+                            new,
+                            replace_all: false,
+                        }),
+                    ..
+                }] if old != new
+                    && !old.is_empty()
+                    // Taken as written: the preview searched for this text.
+                    && args["old_string"] == old.as_str()
+                    && args["new_string"] == new.as_str() =>
+                {
+                    Some(RunEdit {
+                        old: crate::text::to_lf(old).into_owned(),
+                        new: crate::text::to_lf(new).into_owned(),
+                    })
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    if run.len() < MIN_EDITS {
+        return None;
+    }
+    let passes = search_passes(crate::apply::TOOL_CALLS_MATCHING);
+    let mut placed = Placer::new(content, &run)?.run(passes);
+    let ends_with_lf = content.ends_with('\n');
+    let keep = placed
+        .iter()
+        .position(|p| {
+            p.end == content.len()
+                && (p.replacement.is_empty() || p.replacement.ends_with('\n') != ends_with_lf)
+        })
+        .unwrap_or(placed.len());
+    placed.truncate(keep);
+    if placed.is_empty() {
+        return None;
+    }
+    let mut by_start: Vec<&Placed> = placed.iter().collect();
+    by_start.sort_unstable_by_key(|p| p.start);
+    let mut after = String::with_capacity(content.len());
+    let mut at = 0;
+    for p in by_start {
+        after.push_str(&content[at..p.start]);
+        after.push_str(&p.replacement);
+        at = p.end;
+    }
+    after.push_str(&content[at..]);
+    let lines = placed
+        .iter()
+        .map(|p| PreviewPlaced {
+            line: p.line,
+            found_line: p.found_line,
+        })
+        .collect();
+    Some((lines, after))
 }
 
 struct Placer<'a> {
@@ -270,15 +365,19 @@ impl<'a> Placer<'a> {
         if m.end <= m.start {
             return None;
         }
-        let slot = self.starts.binary_search(&m.start).ok()?;
-        let line = 1
-            + self.line_feeds.partition_point(|&lf| lf < m.start) as i64
-            + self.shifts.sum_before(slot);
+        let line_at = |offset: usize| -> Option<u32> {
+            let slot = self.starts.binary_search(&offset).ok()?;
+            let line = 1
+                + self.line_feeds.partition_point(|&lf| lf < offset) as i64
+                + self.shifts.sum_before(slot);
+            u32::try_from(line).ok()
+        };
         Some(Placed {
             start: m.start,
             end: m.end,
+            line: line_at(m.start)?,
+            found_line: line_at(at)?,
             replacement: m.replacement,
-            line: u32::try_from(line).ok()?,
             pass: m.pass,
         })
     }

@@ -28,6 +28,7 @@
 pub(crate) mod anchored;
 mod apply;
 mod batch;
+pub(crate) use batch::{place_for_preview, PreviewPlaced, MIN_EDITS as MIN_RUN_EDITS};
 pub(crate) mod calls;
 pub(crate) mod ops;
 pub(crate) mod patch_call;
