@@ -21,13 +21,18 @@
 //! (`edits: [...]`) is previewed against the file as the earlier ones left it.
 //!
 //! Judging each edit of a batched `edit_file` against the whole file costs
-//! edits × file. So the edits of one file that complete within one chunk
-//! are judged together ([`super::verdict::tool_edit_run`]): one pass over
-//! the file places every edit it can place exactly as the one-by-one
-//! applier would, and only the rest are judged one by one. The events,
-//! states and files are the same either way; the edits wait for the end of
-//! the chunk, and so does the edit streaming after them, whose file they
-//! change.
+//! edits × file. So complete edits of one file are judged together
+//! ([`super::verdict::tool_edit_run`]): one pass over the file places every
+//! edit it can place exactly as the one-by-one applier would, and only the
+//! rest are judged one by one. The events and files are the same either
+//! way. Edits of a file under [`SMALL_FILE`] bytes are judged at the end of
+//! the chunk that completes them, so each chunk leaves the states judging
+//! them one by one leaves. In a larger file they wait until their text is
+//! a [`LAG_RATIO`]th of the file's (or the arguments end), so the passes
+//! over the file cost at most that ratio times the edits' bytes: the whole
+//! call is linear in the file plus the edits, as long as each edit's old
+//! text occurs once. The edit streaming after waiting edits waits with
+//! them (their changes are its file).
 
 use std::collections::HashMap;
 
@@ -164,9 +169,18 @@ impl Edit {
     }
 }
 
-/// How many one-pass runs one chunk's deferred edits may start (each costs
-/// a pass over the file, whether it places many edits or none).
+/// How many one-pass runs the waiting edits may start when they are
+/// judged (each costs a pass over the file, whether it places many edits
+/// or none).
 const MAX_RUNS: usize = 8;
+
+/// Files smaller than this are judged at the end of each chunk: a pass
+/// over them costs less than the chunk.
+const SMALL_FILE: usize = 64 * 1024;
+
+/// In a larger file, edits wait until their old and new text together are
+/// this fraction of the file.
+const LAG_RATIO: usize = 32;
 
 /// The streaming preview of one tool call's edits.
 ///
@@ -208,6 +222,8 @@ pub struct ToolCallPreview {
     /// together, in order.
     pending: Vec<Edit>,
     pending_key: String,
+    /// The old and new text of the pending edits, in bytes.
+    pending_bytes: usize,
     /// `edit` is the last of `pending` as written (no edit opened since).
     edit_is_pending: bool,
     /// The pending edits are being judged.
@@ -254,6 +270,7 @@ impl ToolCallPreview {
             input_closed: false,
             pending: Vec::new(),
             pending_key: String::new(),
+            pending_bytes: 0,
             edit_is_pending: false,
             judging: false,
             #[cfg(test)]
@@ -383,7 +400,9 @@ impl ToolCallPreview {
                 }
             }
         }
-        self.judge_pending();
+        if self.input_closed || self.pending_due() {
+            self.judge_pending();
+        }
         if self.wanted_file().is_none() {
             if self.edit.path_done {
                 // Its path came while earlier edits waited.
@@ -787,10 +806,20 @@ impl ToolCallPreview {
         // The first one keeps the file it was searched in: until it is
         // judged, that is the file as it stands.
         let queued = std::mem::replace(&mut self.edit, waiting);
+        self.pending_bytes += queued.old.len() + queued.new.len();
         self.pending.push(queued);
         self.pending_key = key;
         self.edit_is_pending = true;
         true
+    }
+
+    /// Whether the waiting edits are judged at the end of this chunk.
+    fn pending_due(&self) -> bool {
+        let file_len = match self.files.get(&self.pending_key) {
+            Some(Some(text)) => text.len(),
+            _ => 0,
+        };
+        file_len < SMALL_FILE || self.pending_bytes.saturating_mul(LAG_RATIO) >= file_len
     }
 
     /// Judges the edits waiting, in order: as many as a one-pass run places
@@ -803,6 +832,7 @@ impl ToolCallPreview {
         self.judging = true;
         let mut pending = std::mem::take(&mut self.pending);
         let key = std::mem::take(&mut self.pending_key);
+        self.pending_bytes = 0;
         let open = std::mem::take(&mut self.edit);
         let (mut at, mut runs_left) = (0, MAX_RUNS);
         while at < pending.len() {
@@ -1132,6 +1162,28 @@ mod tests {
             let (reference, _) = watch_with(&file, &args, &chunks, lazy, true);
             prop_assert_eq!(&chunked, &reference);
         }
+    }
+
+    #[test]
+    fn edits_of_a_large_file_wait_and_are_placed_together() {
+        let file: String = (0..4000)
+            .map(|i| format!("let value_{i} = compute({i});\n"))
+            .collect();
+        assert!(file.len() > SMALL_FILE);
+        let mut edits: Vec<(String, String)> = (0..300)
+            .map(|i| (format!("value_{} = compute(", i * 13), format!("value_{} = compute2(", i * 13)))
+            .collect();
+        // One the pass cannot decide (two places), then more it can.
+        edits.insert(150, ("compute(1".into(), "compute(one".into()));
+        let args = call(&edits);
+        let (reference, _) = watch_with(&file, &args, &[61], false, true);
+        let (streamed, placed) = watch(&file, &args, &[61], false);
+        assert!(placed >= 290, "{placed} placed in runs");
+        assert_eq!(streamed.events, reference.events);
+        assert_eq!(streamed.edits_done, reference.edits_done);
+        assert_eq!(streamed.after_each.last(), reference.after_each.last());
+        let after = streamed.after_each.last().unwrap().1.clone().unwrap();
+        assert_eq!(after.matches("compute2(").count(), 300);
     }
 
     #[test]
