@@ -20,7 +20,8 @@
 // 8. N write_file calls in one applyToolCallsSync, then toolResultMessages;
 // 9. an EditSession: 200 str_replace calls on a 2 MB file, with and without one;
 // 10. one edit_file call with N batched edits to one N-line file;
-// 11. the same N edits streamed as JSON arguments through ToolCallPreview.
+// 11. the same N edits streamed as JSON arguments through ToolCallPreview,
+//     in 4 KiB and in 64-byte chunks.
 //
 // The peer column is the same work on the release before these changes
 // (main at d5e1c4d), measured by the person who reported it: there is no
@@ -245,21 +246,21 @@ function batchedEditFile() {
 }
 batchedEditFile();
 
-// 11. The same edits streamed as JSON arguments (4 KiB chunks) with the
-// live tool-call preview.
+// 11. The same edits streamed as JSON arguments (4 KiB chunks, then 64-byte
+// chunks, about one edit each) with the live tool-call preview.
 function batchedEditsPreview() {
-  for (const [n, before] of [[2500, ''], [25000, '26 s (12,500 edits: 6.3 s)']]) {
+  for (const [n, chunk, before] of [[2500, 4096, ''], [25000, 4096, '26 s (12,500 edits: 6.3 s)'], [2500, 64, ''], [25000, 64, '']]) {
     const { file, edits, changed } = batchedEdits(n);
     const args = JSON.stringify({ edits });
     const [t, content] = time(() => {
       const preview = new ToolCallPreview({ name: 'edit_file', files: { 'f.rs': file } });
-      for (let i = 0; i < args.length; i += 4096) preview.feed(args.slice(i, i + 4096));
+      for (let i = 0; i < args.length; i += chunk) preview.feed(args.slice(i, i + chunk));
       preview.finish();
       const text = preview.previewContent();
       preview.free();
       return text;
     });
-    row('batched edits, ToolCallPreview', n, t, typeof content === 'string' && changed(content), before);
+    row(`batched edits, ToolCallPreview (${chunk}-byte chunks)`, n, t, typeof content === 'string' && changed(content), before);
     if (!(typeof content === 'string' && changed(content))) process.exitCode = 1;
   }
 }
