@@ -116,6 +116,34 @@ test('ToolCallPreview: an async host answers later; the events come with a later
   assert.throws(() => p.feed('x'), /after free/);
 });
 
+test('ToolCallPreview: a batched edit_file over a large file gives, in any chunking, what the applier gives', () => {
+  // 90 KB: above the size where items wait to be judged together.
+  const file = Array.from({ length: 3000 }, (_, i) => `let value_${i} = compute(${i});\n`).join('');
+  const edits = Array.from({ length: 400 }, (_, i) => ({ path: 'f.rs', old_string: `value_${i * 7} = compute(`, new_string: `value_${i * 7} = compute2(` }));
+  // One the applier refuses (it occurs many times); the preview judges the rest against the file without it.
+  edits.splice(200, 0, { path: 'f.rs', old_string: 'compute(1', new_string: 'compute(one' });
+  const args = JSON.stringify({ edits });
+  const runs = [args.length, 4096, 61, 7].map((size) => {
+    const p = new ToolCallPreview({ name: 'edit_file', files: { 'f.rs': file } });
+    const events = [];
+    for (let i = 0; i < args.length; i += size) events.push(...p.feed(args.slice(i, i + size)));
+    events.push(...p.finish());
+    const out = { events, content: p.previewContent(), preview: p.preview() };
+    p.free();
+    return out;
+  });
+  for (const r of runs.slice(1)) assert.deepEqual(r, runs[0]);
+  const { events, content, preview } = runs[0];
+  assert.equal(events.filter((e) => e.type === 'block-located').length, 400);
+  assert.deepEqual(events.filter((e) => e.type === 'block-unmatched').map((e) => e.errorKind), ['ambiguous']);
+  assert.deepEqual(preview, { state: 'located', line: 2794, path: 'f.rs', filePath: 'f.rs', edit: 400 });
+  // The applier, given the call without the refused item, writes the same file.
+  const host = { files: new Map([['f.rs', file]]), readFile(p) { return this.files.get(p) ?? null; }, writeFile(p, c) { this.files.set(p, c); } };
+  const r = eb.applyToolCallsSync([{ name: 'edit_file', arguments: { edits: edits.filter((e) => e.old_string !== 'compute(1') } }], host);
+  assert.equal(r.ok, true);
+  assert.equal(content, host.files.get('f.rs'));
+});
+
 test('ToolCallPreview: refuses bad options and survives hostile input', () => {
   assert.throws(() => new ToolCallPreview(), TypeError);
   assert.throws(() => new ToolCallPreview({ name: 'edit_file' }), /files .* or host/);
