@@ -21,7 +21,7 @@ RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps
 
 step "core: cargo test"
 # Property tests run a fixed seed here so that a red run can be replayed
-# exactly; hunt with fresh seeds using EDITBLOCKS_PROP_SCALE (tests/prop_support).
+# exactly; hunt with fresh seeds using EDITBLOCKS_PROP_SCALE (tests/all/prop_support.rs).
 PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261122}" cargo test --quiet
 # …and the core as editblocks/lite compiles it (no `full` feature).
 cargo test --quiet --lib --no-default-features

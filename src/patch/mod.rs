@@ -672,10 +672,10 @@ pub(crate) fn shown(line: &str) -> String {
     s
 }
 
-/// The fixture harnesses' folder reading (`tests/fixture_support`), for
+/// The fixture harnesses' folder reading (`tests/all/fixture_support.rs`), for
 /// the tests below.
 #[cfg(all(test, feature = "full"))]
-#[path = "../../tests/fixture_support/mod.rs"]
+#[path = "../../tests/all/fixture_support.rs"]
 mod fixture_support;
 
 #[cfg(test)]

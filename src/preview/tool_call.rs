@@ -838,10 +838,8 @@ impl ToolCallPreview {
         while at < pending.len() {
             if runs_left > 0 && pending.len() - at >= verdict::MIN_RUN_EDITS {
                 runs_left -= 1;
-                let args: Vec<serde_json::Value> = pending[at..]
-                    .iter()
-                    .map(|e| self.arguments_of(e))
-                    .collect();
+                let args: Vec<serde_json::Value> =
+                    pending[at..].iter().map(|e| self.arguments_of(e)).collect();
                 let content = self.files.get(&key).and_then(Option::as_deref);
                 if let Some((placed, after)) =
                     content.and_then(|c| verdict::tool_edit_run(c, &args))
@@ -884,7 +882,11 @@ impl ToolCallPreview {
         if self.edit_is_pending {
             self.edit_is_pending = false;
             if let Some(mut last) = pending.pop() {
-                if let Some(v) = last.verdict.as_mut().filter(|v| v.applied && v.after.is_none()) {
+                if let Some(v) = last
+                    .verdict
+                    .as_mut()
+                    .filter(|v| v.applied && v.after.is_none())
+                {
                     v.after = self.files.get(&key).cloned().flatten();
                 }
                 self.edit.take_judgement(last);
@@ -1171,7 +1173,12 @@ mod tests {
             .collect();
         assert!(file.len() > SMALL_FILE);
         let mut edits: Vec<(String, String)> = (0..300)
-            .map(|i| (format!("value_{} = compute(", i * 13), format!("value_{} = compute2(", i * 13)))
+            .map(|i| {
+                (
+                    format!("value_{} = compute(", i * 13),
+                    format!("value_{} = compute2(", i * 13),
+                )
+            })
             .collect();
         // One the pass cannot decide (two places), then more it can.
         edits.insert(150, ("compute(1".into(), "compute(one".into()));
@@ -1188,22 +1195,41 @@ mod tests {
 
     #[test]
     fn a_batch_in_one_chunk_is_placed_in_one_pass() {
-        let file: String = (0..100).map(|i| format!("let value_{i} = compute({i});\n")).collect();
+        let file: String = (0..100)
+            .map(|i| format!("let value_{i} = compute({i});\n"))
+            .collect();
         let edits: Vec<(String, String)> = (0..40)
-            .map(|i| (format!("value_{} = compute(", i * 2), format!("value_{} = compute2(", i * 2)))
+            .map(|i| {
+                (
+                    format!("value_{} = compute(", i * 2),
+                    format!("value_{} = compute2(", i * 2),
+                )
+            })
             .collect();
         let args = call(&edits);
         let (together, placed) = watch(&file, &args, &[0], false);
         assert_eq!(placed, 40);
         let (one_by_one, _) = watch_with(&file, &args, &[7], false, true);
-        assert_eq!(together, Seen { after_each: together.after_each.clone(), ..one_by_one });
+        assert_eq!(
+            together,
+            Seen {
+                after_each: together.after_each.clone(),
+                ..one_by_one
+            }
+        );
         let after = together.after_each.last().unwrap().1.clone().unwrap();
         assert_eq!(after.matches("compute2(").count(), 40);
         assert_eq!(together.events.len(), 40);
         assert_eq!(
             together.events[39],
-            PreviewEvent::BlockLocated { file_path: "f.txt".into(), line: 79 }
+            PreviewEvent::BlockLocated {
+                file_path: "f.txt".into(),
+                line: 79
+            }
         );
-        assert_eq!(together.after_each.last().unwrap().0, PreviewState::Located { line: 79 });
+        assert_eq!(
+            together.after_each.last().unwrap().0,
+            PreviewState::Located { line: 79 }
+        );
     }
 }

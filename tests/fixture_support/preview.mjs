@@ -44,7 +44,7 @@ export function fixtureCases(folder, least, read = () => ({})) {
 /** A fixture file's text. */
 export const readText = (dir, name) => fs.readFileSync(path.join(dir, name), 'utf8');
 
-/** The fixtures' few-word states (tests/preview_patch.rs and tests/preview_tools.rs write them so). */
+/** The fixtures' few-word states (tests/all/preview_patch.rs and tests/all/preview_tools.rs write them so). */
 export function brief(s) {
   switch (s.state) {
     case 'searching':

@@ -127,7 +127,7 @@ test('EditStream gives the same events, pending blocks and in-progress HTML in b
   }
 });
 
-/** The HTML fixtures (tests/fixtures/render/html, read by tests/render.rs too). */
+/** The HTML fixtures (tests/fixtures/render/html, read by tests/all/render.rs too). */
 function htmlFixtures() {
   const dir = path.join(root, 'tests/fixtures/render/html');
   return fs.readdirSync(dir).sort().map((f) => {

@@ -15,7 +15,7 @@ import {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-// Same escapes as tests/paths.rs: \u{XXXX}, \t, \r, \n, \0.
+// Same escapes as tests/all/paths.rs: \u{XXXX}, \t, \r, \n, \0.
 const unescape = (line) => line
   .replace(/\\u\{([0-9a-fA-F]+)\}/g, (_, hex) => String.fromCodePoint(parseInt(hex, 16)))
   .replace(/\\([trn0])/g, (_, c) => ({ t: '\t', r: '\r', n: '\n', 0: '\0' })[c]);

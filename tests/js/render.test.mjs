@@ -8,7 +8,7 @@ import * as eb from '../../pkg/node/index.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Same reading of the fixtures as tests/diff.rs: one set of data for both layers. */
+/** Same reading of the fixtures as tests/all/diff.rs: one set of data for both layers. */
 function readDiffFixture(file) {
   const text = fs.readFileSync(file, 'utf8');
   const sections = {};

@@ -6,7 +6,7 @@
 //!
 //! Run with `--nocapture` to see the tally of recovered and differing blocks.
 
-mod parser_support;
+use crate::parser_support;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

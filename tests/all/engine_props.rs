@@ -2,8 +2,6 @@
 //! edit leaves the content byte for byte as it was, and an edit that applies
 //! was located at exactly one place.
 
-mod prop_support;
-
 use editblocks::engine::{apply_edits, apply_to_content, validate_edit, ApplyOptions, Matching};
 use editblocks::MemoryHost;
 use editblocks::{EditBlock, Format, Status};

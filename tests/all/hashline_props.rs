@@ -1,8 +1,6 @@
 //! Property: a random valid call on a random file applies when the file is
 //! as read, and never writes anything when any of its anchors is stale.
 
-mod prop_support;
-
 use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions};
 use editblocks::MemoryHost;
 use editblocks::Status;

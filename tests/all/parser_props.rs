@@ -4,12 +4,9 @@
 //! random chunkings, give exactly what `parse_edits` gives; and no input at
 //! all makes the parser panic.
 
-mod parser_support;
+use crate::parser_support;
 
-mod prop_support;
-
-#[path = "../src/wasm/parser_records.rs"]
-mod parser_records;
+use crate::parser_records;
 use editblocks::parser::{parse_edits, parse_spans, EditStream, ParseOptions, StreamEvent};
 use editblocks::Format;
 use parser_support::{check_events, fixtures};

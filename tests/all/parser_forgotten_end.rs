@@ -3,8 +3,7 @@
 //! the events of `EditStream::feed`, however the reply is chunked. The
 //! lines of the new block read again after the dropped one travel as text.
 
-#[path = "../src/wasm/parser_records.rs"]
-mod parser_records;
+use crate::parser_records;
 
 use editblocks::parser::{EditStream, ParseOptions, Section, StreamEvent};
 use editblocks::Format;

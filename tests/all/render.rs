@@ -7,8 +7,6 @@
 //! for reading; they are not part of the output). Run with
 //! `RENDER_BLESS=1` to rewrite the expected sections, then review the diff.
 
-mod prop_support;
-
 use std::fs;
 use std::path::Path;
 

@@ -3,8 +3,6 @@
 //! new line takes the offset of the old line it replaces; inserted lines
 //! take their neighbour's.
 
-mod prop_support;
-
 use editblocks::engine::{apply_to_content, ApplyOptions, Matching};
 use editblocks::{EditBlock, Format, Status};
 use proptest::prelude::*;

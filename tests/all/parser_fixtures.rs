@@ -1,10 +1,10 @@
 //! Every reply in `tests/fixtures/parser/*.md` against its `.json`: the
 //! blocks and discards, through `parse_edits` and through `EditStream` fed
 //! whole, one character at a time, split at every position, and in random
-//! chunks. `UPDATE_FIXTURES=1 cargo test --test parser_fixtures` writes the
+//! chunks. `UPDATE_FIXTURES=1 cargo test --test all parser_fixtures` writes the
 //! `.json` files for review.
 
-mod parser_support;
+use crate::parser_support;
 
 use editblocks::parser::{parse_edits, ParseOptions};
 use parser_support::*;

@@ -2,8 +2,7 @@
 //! the wrapper must keep while a patch streams, and how a patch operation's
 //! start reaches it. The replies are in `tests/fixtures/parser_keep/`.
 
-#[path = "../src/wasm/parser_records.rs"]
-mod parser_records;
+use crate::parser_records;
 
 use editblocks::parser::ParseOptions;
 use parser_records::{CompactStream, NONE, RECORD_JSON, RECORD_PATCH, RECORD_START};

@@ -3,13 +3,13 @@
 //! events and each block's final state), in any chunking; and properties:
 //! whatever the chunking, the events are the same and the final state of
 //! each block is what a one-shot `validate_edit` of the complete block says.
-//! `UPDATE_FIXTURES=1 cargo test --test preview` writes `expected.json` for review.
+//! `UPDATE_FIXTURES=1 cargo test --test all preview` writes `expected.json` for review.
 
-mod fixture_support;
+use crate::fixture_support;
 use fixture_support::{case_name, check_expected, read_case_text, read_text_tree, run_cases, same};
 
-mod parser_support;
-mod prop_support;
+use crate::parser_support;
+use crate::prop_support;
 
 use std::collections::BTreeMap;
 

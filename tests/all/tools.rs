@@ -1,8 +1,6 @@
 //! The tool-call API around the fixtures: options, result shape, schemas,
 //! retry context, status column and prompt.
 
-mod prop_support;
-
 use editblocks::tools::{
     apply_tool_calls, file_status, retry_context, system_prompt, system_prompt_for,
     tool_call_paths, tool_schemas, DiffMode, FileHistory, Local, Matching, NewlinePolicy,

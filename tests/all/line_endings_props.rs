@@ -1,7 +1,7 @@
 //! In a file with mixed line endings, every line an edit does not replace
 //! keeps its own bytes, its own ending included.
 
-mod prop_support;
+use crate::prop_support;
 
 use editblocks::engine::{apply_to_content, ApplyOptions};
 use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions};

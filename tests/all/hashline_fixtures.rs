@@ -4,17 +4,17 @@
 //! either `after/` (every file after the call) or `error.txt` (the exact
 //! refusal; the files must stay byte-for-byte as they were).
 //!
-//! `BLESS=1 cargo test --test hashline_fixtures` writes a missing `error.txt`
+//! `BLESS=1 cargo test --test all hashline_fixtures` writes a missing `error.txt`
 //! from the current output, for review.
 
-mod fixture_support;
+use crate::fixture_support;
 use fixture_support::read_tree;
 
+use crate::apply_support;
 use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions};
 use editblocks::MemoryHost;
 use editblocks::Status;
 use serde_json::Value;
-mod apply_support;
 
 use std::collections::BTreeMap;
 use std::fs;

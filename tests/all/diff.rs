@@ -5,8 +5,6 @@
 //! the sign is ` ` (context), `-` (removed) or `+` (added) and changed spans
 //! are wrapped in `⟦` `⟧`.
 
-mod prop_support;
-
 use std::fs;
 use std::path::Path;
 

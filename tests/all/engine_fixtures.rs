@@ -7,13 +7,13 @@
 //! - `expected.json`: the `ApplyResult` exactly, plus `staged` (what the host was asked to stage);
 //! - `README`: what the case checks, in a line.
 //!
-//! `BLESS=1 cargo test --test engine_fixtures` rewrites `expected.json` from
+//! `BLESS=1 cargo test --test all engine_fixtures` rewrites `expected.json` from
 //! the actual results (review the diff before committing).
 
-mod fixture_support;
+use crate::fixture_support;
 use fixture_support::{check_expected, run_cases};
 
-mod apply_support;
+use crate::apply_support;
 use apply_support::{apply_case, read_apply_case};
 
 use std::path::Path;

@@ -8,13 +8,13 @@
 //!
 //! Optional `<case>.expect.json`: `{ "matchedBy": [...], "options": {...} }`.
 //!
-//! `BLESS=1 cargo test --test tools_fixtures` writes the errors of refused
+//! `BLESS=1 cargo test --test all tools_fixtures` writes the errors of refused
 //! cases that have an `errors.txt` (to review, never to create outcomes).
 
-mod fixture_support;
+use crate::fixture_support;
 use fixture_support::read_tree;
 
-mod apply_support;
+use crate::apply_support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

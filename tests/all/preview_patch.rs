@@ -6,14 +6,14 @@
 //! states and files are the same; and the file the preview composed from
 //! the streamed lines just before an operation completes (located, or
 //! created) is the file the patch applier makes of the complete operation.
-//! `UPDATE_FIXTURES=1 cargo test --test preview_patch` writes `expected.json` for review.
+//! `UPDATE_FIXTURES=1 cargo test --test all preview_patch` writes `expected.json` for review.
 
-mod fixture_support;
+use crate::fixture_support;
 use fixture_support::{
     brief, case_name, check_expected, read_case_text, read_text_tree, run_cases, same,
 };
 
-mod parser_support;
+use crate::parser_support;
 
 use std::collections::BTreeMap;
 

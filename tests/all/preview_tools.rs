@@ -7,14 +7,14 @@
 //! anywhere), the events, final state and file are the same; the file the
 //! preview composed from the streamed text equals what the tool applier
 //! makes of the complete call; no input panics.
-//! `UPDATE_FIXTURES=1 cargo test --test preview_tools` writes `expected.json` for review.
+//! `UPDATE_FIXTURES=1 cargo test --test all preview_tools` writes `expected.json` for review.
 
-mod fixture_support;
+use crate::fixture_support;
 use fixture_support::{
     brief, case_name, check_expected, read_case_text, read_text_tree, run_cases, same,
 };
 
-mod parser_support;
+use crate::parser_support;
 
 use editblocks::preview::{PreviewState, ToolCallPreview};
 use parser_support::{chunkings, cut_at};

@@ -4,12 +4,10 @@
 //! `parse_edits`; the binding's span parse gives the same blocks; applying
 //! never panics, and a patch that fails leaves every file as it was.
 
-#[path = "prop_support/mod.rs"]
-mod prop_support;
+use crate::prop_support;
 
 // The binding's record sink, as the binding compiles it.
-#[path = "../src/wasm/parser_records.rs"]
-mod parser_records;
+use crate::parser_records;
 
 use editblocks::engine::{apply_edits, ApplyOptions};
 use editblocks::parser::{

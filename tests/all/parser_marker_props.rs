@@ -6,8 +6,7 @@
 //! Dividers and rules (`=======`, `───────`) alone are not counted: outside
 //! a block they are Markdown (a heading underline, a rule).
 
-mod parser_support;
-mod prop_support;
+use crate::parser_support;
 
 use editblocks::parser::{EditStream, ParseOptions, StreamEvent};
 use editblocks::Format;

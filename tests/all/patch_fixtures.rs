@@ -14,16 +14,16 @@
 //! blocks and discards of the one-shot parse. The same folders run through
 //! the npm package in `tests/js/patch.test.mjs`.
 //!
-//! `BLESS=1 cargo test --test patch_fixtures` rewrites `expected.json`
+//! `BLESS=1 cargo test --test all patch_fixtures` rewrites `expected.json`
 //! (review the diff before committing).
 
-mod fixture_support;
+use crate::fixture_support;
 use fixture_support::{check_expected, run_cases};
 
-mod apply_support;
+use crate::apply_support;
 use apply_support::{apply_case, read_apply_case};
 
-mod parser_support;
+use crate::parser_support;
 use parser_support::chunkings;
 
 use std::path::Path;
