@@ -482,6 +482,51 @@ pub(crate) fn nearest_lines<S: AsRef<str>>(
         .collect()
 }
 
+// The refusals of the tolerant matcher, in words.
+
+use super::tolerant::{MatchError, TolerantError};
+use super::Pass;
+
+impl std::fmt::Display for TolerantError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TolerantError::NotFound => write_not_found(f),
+            TolerantError::Ambiguous { pass, lines } => write_ambiguous(f, *pass, lines),
+        }
+    }
+}
+
+impl std::error::Error for TolerantError {}
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchError::NotFound => write_not_found(f),
+            MatchError::Ambiguous { pass, lines } => write_ambiguous(f, *pass, lines),
+            MatchError::CutShort { line } => write!(
+                f,
+                "the old text ends part-way through line {line} and the new text does not say where the rest of that line goes; quote the whole line"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+fn write_not_found(f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    f.write_str("the text was not found in the file")
+}
+
+fn write_ambiguous(f: &mut std::fmt::Formatter<'_>, pass: Pass, lines: &[u32]) -> std::fmt::Result {
+    write!(
+        f,
+        "the text matches {} places ({} pass) at lines {}; add surrounding lines to make it unique",
+        lines.len(),
+        pass.as_str(),
+        list_lines(lines)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -63,31 +63,6 @@ pub enum TolerantError {
     },
 }
 
-impl std::fmt::Display for TolerantError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TolerantError::NotFound => not_found(f),
-            TolerantError::Ambiguous { pass, lines } => ambiguous(f, *pass, lines),
-        }
-    }
-}
-
-impl std::error::Error for TolerantError {}
-
-fn not_found(f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-    f.write_str("the text was not found in the file")
-}
-
-fn ambiguous(f: &mut std::fmt::Formatter<'_>, pass: Pass, lines: &[u32]) -> std::fmt::Result {
-    write!(
-        f,
-        "the text matches {} places ({} pass) at lines {}; add surrounding lines to make it unique",
-        lines.len(),
-        pass.as_str(),
-        super::explain::list_lines(lines)
-    )
-}
-
 /// [`TolerantError`] with one more case, for callers that explain refusals
 /// ([`search`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,21 +83,6 @@ pub enum MatchError {
         line: u32,
     },
 }
-
-impl std::fmt::Display for MatchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            MatchError::NotFound => not_found(f),
-            MatchError::Ambiguous { pass, lines } => ambiguous(f, *pass, lines),
-            MatchError::CutShort { line } => write!(
-                f,
-                "the old text ends part-way through line {line} and the new text does not say where the rest of that line goes; quote the whole line"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for MatchError {}
 
 impl From<MatchError> for TolerantError {
     fn from(e: MatchError) -> TolerantError {

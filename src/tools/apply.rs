@@ -9,142 +9,19 @@ use super::anchored::{self, AnchorError, Region};
 use super::batch;
 use super::calls::{plan, CallKind, Planned, ToolCall};
 use super::ops::{AnchoredChange, Op, ProviderOp};
+use super::options::{fingerprint, HistoryUpdate, Matching, ToolOptions};
 use super::schema::SchemaApi;
+use super::state::{search_passes, spliced, unusable, FileState, Outcome};
 use crate::apply::{
-    abort_unit, fails, CommitOptions, FileChange, FilePlan, Loaded, Mode, Scope, Slot, Staged,
-    Unit, UnitResult, TOOL_CALLS_MODE,
+    abort_unit, fails, CommitOptions, FileChange, FilePlan, Mode, Scope, Slot, Staged, Unit,
+    UnitResult, TOOL_CALLS_MODE,
 };
 use crate::host::FileHost;
 use crate::locate::tolerant::{self as matching, MatchError};
-use crate::locate::{Pass as MatchPass, TOLERANT_PASSES};
+use crate::locate::Pass as MatchPass;
 use crate::path::confine;
 use crate::result::{Diagnostics, EditResult, ErrorKind, NearLine, Status};
 use crate::text::{Provenance, TextFile};
-
-/// How `edit_file` locates `old_string`: one meaning for every style
-/// ([`crate::apply::Matching`]); tool calls match a substring, tolerantly
-/// unless asked ([`crate::apply::TOOL_CALLS_MATCHING`]).
-pub use crate::apply::Matching;
-
-pub use crate::text::TrailingNewline as NewlinePolicy;
-
-/// Options of [`apply_tool_calls`] (`applyToolCalls(calls, host, options)`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct ToolOptions {
-    /// Check everything, write nothing; results say `validated`.
-    pub dry_run: bool,
-    /// Ask the host to stage the written files (e.g. `git add`).
-    pub stage: bool,
-    pub matching: Matching,
-    pub trailing_newline: NewlinePolicy,
-    /// Folders inside version-control metadata that may be written, named
-    /// exactly (`.git/info`); see [`crate::path::confine`].
-    pub allow_folders: Vec<String>,
-    /// Let a `create` (text editor) or `create_file` (apply_patch) replace an existing file.
-    pub overwrite: bool,
-    /// Cut `view` and `read` answers to this many characters (the text
-    /// editor tool's `max_characters`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_characters: Option<usize>,
-    /// Per file, what an edit session holds of it for `undo_edit` (see
-    /// [`FileHistory`]): only the texts this reply's undos may go back to.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub history: BTreeMap<String, FileHistory>,
-    /// Folder listings for `view` of a folder (path → entries), from the host's `listDir`.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub listings: BTreeMap<String, Vec<String>>,
-    /// The project root's absolute path as the model sees it (`nodeHost`'s
-    /// root by default in JavaScript): a call's absolute path inside it (a
-    /// file, or a shell call's `workdir`) is read from the root.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub project_dir: Option<String>,
-}
-
-impl Default for ToolOptions {
-    fn default() -> ToolOptions {
-        ToolOptions {
-            dry_run: false,
-            stage: crate::apply::STAGE_BY_DEFAULT,
-            matching: crate::apply::TOOL_CALLS_MATCHING,
-            trailing_newline: NewlinePolicy::default(),
-            allow_folders: Vec::new(),
-            overwrite: false,
-            max_characters: None,
-            history: BTreeMap::new(),
-            listings: BTreeMap::new(),
-            project_dir: None,
-        }
-    }
-}
-
-/// How many earlier versions of a file a session keeps for `undo_edit`.
-pub const HISTORY_DEPTH: usize = 20;
-
-/// What an edit session holds of one file, as a reply is given it.
-///
-/// A session keeps up to [`HISTORY_DEPTH`] earlier texts per file; a reply
-/// is given only the most recent ones it may go back to (one per
-/// `undo_edit` of that file: [`tool_undo_counts`]), so a session costs each
-/// call what it changes, not its whole history.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct FileHistory {
-    /// The most recent texts the file had before a change, oldest first
-    /// (`null`: the file did not exist). `undo_edit` goes back one step.
-    pub before: Vec<Option<String>>,
-    /// How many texts the session holds in all (`before` may be fewer).
-    pub depth: usize,
-    /// [`fingerprint`] of the file as the session's last change left it:
-    /// `undo_edit` refuses (`file-changed`) when the file holds something
-    /// else, rather than discard another writer's change. Absent: not checked.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub written: Option<String>,
-}
-
-/// How a reply changed a file's history, for the session to carry out:
-/// take `undone` texts off the end, add `pushed`, then drop `drop_oldest`
-/// from the start (the session keeps [`HISTORY_DEPTH`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct HistoryUpdate {
-    pub undone: usize,
-    /// The texts before each change the reply made, oldest first.
-    pub pushed: Vec<Option<String>>,
-    pub drop_oldest: usize,
-    /// [`fingerprint`] of the file as the reply left it.
-    pub written: String,
-}
-
-impl FileHistory {
-    /// Carries out `update` on a history that holds every text (as a Rust
-    /// caller keeps it; the JavaScript session does the same with its own).
-    pub fn apply(&mut self, update: HistoryUpdate) {
-        let kept = self.before.len().saturating_sub(update.undone);
-        self.before.truncate(kept);
-        self.before.extend(update.pushed);
-        let dropped = update.drop_oldest.min(self.before.len());
-        self.before.drain(..dropped);
-        self.depth = self.before.len();
-        self.written = Some(update.written);
-    }
-}
-
-/// A short fingerprint of a file's bytes (`None`: no file): its length and
-/// a 64-bit hash. It tells whether a file still holds what an edit session
-/// wrote; it is no defence against someone who crafts a collision, who
-/// could as well write the file after the check.
-pub fn fingerprint(bytes: Option<&[u8]>) -> String {
-    use std::hash::Hasher;
-    match bytes {
-        None => "none".to_string(),
-        Some(bytes) => {
-            let mut h = crate::apply::PathHasher::default();
-            h.write(bytes);
-            format!("{}:{:016x}", bytes.len(), h.finish())
-        }
-    }
-}
 
 /// The result of one change: one `write_file` call, one edit of a batched
 /// `edit_file`, one single `edit_file`, or one entry of `changes`.
@@ -301,329 +178,6 @@ pub fn tool_view_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String>
         }
     }
     paths
-}
-
-/// A file as the reply has left it so far.
-pub(super) struct FileState {
-    pub(super) original: Option<Vec<u8>>,
-    pub(super) text: TextFile,
-    pub(super) final_newline: bool,
-    /// The LF body now; `None` while the file does not exist.
-    pub(super) body: Option<String>,
-    /// Which bytes of `body` are the file's own (so kept lines keep their endings).
-    pub(super) provenance: Provenance,
-    /// Why it cannot be edited (binary, not UTF-8, unreadable).
-    pub(super) unusable: Option<(ErrorKind, String)>,
-    pub(super) touched: bool,
-    /// The session's most recent earlier texts of this file given to the
-    /// reply, then those of the reply's own changes (for `undo_edit`).
-    pub(super) history: Vec<Option<String>>,
-    /// How many texts the session holds for this file in all.
-    history_depth: usize,
-    /// How many texts of the session `history` started with.
-    history_given: usize,
-    /// How many of those are still in `history` (the rest were undone).
-    history_kept: usize,
-    history_changed: bool,
-    /// The file did not hold what the session last wrote when it was read
-    /// (another writer changed it): going back to the session's texts would
-    /// discard that change.
-    history_stale: bool,
-    /// The body as the last change with a history entry (or undo) left it,
-    /// as [`FileState::body_key`]: a change made since without one (another
-    /// tool's) would be discarded by `undo_edit`.
-    undo_tip: Option<u64>,
-}
-
-impl FileState {
-    /// A path that is no file (the project root, for a folder listing).
-    fn load_missing() -> FileState {
-        FileState {
-            original: None,
-            text: TextFile::new_file(),
-            final_newline: true,
-            body: None,
-            provenance: Provenance::default(),
-            unusable: None,
-            touched: false,
-            history: Vec::new(),
-            history_depth: 0,
-            history_given: 0,
-            history_kept: 0,
-            history_changed: false,
-            history_stale: false,
-            undo_tip: None,
-        }
-    }
-
-    /// The file as the transaction read it (`original`: its bytes).
-    fn open(loaded: Loaded, original: Option<&[u8]>) -> FileState {
-        let empty = |unusable| FileState {
-            unusable,
-            ..FileState::load_missing()
-        };
-        let original = original.map(<[u8]>::to_vec);
-        match loaded {
-            Loaded::Missing => empty(None),
-            Loaded::Text(text) => FileState {
-                final_newline: text.has_final_newline(),
-                body: Some(text.body.clone()),
-                provenance: Provenance::original(text.body.len()),
-                text: std::rc::Rc::unwrap_or_clone(text),
-                original,
-                ..FileState::load_missing()
-            },
-            Loaded::Unusable(u) => {
-                let host = u.host_message.clone().unwrap_or_default();
-                let why = match u.kind {
-                    ErrorKind::PathEscape => format!("the host refused it ({host}); nothing outside the project root is read or written"),
-                    ErrorKind::Binary => "it is a binary file (it has a NUL byte), so it is not edited as text".into(),
-                    ErrorKind::Encoding => "it is not valid UTF-8 text, so it is not edited".into(),
-                    _ => format!("the host could not read it ({host})"),
-                };
-                FileState {
-                    original,
-                    ..empty(Some((u.kind, why)))
-                }
-            }
-        }
-    }
-
-    /// Text from the model as the body sees it: CRLF read as LF, whatever
-    /// the file's convention (which is applied again when the file is written).
-    pub(super) fn normalise(&self, text: &str) -> String {
-        crate::text::to_lf(text).into_owned()
-    }
-
-    /// The file's text as it would be written now (`None`: it does not exist).
-    fn encoded(&self, policy: NewlinePolicy) -> Option<String> {
-        let body = self.body.as_ref()?;
-        Some(if body.is_empty() {
-            String::new()
-        } else {
-            self.text.encode(body, self.final_newline, policy)
-        })
-    }
-
-    /// Takes the session's history of this file: the file is as the
-    /// session left it when its bytes have the fingerprint the session
-    /// recorded (or none was recorded).
-    fn take_history(&mut self, given: Option<&FileHistory>) {
-        let Some(given) = given else { return };
-        self.history = given.before.clone();
-        self.history_given = self.history.len();
-        self.history_kept = self.history.len();
-        self.history_depth = given.depth.max(self.history.len());
-        self.history_stale = given
-            .written
-            .as_ref()
-            .is_some_and(|written| *written != fingerprint(self.original.as_deref()));
-        self.undo_tip = (!self.history.is_empty()).then(|| self.body_key());
-    }
-
-    /// Why `undo_edit` must not go back one step now, if it must not.
-    fn undo_refusal(&self) -> Option<&'static str> {
-        // The last text is one of the session's (not of this reply's changes).
-        let from_session = self.history.len() <= self.history_kept;
-        if (from_session && self.history_stale) || self.undo_tip != Some(self.body_key()) {
-            Some("changed after the last edit made through this edit session (another writer changed it), so undo_edit would discard that change; nothing was undone. View the file and change it with str_replace or insert.")
-        } else {
-            None
-        }
-    }
-
-    /// A hash of the body as it is now (and whether it ends with a newline).
-    fn body_key(&self) -> u64 {
-        use std::hash::Hasher;
-        let mut h = crate::apply::PathHasher::default();
-        match &self.body {
-            None => h.write_u8(0),
-            Some(body) => {
-                h.write(body.as_bytes());
-                h.write_u8(1 + u8::from(self.final_newline));
-            }
-        }
-        h.finish()
-    }
-
-    /// Records the text before a change that `undo_edit` can go back to.
-    fn push_history(&mut self, before: Option<String>) {
-        self.history.push(before);
-        self.history_changed = true;
-        self.undo_tip = Some(self.body_key());
-    }
-
-    /// How this reply changed the history, for the session; hands over
-    /// the texts of the reply's own changes.
-    fn take_history_update(&mut self) -> HistoryUpdate {
-        let undone = self.history_given - self.history_kept;
-        // The session's texts that stay (the given ones are its most recent).
-        let mut left = self.history_depth - undone;
-        // Those of a file another writer changed lead back to before that
-        // change: they are dropped once the reply has changes of its own.
-        let stale = if self.history_stale { left } else { 0 };
-        left -= stale;
-        let pushed = self
-            .history
-            .split_off(self.history_kept.min(self.history.len()));
-        let too_many = (left + pushed.len()).saturating_sub(HISTORY_DEPTH);
-        // Texts that would be dropped at once are not sent.
-        let skip = too_many.saturating_sub(left).min(pushed.len());
-        HistoryUpdate {
-            undone,
-            pushed: pushed.into_iter().skip(skip).collect(),
-            drop_oldest: stale + too_many - skip,
-            written: String::new(),
-        }
-    }
-
-    /// Goes back to a text from the history (`None`: the file did not exist).
-    fn restore(&mut self, text: Option<&str>) {
-        match text {
-            None => self.body = None,
-            Some(text) => {
-                let file = TextFile::from_text(text);
-                self.final_newline = file.has_final_newline();
-                self.provenance = Provenance::original(file.body.len());
-                self.body = Some(file.body.clone());
-                self.text = file;
-            }
-        }
-        self.touched = true;
-    }
-
-    /// Replaces the body with `next`, an edit of the current one: the common
-    /// start and end stay the file's own bytes (their lines keep their own
-    /// endings), the part between counts as written.
-    pub(super) fn set_edited_body(&mut self, next: String) {
-        match self.body.as_deref() {
-            Some(current) => {
-                let prefix = current
-                    .bytes()
-                    .zip(next.bytes())
-                    .take_while(|(a, b)| a == b)
-                    .count();
-                let max_suffix = current.len().min(next.len()) - prefix;
-                let suffix = current
-                    .bytes()
-                    .rev()
-                    .zip(next.bytes().rev())
-                    .take(max_suffix)
-                    .take_while(|(a, b)| a == b)
-                    .count();
-                let (end, new_len) = (current.len() - suffix, next.len() - prefix - suffix);
-                if prefix < end || new_len > 0 {
-                    self.provenance.replace(&[(prefix, end, new_len)]);
-                }
-            }
-            None => self.provenance = Provenance::written(next.len()),
-        }
-        self.body = Some(next);
-    }
-}
-
-#[cfg(test)]
-impl FileState {
-    /// A file read from `bytes`, as a transaction opens it.
-    pub(super) fn read(bytes: &[u8]) -> FileState {
-        let text = TextFile::decode(bytes).expect("test files are text");
-        FileState::open(Loaded::Text(std::rc::Rc::new(text)), Some(bytes))
-    }
-
-    /// The bytes it would write now.
-    pub(super) fn written(&self) -> Option<String> {
-        self.encoded(NewlinePolicy::Preserve)
-    }
-}
-
-/// A change's outcome while the reply is being worked through.
-#[cfg_attr(test, derive(Debug, PartialEq))]
-pub(super) struct Outcome {
-    pub(super) status: Status,
-    kind: Option<ErrorKind>,
-    reason: Option<String>,
-    line: Option<u32>,
-    matched_by: Option<MatchPass>,
-    diagnostics: Option<Diagnostics>,
-    /// What was assumed to place it (`unescaped`).
-    assumed: Vec<String>,
-    /// The tool's answer on success.
-    said: Option<String>,
-    /// Only read the file (a view): stands even when the reply is not written.
-    read_only: bool,
-    /// Added to the model's answer (not to `reason`): the lines to copy.
-    pub(super) retry: Option<String>,
-}
-
-impl Outcome {
-    pub(super) fn ok(line: Option<u32>, matched_by: Option<MatchPass>) -> Outcome {
-        Outcome {
-            status: Status::Applied,
-            kind: None,
-            reason: None,
-            line,
-            matched_by,
-            diagnostics: None,
-            assumed: Vec::new(),
-            said: None,
-            read_only: false,
-            retry: None,
-        }
-    }
-    pub(super) fn fail(kind: ErrorKind, reason: String) -> Outcome {
-        Outcome {
-            status: crate::apply::refusal_status(kind),
-            kind: Some(kind),
-            reason: Some(reason),
-            ..Outcome::ok(None, None)
-        }
-    }
-    fn skip(kind: ErrorKind, reason: String) -> Outcome {
-        Outcome {
-            status: Status::Skipped,
-            ..Outcome::fail(kind, reason)
-        }
-    }
-    pub(super) fn at(mut self, line: Option<u32>) -> Outcome {
-        self.line = line;
-        self
-    }
-    pub(super) fn with(mut self, diagnostics: Diagnostics) -> Outcome {
-        self.diagnostics = Some(diagnostics);
-        self
-    }
-    pub(super) fn say(mut self, text: String) -> Outcome {
-        self.said = Some(text);
-        self
-    }
-    /// The file's current lines near what `wanted` meant, for the model to copy.
-    pub(super) fn copy_from(mut self, body: &str, wanted: &str) -> Outcome {
-        let (mut block, _) = super::provider::current_lines(body, wanted);
-        if block.is_empty() {
-            // Nothing alike: the lines where the change was aimed, if known.
-            if let Some(line) = self.line {
-                block = super::provider::around(body, line as usize, 3);
-            }
-        }
-        if !block.is_empty() {
-            self.retry = Some(format!("The file's current lines there (copy from them, without the line numbers):\n{block}"));
-        }
-        self
-    }
-    /// The places an ambiguous text matched, for the model to choose from.
-    fn candidates(mut self, body: &str, lines: &[u32]) -> Outcome {
-        if !lines.is_empty() {
-            self.retry = Some(format!(
-                "The candidates (add lines that tell yours apart):\n{}",
-                super::provider::candidates(body, lines)
-            ));
-        }
-        self
-    }
-    pub(super) fn read_only(mut self) -> Outcome {
-        self.read_only = true;
-        self
-    }
 }
 
 /// Records one change's result: path, change index, old and new text, outcome.
@@ -933,7 +487,7 @@ pub fn apply_tool_calls(
                             None => format!("{path} did not exist before that edit, so it is deleted."),
                             Some(body) => {
                                 let lines: Vec<&str> = body.split_terminator('\n').collect();
-                                let shown = super::provider::numbered(&lines, 1);
+                                let shown = super::excerpt::numbered(&lines, 1);
                                 let shown = match options.max_characters {
                                     Some(max) if shown.chars().count() > max => format!("{}\n<response clipped>", shown.chars().take(max).collect::<String>()),
                                     _ => shown,
@@ -1254,25 +808,10 @@ fn default_output(r: &ToolChangeResult) -> String {
     }
 }
 
-/// A file the host could not give: refused as leading outside the root
-/// (`skipped`, like a path the core refuses), or unreadable (`failed`),
-/// by the one rule ([`crate::apply::refusal_status`]).
-pub(super) fn unusable(kind: ErrorKind, why: String) -> Outcome {
-    Outcome::fail(kind, why)
-}
-
 /// How many runs of edits one call may give the one-pass placer: each
 /// costs a pass over its file, and a run ends early only where an edit
 /// needs the text an earlier one wrote.
 const MAX_PLACED_RUNS: usize = 8;
-
-/// The passes [`replace`] searches with in each matching mode.
-pub(super) fn search_passes(mode: Matching) -> &'static [MatchPass] {
-    match mode {
-        Matching::Tolerant => &TOLERANT_PASSES,
-        Matching::Exact => &[MatchPass::Substring],
-    }
-}
 
 pub(super) fn replace(
     state: &mut FileState,
@@ -1435,7 +974,7 @@ pub(super) fn replace(
                     "old_string is not unique ({places}); include more surrounding lines so it matches one place only, or set replace_all to change every occurrence."
                 )
             };
-            let shown = super::provider::candidates(body, &lines);
+            let shown = super::excerpt::candidates(body, &lines);
             let mut outcome = Outcome::fail(ErrorKind::Ambiguous, reason)
                 .at(lines.first().copied())
                 .with(Diagnostics {
@@ -1625,20 +1164,6 @@ fn modify(state: &mut FileState, changes: &[Result<AnchoredChange, String>]) -> 
         state.body = Some(next);
     }
     outcomes
-}
-
-/// `body` with each match's span replaced by its replacement (the matches
-/// in order, not overlapping); `extra` is a hint for the new length.
-pub(super) fn spliced(body: &str, matches: &[matching::TolerantMatch], extra: usize) -> String {
-    let mut next = String::with_capacity(body.len() + extra);
-    let mut at = 0;
-    for m in matches {
-        next.push_str(&body[at..m.start]);
-        next.push_str(&m.replacement);
-        at = m.end;
-    }
-    next.push_str(&body[at..]);
-    next
 }
 
 #[cfg(test)]

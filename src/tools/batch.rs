@@ -19,9 +19,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::apply::{search_passes, FileState, Outcome};
 use super::calls::Planned;
 use super::ops::Op;
+use super::state::{search_passes, FileState, Outcome};
 use crate::apply::Matching;
 use crate::locate::tolerant::{line_window, literal_match_in};
 use crate::locate::Pass;

@@ -30,22 +30,27 @@ mod apply;
 mod batch;
 pub(crate) use batch::{place_for_preview, PreviewPlaced, MIN_EDITS as MIN_RUN_EDITS};
 pub(crate) mod calls;
+mod excerpt;
 pub(crate) mod ops;
+mod options;
 pub(crate) mod patch_call;
 mod provider;
 mod schema;
 pub(crate) mod shell_call;
+mod state;
 mod status;
 pub(crate) mod strict;
 
 pub use apply::{
-    apply_tool_calls, fingerprint, tool_call_paths, tool_undo_counts, tool_view_paths, CallResult,
-    FileHistory, HistoryUpdate, Matching, NewlinePolicy, ToolApplyResult, ToolChangeResult,
-    ToolOptions, HISTORY_DEPTH,
+    apply_tool_calls, tool_call_paths, tool_undo_counts, tool_view_paths, CallResult,
+    ToolApplyResult, ToolChangeResult,
 };
 pub use calls::{CallKind, ToolCall};
+pub use excerpt::numbered;
 pub use ops::AnchoredChange;
-pub use provider::numbered;
+pub use options::{
+    fingerprint, FileHistory, HistoryUpdate, Matching, NewlinePolicy, ToolOptions, HISTORY_DEPTH,
+};
 pub use schema::{
     tool_defs, tool_schemas, tool_schemas_for, tool_schemas_json, DiffMode, SchemaApi, ToolDef,
 };

@@ -9,50 +9,19 @@
 //! try: the current lines to copy for a mismatch, the candidates for an
 //! ambiguity, the right command for a misuse.
 
-use super::apply::{FileState, Outcome, ToolOptions};
+use super::excerpt::{around, candidates, current_lines, numbered};
 use super::ops::{ProviderOp, Voice};
+use super::options::{Matching, ToolOptions};
+use super::state::{spliced, FileState, Outcome};
 use crate::hashline;
 use crate::locate::tolerant::{self as matching, MatchError};
 use crate::locate::{Pass as MatchPass, TOLERANT_PASSES};
-use crate::result::{Diagnostics, ErrorKind, NearLine, Status};
+use crate::result::{Diagnostics, ErrorKind, Status};
 
 /// Longest text of the model's own quoted back in a message.
 const QUOTE_MAX: usize = 300;
 /// Longest view when the caller sets no `maxCharacters`.
 const VIEW_MAX: usize = 100_000;
-
-/// Lines as `cat -n` shows them: the 1-based number right-aligned in six
-/// columns, a tab, the line.
-pub fn numbered(lines: &[&str], first_number: usize) -> String {
-    let mut out = String::new();
-    for (i, line) in lines.iter().enumerate() {
-        out.push_str(&format!("{:>6}\t{}\n", first_number + i, line));
-    }
-    out
-}
-
-/// Lines `center - radius ..= center + radius` (1-based, clamped), numbered.
-pub(super) fn around(body: &str, center: usize, radius: usize) -> String {
-    let lines: Vec<&str> = crate::text::body_lines(body);
-    if lines.is_empty() {
-        return String::new();
-    }
-    let first = center.saturating_sub(radius).max(1);
-    let last = (center + radius).min(lines.len());
-    if first > last {
-        return String::new();
-    }
-    // A snippet shows lines to read or copy; a huge line (minified code, data)
-    // is cut with its length named, so one answer never carries megabytes.
-    let shown: Vec<std::borrow::Cow<str>> = lines[first - 1..last]
-        .iter()
-        .map(|l| crate::result::clip(l, SNIPPET_LINE_MAX))
-        .collect();
-    numbered(&shown.iter().map(|l| l.as_ref()).collect::<Vec<_>>(), first)
-}
-
-/// The longest line a snippet quotes whole.
-const SNIPPET_LINE_MAX: usize = 1_000;
 
 fn quoted(text: &str) -> String {
     if text.chars().count() > QUOTE_MAX {
@@ -91,7 +60,7 @@ fn unusable(state: &FileState) -> Option<Outcome> {
     state
         .unusable
         .as_ref()
-        .map(|(kind, why)| super::apply::unusable(*kind, format!("{why}.")))
+        .map(|(kind, why)| super::state::unusable(*kind, format!("{why}.")))
 }
 
 /// Why `state` cannot be written to, when it cannot.
@@ -256,30 +225,6 @@ fn write_whole(state: &mut FileState, content: &str, path: &str) -> Outcome {
     Outcome::ok(Some(1), None).say(said)
 }
 
-/// The lines of `body` nearest to `wanted`, numbered, as a block to copy.
-pub(super) fn current_lines(body: &str, wanted: &str) -> (String, Vec<NearLine>) {
-    let probe = wanted
-        .split('\n')
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or(wanted);
-    let near: Vec<NearLine> = crate::locate::explain::nearest_in_body(body, probe);
-    let Some(best) = near.first() else {
-        return (String::new(), near);
-    };
-    let span = wanted.split('\n').count().max(1);
-    let block = around(body, best.line as usize + span / 2, span / 2 + 2);
-    (block, near)
-}
-
-pub(super) fn candidates(body: &str, lines: &[u32]) -> String {
-    lines
-        .iter()
-        .take(5)
-        .map(|&l| around(body, l as usize, 1))
-        .collect::<Vec<_>>()
-        .join("   ...\n")
-}
-
 #[allow(clippy::too_many_arguments)]
 fn replace(
     state: &mut FileState,
@@ -323,7 +268,7 @@ fn replace(
     }
     // Anthropic's tool is exact by definition; Gemini's replace follows the caller's matching.
     let passes: &[MatchPass] = match (voice, options.matching) {
-        (Voice::Gemini, super::apply::Matching::Tolerant) => &TOLERANT_PASSES,
+        (Voice::Gemini, Matching::Tolerant) => &TOLERANT_PASSES,
         _ => &[MatchPass::Substring],
     };
     let found = matching::search(&body, &old, &new, passes, expected > 1);
@@ -332,7 +277,7 @@ fn replace(
         Ok(matches) if matches.len() == expected || expected == 1 => {
             let line = matches.first().map(|m| matching::line_of(&body, m.start)).unwrap_or(1);
             let pass = matches.first().map(|m| m.pass);
-            let next = super::apply::spliced(&body, &matches, new.len());
+            let next = spliced(&body, &matches, new.len());
             let said = match voice {
                 Voice::Gemini => format!("Successfully modified file: {path} ({} replacement{}).", matches.len(), plural(matches.len())),
                 _ => {
