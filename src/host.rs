@@ -72,14 +72,14 @@ pub struct MemoryHost {
     /// path the run did not plan for can never be mistaken for a new file.
     /// (A snapshot lent in order, [`MemoryHost::lend_snapshot`], keeps its
     /// paths with their files instead.)
-    pub snapshot_of: Option<crate::apply::PathSet>,
+    pub snapshot_of: Option<crate::path::PathSet>,
     /// Files lent from one buffer ([`MemoryHost::lend`]): each path's bytes
     /// are a range of `lent_bytes`, copied only when read. Once a host has
     /// lent files (a snapshot), what it writes is held here too, as the
     /// write recorded in `ops`, not copied a second time into `files`. A
     /// path in `files` is read from there. Hashed as the transaction
     /// hashes paths: each is looked up when read and when written.
-    lent: crate::apply::PathMap<Lent>,
+    lent: crate::path::PathMap<Lent>,
     lent_bytes: Vec<u8>,
     /// Whether [`MemoryHost::lend`] was called: writes are then held in `lent`.
     lending: bool,
@@ -161,7 +161,7 @@ impl MemoryHost {
         in_order: bool,
     ) -> Result<(), HostError> {
         let files = files.into_iter();
-        let mut lent = crate::apply::PathMap::default();
+        let mut lent = crate::path::PathMap::default();
         lent.reserve(files.size_hint().0);
         for (position, (path, range)) in files.enumerate() {
             let held = match range {

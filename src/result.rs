@@ -451,7 +451,7 @@ pub struct ApplyResult {
     /// Each file the call changed (or, in a dry run, would change): its
     /// content before and after, in first-changed order.
     #[serde(default)]
-    pub file_changes: Vec<crate::apply::FileChange>,
+    pub file_changes: Vec<FileChange>,
     /// The blocks of a reply that were dropped while it was read (a block
     /// cut short, a path that names no file, a patch without its headers):
     /// nothing of them was applied, and each says why.
@@ -711,4 +711,22 @@ mod clip_tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
     }
+}
+
+/// One file's content before and after a call: what a UI shows for
+/// accept/reject, or hands to an editor's own edit and undo machinery.
+///
+/// `before: None` means the file is created, `after: None` that it is
+/// deleted. Both are the full text as it is (or would be) on disk: line
+/// endings, BOM and final newline included.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileChange {
+    pub path: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    /// The path the file was moved from (a rename); `before` is then that
+    /// file's content, and the old path no longer exists afterwards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved_from: Option<String>,
 }

@@ -939,6 +939,30 @@ impl TextFile {
     }
 }
 
+/// [`str::trim`], with ASCII whitespace stripped byte by byte (the usual
+/// case); a non-ASCII character at either end goes through `str::trim`.
+/// Every line of a reply is trimmed at least once, by the parser and the
+/// patch grammars.
+#[inline(always)]
+pub(crate) fn trim_line(line: &str) -> &str {
+    let ws = |b: u8| b == b' ' || (0x09..=0x0D).contains(&b);
+    let bytes = line.as_bytes();
+    let mut start = 0;
+    while start < bytes.len() && ws(bytes[start]) {
+        start += 1;
+    }
+    let mut end = bytes.len();
+    while end > start && ws(bytes[end - 1]) {
+        end -= 1;
+    }
+    // Only ASCII bytes were skipped, so both ends are character boundaries.
+    let mid = line.get(start..end).unwrap_or(line);
+    match (mid.as_bytes().first(), mid.as_bytes().last()) {
+        (Some(&a), Some(&b)) if a >= 0x80 || b >= 0x80 => mid.trim(),
+        _ => mid,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -151,29 +151,8 @@ pub(crate) use crate::text::strip_line_end as line_content;
 /// reply text read it from here rather than writing the rule again.
 pub const LINE_END_PATTERN: &str = "\r+(?=\n|$)";
 
-/// [`str::trim`], with ASCII whitespace stripped byte by byte (the usual
-/// case); a non-ASCII character at either end goes through `str::trim`.
-/// Every line of a reply is trimmed at least once: the patch grammars use
-/// it too.
-#[inline(always)]
-pub(crate) fn trim(line: &str) -> &str {
-    let ws = |b: u8| b == b' ' || (0x09..=0x0D).contains(&b);
-    let bytes = line.as_bytes();
-    let mut start = 0;
-    while start < bytes.len() && ws(bytes[start]) {
-        start += 1;
-    }
-    let mut end = bytes.len();
-    while end > start && ws(bytes[end - 1]) {
-        end -= 1;
-    }
-    // Only ASCII bytes were skipped, so both ends are character boundaries.
-    let mid = line.get(start..end).unwrap_or(line);
-    match (mid.as_bytes().first(), mid.as_bytes().last()) {
-        (Some(&a), Some(&b)) if a >= 0x80 || b >= 0x80 => mid.trim(),
-        _ => mid,
-    }
-}
+/// The line trim every reader uses ([`crate::text::trim_line`]).
+pub(crate) use crate::text::trim_line as trim;
 
 /// Which formats to look for; empty means all of them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -22,7 +22,7 @@ use super::{
     PatchOp, PendingLines, Sides,
 };
 use crate::block::Format;
-use crate::parser::trim;
+use crate::text::trim_line as trim;
 
 const FORMAT: Format = Format::ApplyPatch;
 
