@@ -124,17 +124,18 @@
 //!   `path_line.rs`: the path rules, `prompt.rs`: the system prompts.
 //! * The patch grammars the stream feeds live in [`crate::patch`].
 
+mod events;
 mod markers;
 mod path_line;
 mod prompt;
 mod sink;
 mod stream;
 
-pub use sink::{AnySink, BlockSink, CompleteBlock, EventSink, Mark, PathAt, Sink, SpanSink};
-pub use stream::{
-    assumed_names, BlockSpans, EditStream, Grammar, GrammarCore, PendingBlock, PendingSection,
-    Section, StreamEvent, ASSUMED,
+pub use events::{
+    assumed_names, BlockSpans, PendingBlock, PendingSection, Section, StreamEvent, ASSUMED,
 };
+pub use sink::{AnySink, BlockSink, CompleteBlock, EventSink, Mark, PathAt, Sink, SpanSink};
+pub use stream::{EditStream, Grammar, GrammarCore};
 
 use crate::block::{EditBlock, Format};
 pub(crate) use markers::{classify, Marker};

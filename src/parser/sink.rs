@@ -7,7 +7,7 @@
 //! ([`parse_spans`](super::parse_spans)). A binding adds its own (the
 //! JavaScript binding's numeric records live in `src/wasm/`).
 
-use super::stream::{assumed_names, BlockSpans, Section, StreamEvent};
+use super::events::{assumed_names, BlockSpans, Section, StreamEvent};
 use crate::block::{EditBlock, Format};
 
 /// Where a block's path came from, for a sink that points into the reply.
