@@ -42,6 +42,7 @@ pub mod tools;
 
 // Shared by every stage; their types are exported at the crate root.
 mod block;
+mod edits;
 mod host;
 mod path;
 mod prompts;
@@ -57,6 +58,7 @@ extern crate self as editblocks;
 
 pub use apply::FileChange;
 pub use block::{EditBlock, Format};
+pub use edits::{apply_edits, apply_reply, required_paths};
 pub use host::{FileHost, HostError, HostOp, MemoryHost};
 pub use path::{
     check_allow_folder, confine, is_vcs_folder_name, normalize_path, PathError, MAX_PATH_COMPONENTS,

@@ -3,9 +3,8 @@
 //! not apply leaves the content unchanged.
 #![no_main]
 
-use editblocks::engine::{
-    apply_edits, apply_to_content, validate_edit, ApplyOptions, Matching, Mode, NewlinePolicy,
-};
+use editblocks::apply_edits;
+use editblocks::engine::{apply_to_content, validate_edit, ApplyOptions, Matching, Mode, NewlinePolicy};
 use editblocks::MemoryHost;
 use editblocks::parser::{parse_edits, ParseOptions};
 use editblocks::Status;

@@ -9,7 +9,8 @@
 //! adds the unique-only passes of [`crate::locate`].
 //!
 //! ```
-//! use editblocks::engine::{apply_edits, ApplyOptions};
+//! use editblocks::apply_edits;
+//! use editblocks::engine::ApplyOptions;
 //! use editblocks::MemoryHost;
 //! use editblocks::{EditBlock, Format, Status};
 //!
@@ -594,33 +595,20 @@ pub(crate) fn confined_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<O
         .collect()
 }
 
-/// The normalised, confined paths `apply_edits` will read, in first-use
-/// order. Refused paths and files that are not in context are never listed.
-pub fn required_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> {
-    let confined = confined_paths(blocks, opts);
-    required_paths_of(blocks, &confined, opts)
-        .into_iter()
-        .map(Cow::into_owned)
-        .collect()
-}
-
 /// A set of paths borrowed or owned, hashed as the transaction hashes paths.
 pub(crate) type CowPathSet<'a> = std::collections::HashSet<
     Cow<'a, str>,
     std::hash::BuildHasherDefault<crate::apply::PathHasher>,
 >;
 
-/// [`required_paths`] with each block's path already confined
-/// ([`confined_paths`]), borrowed from them where it can be (a plan works
-/// the list out again for each run rather than keeping a copy).
-pub(crate) fn required_paths_of<'a>(
+/// The paths a reply of text blocks reads (see [`crate::required_paths`]),
+/// each block's path already confined ([`confined_paths`]), borrowed from
+/// them where it can be.
+pub(crate) fn text_paths_of<'a>(
     blocks: &[EditBlock],
     confined: &'a [Option<String>],
     opts: &ApplyOptions,
 ) -> Vec<Cow<'a, str>> {
-    if blocks.iter().any(|b| b.patch.is_some()) {
-        return crate::patch::apply::patch_paths_of(blocks, confined, opts);
-    }
     let context = normalized_context(opts);
     let mut paths: Vec<Cow<'a, str>> = Vec::new();
     // Found by hash: a reply of thousands of blocks must not compare each
@@ -660,50 +648,8 @@ pub(crate) fn parse_options(opts: &ApplyOptions) -> crate::parser::ParseOptions 
     }
 }
 
-/// Parses `reply` and applies its blocks; shell suggestions and the retry
-/// prompt are filled in from the reply, and the blocks dropped while it
-/// was read are listed in `discarded`.
-pub fn apply_reply(reply: &str, host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
-    // Blocks that are only applied: a patch's operations leave out the
-    // texts only renderers read (the same result, fewer copies).
-    let (blocks, discarded) = crate::parser::parse_edits_to_apply(reply, &parse_options(opts));
-    let mut result = apply_edits(&blocks, host, opts);
-    result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
-    result.discarded = discarded;
-    result
-}
-
-/// Validates and applies `blocks` through `host`.
-///
-/// Every path is normalised and confined first; a refused path is never read.
-/// Files are read once, edited in memory (each edit sees the earlier ones)
-/// and written once at the end, then staged when `opts.stage` is set.
-pub fn apply_edits(
-    blocks: &[EditBlock],
-    host: &mut dyn FileHost,
-    opts: &ApplyOptions,
-) -> ApplyResult {
-    apply_edits_with(blocks, &confined_paths(blocks, opts), host, opts)
-}
-
-/// [`apply_edits`] with each block's path already confined
-/// ([`confined_paths`]; the patch transaction uses them).
-pub(crate) fn apply_edits_with(
-    blocks: &[EditBlock],
-    confined: &[Option<String>],
-    host: &mut dyn FileHost,
-    opts: &ApplyOptions,
-) -> ApplyResult {
-    // Patches (`apply-patch`, `unified-diff`) go through their transaction,
-    // which takes the other formats' blocks of the same reply along.
-    if blocks.iter().any(|b| b.patch.is_some()) {
-        return crate::patch::apply::apply_patch_edits_with(blocks, confined, host, opts);
-    }
-    apply_text_edits(blocks, confined, host, opts)
-}
-
-/// [`apply_edits`] for a reply with no patch block.
-fn apply_text_edits(
+/// Applies a reply with no patch block (see [`crate::apply_edits`]).
+pub(crate) fn apply_text_edits(
     blocks: &[EditBlock],
     confined: &[Option<String>],
     host: &mut dyn FileHost,

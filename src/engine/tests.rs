@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::host::{HostOp, MemoryHost};
+use crate::{apply_edits, required_paths};
 
 fn block(
     format: Format,

@@ -178,7 +178,7 @@ pub fn parse_edits(text: &str, options: &ParseOptions) -> Vec<EditBlock> {
 /// the reply holds that was dropped, with its reason: nothing of it is
 /// applied, and the result says so (`ApplyResult::discarded`).
 // Used by the wasm binding (src/wasm/engine.rs `read_input`) and
-// `engine::apply_reply`.
+// `apply_reply` (src/edits.rs).
 pub(crate) fn parse_edits_to_apply(
     text: &str,
     options: &ParseOptions,

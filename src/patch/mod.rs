@@ -419,7 +419,8 @@ mod tests {
     #[cfg(feature = "full")]
     fn blocks_to_apply_apply_as_the_full_blocks() {
         use super::fixture_support::read_tree;
-        use crate::engine::{apply_edits, ApplyOptions};
+        use crate::apply_edits;
+        use crate::engine::ApplyOptions;
         use crate::parser::{parse_edits, parse_edits_to_apply, ParseOptions};
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/patch");
         let mut cases = 0;

@@ -121,7 +121,7 @@ impl ApplyPlan {
     /// The paths to read, in order: the same list for `pathsJson` and
     /// every run (worked out again rather than kept: no copy of each path).
     fn paths(&self) -> Vec<std::borrow::Cow<'_, str>> {
-        engine::required_paths_of(&self.blocks, &self.confined, &self.options)
+        crate::edits::required_paths_of(&self.blocks, &self.confined, &self.options)
     }
 }
 
@@ -167,7 +167,7 @@ impl ApplyPlan {
     pub fn run(&self, files: JsValue) -> Result<JsValue, JsError> {
         let mut host = snapshot_host(&files)?;
         let mut result =
-            engine::apply_edits_with(&self.blocks, &self.confined, &mut host, &self.options);
+            crate::edits::apply_edits_with(&self.blocks, &self.confined, &mut host, &self.options);
         if let Some(reply) = &self.reply {
             result.shell_suggestions = reply.shell_suggestions.clone();
             result.discarded = reply.discarded.clone();

@@ -89,7 +89,7 @@ pub fn apply_case(case: &ApplyCase) -> Result<(serde_json::Value, editblocks::Me
     let name = &case.name;
     let mut host = editblocks::MemoryHost::new();
     host.files = case.before.clone();
-    let result = editblocks::engine::apply_reply(&case.reply, &mut host, &case.options);
+    let result = editblocks::apply_reply(&case.reply, &mut host, &case.options);
     if host.files != case.after {
         return Err(format!(
             "{name}: files after applying differ.\nexpected:\n{}\nactual:\n{}\nresult: {result:#?}",

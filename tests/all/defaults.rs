@@ -2,7 +2,8 @@
 //! way (`skipped` / `no-op`, never aborting the others) and stages what it
 //! wrote unless asked not to.
 
-use editblocks::engine::{apply_edits, ApplyOptions};
+use editblocks::apply_edits;
+use editblocks::engine::ApplyOptions;
 use editblocks::hashline::{apply_hashline_edit, line_id, HashlineOptions, DEFAULT_WIDTH};
 use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
 use editblocks::{EditBlock, Format};

@@ -2,7 +2,8 @@
 //! edit leaves the content byte for byte as it was, and an edit that applies
 //! was located at exactly one place.
 
-use editblocks::engine::{apply_edits, apply_to_content, validate_edit, ApplyOptions, Matching};
+use editblocks::apply_edits;
+use editblocks::engine::{apply_to_content, validate_edit, ApplyOptions, Matching};
 use editblocks::MemoryHost;
 use editblocks::{EditBlock, Format, Status};
 use proptest::prelude::*;

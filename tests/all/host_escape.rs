@@ -3,7 +3,8 @@
 //! every apply style, like a path the core itself refuses; any other read
 //! failure stays `failed` / `host-error`.
 
-use editblocks::engine::{apply_edits, ApplyOptions};
+use editblocks::apply_edits;
+use editblocks::engine::ApplyOptions;
 use editblocks::hashline::{apply_hashline_edit, HashlineOptions};
 use editblocks::tools::{apply_tool_calls, ToolCall, ToolOptions};
 use editblocks::MemoryHost;

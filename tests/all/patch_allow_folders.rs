@@ -3,7 +3,8 @@
 //! caller to use it): a patch may edit, add, delete or move into a folder
 //! named exactly, and nothing else inside version-control metadata.
 
-use editblocks::engine::{apply_reply, ApplyOptions};
+use editblocks::apply_reply;
+use editblocks::engine::ApplyOptions;
 use editblocks::MemoryHost;
 use editblocks::{ErrorKind, Status};
 

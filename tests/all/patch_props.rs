@@ -9,7 +9,8 @@ use crate::prop_support;
 // The binding's record sink, as the binding compiles it.
 use crate::parser_records;
 
-use editblocks::engine::{apply_edits, ApplyOptions};
+use editblocks::apply_edits;
+use editblocks::engine::ApplyOptions;
 use editblocks::parser::{
     parse_edits, parse_spans_and_patches, EditStream, ParseOptions, StreamEvent,
 };

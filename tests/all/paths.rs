@@ -9,10 +9,11 @@
 
 use std::fs;
 
-use editblocks::engine::{apply_edits, apply_reply, ApplyOptions};
+use editblocks::engine::ApplyOptions;
 use editblocks::hashline::{apply_hashline_edit, hashline_paths, HashlineOptions};
 use editblocks::tools::{apply_tool_calls, tool_call_paths, ToolCall, ToolOptions};
 use editblocks::MemoryHost;
+use editblocks::{apply_edits, apply_reply};
 use editblocks::{confine, normalize_path};
 use editblocks::{EditBlock, Format};
 use editblocks::{ErrorKind, Status};

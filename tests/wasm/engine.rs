@@ -1,7 +1,8 @@
 //! Binding tests for the engine feature: the core compiled for wasm32, and
 //! its types crossing the boundary the way `src/wasm/engine.rs` converts them.
 
-use editblocks::engine::{apply_edits, validate_edit, ApplyOptions, Matching, Mode};
+use editblocks::apply_edits;
+use editblocks::engine::{validate_edit, ApplyOptions, Matching, Mode};
 use editblocks::MemoryHost;
 use editblocks::{EditBlock, Format, Status};
 use js_sys::{Object, Reflect};

@@ -1,0 +1,81 @@
+//! A reply's edit blocks applied, whatever their formats: a reply of text
+//! blocks through the engine ([`crate::engine`]), a reply with a patch
+//! block (`apply-patch`, `unified-diff`) through the patch transaction,
+//! which takes the reply's text blocks along ([`crate::patch`]).
+
+use std::borrow::Cow;
+
+use crate::block::EditBlock;
+use crate::engine::{self, confined_paths, parse_options, ApplyOptions};
+use crate::host::FileHost;
+use crate::result::ApplyResult;
+
+fn has_patch(blocks: &[EditBlock]) -> bool {
+    blocks.iter().any(|b| b.patch.is_some())
+}
+
+/// The normalised, confined paths [`apply_edits`] will read, in first-use
+/// order. Refused paths and files that are not in context are never listed.
+pub fn required_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> {
+    let confined = confined_paths(blocks, opts);
+    required_paths_of(blocks, &confined, opts)
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect()
+}
+
+/// [`required_paths`] with each block's path already confined
+/// ([`confined_paths`]), borrowed from them where it can be (a plan works
+/// the list out again for each run rather than keeping a copy).
+pub(crate) fn required_paths_of<'a>(
+    blocks: &[EditBlock],
+    confined: &'a [Option<String>],
+    opts: &ApplyOptions,
+) -> Vec<Cow<'a, str>> {
+    if has_patch(blocks) {
+        crate::patch::apply::patch_paths_of(blocks, confined, opts)
+    } else {
+        engine::text_paths_of(blocks, confined, opts)
+    }
+}
+
+/// Parses `reply` and applies its blocks; shell suggestions and the retry
+/// prompt are filled in from the reply, and the blocks dropped while it
+/// was read are listed in `discarded`.
+pub fn apply_reply(reply: &str, host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
+    // Blocks that are only applied: a patch's operations leave out the
+    // texts only renderers read (the same result, fewer copies).
+    let (blocks, discarded) = crate::parser::parse_edits_to_apply(reply, &parse_options(opts));
+    let mut result = apply_edits(&blocks, host, opts);
+    result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
+    result.discarded = discarded;
+    result
+}
+
+/// Validates and applies `blocks` through `host`.
+///
+/// Every path is normalised and confined first; a refused path is never read.
+/// Files are read once, edited in memory (each edit sees the earlier ones)
+/// and written once at the end, then staged when `opts.stage` is set.
+pub fn apply_edits(
+    blocks: &[EditBlock],
+    host: &mut dyn FileHost,
+    opts: &ApplyOptions,
+) -> ApplyResult {
+    apply_edits_with(blocks, &confined_paths(blocks, opts), host, opts)
+}
+
+/// [`apply_edits`] with each block's path already confined
+/// ([`confined_paths`]; the patch transaction uses them).
+pub(crate) fn apply_edits_with(
+    blocks: &[EditBlock],
+    confined: &[Option<String>],
+    host: &mut dyn FileHost,
+    opts: &ApplyOptions,
+) -> ApplyResult {
+    if has_patch(blocks) {
+        crate::patch::apply::apply_patch_edits_with(blocks, confined, host, opts)
+    } else {
+        engine::apply_text_edits(blocks, confined, host, opts)
+    }
+}
