@@ -172,6 +172,10 @@ export type ToolCallPreviewEvent =
 /**
  * The live preview of a tool call whose arguments stream (OpenAI `function_call_arguments.delta`,
  * Anthropic `input_json_delta`): feed the argument JSON in chunks of any size.
+ *
+ * Items of a batched `edits` list are judged together, so a call costs its file plus its edits. In a
+ * file of 64 KiB or more, items wait until their text is 1/32 of the file (or the arguments end),
+ * so their events come in groups; the final events, states and content are the same in any chunking.
  */
 export class ToolCallPreview {
   constructor(options: ToolCallPreviewOptions);
