@@ -169,11 +169,6 @@ impl Edit {
     }
 }
 
-/// How many one-pass runs the waiting edits may start when they are
-/// judged (each costs a pass over the file, whether it places many edits
-/// or none).
-const MAX_RUNS: usize = 8;
-
 /// Files smaller than this are judged at the end of each chunk: a pass
 /// over them costs less than the chunk.
 const SMALL_FILE: usize = 64 * 1024;
@@ -824,7 +819,8 @@ impl ToolCallPreview {
 
     /// Judges the edits waiting, in order: as many as a one-pass run places
     /// at once, each other one by one (its events as if it had been
-    /// searched for line by line as it streamed).
+    /// searched for line by line as it streamed). Costs a pass over the
+    /// file per edit no run can place, plus one.
     fn judge_pending(&mut self) {
         if self.pending.is_empty() || self.judging {
             return;
@@ -834,10 +830,12 @@ impl ToolCallPreview {
         let key = std::mem::take(&mut self.pending_key);
         self.pending_bytes = 0;
         let open = std::mem::take(&mut self.edit);
-        let (mut at, mut runs_left) = (0, MAX_RUNS);
+        // A run is tried again after each edit judged one by one: both cost
+        // a pass over the file, so the runs at most double what the edits
+        // no run can place cost, and every other edit is placed by a run.
+        let mut at = 0;
         while at < pending.len() {
-            if runs_left > 0 && pending.len() - at >= verdict::MIN_RUN_EDITS {
-                runs_left -= 1;
+            if pending.len() - at >= verdict::MIN_RUN_EDITS {
                 let args: Vec<serde_json::Value> =
                     pending[at..].iter().map(|e| self.arguments_of(e)).collect();
                 let content = self.files.get(&key).and_then(Option::as_deref);
@@ -1168,29 +1166,34 @@ mod tests {
 
     #[test]
     fn edits_of_a_large_file_wait_and_are_placed_together() {
-        let file: String = (0..4000)
+        let file: String = (0..2400)
             .map(|i| format!("let value_{i} = compute({i});\n"))
             .collect();
         assert!(file.len() > SMALL_FILE);
-        let mut edits: Vec<(String, String)> = (0..300)
+        let mut edits: Vec<(String, String)> = (0..100)
             .map(|i| {
                 (
-                    format!("value_{} = compute(", i * 13),
-                    format!("value_{} = compute2(", i * 13),
+                    format!("value_{} = compute(", i * 23),
+                    format!("value_{} = compute2(", i * 23),
                 )
             })
             .collect();
-        // One the pass cannot decide (two places), then more it can.
-        edits.insert(150, ("compute(1".into(), "compute(one".into()));
+        // Ones the pass cannot decide (eleven places), each followed by a
+        // few it can: more than one wait's worth of runs.
+        for at in (3..100).step_by(3).rev() {
+            edits.insert(at, ("compute(99".into(), "compute(ninety-nine".into()));
+        }
         let args = call(&edits);
         let (reference, _) = watch_with(&file, &args, &[61], false, true);
         let (streamed, placed) = watch(&file, &args, &[61], false);
-        assert!(placed >= 290, "{placed} placed in runs");
+        // Every edit but the undecidable ones, and the few after the last run
+        // of each wait that are too few for a run.
+        assert!(placed >= 80, "{placed} placed in runs");
         assert_eq!(streamed.events, reference.events);
         assert_eq!(streamed.edits_done, reference.edits_done);
         assert_eq!(streamed.after_each.last(), reference.after_each.last());
         let after = streamed.after_each.last().unwrap().1.clone().unwrap();
-        assert_eq!(after.matches("compute2(").count(), 300);
+        assert_eq!(after.matches("compute2(").count(), 100);
     }
 
     #[test]
