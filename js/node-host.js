@@ -217,9 +217,14 @@ export function nodeHost(root, options = {}) {
   if (!fs.statSync(realRoot).isDirectory()) throw new Error(`editblocks: nodeHost root ${JSON.stringify(root)} is not a folder`);
   const givenRoot = path.resolve(root);
   const state = stateFolder(options.stateDir);
-  // This root's journal folder exists only while a run's journal (or what a killed run left) is
-  // in it: made when a journal opens, removed once empty.
-  const journalDir = path.join(state, 'journal', sha(realRoot).slice(0, 24));
+  // Every root's journals share one folder; a root's files start with its hash, so recovery
+  // reads only its own. (Making and removing a folder of its own per run cost as much as the
+  // rest of the journal.) Earlier releases kept them in a folder named by the hash alone:
+  // recovery still reads that one.
+  const rootKey = sha(realRoot).slice(0, 24);
+  const journalDir = path.join(state, 'journal');
+  const journalPrefix = `${rootKey}.`;
+  const legacyJournalDir = path.join(journalDir, rootKey);
   const useProc = options.race === 'check-paths' ? false : procFdWorks();
   const { repository, stagingOff } = gitMode === false ? { repository: null, stagingOff: 'staging is off (git: false)' } : findRepository(realRoot);
 
@@ -566,17 +571,15 @@ export function nodeHost(root, options = {}) {
   // file is a single rename, already all-or-nothing.
   function openJournal(backups) {
     const id = `${process.pid}-${ownStart || 'x'}-${Date.now()}-${++journalCounter}`;
-    const file = path.join(journalDir, `${id}.journal`);
-    const create = () => {
-      fs.mkdirSync(journalDir, { recursive: true, mode: 0o700 });
-      return fs.openSync(file, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_APPEND, 0o600);
-    };
+    const file = path.join(journalDir, `${journalPrefix}${id}.journal`);
+    const create = () => fs.openSync(file, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_APPEND, 0o600);
     let fd;
     try {
       fd = create();
     } catch (e) {
-      // Another process removed the folder, empty, between the two calls: make it again.
+      // The state folder was removed since the host was made: make it again.
       if (e.code !== 'ENOENT') throw e;
+      fs.mkdirSync(journalDir, { recursive: true, mode: 0o700 });
       fd = create();
     }
     journal = { id, file, fd, files: [], backups, count: 0, madeFolders: new Set(), removedLinks: new Map() };
@@ -610,14 +613,6 @@ export function nodeHost(root, options = {}) {
     }
     openJournals.delete(journal.file);
     journal = null;
-    removeJournalDirIfEmpty();
-  }
-
-  // rmdir fails on a folder that is not empty: another run's journal keeps it.
-  function removeJournalDirIfEmpty() {
-    try {
-      fs.rmdirSync(journalDir);
-    } catch {}
   }
 
   // Records the original of `rel` (once per run) before it is replaced.
@@ -633,7 +628,7 @@ export function nodeHost(root, options = {}) {
     }
     let backup = null;
     if (original !== null) {
-      backup = `${journal.id}.${++journal.count}.orig`;
+      backup = `${journalPrefix}${journal.id}.${++journal.count}.orig`;
       writeDurable(path.join(journalDir, backup), original, flush);
     }
     const f = { path: rel, backup, before: original === null ? null : sha(original), after };
@@ -930,58 +925,11 @@ export function nodeHost(root, options = {}) {
   const recovery = [];
 
   function recover() {
-    let names;
-    try {
-      names = fs.readdirSync(journalDir);
-    } catch {
-      return;
-    }
-    // A journal being recovered is renamed `<id>.journal.claimed-<pid>-<start>` first, so
-    // two processes starting at once never both roll it back; a dead claimer's claim is taken over.
-    const CLAIM = /^(.*\.journal)(?:\.claimed-(\d+)-([^.]*))?$/;
-    for (const name of names) {
-      const m = CLAIM.exec(name);
-      if (!m) continue;
-      const file = path.join(journalDir, name);
-      if (openJournals.has(file)) continue;
-      if (m[2] && processAlive(Number(m[2]), m[3] === 'x' ? '' : m[3])) continue;
-      let j;
+    recoverFolder(journalDir, journalPrefix);
+    // What an earlier release left in the root's own folder; the folder goes once empty.
+    if (recoverFolder(legacyJournalDir, '')) {
       try {
-        j = readJournal(file);
-      } catch {
-        continue;
-      }
-      // Killed between creating its journal and writing the head line (or while writing it),
-      // a run leaves a journal without a head: it holds nothing to roll back, and its writer is
-      // named in its file name (<pid>-<start>-<time>-<n>.journal) in this root's own folder.
-      if (typeof j.pid !== 'number') {
-        const writer = /^(\d+)-([^-.]*)-\d+-\d+\.journal$/.exec(m[1]);
-        if (!writer || j.root !== undefined) continue;
-        Object.assign(j, { root: realRoot, pid: Number(writer[1]), start: writer[2] === 'x' ? '' : writer[2] });
-      }
-      if (j.root !== realRoot || processAlive(j.pid, j.start)) continue;
-      const claimed = path.join(journalDir, `${m[1]}.claimed-${process.pid}-${ownStart || 'x'}`);
-      try {
-        fs.renameSync(file, claimed);
-      } catch {
-        continue; // another process took it
-      }
-      recoverJournal(claimed, j);
-    }
-    // Backups (and their temporaries) of runs that died before or after their journal said so.
-    const journalOf = (n) => n.slice(0, n.indexOf('.journal'));
-    // Another process may remove this root's folder, empty, at any moment: then nothing is left.
-    let left = [];
-    try {
-      left = fs.readdirSync(journalDir);
-    } catch {}
-    const kept = new Set(left.filter((n) => n.includes('.journal')).map(journalOf));
-    for (const name of left) {
-      if (name.includes('.journal')) continue;
-      const [pid, start, time, n] = name.split(/[-.]/);
-      if (kept.has(`${pid}-${start}-${time}-${n}`) || processAlive(Number(pid), start === 'x' ? '' : start)) continue;
-      try {
-        fs.unlinkSync(path.join(journalDir, name));
+        fs.rmdirSync(legacyJournalDir);
       } catch {}
     }
     // Lock files left by a killed writer are removed when next met (lock()); half-made ones here.
@@ -996,7 +944,66 @@ export function nodeHost(root, options = {}) {
     }
   }
 
-  function recoverJournal(file, j) {
+  // Rolls back the killed runs whose journals are in `dir` and start with `prefix`; false when
+  // `dir` cannot be read.
+  function recoverFolder(dir, prefix) {
+    let names;
+    try {
+      names = fs.readdirSync(dir).filter((n) => n.startsWith(prefix)).map((n) => n.slice(prefix.length));
+    } catch {
+      return false;
+    }
+    // A journal being recovered is renamed `<id>.journal.claimed-<pid>-<start>` first, so
+    // two processes starting at once never both roll it back; a dead claimer's claim is taken over.
+    const CLAIM = /^(.*\.journal)(?:\.claimed-(\d+)-([^.]*))?$/;
+    for (const name of names) {
+      const m = CLAIM.exec(name);
+      if (!m) continue;
+      const file = path.join(dir, prefix + name);
+      if (openJournals.has(file)) continue;
+      if (m[2] && processAlive(Number(m[2]), m[3] === 'x' ? '' : m[3])) continue;
+      let j;
+      try {
+        j = readJournal(file);
+      } catch {
+        continue;
+      }
+      // Killed between creating its journal and writing the head line (or while writing it),
+      // a run leaves a journal without a head: it holds nothing to roll back, and its writer is
+      // named in its file name (<pid>-<start>-<time>-<n>.journal, after the root's prefix).
+      if (typeof j.pid !== 'number') {
+        const writer = /^(\d+)-([^-.]*)-\d+-\d+\.journal$/.exec(m[1]);
+        if (!writer || j.root !== undefined) continue;
+        Object.assign(j, { root: realRoot, pid: Number(writer[1]), start: writer[2] === 'x' ? '' : writer[2] });
+      }
+      if (j.root !== realRoot || processAlive(j.pid, j.start)) continue;
+      const claimed = path.join(dir, `${prefix}${m[1]}.claimed-${process.pid}-${ownStart || 'x'}`);
+      try {
+        fs.renameSync(file, claimed);
+      } catch {
+        continue; // another process took it
+      }
+      recoverJournal(claimed, j, dir);
+    }
+    // Backups (and their temporaries) of runs that died before or after their journal said so.
+    const journalOf = (n) => n.slice(0, n.indexOf('.journal'));
+    let left = [];
+    try {
+      left = fs.readdirSync(dir).filter((n) => n.startsWith(prefix)).map((n) => n.slice(prefix.length));
+    } catch {}
+    const kept = new Set(left.filter((n) => n.includes('.journal')).map(journalOf));
+    for (const name of left) {
+      if (name.includes('.journal')) continue;
+      const [pid, start, time, n] = name.split(/[-.]/);
+      if (kept.has(`${pid}-${start}-${time}-${n}`) || processAlive(Number(pid), start === 'x' ? '' : start)) continue;
+      try {
+        fs.unlinkSync(path.join(dir, prefix + name));
+      } catch {}
+    }
+    return true;
+  }
+
+  function recoverJournal(file, j, dir) {
     const notes = [];
     const restored = [];
     // Roll back every file the run replaced (newest first), if it still holds what the run wrote.
@@ -1010,10 +1017,10 @@ export function nodeHost(root, options = {}) {
           continue;
         }
         if (f.backup === null) remove(f.path);
-        else write(f.path, fs.readFileSync(path.join(journalDir, f.backup)));
+        else write(f.path, fs.readFileSync(path.join(dir, f.backup)));
         restored.push(f.path);
       } catch (e) {
-        notes.push(`${f.path} could not be restored (${e.message}); its original is kept in ${f.backup ? path.join(journalDir, f.backup) : 'nothing (it was created)'}`);
+        notes.push(`${f.path} could not be restored (${e.message}); its original is kept in ${f.backup ? path.join(dir, f.backup) : 'nothing (it was created)'}`);
       }
     }
     for (const t of j.temps || []) {
@@ -1038,7 +1045,7 @@ export function nodeHost(root, options = {}) {
     for (const f of j.files || []) {
       if (f.backup) {
         try {
-          fs.unlinkSync(path.join(journalDir, f.backup));
+          fs.unlinkSync(path.join(dir, f.backup));
         } catch {}
       }
     }
@@ -1067,7 +1074,6 @@ export function nodeHost(root, options = {}) {
   }
 
   recover();
-  removeJournalDirIfEmpty();
 
   return {
     root: realRoot,

@@ -2,9 +2,7 @@
 // calls it makes, all together or not at all.
 import {
   toolsSchemas,
-  toolsCallPaths,
-  toolsUndoPaths,
-  toolsViewPaths,
+  toolsPlan,
   toolsApplySnapshot,
   toolsFileStatus,
   toolsRetryContext,
@@ -136,13 +134,13 @@ function plan(given, rawOptions, fn, host) {
   // A shell call's absolute workdir is read against the root the model sees:
   // nodeHost's, unless the caller says otherwise.
   if (coreOptions.projectDir === undefined && host && typeof host.root === 'string') coreOptions.projectDir = host.root;
-  const paths = toolsCallPaths(calls, coreOptions);
-  if (session) coreOptions.history = session._history(paths, toolsUndoPaths(calls, coreOptions));
+  const { paths, undoPaths, viewPaths } = toolsPlan(calls, coreOptions);
+  if (session) coreOptions.history = session._history(paths, undoPaths);
   return {
     calls,
     session,
     dryRun: Boolean(coreOptions.dryRun),
-    viewPaths: toolsViewPaths(calls, coreOptions),
+    viewPaths,
     paths,
     atomic: true, // a reply's tool calls are written all or nothing
     run: (files) => toolsApplySnapshot(calls, files, coreOptions),

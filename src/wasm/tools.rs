@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{from_js, from_js_or_default, host_changes, snapshot_host};
+use super::{from_js, from_js_or_default, host_changes, snapshot_host, to_js};
 use crate::tools::{self, DiffMode, Local, RetryInput, SchemaApi, ToolCall, ToolOptions};
 
 const MODES: &str = "'search_replace_multi', 'search_replace', 'anchored', 'off', 'text_editor', 'text_editor_20250124', 'gemini_cli', 'hashline' or 'apply_patch'";
@@ -70,31 +70,32 @@ pub fn tools_schemas(mode: JsValue, options: JsValue) -> Result<String, JsValue>
         .map_err(|why| JsValue::from(JsError::new(&format!("editblocks: {why}"))))
 }
 
-/// The normalised paths `view` commands name (`.` for the root): JS lists
-/// the folders among them through the host's `listDir`.
-#[wasm_bindgen(js_name = toolsViewPaths)]
-pub fn tools_view_paths(calls: JsValue, options: JsValue) -> Result<Vec<String>, JsError> {
+/// What `applyToolCalls` needs before it reads: the normalised paths the
+/// calls read (refused paths left out), the path of each `undo_edit` call
+/// once per call (the edit session passes that many of the file's most
+/// recent texts in `options.history`), and the paths `view` commands name
+/// (`.` for the root; JS lists the folders among them through the host's
+/// `listDir`). One call, so the calls cross the boundary once.
+#[wasm_bindgen(js_name = toolsPlan)]
+pub fn tools_plan(calls: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Plan {
+        paths: Vec<String>,
+        undo_paths: Vec<String>,
+        view_paths: Vec<String>,
+    }
     let options: ToolOptions = from_js_or_default(options, "options")?;
-    Ok(tools::tool_view_paths(&calls_from(calls)?, &options))
-}
-
-/// The normalised paths `applyToolCalls` reads (refused paths left out).
-#[wasm_bindgen(js_name = toolsCallPaths)]
-pub fn tools_call_paths(calls: JsValue, options: JsValue) -> Result<Vec<String>, JsError> {
-    let options: ToolOptions = from_js_or_default(options, "options")?;
-    Ok(tools::tool_call_paths(&calls_from(calls)?, &options))
-}
-
-/// The normalised path of each `undo_edit` call, once per call: the edit
-/// session passes that many of the file's most recent texts in `options.history`.
-#[wasm_bindgen(js_name = toolsUndoPaths)]
-pub fn tools_undo_paths(calls: JsValue, options: JsValue) -> Result<Vec<String>, JsError> {
-    let options: ToolOptions = from_js_or_default(options, "options")?;
-    let counts = tools::tool_undo_counts(&calls_from(calls)?, &options);
-    Ok(counts
+    let calls = calls_from(calls)?;
+    let undo_paths = tools::tool_undo_counts(&calls, &options)
         .into_iter()
         .flat_map(|(path, count)| std::iter::repeat(path).take(count))
-        .collect())
+        .collect();
+    to_js(&Plan {
+        paths: tools::tool_call_paths(&calls, &options),
+        undo_paths,
+        view_paths: tools::tool_view_paths(&calls, &options),
+    })
 }
 
 /// Runs the calls over a snapshot of the files; returns

@@ -129,7 +129,7 @@ test(`SIGKILL mid-apply, ${KILLS} times: recovery leaves all-old or all-new and 
       counts[s[0]]++;
       last = s[0];
       // The journal folder holds nothing more for this root once recovered.
-      const journals = fs.readdirSync(path.join(state, 'journal')).flatMap((d) => fs.readdirSync(path.join(state, 'journal', d)));
+      const journals = fs.readdirSync(path.join(state, 'journal'));
       assert.deepEqual(journals, [], `kill ${i}: journal left behind`);
     }
   } finally {
@@ -167,7 +167,7 @@ test('an interrupted run is rolled back by the next nodeHost, and its temporary 
     host.writeFile('a.txt', 'new a\\n');
     host.writeFile('new.txt', 'created\\n');
     const fs = await import('node:fs');
-    const journalDir = (await import('node:path')).join(state, 'journal', fs.readdirSync(state + '/journal')[0]);
+    const journalDir = state + '/journal';
     const [j] = fs.readdirSync(journalDir).filter((f) => f.endsWith('.journal'));
     fs.appendFileSync(journalDir + '/' + j, JSON.stringify({ t: 'temp', path: '.b.txt.editblocks-' + process.pid + '-9-abcdef.tmp' }) + '\\n');
     fs.writeFileSync(root + '/.b.txt.editblocks-' + process.pid + '-9-abcdef.tmp', 'half');
@@ -184,6 +184,45 @@ test('an interrupted run is rolled back by the next nodeHost, and its temporary 
   assert.deepEqual(nodeHost(root, { stateDir: state }).recovery, []);
 });
 
+// Earlier releases kept a root's journals in a folder of its own, named by the root's hash
+// alone (the prefix of each journal's name now). What a killed run of such a release left is
+// rolled back just the same, and the emptied folder removed.
+test('a run killed under the per-root journal folder of earlier releases is rolled back', () => {
+  const root = tmp('legacy');
+  const state = tmp('legacy-state');
+  fs.writeFileSync(path.join(root, 'a.txt'), 'old a\n');
+  fs.writeFileSync(path.join(root, 'b.txt'), 'old b\n');
+  dyingRun(root, state, `
+    host.readFile('a.txt'); host.readFile('b.txt');
+    host.beginChanges(['a.txt', 'b.txt']);
+    host.writeFile('a.txt', 'new a\\n');
+  `);
+  const journalDir = path.join(state, 'journal');
+  const left = fs.readdirSync(journalDir);
+  const key = left[0].slice(0, left[0].indexOf('.'));
+  assert.match(key, /^[0-9a-f]{24}$/);
+  assert.ok(left.length >= 2 && left.every((n) => n.startsWith(`${key}.`)), left.join(' '));
+  // The same run as an earlier release wrote it: the prefix is the folder, and the journal's
+  // record of its backup has no prefix.
+  const legacy = path.join(journalDir, key);
+  fs.mkdirSync(legacy);
+  for (const name of left) {
+    let bytes = fs.readFileSync(path.join(journalDir, name), 'utf8');
+    if (name.endsWith('.journal')) bytes = bytes.split(`"backup":"${key}.`).join('"backup":"');
+    fs.writeFileSync(path.join(legacy, name.slice(key.length + 1)), bytes);
+    fs.unlinkSync(path.join(journalDir, name));
+  }
+  // Another root's journal beside it is not this root's to touch.
+  const other = `${'0'.repeat(24)}.1-x-1-1.journal`;
+  fs.writeFileSync(path.join(journalDir, other), '{"t":"head","version":1,"root":"/elsewhere","pid":1,"start":""}\n');
+  assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'new a\n');
+  const next = nodeHost(root, { stateDir: state });
+  assert.deepEqual(next.recovery.length, 1, next.recovery.join(' '));
+  assert.match(next.recovery[0], /rolled back a\.txt\.$/);
+  assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'old a\n');
+  assert.deepEqual(fs.readdirSync(journalDir), [other]);
+});
+
 // The journal is created empty and its head line written next: a kill between the two (likelier
 // on a loaded machine) leaves a journal with no head, or a cut one. It holds nothing to roll back,
 // and its writer is in its name: the next nodeHost removes it.
@@ -196,11 +235,11 @@ for (const [what, keep] of [['no head line', '0'], ['half a head line', 'Math.fl
       host.readFile('a.txt');
       host.beginChanges(['a.txt', 'b.txt']);
       const fs = await import('node:fs');
-      const journalDir = (await import('node:path')).join(state, 'journal', fs.readdirSync(state + '/journal')[0]);
+      const journalDir = state + '/journal';
       const file = journalDir + '/' + fs.readdirSync(journalDir).find((f) => f.endsWith('.journal'));
       fs.truncateSync(file, ${keep});
     `);
-    const journals = () => fs.readdirSync(path.join(state, 'journal')).flatMap((d) => fs.readdirSync(path.join(state, 'journal', d)));
+    const journals = () => fs.readdirSync(path.join(state, 'journal'));
     assert.equal(journals().length, 1);
     const next = nodeHost(root, { stateDir: state });
     assert.deepEqual(next.recovery, []);
@@ -223,7 +262,7 @@ test('SIGKILL while journals are opened and ended, 30 times: no journal is left 
     setTimeout(() => child.kill('SIGKILL'), Math.random() * 20);
     assert.equal(await exited, 'SIGKILL');
     assert.deepEqual(nodeHost(root, { stateDir: state }).recovery, []);
-    const journals = fs.readdirSync(path.join(state, 'journal')).flatMap((d) => fs.readdirSync(path.join(state, 'journal', d)));
+    const journals = fs.readdirSync(path.join(state, 'journal'));
     assert.deepEqual(journals, [], `kill ${i}: journal left behind`);
   }
   assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'a\n');
@@ -261,7 +300,7 @@ test('a handled error leaves no temporary file in the worktree', () => {
   assert.throws(() => applyEditsSync(blocks, meddling, { stage: false }), /host\.writeFile\("b\.txt"\) failed: EISDIR: b\.txt is a folder, not a file\. Rolled back: a\.txt/);
   assert.deepEqual(fs.readdirSync(root).sort(), ['a.txt', 'b.txt']);
   assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'a\n');
-  assert.deepEqual(fs.readdirSync(path.join(state, 'journal')).flatMap((d) => fs.readdirSync(path.join(state, 'journal', d))), []);
+  assert.deepEqual(fs.readdirSync(path.join(state, 'journal')), []);
 });
 
 test('the CLI finishes what a killed run left before it applies, and says so', () => {

@@ -27,7 +27,7 @@ function deepCalls(depth = 5000) {
 function trap() {
   let thrown;
   try {
-    internals.callRaw('toolsCallPaths', deepCalls());
+    internals.callRaw('toolsPlan', deepCalls());
   } catch (e) {
     thrown = e;
   }

@@ -71,7 +71,7 @@ await init(new URL('./editblocks_bg.wasm', location.href));
 // internal hook hands the raw binding input nested too deep for its stack).
 let deep = 'leaf';
 for (let i = 0; i < 5000; i++) deep = [deep];
-window.__reset = { message: message(() => api[Symbol.for('editblocks.internals')].callRaw('toolsCallPaths', [{ name: 'write_file', arguments: { content: deep } }])) };
+window.__reset = { message: message(() => api[Symbol.for('editblocks.internals')].callRaw('toolsPlan', [{ name: 'write_file', arguments: { content: deep } }])) };
 window.__reset.generation = api[Symbol.for('editblocks.internals')].generation();
 const blocks = parseEdits(REPLY);
 document.getElementById('out').innerHTML =
