@@ -12,7 +12,9 @@
 //    rename), with --no-flush (like the reference, which does not flush),
 //    and the reference.
 //
-// Usage: node scripts/build.mjs && node benches/mcp.mjs [--calls N]
+// Usage: node scripts/build.mjs && node benches/mcp.mjs [--calls N] [--against <other pkg/>]
+// --against adds the other build's server (with --no-flush) to the rotation: an A/B of two
+// builds in the same run.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +26,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const callsArg = process.argv.indexOf('--calls');
 const CALLS = callsArg > 0 ? Number(process.argv[callsArg + 1]) : 1000;
+const againstArg = process.argv.indexOf('--against');
+const against = againstArg > 0 ? path.resolve(process.argv[againstArg + 1]) : null;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-bench-mcp-'));
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'editblocks-bench-mcp-state-'));
 
@@ -57,6 +61,13 @@ const servers = {
     replace: (dir, file, oldText, newText) => ({ name: 'str_replace', arguments: { path: file, old_str: oldText, new_str: newText } }),
     create: (dir, file, text) => ({ name: 'create', arguments: { path: file, file_text: text } }),
   },
+  ...(against && {
+    'other build --no-flush': {
+      start: (dir) => connect(process.execPath, [path.join(against, 'bin', 'editblocks.mjs'), 'mcp', '--root', dir, '--no-flush']),
+      replace: (dir, file, oldText, newText) => ({ name: 'str_replace', arguments: { path: file, old_str: oldText, new_str: newText } }),
+      create: (dir, file, text) => ({ name: 'create', arguments: { path: file, file_text: text } }),
+    },
+  }),
   reference: {
     start: (dir) => connect(process.execPath, [path.join(root, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'), dir]),
     replace: (dir, file, oldText, newText) => ({ name: 'edit_file', arguments: { path: path.join(dir, file), edits: [{ oldText, newText }] } }),
@@ -183,5 +194,5 @@ console.log('| server | p50 | p90 |');
 console.log('|---|---|---|');
 for (const name of Object.keys(servers)) console.log(`| ${name} | ${ms(pct(times[name], 50))} | ${ms(pct(times[name], 90))} |`);
 const ratio = (name) => (pct(times[name], 50) / pct(times.reference, 50)).toFixed(2);
-console.log(`\np50 against the reference: editblocks ${ratio('editblocks')}x (it waits for the disk before each rename; the reference does not), editblocks --no-flush ${ratio('editblocks --no-flush')}x (like for like)`);
+console.log(`\np50 against the reference: editblocks ${ratio('editblocks')}x (it waits for the disk before each rename; the reference does not), editblocks --no-flush ${ratio('editblocks --no-flush')}x (like for like)${against ? `, the other build --no-flush ${ratio('other build --no-flush')}x` : ''}`);
 fs.rmSync(scratch, { recursive: true, force: true });
