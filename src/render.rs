@@ -38,6 +38,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::block::{preview, EditBlock};
 use crate::diff::{diff_block, DiffLine, LineKind};
+use crate::parser::{PendingSection, Section};
 use crate::result::{ApplyResult, EditResult};
 
 /// Escapes text for HTML content and double- or single-quoted attributes.
@@ -958,7 +959,7 @@ fn push_pair(
 
 /// Where a streamed line belongs while the block is being written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Section {
+enum Side {
     /// Before any separator: old text (or, for `edit-repl`, context and old).
     Old,
     New,
@@ -1029,7 +1030,7 @@ pub fn render_in_progress_edit_block_with(
     theme: Theme,
 ) -> String {
     let mut parts = PendingParts::default();
-    let mut section = Section::Old;
+    let mut section = Side::Old;
     let count = partial_lines.len();
     for (index, line) in partial_lines.iter().enumerate() {
         let line = crate::text::strip_line_end(line);
@@ -1042,7 +1043,7 @@ pub fn render_in_progress_edit_block_with(
             Some("start") => continue,
             Some("end") => break,
             Some("separator") => {
-                section = Section::New;
+                section = Side::New;
                 parts.separator_seen = true;
                 continue;
             }
@@ -1051,29 +1052,21 @@ pub fn render_in_progress_edit_block_with(
                     // Anchored format: what came so far was the leading anchor.
                     parts.anchored = true;
                     parts.leading.append(&mut parts.old);
-                    section = Section::Old;
+                    section = Side::Old;
                 } else if parts.separator_seen {
-                    section = Section::Trailing;
+                    section = Side::Trailing;
                 }
                 continue;
             }
             _ => {}
         }
         match section {
-            Section::Old => parts.old.push(line),
-            Section::New => parts.new.push(line),
-            Section::Trailing => parts.trailing.push(line),
+            Side::Old => parts.old.push(line),
+            Side::New => parts.new.push(line),
+            Side::Trailing => parts.trailing.push(line),
         }
     }
     render_pending_parts(file_path, &parts, theme)
-}
-
-/// One section of a block being written, as `EditStream.pending()` gives it.
-#[derive(Debug, Clone, Deserialize)]
-pub struct PendingSection {
-    /// `edit`, `repl`, `anchor`, `old`, `new`, `trailing-anchor`, `search` or `replace`.
-    pub section: String,
-    pub lines: Vec<String>,
 }
 
 /// A block still being streamed, drawn from the parser's own sections: every
@@ -1096,34 +1089,33 @@ pub fn render_pending_sections_with(
     theme: Theme,
 ) -> String {
     let mut parts = PendingParts::default();
-    let mut last: Option<&str> = None;
+    let mut last: Option<Section> = None;
     for s in sections {
         let lines = s.lines.iter().map(|l| crate::text::strip_line_end(l));
-        match s.section.as_str() {
-            "anchor" => {
+        match s.section {
+            Section::Anchor => {
                 parts.anchored = true;
                 parts.leading.extend(lines);
             }
-            "old" | "edit" | "search" => parts.old.extend(lines),
-            "new" | "repl" | "replace" => {
+            Section::Old | Section::Edit | Section::Search => parts.old.extend(lines),
+            Section::New | Section::Repl | Section::Replace => {
                 parts.separator_seen = true;
                 parts.new.extend(lines);
             }
-            "trailing-anchor" => {
+            Section::TrailingAnchor => {
                 parts.separator_seen = true;
                 parts.trailing.extend(lines);
             }
             // A patch operation (apply-patch, unified-diff): lines as written.
-            "patch" => {
+            Section::Patch => {
                 for line in lines {
                     patch_line(&mut parts, line);
                 }
             }
-            _ => continue,
         }
-        last = Some(s.section.as_str());
+        last = Some(s.section);
     }
-    if last == Some("patch") {
+    if last == Some(Section::Patch) {
         if let Some(line) = partial_line.filter(|l| !l.is_empty()) {
             patch_line(&mut parts, line);
         }
@@ -1133,9 +1125,9 @@ pub fn render_pending_sections_with(
         partial_line.filter(|l| !l.is_empty() && !is_partial_marker(l) && marker(l).is_none())
     {
         match last {
-            Some("anchor") => parts.leading.push(line),
-            Some("new" | "repl" | "replace") => parts.new.push(line),
-            Some("trailing-anchor") => parts.trailing.push(line),
+            Some(Section::Anchor) => parts.leading.push(line),
+            Some(Section::New | Section::Repl | Section::Replace) => parts.new.push(line),
+            Some(Section::TrailingAnchor) => parts.trailing.push(line),
             _ => parts.old.push(line),
         }
     }

@@ -4,7 +4,7 @@
 #![no_main]
 
 use editblocks::apply_edits;
-use editblocks::engine::{apply_to_content, validate_edit, ApplyOptions, Matching, Mode, NewlinePolicy};
+use editblocks::engine::{apply_to_content, validate_edit, ApplyOptions, Matching, Mode, TrailingNewline};
 use editblocks::MemoryHost;
 use editblocks::parser::{parse_edits, ParseOptions};
 use editblocks::Status;
@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
         stage: flags & 2 != 0,
         mode: pick(flags, 4, Mode::Atomic, Mode::Sequential),
         matching: pick(flags, 8, Matching::Tolerant, Matching::Exact),
-        trailing_newline: pick(flags, 16, NewlinePolicy::Ensure, NewlinePolicy::Preserve),
+        trailing_newline: pick(flags, 16, TrailingNewline::Ensure, TrailingNewline::Preserve),
         overwrite: flags & 32 != 0,
         in_context: pick(flags, 64, Some(vec!["a.txt".into()]), None),
         formats: Vec::new(),

@@ -7,7 +7,7 @@ use editblocks::MemoryHost;
 use editblocks::tools::{
     apply_tool_calls, retry_context, tool_call_paths, RetryInput, ToolCall, ToolOptions,
 };
-use editblocks::tools::{Matching, NewlinePolicy};
+use editblocks::tools::{Matching, TrailingNewline};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
         dry_run: flags & 1 != 0,
         stage: flags & 2 != 0,
         matching: pick(flags, 8, Matching::Tolerant, Matching::Exact),
-        trailing_newline: pick(flags, 16, NewlinePolicy::Ensure, NewlinePolicy::Preserve),
+        trailing_newline: pick(flags, 16, TrailingNewline::Ensure, TrailingNewline::Preserve),
         allow_folders: common::allowed_folders(flags, 32),
         overwrite: flags & 4 != 0,
         ..ToolOptions::default()

@@ -47,7 +47,7 @@ use crate::block::{EditBlock, Format};
 use crate::host::FileHost;
 use crate::path::{confine, normalize_path};
 use crate::result::{ApplyResult, Diagnostics, EditResult, ErrorKind, Status};
-use crate::text::{TextFile, TrailingNewline};
+use crate::text::TextFile;
 
 use crate::locate::index::{Line, Lines};
 use locate::{explain_not_found_with_new, section_lines, LocateFailure, Parts};
@@ -58,7 +58,7 @@ use locate::{explain_not_found_with_new, section_lines, LocateFailure, Parts};
 pub use crate::apply::{Matching, Mode};
 
 /// The final-newline policy (`'preserve' | 'ensure'`), shared with every edit path.
-pub use crate::text::TrailingNewline as NewlinePolicy;
+pub use crate::text::TrailingNewline;
 
 /// Options for validating and applying edits.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,7 +73,7 @@ pub struct ApplyOptions {
     /// When set, edits to files not listed are `not-in-context` (seed 000);
     /// creating a file is always attempted.
     pub in_context: Option<Vec<String>>,
-    pub trailing_newline: NewlinePolicy,
+    pub trailing_newline: TrailingNewline,
     /// Let a create block replace a non-empty existing file.
     pub overwrite: bool,
     /// Formats to parse when the input is a reply; empty means all.
@@ -97,7 +97,7 @@ impl Default for ApplyOptions {
             mode: crate::apply::TEXT_BLOCKS_MODE,
             matching: crate::apply::TEXT_BLOCKS_MATCHING,
             in_context: None,
-            trailing_newline: NewlinePolicy::Preserve,
+            trailing_newline: TrailingNewline::Preserve,
             overwrite: false,
             formats: Vec::new(),
             known_files: None,

@@ -168,7 +168,7 @@ fn crlf_bom_and_missing_final_newline_are_kept() {
     );
     assert_eq!(out, "\u{feff}a\r\nc\r\nd");
     let ensure = ApplyOptions {
-        trailing_newline: NewlinePolicy::Ensure,
+        trailing_newline: TrailingNewline::Ensure,
         ..ApplyOptions::default()
     };
     let (out, _) = apply_to_content(&repl("f", "a", "b", "c"), "a\nb", &ensure);
@@ -388,7 +388,7 @@ fn options_read_from_camel_case_json() {
     assert!(o.dry_run && o.stage);
     assert_eq!(
         (o.mode, o.matching, o.trailing_newline),
-        (Mode::Atomic, Matching::Tolerant, NewlinePolicy::Ensure)
+        (Mode::Atomic, Matching::Tolerant, TrailingNewline::Ensure)
     );
     assert!(serde_json::from_str::<ApplyOptions>(r#"{"dryrun":true}"#).is_err());
 }
@@ -539,7 +539,7 @@ fn no_final_newline_keeps_untouched_blank_lines() {
         &del,
         "def f():\n    pass\n\n# end",
         &ApplyOptions {
-            trailing_newline: NewlinePolicy::Ensure,
+            trailing_newline: TrailingNewline::Ensure,
             ..ApplyOptions::default()
         },
     );

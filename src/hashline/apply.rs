@@ -1,6 +1,6 @@
 //! Checking a whole call against one snapshot of the file, then writing.
 
-use super::call::{parse_call, Anchor, HashlineCall, Operation};
+use super::call::{parse_call, Anchor, HashlineCall, HashlineOp};
 use super::id::{line_id, DEFAULT_WIDTH, MAX_WIDTH};
 use super::view::{body_lines, excerpt};
 use crate::apply::{CommitOptions, FileChange, Loaded, Transaction};
@@ -265,7 +265,7 @@ pub fn apply_call(
         if let Some(i) = call
             .edits
             .iter()
-            .position(|op| matches!(op, Operation::ReplaceText { .. }))
+            .position(|op| matches!(op, HashlineOp::ReplaceText { .. }))
         {
             return failed(ErrorKind::Malformed, format!("edits[{i}] is a content replace (old_text/new_text), which is not enabled here; refer to lines with LINE#ID anchors from the read output instead (target, first/last, before/after).")).at(Some(i), None);
         }
@@ -445,7 +445,7 @@ type Refusal = Box<HashlineResult>;
 pub fn edit_body(
     path: &str,
     body: &str,
-    edits: &[Operation],
+    edits: &[HashlineOp],
     width: usize,
 ) -> Result<Edited, Refusal> {
     let failed =
@@ -551,7 +551,7 @@ pub fn edit_body(
     let mut splices: Vec<Splice> = Vec::new();
     for (i, op) in edits.iter().enumerate() {
         match op {
-            Operation::Replace {
+            HashlineOp::Replace {
                 first,
                 last,
                 new_content,
@@ -579,7 +579,7 @@ pub fn edit_body(
                     insert_anchors: None,
                 });
             }
-            Operation::Insert {
+            HashlineOp::Insert {
                 after,
                 before,
                 lines: inserted,
@@ -609,7 +609,7 @@ pub fn edit_body(
                     insert_anchors: Some(anchors),
                 });
             }
-            Operation::ReplaceText {
+            HashlineOp::ReplaceText {
                 old_text,
                 new_text,
                 all,

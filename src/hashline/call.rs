@@ -23,7 +23,7 @@ impl Anchor {
 
 /// One operation of an edit call.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Operation {
+pub enum HashlineOp {
     /// `target` (then `first == last`) or `first`/`last`; `None` deletes.
     Replace {
         first: Anchor,
@@ -44,13 +44,13 @@ pub enum Operation {
     },
 }
 
-impl Operation {
+impl HashlineOp {
     pub fn anchors(&self) -> Vec<&Anchor> {
         match self {
-            Operation::Replace { first, last, .. } if first.field == last.field => vec![first],
-            Operation::Replace { first, last, .. } => vec![first, last],
-            Operation::Insert { after, before, .. } => after.iter().chain(before.iter()).collect(),
-            Operation::ReplaceText { .. } => Vec::new(),
+            HashlineOp::Replace { first, last, .. } if first.field == last.field => vec![first],
+            HashlineOp::Replace { first, last, .. } => vec![first, last],
+            HashlineOp::Insert { after, before, .. } => after.iter().chain(before.iter()).collect(),
+            HashlineOp::ReplaceText { .. } => Vec::new(),
         }
     }
 }
@@ -59,7 +59,7 @@ impl Operation {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HashlineCall {
     pub path: String,
-    pub edits: Vec<Operation>,
+    pub edits: Vec<HashlineOp>,
     pub delete: bool,
     pub rename: Option<String>,
 }
@@ -196,7 +196,7 @@ pub fn parse_call(value: &Value, width: usize) -> Result<HashlineCall, CallError
 
 use crate::tools::ops::kind_of;
 
-fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation, CallError> {
+fn parse_operation(item: &Value, index: usize, width: usize) -> Result<HashlineOp, CallError> {
     let at = Some(index);
     let Some(object) = item.as_object() else {
         return err(
@@ -268,7 +268,7 @@ fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation
         if first.line > last.line {
             return err(at, format!("edits[{index}]: first ({}) comes after last ({}); first is the top line of the range.", first.text(), last.text()));
         }
-        return Ok(Operation::Replace {
+        return Ok(HashlineOp::Replace {
             first,
             last,
             new_content,
@@ -303,7 +303,7 @@ fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation
                 ));
             }
         }
-        return Ok(Operation::Insert {
+        return Ok(HashlineOp::Insert {
             after,
             before,
             lines,
@@ -349,7 +349,7 @@ fn parse_operation(item: &Value, index: usize, width: usize) -> Result<Operation
             )
         }
     };
-    Ok(Operation::ReplaceText {
+    Ok(HashlineOp::ReplaceText {
         old_text: crate::text::to_lf(&old_text).into_owned(),
         new_text: crate::text::to_lf(&new_text).into_owned(),
         all,
@@ -535,7 +535,7 @@ mod tests {
         .unwrap();
         assert_eq!(call.edits.len(), 4);
         assert!(
-            matches!(&call.edits[1], Operation::Replace { new_content: Some(l), .. } if l == &["x", "y"])
+            matches!(&call.edits[1], HashlineOp::Replace { new_content: Some(l), .. } if l == &["x", "y"])
         );
         for (bad, needle) in [
             (json!({"target": "1#abc"}), "no new_content"),

@@ -48,7 +48,7 @@ pub use apply::{
     apply_call, apply_hashline_edit, edit_body, hashline_paths, Edited, HashlineOptions,
     HashlineResult, StaleLine, CONTEXT,
 };
-pub use call::{parse_anchor, parse_call, Anchor, CallError, HashlineCall, Operation};
+pub use call::{parse_anchor, parse_call, Anchor, CallError, HashlineCall, HashlineOp};
 pub use id::{
     fmix64, fnv1a64, is_id_text, line_hash, line_id, render_id, ALPHABET, DEFAULT_WIDTH, MAX_WIDTH,
 };

@@ -3,7 +3,7 @@
 //! anchors in the prompt are ones the applier accepts.
 
 use super::apply::{edit_body, HashlineOptions};
-use super::call::{parse_call, Operation};
+use super::call::{parse_call, HashlineOp};
 use super::id::{line_id, MAX_WIDTH};
 use super::view::format_hashlines;
 
@@ -328,7 +328,7 @@ fn refusals(width: usize) -> String {
     let error = parse_call(&call, width)
         .ok()
         .and_then(|c| {
-            let ops: Vec<Operation> = c.edits;
+            let ops: Vec<HashlineOp> = c.edits;
             edit_body("geometry.py", &now, &ops, width).err()
         })
         .and_then(|r| r.reason)

@@ -3,7 +3,7 @@
 //! complete one. The grammar (`stream.rs`) makes them, the sinks
 //! (`sink.rs`) take them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::block::{EditBlock, Format};
 
@@ -21,7 +21,7 @@ use crate::block::{EditBlock, Format};
 /// anchor (the `block-update` that reports the next section carries
 /// `format: 'anchored'`, and [`EditStream::pending`](super::EditStream::pending) files them under
 /// `anchor` from then on).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Section {
     Edit,
@@ -38,6 +38,24 @@ pub enum Section {
 }
 
 impl Section {
+    /// Every section, in the order [`Section::as_str`] lists them.
+    pub const ALL: [Section; 9] = [
+        Section::Edit,
+        Section::Repl,
+        Section::Anchor,
+        Section::Old,
+        Section::New,
+        Section::TrailingAnchor,
+        Section::Search,
+        Section::Replace,
+        Section::Patch,
+    ];
+
+    /// The section named `name` (its kebab-case name), if any.
+    pub fn from_name(name: &str) -> Option<Section> {
+        Section::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
     /// The kebab-case name used across the JavaScript boundary.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -104,8 +122,9 @@ pub enum StreamEvent {
     },
 }
 
-/// The lines of one section of the block being written.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// The lines of one section of the block being written (also what
+/// [`crate::render::render_pending_sections`] draws).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingSection {
     pub section: Section,

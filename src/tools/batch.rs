@@ -86,18 +86,7 @@ fn place_run(state: &mut FileState, edits: &[RunEdit], passes: &[Pass]) -> Vec<O
     if placed.is_empty() {
         return Vec::new();
     }
-    let mut replaced: Vec<(usize, usize, usize)> = Vec::with_capacity(placed.len());
-    let mut next = String::with_capacity(body.len());
-    let mut by_start: Vec<&Placed> = placed.iter().collect();
-    by_start.sort_unstable_by_key(|p| p.start);
-    let mut at = 0;
-    for p in &by_start {
-        next.push_str(&body[at..p.start]);
-        next.push_str(&p.replacement);
-        replaced.push((p.start, p.end, p.replacement.len()));
-        at = p.end;
-    }
-    next.push_str(&body[at..]);
+    let (next, replaced) = spliced_run(body, &placed);
     state.provenance.replace(&replaced);
     state.body = Some(next);
     state.touched = true;
@@ -105,6 +94,25 @@ fn place_run(state: &mut FileState, edits: &[RunEdit], passes: &[Pass]) -> Vec<O
         .into_iter()
         .map(|p| Outcome::ok(Some(p.line), Some(p.pass)))
         .collect()
+}
+
+/// `body` with every placed edit's replacement in place of the bytes it
+/// replaced (placements never overlap), and each `(start, end, new length)`
+/// in body order, as the line provenance takes them.
+fn spliced_run(body: &str, placed: &[Placed]) -> (String, Vec<(usize, usize, usize)>) {
+    let mut by_start: Vec<&Placed> = placed.iter().collect();
+    by_start.sort_unstable_by_key(|p| p.start);
+    let mut replaced = Vec::with_capacity(placed.len());
+    let mut next = String::with_capacity(body.len());
+    let mut at = 0;
+    for p in by_start {
+        next.push_str(&body[at..p.start]);
+        next.push_str(&p.replacement);
+        replaced.push((p.start, p.end, p.replacement.len()));
+        at = p.end;
+    }
+    next.push_str(&body[at..]);
+    (next, replaced)
 }
 
 /// One placed edit: the bytes it replaced in the body before the run.
@@ -191,16 +199,7 @@ pub(crate) fn place_for_preview(
     if placed.is_empty() {
         return None;
     }
-    let mut by_start: Vec<&Placed> = placed.iter().collect();
-    by_start.sort_unstable_by_key(|p| p.start);
-    let mut after = String::with_capacity(content.len());
-    let mut at = 0;
-    for p in by_start {
-        after.push_str(&content[at..p.start]);
-        after.push_str(&p.replacement);
-        at = p.end;
-    }
-    after.push_str(&content[at..]);
+    let (after, _) = spliced_run(content, &placed);
     let lines = placed
         .iter()
         .map(|p| PreviewPlaced {

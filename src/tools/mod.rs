@@ -49,7 +49,7 @@ pub use calls::{CallKind, ToolCall};
 pub use excerpt::numbered;
 pub use ops::AnchoredChange;
 pub use options::{
-    fingerprint, FileHistory, HistoryUpdate, Matching, NewlinePolicy, ToolOptions, HISTORY_DEPTH,
+    fingerprint, FileHistory, HistoryUpdate, Matching, ToolOptions, TrailingNewline, HISTORY_DEPTH,
 };
 pub use schema::{
     tool_defs, tool_schemas, tool_schemas_for, tool_schemas_json, DiffMode, SchemaApi, ToolDef,

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// unless asked ([`crate::apply::TOOL_CALLS_MATCHING`]).
 pub use crate::apply::Matching;
 
-pub use crate::text::TrailingNewline as NewlinePolicy;
+pub use crate::text::TrailingNewline;
 
 /// Options of [`apply_tool_calls`](super::apply_tool_calls) (`applyToolCalls(calls, host, options)`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -21,7 +21,7 @@ pub struct ToolOptions {
     /// Ask the host to stage the written files (e.g. `git add`).
     pub stage: bool,
     pub matching: Matching,
-    pub trailing_newline: NewlinePolicy,
+    pub trailing_newline: TrailingNewline,
     /// Folders inside version-control metadata that may be written, named
     /// exactly (`.git/info`); see [`crate::path::confine`].
     pub allow_folders: Vec<String>,
@@ -51,7 +51,7 @@ impl Default for ToolOptions {
             dry_run: false,
             stage: crate::apply::STAGE_BY_DEFAULT,
             matching: crate::apply::TOOL_CALLS_MATCHING,
-            trailing_newline: NewlinePolicy::default(),
+            trailing_newline: TrailingNewline::default(),
             allow_folders: Vec::new(),
             overwrite: false,
             max_characters: None,

@@ -4,7 +4,7 @@
 
 use super::excerpt;
 use super::options::{
-    fingerprint, FileHistory, HistoryUpdate, Matching, NewlinePolicy, HISTORY_DEPTH,
+    fingerprint, FileHistory, HistoryUpdate, Matching, TrailingNewline, HISTORY_DEPTH,
 };
 use crate::apply::Loaded;
 use crate::locate::tolerant as matching;
@@ -105,7 +105,7 @@ impl FileState {
     }
 
     /// The file's text as it would be written now (`None`: it does not exist).
-    pub(super) fn encoded(&self, policy: NewlinePolicy) -> Option<String> {
+    pub(super) fn encoded(&self, policy: TrailingNewline) -> Option<String> {
         let body = self.body.as_ref()?;
         Some(if body.is_empty() {
             String::new()
@@ -241,7 +241,7 @@ impl FileState {
 
     /// The bytes it would write now.
     pub(super) fn written(&self) -> Option<String> {
-        self.encoded(NewlinePolicy::Preserve)
+        self.encoded(TrailingNewline::Preserve)
     }
 }
 

@@ -12,10 +12,10 @@ use js_sys::{Array, Reflect};
 use wasm_bindgen::{JsError, JsValue};
 
 use crate::block::{EditBlock, Format};
+use crate::parser::{PendingSection, Section};
 use crate::patch::{Hunk, Operation, PatchOp};
 use crate::render::{
-    DrawOptions, Layout, PendingSection, ResultView, SummaryInput, SummaryOptions, SummaryView,
-    Theme,
+    DrawOptions, Layout, ResultView, SummaryInput, SummaryOptions, SummaryView, Theme,
 };
 
 /// What a value is, for messages.
@@ -359,15 +359,16 @@ pub(crate) fn draw_options(value: &JsValue, what: &str) -> Result<DrawOptions, J
 }
 
 /// `EditStream.pending().sections`: `{ section, lines }` each, both required.
+/// A section of a name the parser does not give is left out (nothing draws it).
 pub(crate) fn pending_sections(
     value: &JsValue,
     what: &str,
 ) -> Result<Vec<PendingSection>, JsError> {
-    items(value, what, |v, what| {
+    let sections = items(value, what, |v, what| {
         let o = Obj::new(v, what)?;
-        Ok(PendingSection {
-            section: o.required("section")?,
-            lines: o.strings("lines")?.ok_or_else(|| o.missing("lines"))?,
-        })
-    })
+        let name: String = o.required("section")?;
+        let lines = o.strings("lines")?.ok_or_else(|| o.missing("lines"))?;
+        Ok(Section::from_name(&name).map(|section| PendingSection { section, lines }))
+    })?;
+    Ok(sections.into_iter().flatten().collect())
 }

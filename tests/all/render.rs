@@ -10,9 +10,10 @@
 use std::fs;
 use std::path::Path;
 
+use editblocks::parser::{PendingSection, Section};
 use editblocks::render::{
     find_result, render_edit_block, render_edits_summary, render_in_progress_edit_block,
-    render_pending_sections, PendingSection, ResultView, SummaryInput, SummaryOptions, SummaryView,
+    render_pending_sections, ResultView, SummaryInput, SummaryOptions, SummaryView,
 };
 use editblocks::EditBlock;
 use serde_json::Value;
@@ -368,7 +369,7 @@ fn every_renderer_puts_the_theme_it_is_asked_for_on_its_root() {
         );
         let lines = ["x = 1".to_string()];
         let pending = [PendingSection {
-            section: "edit".into(),
+            section: Section::Edit,
             lines: lines.to_vec(),
         }];
         for html in [

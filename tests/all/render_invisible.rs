@@ -9,10 +9,11 @@
 
 use editblocks::apply::FileChange;
 use editblocks::parser::{parse_edits, EditStream, ParseOptions};
+use editblocks::parser::{PendingSection, Section};
 use editblocks::preview::PreviewSession;
 use editblocks::render::{
     render_edit_block, render_edits_summary, render_file_change, render_in_progress_edit_block,
-    render_pending_sections, PendingSection, ResultView, SummaryOptions, SummaryView,
+    render_pending_sections, ResultView, SummaryOptions, SummaryView,
 };
 use editblocks::{EditBlock, Format};
 
@@ -133,11 +134,11 @@ fn blocks_being_written_show_hidden_characters() {
     );
     let sections = vec![
         PendingSection {
-            section: "search".into(),
+            section: Section::Search,
             lines: vec![hostile("one [H][M]")],
         },
         PendingSection {
-            section: "replace".into(),
+            section: Section::Replace,
             lines: vec![hostile("two [H][M]")],
         },
     ];

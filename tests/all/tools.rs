@@ -3,8 +3,8 @@
 
 use editblocks::tools::{
     apply_tool_calls, file_status, retry_context, system_prompt, system_prompt_for,
-    tool_call_paths, tool_schemas, DiffMode, FileHistory, Local, Matching, NewlinePolicy,
-    RetryInput, SchemaApi, ToolApplyResult, ToolCall, ToolOptions,
+    tool_call_paths, tool_schemas, DiffMode, FileHistory, Local, Matching, RetryInput, SchemaApi,
+    ToolApplyResult, ToolCall, ToolOptions, TrailingNewline,
 };
 use editblocks::{ErrorKind, Status};
 use editblocks::{HostOp, MemoryHost};
@@ -245,7 +245,7 @@ fn exact_matching_option_refuses_what_tolerant_repairs() {
 fn trailing_newline_ensure() {
     let mut host = MemoryHost::with_files([("a.txt", "one")]);
     let options = ToolOptions {
-        trailing_newline: NewlinePolicy::Ensure,
+        trailing_newline: TrailingNewline::Ensure,
         ..ToolOptions::default()
     };
     assert!(
@@ -1050,8 +1050,8 @@ fn apply_patch_calls_follow_the_trailing_newline_policy() {
         call(json!({"type": "create_file", "path": "n.txt", "diff": "+one\n+two"})),
     ];
     for (policy, updated) in [
-        (NewlinePolicy::Ensure, "a\nB\n"),
-        (NewlinePolicy::Preserve, "a\nB"),
+        (TrailingNewline::Ensure, "a\nB\n"),
+        (TrailingNewline::Preserve, "a\nB"),
     ] {
         let mut host = MemoryHost::with_files([("a.txt", "a\nb")]);
         let options = ToolOptions {
