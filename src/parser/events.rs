@@ -183,3 +183,20 @@ pub fn assumed_names(mask: u32) -> Vec<String> {
         .map(|(_, n)| n.to_string())
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_section_is_found_by_the_name_it_crosses_the_boundary_with() {
+        for section in Section::ALL {
+            let name = section.as_str();
+            assert_eq!(Section::from_name(name), Some(section));
+            assert_eq!(serde_json::to_value(section).unwrap(), name);
+            assert_eq!(serde_json::from_value::<Section>(name.into()).unwrap(), section);
+        }
+        assert_eq!(Section::from_name("Old"), None);
+        assert_eq!(Section::from_name("trailing_anchor"), None);
+    }
+}
