@@ -857,48 +857,83 @@ fn token_ops<'a>(a: &Tokens<'a>, b: &Tokens<'a>) -> Vec<DiffOp> {
     myers_ops(&old, &new)
 }
 
-/// The extended grapheme clusters of `text` with their byte offsets
-/// (`unicode-segmentation`).
-#[cfg(feature = "full")]
-fn grapheme_indices(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.grapheme_indices(true)
-}
-
-/// Where graphemes come from in a build without `unicode-segmentation`
-/// (`editblocks/lite`, whose wasm leaves its tables out): a function given
-/// a text that returns the byte offset of each grapheme's start, in order.
-/// The wasm binding installs the host's segmenter (`Intl.Segmenter`).
-#[cfg(not(feature = "full"))]
+/// Where graphemes come from when the host decides them: a function given a
+/// text that returns the byte offset of each grapheme's start, in order.
+/// `editblocks/lite`, whose wasm leaves the Unicode tables out, installs the
+/// host's segmenter (`Intl.Segmenter`); the full build segments with
+/// `unicode-segmentation` unless one is installed.
 pub type GraphemeSegmenter = fn(&str) -> Vec<usize>;
 
-#[cfg(not(feature = "full"))]
 static SEGMENTER: std::sync::OnceLock<GraphemeSegmenter> = std::sync::OnceLock::new();
 
-/// Installs the grapheme segmenter of a build without `unicode-segmentation`
-/// (once: later calls are ignored). Without one, or where it returns
-/// offsets that are not increasing char boundaries starting at 0, every
-/// character is a grapheme of its own.
-#[cfg(not(feature = "full"))]
+/// Installs the host's grapheme segmenter (once: later calls are ignored).
+/// Where it returns offsets that are not increasing char boundaries
+/// starting at 0, every character is a grapheme of its own. Without one,
+/// the full build reads extended grapheme clusters from its own tables
+/// (`unicode-segmentation`), and a build without the `full` feature takes
+/// every character as a grapheme.
 pub fn set_grapheme_segmenter(segmenter: GraphemeSegmenter) {
     let _ = SEGMENTER.set(segmenter);
 }
 
-#[cfg(not(feature = "full"))]
-fn grapheme_indices(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut starts = SEGMENTER.get().map(|f| f(text)).unwrap_or_default();
-    let valid = starts.first().is_some_and(|&s| s == 0)
-        && starts.windows(2).all(|w| w[0] < w[1])
-        && starts
-            .iter()
-            .all(|&s| s < text.len() && text.is_char_boundary(s));
-    if !valid {
-        starts = text.char_indices().map(|(i, _)| i).collect();
+/// The graphemes of `text` with their byte offsets.
+fn grapheme_indices(text: &str) -> Graphemes<'_> {
+    match SEGMENTER.get() {
+        Some(segmenter) => Graphemes::starts(text, segmenter(text)),
+        #[cfg(feature = "full")]
+        None => Graphemes::Tables(text.grapheme_indices(true)),
+        #[cfg(not(feature = "full"))]
+        None => Graphemes::starts(text, Vec::new()),
     }
-    starts.push(text.len());
-    (0..starts.len().saturating_sub(1)).map(move |k| {
-        let (s, e) = (starts[k], starts[k + 1]);
-        (s, text.get(s..e).unwrap_or(""))
-    })
+}
+
+/// [`grapheme_indices`]' iterator: from the host's offsets, or from the
+/// Unicode tables.
+enum Graphemes<'a> {
+    Starts {
+        text: &'a str,
+        starts: Vec<usize>,
+        next: usize,
+    },
+    #[cfg(feature = "full")]
+    Tables(unicode_segmentation::GraphemeIndices<'a>),
+}
+
+impl<'a> Graphemes<'a> {
+    /// From grapheme starts; starts that are not increasing char boundaries
+    /// from 0 are replaced by every char's.
+    fn starts(text: &'a str, mut starts: Vec<usize>) -> Graphemes<'a> {
+        let valid = starts.first().is_some_and(|&s| s == 0)
+            && starts.windows(2).all(|w| w[0] < w[1])
+            && starts
+                .iter()
+                .all(|&s| s < text.len() && text.is_char_boundary(s));
+        if !valid {
+            starts = text.char_indices().map(|(i, _)| i).collect();
+        }
+        starts.push(text.len());
+        Graphemes::Starts {
+            text,
+            starts,
+            next: 0,
+        }
+    }
+}
+
+impl<'a> Iterator for Graphemes<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        match self {
+            Graphemes::Starts { text, starts, next } => {
+                let (&s, &e) = (starts.get(*next)?, starts.get(*next + 1)?);
+                *next += 1;
+                Some((s, text.get(s..e).unwrap_or("")))
+            }
+            #[cfg(feature = "full")]
+            Graphemes::Tables(graphemes) => graphemes.next(),
+        }
+    }
 }
 
 /// [`changed_spans`], borrowing the text.

@@ -194,7 +194,10 @@ mod tests {
             let name = section.as_str();
             assert_eq!(Section::from_name(name), Some(section));
             assert_eq!(serde_json::to_value(section).unwrap(), name);
-            assert_eq!(serde_json::from_value::<Section>(name.into()).unwrap(), section);
+            assert_eq!(
+                serde_json::from_value::<Section>(name.into()).unwrap(),
+                section
+            );
         }
         assert_eq!(Section::from_name("Old"), None);
         assert_eq!(Section::from_name("trailing_anchor"), None);
