@@ -15,7 +15,7 @@ const utf8 = new TextEncoder();
 /**
  * Writes `reply` as UTF-8 into the parser's input buffer in wasm memory
  * (lone surrogates as U+FFFD, as TextEncoder.encode gives them); returns
- * the byte length. The core reads it there (src/wasm/engine.rs
+ * the byte length. The core reads it there (bindings/wasm/src/wasm/engine.rs
  * `read_input`): no JavaScript buffer, no copy across the boundary.
  */
 function writeReply(reply) {
@@ -94,7 +94,7 @@ function plan(input, options, fn) {
   }
   const checked = checkOptions(options, 'applyEdits', APPLY_OPTIONS);
   // A reply crosses as UTF-8 written into wasm memory, and its byte length
-  // (see read_input in src/wasm/engine.rs).
+  // (see read_input in bindings/wasm/src/wasm/engine.rs).
   if (typeof input === 'string') return new EngineApplyPlan(writeReply(input), checked);
   // The blocks also go as JSON text, which the core reads far faster than
   // the objects; a NaN or an Infinity (JSON would make it null) keeps them

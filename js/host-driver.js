@@ -71,7 +71,7 @@ class Snapshot {
  * Path `i` is the plan's: the core names it by that position. `failing`
  * (after a host call failed) is appended as `[path, succeeding, message,
  * ...]`: the calls the core's run is to see fail (see `rolledBackResult`).
- * (src/wasm/mod.rs `packed_snapshot` reads it.)
+ * (bindings/wasm/src/wasm/mod.rs `packed_snapshot` reads it.)
  */
 function forCore(snapshot, failing) {
   const { paths, values } = snapshot;
@@ -137,7 +137,7 @@ function forCore(snapshot, failing) {
       pathEnds[i] = at;
     }
   }
-  // An array, read by position (src/wasm/mod.rs `packed_snapshot`): an
+  // An array, read by position (bindings/wasm/src/wasm/mod.rs `packed_snapshot`): an
   // object's fields cost the module a key string made and looked up each.
   const packed = [used, ends, pathEnds, others === null ? [] : others];
   if (failing !== undefined) packed.push(failing);
@@ -200,11 +200,11 @@ function resultsOf(numbers, at, count, strings, diagnostics, pathOf) {
 }
 
 /**
- * What the core returned (src/wasm/mod.rs `host_changes`) as the driver
+ * What the core returned (bindings/wasm/src/wasm/mod.rs `host_changes`) as the driver
  * uses it: `{ result, writes: [{ path, content }], deletes, stage }`.
  * `raw` is `[bytes, jsonLength, numbers]`, views of the module's memory:
  * `bytes` the JSON and then every file text; `numbers` (a Uint32Array,
- * src/wasm/mod.rs `Numbers`) where each text ends in the bytes after the
+ * bindings/wasm/src/wasm/mod.rs `Numbers`) where each text ends in the bytes after the
  * JSON, then the rows of the lists that grow with the files, one after
  * the other (`writes`, `changes`, and for an apply `filesModified`, where
  * each of its results' strings ends, and its results), their counts in the

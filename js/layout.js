@@ -1,6 +1,6 @@
 // The core's tables, read from the module once: the layout of the parser's
 // records (positions of each field, record kinds, format, section and
-// operation names, the line-end rule), defined in src/wasm/parser_records.rs,
+// operation names, the line-end rule), defined in bindings/wasm/src/records.rs,
 // and the result tables (src/result.rs `result_layout_json`).
 import * as raw from 'editblocks-raw';
 

@@ -41,10 +41,10 @@ const WASM_OPT_FLAGS = ['--enable-bulk-memory', '--enable-nontrapping-float-to-i
  */
 function buildWasm({ label, cargoArgs = [], targetDir, env = {}, outName, glueDir, optFlags = [] }) {
   log(`cargo build --release --target wasm32-unknown-unknown ${cargoArgs.join(' ')} (${label})`.replace(/ +\(/, ' ('));
-  run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown', ...cargoArgs], {
+  run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown', '-p', 'editblocks-wasm', ...cargoArgs], {
     env: { ...process.env, ...(targetDir ? { CARGO_TARGET_DIR: targetDir } : {}), ...env },
   });
-  const cargoWasm = path.join(targetDir ?? path.join(root, 'target'), 'wasm32-unknown-unknown', 'release', 'editblocks.wasm');
+  const cargoWasm = path.join(targetDir ?? path.join(root, 'target'), 'wasm32-unknown-unknown', 'release', 'editblocks_wasm.wasm');
   log(`wasm-bindgen --target web (${label})`);
   run(path.join(toolsBin, 'wasm-bindgen'), [cargoWasm, '--target', 'web', '--out-dir', glueDir, '--out-name', outName]);
   // wasm-bindgen's output still has the function names (wasm-opt drops them) and no
@@ -62,7 +62,7 @@ function buildWasm({ label, cargoArgs = [], targetDir, env = {}, outName, glueDi
 
 // One glue per module: the full one, and the parse-and-render-only one of
 // `editblocks/lite` (cargo feature `full` off, every crate at opt-level "z":
-// src/wasm/mod.rs says what it binds).
+// bindings/wasm/src/wasm/mod.rs says what it binds).
 const glueDir = path.join(buildDir, 'web');
 const wasm = buildWasm({ label: 'full', outName: 'editblocks', glueDir });
 const liteGlueDir = path.join(buildDir, 'lite');

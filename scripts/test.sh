@@ -10,14 +10,16 @@ scripts/setup.sh --browser
 TOOLS="${EDITBLOCKS_TOOLS:-$PWD/.tools}"
 step() { printf '\n\033[1;34m== %s\033[0m\n' "$*"; }
 
-step "core: cargo fmt --check, cargo clippy (host and wasm32) and cargo doc"
+step "core and binding: cargo fmt --check, cargo clippy (host and wasm32) and cargo doc"
 cargo fmt --all --check
-cargo clippy --quiet --all-targets -- -D warnings
+cargo clippy --quiet --workspace --all-targets -- -D warnings
 cargo clippy --quiet --target wasm32-unknown-unknown --lib -- -D warnings
-# The lite module (feature `full` off) has its own gates and fallbacks.
-cargo clippy --quiet --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
+# The binding as both modules build it: full, and editblocks/lite (feature `full` off,
+# with its own gates and fallbacks in the core too).
+cargo clippy --quiet --target wasm32-unknown-unknown -p editblocks-wasm --lib -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown -p editblocks-wasm --lib --no-default-features -- -D warnings
 # Broken or private intra-doc links, bare URLs and invalid HTML fail the run.
-RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --workspace
 
 step "core: cargo test"
 # Property tests run a fixed seed here so that a red run can be replayed
@@ -26,9 +28,10 @@ PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261122}" cargo test --quiet
 # …and the core as editblocks/lite compiles it (no `full` feature).
 cargo test --quiet --lib --no-default-features
 
-step "binding: wasm-bindgen-test in Node"
+step "binding: its encodings natively, then wasm-bindgen-test in Node"
+cargo test --quiet -p editblocks-wasm --lib
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$TOOLS/bin/wasm-bindgen-test-runner" \
-  cargo test --target wasm32-unknown-unknown --test wasm
+  cargo test --target wasm32-unknown-unknown -p editblocks-wasm --test wasm
 
 step "fuzz: every cargo-fuzz target for a bounded time (fuzz/, scripts/fuzz.sh)"
 scripts/fuzz.sh "${EDITBLOCKS_FUZZ_SECONDS:-20}"

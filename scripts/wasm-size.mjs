@@ -5,7 +5,7 @@
 // small reader of the binary format.
 //
 // Usage: node scripts/wasm-size.mjs [file.wasm] [--top N]
-//   default file: target/wasm32-unknown-unknown/release/editblocks.wasm
+//   default file: target/wasm32-unknown-unknown/release/editblocks_wasm.wasm
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -140,7 +140,7 @@ export function report(bytes, top = 12) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const file = process.argv.slice(2).find((a) => !a.startsWith('--') && !/^\d+$/.test(a)) ?? path.join(root, 'target', 'wasm32-unknown-unknown', 'release', 'editblocks.wasm');
+  const file = process.argv.slice(2).find((a) => !a.startsWith('--') && !/^\d+$/.test(a)) ?? path.join(root, 'target', 'wasm32-unknown-unknown', 'release', 'editblocks_wasm.wasm');
   const topAt = process.argv.indexOf('--top');
   for (const line of report(fs.readFileSync(file), topAt > 0 ? Number(process.argv[topAt + 1]) : 12)) console.log(line);
 }

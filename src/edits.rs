@@ -27,7 +27,7 @@ pub fn required_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<String> 
 /// [`required_paths`] with each block's path already confined
 /// ([`confined_paths`]), borrowed from them where it can be (a plan works
 /// the list out again for each run rather than keeping a copy).
-pub(crate) fn required_paths_of<'a>(
+fn required_paths_of<'a>(
     blocks: &[EditBlock],
     confined: &'a [Option<String>],
     opts: &ApplyOptions,
@@ -36,6 +36,52 @@ pub(crate) fn required_paths_of<'a>(
         crate::patch::apply::patch_paths_of(blocks, confined, opts)
     } else {
         engine::text_paths_of(blocks, confined, opts)
+    }
+}
+
+/// Edit blocks with each path normalised and confined once: the paths to
+/// read ([`ConfinedEdits::required_paths`]) are known before any file is,
+/// then [`ConfinedEdits::apply`] runs the blocks through a host holding
+/// those files (a snapshot an asynchronous caller read, say), as
+/// [`apply_edits`] would.
+#[derive(Debug, Clone)]
+pub struct ConfinedEdits {
+    blocks: Vec<EditBlock>,
+    /// Each block's path (`None`: refused), for the paths and every run.
+    confined: Vec<Option<String>>,
+}
+
+impl ConfinedEdits {
+    /// `blocks`, their paths confined by `opts` (its `allow_folders`).
+    pub fn new(blocks: Vec<EditBlock>, opts: &ApplyOptions) -> ConfinedEdits {
+        let confined = confined_paths(&blocks, opts);
+        ConfinedEdits { blocks, confined }
+    }
+
+    /// The blocks of `reply` as [`apply_reply`] reads them (a patch's
+    /// operations leave out the texts only renderers read), and the blocks
+    /// dropped while it was read.
+    pub fn from_reply(
+        reply: &str,
+        opts: &ApplyOptions,
+    ) -> (ConfinedEdits, Vec<crate::result::DiscardedBlock>) {
+        let (blocks, discarded) = crate::parser::parse_edits_to_apply(reply, &parse_options(opts));
+        (ConfinedEdits::new(blocks, opts), discarded)
+    }
+
+    pub fn blocks(&self) -> &[EditBlock] {
+        &self.blocks
+    }
+
+    /// The paths [`ConfinedEdits::apply`] reads, in first-use order
+    /// ([`required_paths`]).
+    pub fn required_paths(&self, opts: &ApplyOptions) -> Vec<Cow<'_, str>> {
+        required_paths_of(&self.blocks, &self.confined, opts)
+    }
+
+    /// [`apply_edits`] over these blocks.
+    pub fn apply(&self, host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
+        apply_edits_with(&self.blocks, &self.confined, host, opts)
     }
 }
 
@@ -67,7 +113,7 @@ pub fn apply_edits(
 
 /// [`apply_edits`] with each block's path already confined
 /// ([`confined_paths`]; the patch transaction uses them).
-pub(crate) fn apply_edits_with(
+fn apply_edits_with(
     blocks: &[EditBlock],
     confined: &[Option<String>],
     host: &mut dyn FileHost,

@@ -17,13 +17,11 @@
 //! * [`diff`] and [`render`] — character-level diffs and escaped HTML.
 //! * [`text`] — the one line model every stage splits text with.
 //!
-//! The core knows nothing of JavaScript: the `wasm` module (compiled only for
-//! `wasm32`) converts types at the boundary, so everything here is tested
-//! with plain `cargo test`.
+//! The core knows nothing of JavaScript: the binding is a crate of its own
+//! (`bindings/wasm`), which converts types at the boundary, so everything
+//! here is tested with plain `cargo test`.
 
-// No unsafe code in the core; the one exception is the lite build's
-// allocator in the binding (`wasm`), allowed where it is declared.
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 // The pipeline, one public module per stage: parse → locate → apply →
 // diff → render. Each stage's module chooses what it exports.
@@ -49,16 +47,14 @@ mod prompts;
 mod result;
 mod shell;
 
-#[cfg(target_arch = "wasm32")]
-mod wasm;
-
-// `src/wasm/parser_records.rs` names the crate `editblocks::…`, so that the
-// core's native tests can include it as it is.
+// The unit tests of `patch` share `tests/all/fixture_support.rs`, which
+// names the crate `editblocks::…` as the integration tests do.
+#[cfg(test)]
 extern crate self as editblocks;
 
 pub use apply::FileChange;
 pub use block::{EditBlock, Format};
-pub use edits::{apply_edits, apply_reply, required_paths};
+pub use edits::{apply_edits, apply_reply, required_paths, ConfinedEdits};
 pub use host::{FileHost, HostError, HostOp, MemoryHost};
 pub use path::{
     check_allow_folder, confine, is_vcs_folder_name, normalize_path, PathError, MAX_PATH_COMPONENTS,

@@ -586,8 +586,8 @@ pub(crate) fn normalized_context(opts: &ApplyOptions) -> Option<crate::apply::Pa
 
 /// Each block's path, normalised and confined ([`confine`]); `None` when
 /// refused (the refusal's reason is worked out again for the result that
-/// gives it). A plan works this out once for both [`required_paths_of`]
-/// and [`apply_edits_with`].
+/// gives it). [`crate::ConfinedEdits`] works this out once for both the
+/// paths to read and every run.
 pub(crate) fn confined_paths(blocks: &[EditBlock], opts: &ApplyOptions) -> Vec<Option<String>> {
     blocks
         .iter()

@@ -119,7 +119,7 @@
 //! * `sink.rs`: the [`Sink`] trait and the core's sinks: [`EventSink`]
 //!   (stream events), [`BlockSink`] ([`parse_edits`]), [`SpanSink`]
 //!   ([`parse_spans`]). The JavaScript binding's numeric records and UTF-16
-//!   offsets are a sink of its own, in `src/wasm/parser_records.rs`.
+//!   offsets are a sink of its own, in `bindings/wasm/src/parser_records.rs`.
 //! * `markers.rs`: what a line is (`classify`; the renderer uses it too),
 //!   `path_line.rs`: the path rules, `prompt.rs`: the system prompts.
 //! * The patch grammars the stream feeds live in [`crate::patch`].
@@ -177,8 +177,7 @@ pub fn parse_edits(text: &str, options: &ParseOptions) -> Vec<EditBlock> {
 /// [`parse_edits`]'s blocks gives, byte for byte. Also returns every block
 /// the reply holds that was dropped, with its reason: nothing of it is
 /// applied, and the result says so (`ApplyResult::discarded`).
-// Used by the wasm binding (src/wasm/engine.rs `read_input`) and
-// `apply_reply` (src/edits.rs).
+/// [`crate::ConfinedEdits::from_reply`] reads a reply with it.
 pub(crate) fn parse_edits_to_apply(
     text: &str,
     options: &ParseOptions,

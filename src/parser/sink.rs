@@ -5,7 +5,7 @@
 //! [`StreamEvent`]s of [`EditStream`](super::EditStream)), [`BlockSink`]
 //! ([`parse_edits`](super::parse_edits)) and [`SpanSink`]
 //! ([`parse_spans`](super::parse_spans)). A binding adds its own (the
-//! JavaScript binding's numeric records live in `src/wasm/`).
+//! JavaScript binding's numeric records live in `bindings/wasm/src/records.rs`).
 
 use super::events::{assumed_names, BlockSpans, Section, StreamEvent};
 use crate::block::{EditBlock, Format};

@@ -5,8 +5,7 @@
 mod apply_support;
 mod fixture_support;
 /// The binding's record of parser events, tested here against the core.
-#[path = "../../src/wasm/parser_records.rs"]
-mod parser_records;
+use editblocks_wasm::records as parser_records;
 mod parser_support;
 mod prop_support;
 

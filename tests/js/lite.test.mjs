@@ -245,7 +245,7 @@ test('the renderers refuse a field of the wrong type by name, quoting a string v
 });
 
 // editblocks/lite has no grapheme tables: its intra-line diff asks the
-// host's Intl.Segmenter (src/wasm/render.rs). Its spans must be the full
+// host's Intl.Segmenter (bindings/wasm/src/wasm/render.rs). Its spans must be the full
 // module's (unicode-segmentation) on every pair and random mix.
 const graphemePairs = () =>
   JSON.parse(fs.readFileSync(path.join(root, 'tests/fixtures/render/graphemes/pairs.json'), 'utf8'));

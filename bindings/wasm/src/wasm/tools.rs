@@ -5,7 +5,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::{from_js, from_js_or_default, host_changes, snapshot_host, to_js};
-use crate::tools::{self, DiffMode, Local, RetryInput, SchemaApi, ToolCall, ToolOptions};
+use editblocks::tools::{self, DiffMode, Local, RetryInput, SchemaApi, ToolCall, ToolOptions};
 
 const MODES: &str = "'search_replace_multi', 'search_replace', 'anchored', 'off', 'text_editor', 'text_editor_20250124', 'gemini_cli', 'hashline' or 'apply_patch'";
 

@@ -15,7 +15,6 @@ mod engine;
 #[cfg(feature = "full")]
 mod hashline;
 mod parser;
-mod parser_records;
 #[cfg(feature = "preview")]
 mod preview;
 mod read;
@@ -31,7 +30,7 @@ fn start() {
     #[cfg(feature = "full")]
     console_error_panic_hook::set_once();
     #[cfg(not(feature = "full"))]
-    crate::diff::set_grapheme_segmenter(render::host_grapheme_starts);
+    editblocks::diff::set_grapheme_segmenter(render::host_grapheme_starts);
 }
 
 /// Converts a core value to a plain JS object (maps as objects, `None` as
@@ -68,15 +67,15 @@ pub(crate) fn from_js_or_default<T: DeserializeOwned + Default>(
     }
 }
 
-/// Builds a [`crate::host::MemoryHost`] from the snapshot the JS driver read
+/// Builds a [`editblocks::MemoryHost`] from the snapshot the JS driver read
 /// (`js/host-driver.js`): packed as an array (see [`packed_snapshot`]), or an
 /// object mapping each path to a string, a `Uint8Array`, `null` (no such
 /// file) or `{ error, kind? }` (the read failed; `kind: 'path-escape'` when
 /// the host refused a path leading outside the root).
 #[cfg(feature = "full")]
-pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, JsError> {
+pub(crate) fn snapshot_host(files: &JsValue) -> Result<editblocks::MemoryHost, JsError> {
     use js_sys::{Object, Uint8Array};
-    let mut host = crate::host::MemoryHost::new();
+    let mut host = editblocks::MemoryHost::new();
     // The binding never looks at which paths were read: no copy of each.
     host.stop_read_log();
     if files.is_undefined() || files.is_null() {
@@ -88,7 +87,7 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, 
     if let Some(packed) = files.dyn_ref::<js_sys::Array>() {
         return packed_snapshot(packed, host);
     }
-    let mut read = crate::apply::PathSet::default();
+    let mut read = editblocks::apply::PathSet::default();
     for entry in Object::entries(object).iter() {
         let pair: js_sys::Array = entry.into();
         let path = pair.get(0).as_string().unwrap_or_default();
@@ -109,7 +108,7 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<crate::host::MemoryHost, 
 /// A path whose read failed (`{ error, kind? }`): unreadable, and refused
 /// as leading outside the root when `kind` is `'path-escape'`.
 #[cfg(feature = "full")]
-fn read_failed(host: &mut crate::host::MemoryHost, path: String, value: &JsValue) {
+fn read_failed(host: &mut editblocks::MemoryHost, path: String, value: &JsValue) {
     use js_sys::Reflect;
     let message = Reflect::get(value, &JsValue::from_str("error"))
         .ok()
@@ -141,8 +140,8 @@ fn read_failed(host: &mut crate::host::MemoryHost, path: String, value: &JsValue
 #[cfg(feature = "full")]
 fn packed_snapshot(
     packed: &js_sys::Array,
-    mut host: crate::host::MemoryHost,
-) -> Result<crate::host::MemoryHost, JsError> {
+    mut host: editblocks::MemoryHost,
+) -> Result<editblocks::MemoryHost, JsError> {
     use js_sys::Uint32Array;
     let bad = || JsError::new("editblocks: the packed file snapshot is malformed");
     if !(4..=5).contains(&packed.length()) {
@@ -246,23 +245,23 @@ pub fn snapshot_room(len: u32, keep: u32) -> js_sys::Uint8Array {
 /// (`fileChanges`): those texts cross the boundary apart from the JSON.
 #[cfg(feature = "full")]
 pub(crate) trait WithFileChanges: Serialize {
-    fn file_changes_mut(&mut self) -> &mut Vec<crate::apply::FileChange>;
+    fn file_changes_mut(&mut self) -> &mut Vec<editblocks::apply::FileChange>;
 
     /// The per-edit results and modified files, taken out to cross as
-    /// numbers ([`crate::result::result_words`], [`Numbers`]); `None`: they
+    /// numbers ([`crate::results::result_words`], [`Numbers`]); `None`: they
     /// cross in the result.
-    fn take_rows(&mut self) -> Option<(Vec<crate::result::EditResult>, Vec<String>)> {
+    fn take_rows(&mut self) -> Option<(Vec<editblocks::EditResult>, Vec<String>)> {
         None
     }
 }
 
 #[cfg(feature = "full")]
-impl WithFileChanges for crate::result::ApplyResult {
-    fn file_changes_mut(&mut self) -> &mut Vec<crate::apply::FileChange> {
+impl WithFileChanges for editblocks::ApplyResult {
+    fn file_changes_mut(&mut self) -> &mut Vec<editblocks::apply::FileChange> {
         &mut self.file_changes
     }
 
-    fn take_rows(&mut self) -> Option<(Vec<crate::result::EditResult>, Vec<String>)> {
+    fn take_rows(&mut self) -> Option<(Vec<editblocks::EditResult>, Vec<String>)> {
         Some((
             std::mem::take(&mut self.results),
             std::mem::take(&mut self.files_modified),
@@ -271,15 +270,15 @@ impl WithFileChanges for crate::result::ApplyResult {
 }
 
 #[cfg(feature = "full")]
-impl WithFileChanges for crate::tools::ToolApplyResult {
-    fn file_changes_mut(&mut self) -> &mut Vec<crate::apply::FileChange> {
+impl WithFileChanges for editblocks::tools::ToolApplyResult {
+    fn file_changes_mut(&mut self) -> &mut Vec<editblocks::apply::FileChange> {
         &mut self.file_changes
     }
 }
 
 #[cfg(feature = "full")]
-impl WithFileChanges for crate::hashline::HashlineResult {
-    fn file_changes_mut(&mut self) -> &mut Vec<crate::apply::FileChange> {
+impl WithFileChanges for editblocks::hashline::HashlineResult {
+    fn file_changes_mut(&mut self) -> &mut Vec<editblocks::apply::FileChange> {
         &mut self.file_changes
     }
 }
@@ -290,7 +289,7 @@ impl WithFileChanges for crate::hashline::HashlineResult {
 pub(crate) type PathIndex<'a> = std::collections::HashMap<
     &'a str,
     usize,
-    std::hash::BuildHasherDefault<crate::apply::PathHasher>,
+    std::hash::BuildHasherDefault<editblocks::apply::PathHasher>,
 >;
 
 /// A path as it crosses: its position in the driver's list when it is
@@ -318,7 +317,7 @@ impl Serialize for PathRef<'_> {
 #[cfg(feature = "full")]
 #[derive(Clone, Copy)]
 struct Positions<'a> {
-    host: &'a crate::host::MemoryHost,
+    host: &'a editblocks::MemoryHost,
     index: Option<&'a PathIndex<'a>>,
 }
 
@@ -357,9 +356,9 @@ struct HostChanges<'a, R> {
     /// number `2k + 1` is `names[k]`).
     names: Vec<&'a str>,
     /// The diagnostics of the results that have them, in order
-    /// ([`crate::result::ResultWords`]).
+    /// ([`crate::results::ResultWords`]).
     #[serde(rename = "resultDiagnostics", skip_serializing_if = "Vec::is_empty")]
-    result_diagnostics: Vec<&'a crate::result::Diagnostics>,
+    result_diagnostics: Vec<&'a editblocks::Diagnostics>,
 }
 
 /// The lists of [`HostChanges`] that grow with the files, as one array of
@@ -377,7 +376,7 @@ struct HostChanges<'a, R> {
 /// - for an `ApplyResult`, `filesModified`'s paths, then where each of
 ///   its results' strings ends (UTF-16 units of their text, the bytes
 ///   after the file texts), then its results' words
-///   ([`crate::result::result_words`]).
+///   ([`crate::results::result_words`]).
 ///
 /// A path is a number: `2i + 2` for position `i` of the list the driver
 /// read ([`PathRef::At`]), `2k + 1` for `names[k]`.
@@ -496,7 +495,7 @@ type ChangeRow<'a> = (
 /// order included.
 #[cfg(feature = "full")]
 pub(crate) fn host_changes<R: WithFileChanges>(
-    host: &crate::host::MemoryHost,
+    host: &editblocks::MemoryHost,
     result: R,
 ) -> Result<JsValue, JsError> {
     host_changes_with(host, result, None)
@@ -505,11 +504,11 @@ pub(crate) fn host_changes<R: WithFileChanges>(
 /// [`host_changes`], paths named by their position in `paths`.
 #[cfg(feature = "full")]
 pub(crate) fn host_changes_with<R: WithFileChanges>(
-    host: &crate::host::MemoryHost,
+    host: &editblocks::MemoryHost,
     mut result: R,
     paths: Option<&PathIndex>,
 ) -> Result<JsValue, JsError> {
-    use crate::host::HostOp;
+    use editblocks::HostOp;
     let positions = Positions { host, index: paths };
     let mut texts: Vec<&str> = Vec::new();
     let mut writes = Vec::new();
@@ -580,7 +579,7 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
         let after = change.after.as_deref().map(|t| {
             // The last write of this path (what the host holds at the end)
             // is the same text in a real run; in a dry run there is none.
-            let write = write.filter(|&i| crate::text::same_str(texts[i], t));
+            let write = write.filter(|&i| texts[i] == t);
             write.unwrap_or_else(|| {
                 texts.push(t);
                 texts.len() - 1
@@ -630,7 +629,7 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
             }
             let results_known = KnownPaths::new(positions, &known);
             let names = &mut numbers.names;
-            let words = crate::result::result_words(results, |r| {
+            let words = crate::results::result_words(results, |r| {
                 Numbers::path_number(names, results_known.of(&r.path))
             });
             numbers.values.extend_from_slice(&words.string_ends);
@@ -714,7 +713,7 @@ fn memory_view(bytes: &[u8]) -> js_sys::Uint8Array {
 /// Shell commands suggested in backticks (`git rm`, `git mv`, `mkdir -p`, `rm -rf`).
 #[wasm_bindgen(js_name = detectShellSuggestions)]
 pub fn detect_shell_suggestions(text: &str) -> Vec<String> {
-    crate::shell::detect_shell_suggestions(text)
+    editblocks::detect_shell_suggestions(text)
 }
 
 /// The instructions for the model for one edit style.
@@ -723,7 +722,7 @@ pub fn detect_shell_suggestions(text: &str) -> Vec<String> {
 pub fn system_prompt(kind: &str) -> Result<String, JsValue> {
     // A name the core does not know is a wrong argument: a TypeError, as the
     // JS checks throw.
-    crate::prompts::system_prompt(kind).ok_or_else(|| {
+    editblocks::system_prompt(kind).ok_or_else(|| {
         js_sys::TypeError::new(&format!(
             "editblocks: systemPrompt does not know {kind:?}; use 'edit-repl', 'anchored', 'search-replace', 'apply-patch', 'unified-diff', 'tools' or 'hashline'"
         ))

@@ -1,11 +1,9 @@
 //! Binding tests for the parser feature: the core compiled for wasm32 gives
 //! the same blocks whole, streamed, in compact mode and as spans.
-// The binding's record sink, as the binding compiles it.
-#[path = "../../src/wasm/parser_records.rs"]
-mod parser_records;
-
 use editblocks::parser::{parse_edits, parse_spans, EditStream, ParseOptions, StreamEvent};
-use parser_records::{CompactStream, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE};
+use editblocks_wasm::records::{
+    CompactStream, RECORD_COMPLETE, RECORD_JSON, RECORD_START, RECORD_UPDATE,
+};
 use wasm_bindgen_test::*;
 
 const REPLY: &str = "Voilà 🎉\n\nsrc/héllo.py\n```python\n<<<<<<< SEARCH\nold 日本\n=======\nnew 👋🏽\n>>>>>>> REPLACE\n```\nsrc/b.rs\r\n««« EDIT\r\nfn a() {}\r\n═══════ REPL\r\nfn a() {}\r\nfn b() {}\r\n»»» EDIT END\r\n";

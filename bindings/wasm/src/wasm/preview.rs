@@ -6,12 +6,12 @@
 use wasm_bindgen::prelude::*;
 
 use super::{from_js, to_js};
-use crate::block::{EditBlock, Format};
-use crate::parser::Section;
-use crate::preview::{BlockPreview, PatchPreview, PreviewEvent, ToolCallPreview};
+use editblocks::parser::Section;
+use editblocks::preview::{BlockPreview, PatchPreview, PreviewEvent, ToolCallPreview};
+use editblocks::{EditBlock, Format};
 
 /// Section numbers as `js/parser.js` numbers them (the parser records' layout).
-use super::parser_records::SECTIONS;
+use crate::records::SECTIONS;
 
 /// Preview events for JavaScript: each names its file `path`, as results
 /// do, and keeps `filePath` (the same value) as a deprecated alias.
@@ -135,7 +135,7 @@ impl RawBlockPreview {
 /// leave the root): such a file is never read.
 #[wasm_bindgen(js_name = previewPath)]
 pub fn preview_path(path: &str) -> JsValue {
-    match crate::path::normalize_path(path) {
+    match editblocks::normalize_path(path) {
         Ok(p) => JsValue::from_str(&p),
         Err(e) => {
             let o = js_sys::Object::new();

@@ -5,7 +5,7 @@
 //! snapshot, then replays the writes and deletes.
 
 use super::{from_js, from_js_or_default, host_changes, snapshot_host};
-use crate::hashline::{self, HashlineOptions, MAX_WIDTH};
+use editblocks::hashline::{self, HashlineOptions, MAX_WIDTH};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 

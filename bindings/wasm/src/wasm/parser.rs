@@ -9,15 +9,15 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::parser_records::{
+use crate::records::{
     events_json, layout_json, pending_json, starts_with_bytes, utf16_units, CompactStream,
     PatchEncoder, SPAN_STRIDE,
 };
-use crate::block::Format;
-use crate::parser::{self, BlockSpans, ParseOptions};
+use editblocks::parser::{self, BlockSpans, ParseOptions};
+use editblocks::Format;
 
 /// The layout of every record `js/parser.js` reads (JSON), defined once in
-/// `parser_records.rs`.
+/// `records.rs`.
 #[wasm_bindgen(js_name = parserLayout)]
 pub fn parser_layout() -> String {
     layout_json()

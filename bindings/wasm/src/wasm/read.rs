@@ -11,12 +11,12 @@
 use js_sys::{Array, Reflect};
 use wasm_bindgen::{JsError, JsValue};
 
-use crate::block::{EditBlock, Format};
-use crate::parser::{PendingSection, Section};
-use crate::patch::{Hunk, Operation, PatchOp};
-use crate::render::{
+use editblocks::parser::{PendingSection, Section};
+use editblocks::patch::{Hunk, Operation, PatchOp};
+use editblocks::render::{
     DrawOptions, Layout, ResultView, SummaryInput, SummaryOptions, SummaryView, Theme,
 };
+use editblocks::{EditBlock, Format};
 
 /// What a value is, for messages.
 fn kind(v: &JsValue) -> &'static str {
@@ -351,7 +351,7 @@ pub(crate) fn draw_options(value: &JsValue, what: &str) -> Result<DrawOptions, J
                         let got = o.get("context").unwrap_or(JsValue::UNDEFINED);
                         o.wrong("context", "a whole number of lines or 'all'", &got)
                     })?
-                    .unwrap_or(crate::render::FILE_CHANGE_CONTEXT),
+                    .unwrap_or(editblocks::render::FILE_CHANGE_CONTEXT),
             );
         }
     }

@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::read;
-use crate::render::{SummaryView, Theme};
+use editblocks::render::{SummaryView, Theme};
 
 /// `diffBlock`, packed as numbers: JS already holds both texts, so only the
 /// structure crosses the boundary and `js/render.js` builds the objects from
@@ -18,10 +18,13 @@ use crate::render::{SummaryView, Theme};
 /// which is several times quicker for long texts than passing strings.
 #[wasm_bindgen(js_name = diffBlockPacked)]
 pub fn diff_block_packed(old_utf8: &[u8], new_utf8: &[u8]) -> Vec<u32> {
-    use crate::diff::LineKind;
+    use editblocks::diff::LineKind;
     let (old_text, new_text) = (utf8_text(old_utf8), utf8_text(new_utf8));
-    let diff =
-        crate::diff::diff_block_ref(&old_text, &new_text, &crate::diff::DiffLimits::default());
+    let diff = editblocks::diff::diff_block_ref(
+        &old_text,
+        &new_text,
+        &editblocks::diff::DiffLimits::default(),
+    );
     // Each line's text as a UTF-16 range of the caller's own string (old text
     // for context and removed lines, new text for added ones): `js/render.js`
     // slices it, so it never splits lines itself.
@@ -69,17 +72,17 @@ pub fn diff_block_packed(old_utf8: &[u8], new_utf8: &[u8]) -> Vec<u32> {
 }
 
 /// The UTF-16 range in `text` of each line of the diff's line model
-/// ([`crate::diff::split_lines`]).
+/// ([`editblocks::diff::split_lines`]).
 fn line_ranges16(text: &str) -> Vec<(u32, u32)> {
     let base = text.as_ptr() as usize;
     let (mut at, mut units) = (0usize, 0usize);
     let mut to16 = |offset: usize| -> u32 {
         let offset = offset.clamp(at, text.len());
-        units += super::parser_records::utf16_units(&text.as_bytes()[at..offset]);
+        units += crate::records::utf16_units(&text.as_bytes()[at..offset]);
         at = offset;
         units as u32
     };
-    crate::diff::split_lines(text)
+    editblocks::diff::split_lines(text)
         .into_iter()
         .map(|line| {
             let start = line.as_ptr() as usize - base;
@@ -109,9 +112,9 @@ pub fn render_edit_block_html(
     let results = read::results(&results, "results (renderEditBlock's second argument)")?;
     let options = read::draw_options(&options, "renderEditBlock options")?;
     let index = index.map(|i| i as usize);
-    Ok(crate::render::render_edit_block_with(
+    Ok(editblocks::render::render_edit_block_with(
         &block,
-        crate::render::find_result(&block, &results, index),
+        editblocks::render::find_result(&block, &results, index),
         &options,
     ))
 }
@@ -131,7 +134,11 @@ pub fn render_in_progress_html(
     partial_lines: Vec<String>,
     theme: Option<String>,
 ) -> String {
-    crate::render::render_in_progress_edit_block_with(file_path, &partial_lines, theme_named(theme))
+    editblocks::render::render_in_progress_edit_block_with(
+        file_path,
+        &partial_lines,
+        theme_named(theme),
+    )
 }
 
 /// `renderInProgressEditBlock(pending)`: the sections of `EditStream.pending()`.
@@ -146,7 +153,7 @@ pub fn render_pending_html(
         &sections,
         "pending.sections (an array of { section, lines } as EditStream.pending() returns)",
     )?;
-    Ok(crate::render::render_pending_sections_with(
+    Ok(editblocks::render::render_pending_sections_with(
         file_path,
         &sections,
         partial_line.as_deref(),
@@ -162,7 +169,7 @@ pub fn render_summary_html(summary: JsValue, options: JsValue) -> Result<String,
         "results (renderEditsSummary takes an array of results or an apply result)",
     )?;
     let options = read::summary_options(&options, "renderEditsSummary options")?;
-    Ok(crate::render::render_edits_summary(
+    Ok(editblocks::render::render_edits_summary(
         &SummaryView::from(input),
         &options,
     ))
@@ -182,14 +189,14 @@ pub fn render_file_change_html(
     status: Option<String>,
     options: JsValue,
 ) -> Result<String, JsError> {
-    let change = crate::apply::FileChange {
+    let change = editblocks::apply::FileChange {
         path,
         before,
         after,
         moved_from,
     };
     let options = read::draw_options(&options, "renderFileChange options")?;
-    Ok(crate::render::render_file_change_with(
+    Ok(editblocks::render::render_file_change_with(
         &change,
         status.as_deref(),
         &options,
@@ -200,7 +207,7 @@ pub fn render_file_change_html(
 // fifth of the module): the intra-line diff asks the host's
 // `Intl.Segmenter` for extended grapheme clusters instead, only for lines
 // that are not ASCII. Where the host has none, every code point is one.
-// The offsets come back in UTF-8 bytes; `crate::diff` checks them.
+// The offsets come back in UTF-8 bytes; `editblocks::diff` checks them.
 #[cfg(not(feature = "full"))]
 #[wasm_bindgen(inline_js = "let segmenter;
 export function graphemeStarts8(text) {
@@ -244,7 +251,7 @@ pub fn unified_diff_text(
     context: u32,
 ) -> String {
     let old_name = moved_from.as_deref().unwrap_or(&path);
-    crate::diff::unified_diff(
+    editblocks::diff::unified_diff(
         old_name,
         &path,
         before.as_deref(),

@@ -5,15 +5,14 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{from_js, from_js_or_default, host_changes_with, snapshot_host, to_js, PathIndex};
-use crate::block::EditBlock;
-use crate::engine::{self, ApplyOptions};
-use crate::result::EditResult;
+use editblocks::engine::{self, ApplyOptions};
+use editblocks::{ConfinedEdits, EditBlock, EditResult};
 
-/// Why `entry` cannot be an `allowFolders` entry (`crate::path::check_allow_folder`),
+/// Why `entry` cannot be an `allowFolders` entry (`editblocks::check_allow_folder`),
 /// or `undefined` when it can: the JS options check throws with this sentence.
 #[wasm_bindgen(js_name = allowFolderProblem)]
 pub fn allow_folder_problem(entry: &str) -> Option<String> {
-    crate::path::check_allow_folder(entry)
+    editblocks::check_allow_folder(entry)
         .err()
         .map(|e| e.reason)
 }
@@ -23,14 +22,14 @@ pub fn allow_folder_problem(entry: &str) -> Option<String> {
 /// a link leading into one, by the core's rule.
 #[wasm_bindgen(js_name = isVcsFolderName)]
 pub fn is_vcs_folder_name(component: &str) -> bool {
-    crate::path::is_vcs_folder_name(component)
+    editblocks::is_vcs_folder_name(component)
 }
 
 /// `resultLayout()`: the status and error-kind names by the numbers results
-/// carry, and the bits of their flags word (`crate::result::result_layout_json`).
+/// carry, and the bits of their flags word (`crate::results::result_layout_json`).
 #[wasm_bindgen(js_name = resultLayout)]
 pub fn result_layout() -> String {
-    crate::result::result_layout_json()
+    crate::results::result_layout_json()
 }
 
 /// A reply (string) or parsed blocks (array), as `applyEdits` accepts:
@@ -46,25 +45,24 @@ pub fn result_layout() -> String {
 /// and the blocks dropped while it was read.
 struct ReplyRead {
     shell_suggestions: Vec<String>,
-    discarded: Vec<crate::result::DiscardedBlock>,
+    discarded: Vec<editblocks::DiscardedBlock>,
 }
 
 fn read_input(
     input: JsValue,
     json: Option<String>,
     options: &ApplyOptions,
-) -> Result<(Vec<EditBlock>, Option<ReplyRead>), JsError> {
+) -> Result<(ConfinedEdits, Option<ReplyRead>), JsError> {
     // The blocks are only applied (never handed out): a patch block leaves
     // out the texts only renderers read. The reply is read as `parseEdits`
     // reads it with the same formats and known files.
     let read_reply = |reply: &str| {
-        let (blocks, discarded) =
-            crate::parser::parse_edits_to_apply(reply, &engine::parse_options(options));
+        let (edits, discarded) = ConfinedEdits::from_reply(reply, options);
         let read = ReplyRead {
-            shell_suggestions: crate::shell::detect_shell_suggestions(reply),
+            shell_suggestions: editblocks::detect_shell_suggestions(reply),
             discarded,
         };
-        (blocks, Some(read))
+        (edits, Some(read))
     };
     // The reply as UTF-8 bytes (`js/apply.js` encodes it with TextEncoder,
     // far faster than a string crosses: wasm-bindgen copies an ASCII string
@@ -88,16 +86,14 @@ fn read_input(
         }
     }
     if js_sys::Array::is_array(&input) {
-        if let Some(blocks) = json.and_then(|j| serde_json::from_str(&j).ok()) {
-            return Ok((blocks, None));
-        }
-        return Ok((
-            from_js(
+        let blocks: Vec<EditBlock> = match json.and_then(|j| serde_json::from_str(&j).ok()) {
+            Some(blocks) => blocks,
+            None => from_js(
                 input,
                 "edit blocks (expected EditBlock objects with format and filePath)",
             )?,
-            None,
-        ));
+        };
+        return Ok((ConfinedEdits::new(blocks, options), None));
     }
     Err(JsError::new(
         "editblocks: applyEdits needs a reply (string) or an array of EditBlock objects",
@@ -108,10 +104,9 @@ fn read_input(
 /// driver's read and run steps so the input is parsed and converted once.
 #[wasm_bindgen(js_name = EngineApplyPlan)]
 pub struct ApplyPlan {
-    blocks: Vec<EditBlock>,
-    /// Each block's path, normalised and confined once for both the paths
-    /// to read and every run (`None`: refused).
-    confined: Vec<Option<String>>,
+    /// The blocks, each path confined once for both the paths to read and
+    /// every run.
+    edits: ConfinedEdits,
     /// For a reply, the shell commands it suggests and the blocks dropped.
     reply: Option<ReplyRead>,
     options: ApplyOptions,
@@ -121,7 +116,7 @@ impl ApplyPlan {
     /// The paths to read, in order: the same list for `pathsJson` and
     /// every run (worked out again rather than kept: no copy of each path).
     fn paths(&self) -> Vec<std::borrow::Cow<'_, str>> {
-        crate::edits::required_paths_of(&self.blocks, &self.confined, &self.options)
+        self.edits.required_paths(&self.options)
     }
 }
 
@@ -134,11 +129,9 @@ impl ApplyPlan {
         json: Option<String>,
     ) -> Result<ApplyPlan, JsError> {
         let options: ApplyOptions = from_js_or_default(options, "apply options")?;
-        let (blocks, reply) = read_input(input, json, &options)?;
-        let confined = engine::confined_paths(&blocks, &options);
+        let (edits, reply) = read_input(input, json, &options)?;
         Ok(ApplyPlan {
-            blocks,
-            confined,
+            edits,
             reply,
             options,
         })
@@ -156,18 +149,18 @@ impl ApplyPlan {
     /// moves a file).
     #[wasm_bindgen(js_name = needsDelete)]
     pub fn needs_delete(&self) -> bool {
-        self.blocks
+        self.edits
+            .blocks()
             .iter()
             .filter_map(|b| b.patch.as_ref())
-            .any(|p| p.operation == crate::patch::Operation::Delete || p.move_to.is_some())
+            .any(|p| p.operation == editblocks::patch::Operation::Delete || p.move_to.is_some())
     }
 
     /// Runs the core over the snapshot the driver read; returns
     /// `{ result, writes, deletes, stage }`.
     pub fn run(&self, files: JsValue) -> Result<JsValue, JsError> {
         let mut host = snapshot_host(&files)?;
-        let mut result =
-            crate::edits::apply_edits_with(&self.blocks, &self.confined, &mut host, &self.options);
+        let mut result = self.edits.apply(&mut host, &self.options);
         if let Some(reply) = &self.reply {
             result.shell_suggestions = reply.shell_suggestions.clone();
             result.discarded = reply.discarded.clone();

@@ -4,10 +4,8 @@
 //! once. The layout of every record is defined here once ([`layout_json`]);
 //! `js/parser.js` reads it at load.
 //!
-//! Plain Rust, no `wasm_bindgen`: the core's tests include this file to
-//! check the records against the core's own blocks in any chunking.
-// `CompactStream::feed` / `finish` and `CompactOutput` serve those tests.
-#![allow(dead_code)]
+//! Plain Rust, no `wasm_bindgen`: the core's tests check the records
+//! against the core's own blocks in any chunking.
 
 use editblocks::parser::{
     CompleteBlock, Grammar, ParseOptions, PathAt, Section, Sink, StreamEvent,
@@ -15,17 +13,7 @@ use editblocks::parser::{
 use editblocks::{EditBlock, Format};
 
 /// The sections by the number a record gives them (`layout.sections`).
-pub const SECTIONS: [Section; 9] = [
-    Section::Edit,
-    Section::Repl,
-    Section::Anchor,
-    Section::Old,
-    Section::New,
-    Section::TrailingAnchor,
-    Section::Search,
-    Section::Replace,
-    Section::Patch,
-];
+pub const SECTIONS: [Section; 9] = Section::ALL;
 
 /// Record kinds.
 pub const RECORD_UPDATE: u32 = 1;
