@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' Cargo.toml)
+WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' bindings/wasm/Cargo.toml)
 TOOLS="${EDITBLOCKS_TOOLS:-$PWD/.tools}"
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
