@@ -579,7 +579,7 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
         let after = change.after.as_deref().map(|t| {
             // The last write of this path (what the host holds at the end)
             // is the same text in a real run; in a dry run there is none.
-            let write = write.filter(|&i| texts[i] == t);
+            let write = write.filter(|&i| editblocks::text::same_str(texts[i], t));
             write.unwrap_or_else(|| {
                 texts.push(t);
                 texts.len() - 1
