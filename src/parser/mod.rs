@@ -119,7 +119,7 @@
 //! * `sink.rs`: the [`Sink`] trait and the core's sinks: [`EventSink`]
 //!   (stream events), [`BlockSink`] ([`parse_edits`]), [`SpanSink`]
 //!   ([`parse_spans`]). The JavaScript binding's numeric records and UTF-16
-//!   offsets are a sink of its own, in `bindings/wasm/src/parser_records.rs`.
+//!   offsets are a sink of its own, in `bindings/wasm/src/records.rs`.
 //! * `markers.rs`: what a line is (`classify`; the renderer uses it too),
 //!   `path_line.rs`: the path rules, `prompt.rs`: the system prompts.
 //! * The patch grammars the stream feeds live in [`crate::patch`].
