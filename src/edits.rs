@@ -91,8 +91,8 @@ impl ConfinedEdits {
 pub fn apply_reply(reply: &str, host: &mut dyn FileHost, opts: &ApplyOptions) -> ApplyResult {
     // Blocks that are only applied: a patch's operations leave out the
     // texts only renderers read (the same result, fewer copies).
-    let (blocks, discarded) = crate::parser::parse_edits_to_apply(reply, &parse_options(opts));
-    let mut result = apply_edits(&blocks, host, opts);
+    let (edits, discarded) = ConfinedEdits::from_reply(reply, opts);
+    let mut result = edits.apply(host, opts);
     result.shell_suggestions = crate::shell::detect_shell_suggestions(reply);
     result.discarded = discarded;
     result
