@@ -22,8 +22,9 @@ impl std::error::Error for HostError {}
 pub trait FileHost {
     /// The file's bytes, or `None` when there is no such file.
     fn read_file(&mut self, path: &str) -> Result<Option<Vec<u8>>, HostError>;
-    /// Writes (creating parent folders) the whole file.
-    fn write_file(&mut self, path: &str, content: &str) -> Result<(), HostError>;
+    /// Writes (creating parent folders) the whole file. Edits write UTF-8
+    /// text; a rollback writes a file's original bytes back, whatever they are.
+    fn write_file(&mut self, path: &str, content: &[u8]) -> Result<(), HostError>;
     /// Deletes the file. Hosts that cannot delete say so.
     fn delete_file(&mut self, path: &str) -> Result<(), HostError> {
         Err(HostError(format!(
@@ -45,7 +46,7 @@ pub trait FileHost {
 /// snapshot's changes onto an asynchronous host).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostOp {
-    Write { path: String, content: String },
+    Write { path: String, content: Vec<u8> },
     Delete { path: String },
     Stage { paths: Vec<String> },
 }
@@ -257,7 +258,7 @@ impl MemoryHost {
         match &self.lent.get(path)?.held {
             Held::Lent(range) => self.lent_bytes.get(range.clone()),
             Held::Written(i) => match self.ops.get(*i) {
-                Some(HostOp::Write { path: p, content }) if p == path => Some(content.as_bytes()),
+                Some(HostOp::Write { path: p, content }) if p == path => Some(content),
                 _ => None,
             },
             Held::Absent => None,
@@ -302,7 +303,7 @@ impl FileHost for MemoryHost {
         Ok(None)
     }
 
-    fn write_file(&mut self, path: &str, content: &str) -> Result<(), HostError> {
+    fn write_file(&mut self, path: &str, content: &[u8]) -> Result<(), HostError> {
         self.failing_call(path)?;
         if self.lending {
             // The content is held once: as the write recorded below.
@@ -316,12 +317,11 @@ impl FileHost for MemoryHost {
                 }
             }
         } else {
-            self.files
-                .insert(path.to_string(), content.as_bytes().to_vec());
+            self.files.insert(path.to_string(), content.to_vec());
         }
         self.ops.push(HostOp::Write {
             path: path.to_string(),
-            content: content.to_string(),
+            content: content.to_vec(),
         });
         Ok(())
     }
@@ -375,7 +375,7 @@ mod tests {
             .unwrap_err()
             .0
             .contains("was not read"));
-        host.write_file("other.txt", "x").unwrap();
+        host.write_file("other.txt", b"x").unwrap();
         assert_eq!(host.read_file("other.txt").unwrap().unwrap(), b"x");
     }
 
@@ -389,10 +389,10 @@ mod tests {
         .unwrap();
         assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"one");
         assert_eq!(host.text("b.txt").as_deref(), Some("two"));
-        host.write_file("a.txt", "ONE").unwrap();
+        host.write_file("a.txt", b"ONE").unwrap();
         assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"ONE");
-        host.write_file("new.txt", "N").unwrap();
-        host.write_file("a.txt", "ONE!").unwrap();
+        host.write_file("new.txt", b"N").unwrap();
+        host.write_file("a.txt", b"ONE!").unwrap();
         assert_eq!(host.text("a.txt").as_deref(), Some("ONE!"));
         assert_eq!(host.text("new.txt").as_deref(), Some("N"));
         host.delete_file("b.txt").unwrap();
@@ -424,8 +424,8 @@ mod tests {
             .contains("was not read"));
         assert_eq!(host.position("empty.txt"), Some(2));
         assert!(host.in_snapshot("missing.txt") && !host.in_snapshot("other.txt"));
-        host.write_file("missing.txt", "m").unwrap();
-        host.write_file("new.txt", "n").unwrap();
+        host.write_file("missing.txt", b"m").unwrap();
+        host.write_file("new.txt", b"n").unwrap();
         assert_eq!(host.position_and_write("missing.txt"), (Some(1), Some(0)));
         assert_eq!(host.position_and_write("new.txt"), (None, Some(1)));
         host.delete_file("a.txt").unwrap();
@@ -445,7 +445,7 @@ mod tests {
         let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
         assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"one\n");
         assert_eq!(host.read_file("missing").unwrap(), None);
-        host.write_file("b/c.txt", "x").unwrap();
+        host.write_file("b/c.txt", b"x").unwrap();
         host.delete_file("a.txt").unwrap();
         assert_eq!(host.reads, ["a.txt", "missing"]);
         assert_eq!(host.changes().len(), 2);
@@ -467,9 +467,9 @@ mod tests {
         let mut host = MemoryHost::with_files([("a.txt", "one\n"), ("b.txt", "two\n")]);
         host.fail_call("a.txt", 1, "disk full");
         host.fail_call("b.txt", 0, "read-only");
-        assert_eq!(host.write_file("a.txt", "ONE\n"), Ok(()));
+        assert_eq!(host.write_file("a.txt", b"ONE\n"), Ok(()));
         assert_eq!(
-            host.write_file("a.txt", "one\n"),
+            host.write_file("a.txt", b"one\n"),
             Err(HostError("disk full".into()))
         );
         assert_eq!(
@@ -478,6 +478,6 @@ mod tests {
         );
         assert_eq!(host.read_file("a.txt").unwrap().unwrap(), b"ONE\n");
         assert_eq!(host.read_file("b.txt").unwrap().unwrap(), b"two\n");
-        assert_eq!(host.write_file("c.txt", "c"), Ok(()));
+        assert_eq!(host.write_file("c.txt", b"c"), Ok(()));
     }
 }

@@ -452,7 +452,7 @@ impl Transaction {
         let mut failed = None;
         for (path, plan) in steps {
             let outcome = match plan {
-                Plan::Write(content) => host.write_file(path, content),
+                Plan::Write(content) => host.write_file(path, content.as_bytes()),
                 Plan::Delete => host.delete_file(path),
             };
             if let Err(error) = outcome {
@@ -467,12 +467,7 @@ impl Transaction {
                     let original = self.entries.get(path).and_then(Entry::original);
                     let put_back = match original {
                         None => host.delete_file(path),
-                        Some(bytes) => match std::str::from_utf8(bytes) {
-                            Ok(text) => host.write_file(path, text),
-                            Err(_) => Err(HostError(
-                                "its bytes are not UTF-8 text, which this host cannot write".into(),
-                            )),
-                        },
+                        Some(bytes) => host.write_file(path, bytes),
                     };
                     match put_back {
                         Ok(()) => failure.restored.push(path.to_string()),
@@ -638,13 +633,16 @@ mod tests {
         fn read_file(&mut self, path: &str) -> Result<Option<Vec<u8>>, HostError> {
             self.inner.read_file(path)
         }
-        fn write_file(&mut self, path: &str, content: &str) -> Result<(), HostError> {
+        fn write_file(&mut self, path: &str, content: &[u8]) -> Result<(), HostError> {
             if path == self.fail_on {
                 return Err(HostError("disk full".into()));
             }
             self.inner.write_file(path, content)
         }
         fn delete_file(&mut self, path: &str) -> Result<(), HostError> {
+            if path == self.fail_on {
+                return Err(HostError("permission denied".into()));
+            }
             self.inner.delete_file(path)
         }
     }
@@ -766,5 +764,28 @@ mod tests {
         assert!(failure
             .describe()
             .contains("Could not write c.txt: disk full."));
+    }
+
+    #[test]
+    fn a_deleted_file_that_is_not_utf8_is_put_back_byte_for_byte() {
+        let latin1 = vec![b'c', 0xe9, b'\n', 0xff];
+        let mut inner = MemoryHost::with_files([("keep.txt", "k\n")]);
+        inner.files.insert("old.txt".into(), latin1.clone());
+        let mut host = Failing {
+            inner,
+            fail_on: "keep.txt",
+        };
+        let mut txn = Transaction::new();
+        for p in ["old.txt", "keep.txt"] {
+            txn.read(&mut host, p);
+        }
+        txn.delete("old.txt");
+        txn.delete("keep.txt");
+        let done = txn.commit(&mut host, CommitOptions::default());
+        let failure = done.failure.expect("deleting keep.txt fails");
+        assert_eq!(failure.path, "keep.txt");
+        assert_eq!(failure.restored, ["old.txt"]);
+        assert!(failure.not_restored.is_empty());
+        assert_eq!(host.inner.files.get("old.txt"), Some(&latin1));
     }
 }

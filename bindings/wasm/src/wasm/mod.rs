@@ -519,6 +519,14 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
     for (op_index, op) in host.ops.iter().enumerate() {
         match op {
             HostOp::Write { path, content } => {
+                // The snapshot host only fails a write when a test asks it
+                // to, so no rollback ever writes an original's bytes back
+                // here: every write is an edit's UTF-8 text.
+                let Ok(content) = std::str::from_utf8(content) else {
+                    return Err(JsError::new(&format!(
+                        "editblocks: internal error: the write of {path} is not UTF-8 text"
+                    )));
+                };
                 writes.push((positions.of(path), texts.len()));
                 op_texts[op_index] = texts.len();
                 texts.push(content);
