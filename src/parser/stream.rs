@@ -302,14 +302,11 @@ pub struct GrammarCore {
     /// line may still turn out not to start one (`--- x` without `+++ y`).
     patch: Option<PatchReader>,
     patch_tentative: bool,
-    /// The last non-blank line outside patches if it names `apply_patch`
-    /// (`cd <dir> && apply_patch <<'EOF'`: the patch after it reads its
-    /// paths from that folder).
-    shell_line: Option<String>,
-    /// Finds `apply` in a line, set up once: every non-blank line outside
-    /// blocks is searched for `apply_patch`, and `str::contains` would set
-    /// up a two-way searcher on each call (a sixth of a one-shot parse).
-    apply_finder: memchr::memmem::Finder<'static>,
+    /// The last non-blank line outside patches and blocks. When it names
+    /// `apply_patch` (`cd <dir> && apply_patch <<'EOF'`), the patch after it
+    /// reads its paths from that folder. It is only searched when a line may
+    /// start a patch: searching every line cost a twentieth of a parse.
+    shell_line: String,
     /// Patches started so far (numbers each patch's operations).
     patches: u32,
     /// The last lines' numbers, offsets and marks (a patch operation is
@@ -355,8 +352,7 @@ impl GrammarCore {
             patches_to_apply: false,
             patch: None,
             patch_tentative: false,
-            shell_line: None,
-            apply_finder: memchr::memmem::Finder::new(b"apply"),
+            shell_line: String::new(),
             patches: 0,
             recent: [(0, 0, 0); 8],
             op_starts: std::collections::VecDeque::new(),
@@ -389,7 +385,7 @@ impl GrammarCore {
         self.stray_divider = None;
         self.patch = None;
         self.patch_tentative = false;
-        self.shell_line = None;
+        self.shell_line.clear();
         self.patches = 0;
         self.recent = [(0, 0, 0); 8];
         self.op_starts.clear();
@@ -643,7 +639,8 @@ impl GrammarCore {
             // Track the last path-like line inside the block, for the rule above.
             match self.block.as_ref() {
                 Some(b) if Some(b.section) == section && marker == Marker::None => {
-                    self.note_candidate(line, trimmed, offset, mark)
+                    let filler = trimmed.is_empty() || is_fence(trimmed);
+                    self.note_candidate(line, filler, offset, mark)
                 }
                 Some(_) => {
                     self.candidate = Candidate::None;
@@ -674,10 +671,11 @@ impl GrammarCore {
                 if marker == Marker::Divider && self.allow_search {
                     self.stray_divider = Some(self.line_count);
                 }
-                if !trimmed.is_empty() && !is_fence(trimmed) {
+                let filler = trimmed.is_empty() || is_fence(trimmed);
+                if !filler {
                     self.closed_by_divider = false;
                 }
-                self.note_candidate(line, trimmed, offset, mark)
+                self.note_candidate(line, filler, offset, mark)
             }
         }
     }
@@ -883,12 +881,13 @@ impl GrammarCore {
         let may_start =
             trimmed.starts_with('*') || matches!(line.as_bytes().first(), Some(b'd' | b'-' | b'@'));
         let started = if may_start {
+            let shell = Some(self.shell_line.as_str()).filter(|l| names_apply_patch(l));
             PatchReader::start(
                 line,
                 n,
                 self.allow_v4a,
                 self.allow_unified,
-                self.shell_line.as_deref(),
+                shell,
                 &mut self.patch_out,
                 self.events,
                 self.patches_to_apply,
@@ -897,7 +896,8 @@ impl GrammarCore {
             None
         };
         if !trimmed.is_empty() {
-            self.shell_line = names_apply_patch(&self.apply_finder, line).then(|| line.to_string());
+            self.shell_line.clear();
+            self.shell_line.push_str(line);
         }
         match started {
             Some((reader, tentative)) => {
@@ -999,10 +999,10 @@ impl GrammarCore {
         }
     }
 
-    /// Keeps `line` as the path candidate, or adds a blank or fence line to
-    /// the text after it.
-    fn note_candidate(&mut self, line: &str, trimmed: &str, offset: usize, mark: Mark) {
-        if trimmed.is_empty() || is_fence(trimmed) {
+    /// Keeps `line` as the path candidate, or adds a blank or fence line
+    /// (`filler`) to the text after it.
+    fn note_candidate(&mut self, line: &str, filler: bool, offset: usize, mark: Mark) {
+        if filler {
             if let Candidate::Line { .. } = self.candidate {
                 self.lead.push_str(line);
                 self.lead.push('\n');
@@ -1488,10 +1488,10 @@ impl GrammarCore {
 }
 
 /// Whether `line` names `apply_patch` (or `applypatch`): the words a shell
-/// line running a patch holds. `apply` is the finder's needle.
-fn names_apply_patch(apply: &memchr::memmem::Finder<'_>, line: &str) -> bool {
+/// line running a patch holds.
+fn names_apply_patch(line: &str) -> bool {
     let bytes = line.as_bytes();
-    apply.find_iter(bytes).any(|at| {
+    memchr::memmem::find_iter(bytes, b"apply").any(|at| {
         let rest = bytes.get(at + 5..).unwrap_or(&[]);
         rest.starts_with(b"_patch") || rest.starts_with(b"patch")
     })
