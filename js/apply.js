@@ -115,7 +115,7 @@ export async function applyEdits(input, host, options) {
   if (wantsList(host, options)) options = withKnownFiles(await host.listFiles(), options);
   const p = plan(input, options, 'applyEdits');
   try {
-    return await driveAsync(host, { paths: JSON.parse(p.pathsJson()), needsDelete: p.needsDelete(), atomic: options?.mode === 'atomic', run: (files) => p.run(files) });
+    return await driveAsync(host, { paths: JSON.parse(p.pathsJson()), needsDelete: p.needsDelete(), run: (files) => p.run(files) });
   } finally {
     p.free();
   }
@@ -126,7 +126,7 @@ export function applyEditsSync(input, host, options) {
   if (wantsList(host, options)) options = withKnownFiles(host.listFiles(), options);
   const p = plan(input, options, 'applyEditsSync');
   try {
-    return driveSync(host, { paths: JSON.parse(p.pathsJson()), needsDelete: p.needsDelete(), atomic: options?.mode === 'atomic', run: (files) => p.run(files) });
+    return driveSync(host, { paths: JSON.parse(p.pathsJson()), needsDelete: p.needsDelete(), run: (files) => p.run(files) });
   } finally {
     p.free();
   }

@@ -71,7 +71,6 @@ function plan(given, options, fn) {
   return {
     paths: hashlinePaths(call, opts),
     needsDelete: wantsDelete(call, opts),
-    atomic: true,
     run: (files) => hashlineApply(call, files, opts),
   };
 }

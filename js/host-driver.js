@@ -453,9 +453,8 @@ function realPathSync(host, path) {
 }
 
 const changedWhy = (cause) => messageOf(cause).replace(/^editblocks: /, '');
-const changedAgainReason = (cause) => `${changedWhy(cause)} It changed again after being read a second time, so this edit was not applied.`;
 
-/** A file that changed under the run a second time (after the re-read), in a sequential run. */
+/** A file that changed under the run a second time (after the re-read). */
 class ChangedAgain {
   constructor(path, cause) {
     this.path = path;
@@ -465,96 +464,26 @@ class ChangedAgain {
 
 /**
  * What to do once a write found its file changed and what was written is
- * rolled back: re-read and re-run the first time; in an atomic run, fail
- * the whole reply. In a sequential run the core re-runs with that file
- * unreadable (`withChanged`), so it fails every edit of the file together
- * with the rest of its unit: the other files of its patch, the other half
- * of a move. Going on with the other writes instead would leave half a
- * patch written, or a move's source deleted after its destination was not
+ * rolled back: re-read and re-run the first time; after that the core runs
+ * again with that file read as changed (`withChanged`). It fails every edit
+ * of the file as `file-changed`, and with them the rest of its unit (the
+ * other files of its patch, the other half of a move; in an atomic run,
+ * the whole reply). Going on with the other writes instead would leave half
+ * a patch written, or a move's source deleted after its destination was not
  * written (its text lost).
  */
-function afterChangedAgain(plan, out, path, cause, lastTry, changed) {
+function afterChangedAgain(path, cause, lastTry, changed) {
   if (!lastTry) return RETRY;
-  // A file already read as unreadable is never written by the core; should
-  // it be, nothing of the reply is written.
-  if (plan.atomic || changed.has(path)) {
-    markFileChanged(out.result, path, cause, true);
-    return out.result;
-  }
+  // The core never writes a file it read as changed.
+  if (changed.has(path)) throw new Error(`editblocks: internal error: ${path} was written after it was read as changed; every write was rolled back`);
   return new ChangedAgain(path, cause);
 }
 
-/** The snapshot with every file in `changed` as a failed read (the core refuses its edits). */
+/** The snapshot with every file in `changed` as a read refused as changed (the core fails its edits as `file-changed`). */
 function withChanged(read, changed) {
   if (changed.size === 0) return read;
-  const values = read.paths.map((path, i) => (changed.has(path) ? { error: changedWhy(changed.get(path)) } : read.values[i]));
+  const values = read.paths.map((path, i) => (changed.has(path) ? { error: changedWhy(changed.get(path)), kind: 'file-changed' } : read.values[i]));
   return new Snapshot(read.paths, values);
-}
-
-/** The edits the core refused because a file in `changed` could not be read: `file-changed`, saying why. */
-function markChanged(result, changed) {
-  if (changed.size === 0) return result;
-  const list = Array.isArray(result.results) ? result.results : [result];
-  for (const [, cause] of changed) {
-    const why = changedWhy(cause);
-    for (const r of list) {
-      if (r && r.errorKind === 'host-error' && typeof r.reason === 'string' && r.reason.includes(why)) {
-        r.status = 'failed';
-        r.errorKind = 'file-changed';
-        r.reason = changedAgainReason(cause);
-        if (typeof r.message === 'string') r.message = r.reason;
-      }
-    }
-  }
-  answerUnwrittenCalls(result);
-  return result;
-}
-
-/**
- * Marks the edits to `path` failed with `file-changed` after the file changed
- * under the run twice (once before the re-run, once after). In an atomic run
- * every other write was rolled back: those edits are `atomic-aborted`.
- */
-function markFileChanged(result, path, cause, atomic) {
-  const reason = changedAgainReason(cause);
-  const list = Array.isArray(result.results) ? result.results : [result];
-  for (const r of list) {
-    if (r.status !== 'applied') continue;
-    if (r.path === path || !Array.isArray(result.results)) {
-      r.status = 'failed';
-      r.errorKind = 'file-changed';
-      r.reason = reason;
-      if (typeof r.message === 'string') r.message = reason;
-    } else if (atomic) {
-      r.status = 'skipped';
-      r.errorKind = 'atomic-aborted';
-      // The shared atomic sentence (src/apply/outcome.rs), with the cause a concurrent write.
-      r.reason = `Not written: ${path} changed on disk while the reply was written, and the reply is applied all or nothing. This edit was fine: send it again as it was, once ${path} has been read again.`;
-    }
-  }
-  for (const key of ['filesModified', 'filesCreated', 'filesDeleted']) {
-    if (Array.isArray(result[key])) result[key] = atomic ? [] : result[key].filter((p) => p !== path);
-  }
-  if (Array.isArray(result.fileChanges)) {
-    result.fileChanges = atomic ? [] : result.fileChanges.filter((c) => c.path !== path && c.movedFrom !== path);
-  }
-  answerUnwrittenCalls(result);
-}
-
-/**
- * A tool-call result answers each call too (callResults, what the model is
- * sent): a call with an edit marked not written is answered as failed, with
- * the reasons, never with the core's "has been edited".
- */
-function answerUnwrittenCalls(result) {
-  if (!Array.isArray(result.callResults) || !Array.isArray(result.results)) return;
-  for (const answer of result.callResults) {
-    const unwritten = result.results.filter((r) => r.callIndex === answer.callIndex && (r.errorKind === 'file-changed' || r.errorKind === 'atomic-aborted'));
-    if (!unwritten.length) continue;
-    answer.ok = false;
-    answer.output = [...new Set(unwritten.map((r) => r.reason))].join('\n');
-    result.ok = false;
-  }
 }
 
 /**
@@ -630,7 +559,7 @@ async function readSnapshotAsync(host, plan) {
 /**
  * Runs `plan.run(packed)` against a snapshot read synchronously from `host`
  * (packed by `forCore`).
- * `plan` is `{ paths: string[], needsDelete?: boolean, atomic?: boolean, run(files) -> { result, writes, deletes, stage } }`.
+ * `plan` is `{ paths: string[], needsDelete?: boolean, run(files) -> { result, writes, deletes, stage } }`.
  * When a write finds its file changed since the read (EDITBLOCKS_FILE_CHANGED),
  * what was written is rolled back and the plan re-runs once on a fresh read;
  * if a file changes again, see afterChangedAgain.
@@ -649,7 +578,7 @@ export function driveSync(host, plan) {
         changed.set(r.path, r.cause);
         continue;
       }
-      return withPathAlias(markChanged(r, changed));
+      return withPathAlias(r);
     }
   }
 }
@@ -694,7 +623,7 @@ function replaySync(host, plan, out, files, lastTry, changed) {
         if (isFileChanged(e)) {
           const rollback = rollbackSync(host, done, files);
           if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback, plan, files);
-          return afterChangedAgain(plan, out, step.path, e, lastTry, changed);
+          return afterChangedAgain(step.path, e, lastTry, changed);
         }
         throw hostFailure(step, e, out, done, rollbackSync(host, done, files), plan, files);
       }
@@ -732,7 +661,7 @@ export async function driveAsync(host, plan) {
         changed.set(r.path, r.cause);
         continue;
       }
-      return withPathAlias(markChanged(r, changed));
+      return withPathAlias(r);
     }
   }
 }
@@ -766,7 +695,7 @@ async function replayAsync(host, plan, out, files, lastTry, changed) {
         if (isFileChanged(e)) {
           const rollback = await rollbackAsync(host, done, files);
           if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback, plan, files);
-          return afterChangedAgain(plan, out, step.path, e, lastTry, changed);
+          return afterChangedAgain(step.path, e, lastTry, changed);
         }
         throw hostFailure(step, e, out, done, await rollbackAsync(host, done, files), plan, files);
       }

@@ -40,6 +40,13 @@ pub trait FileHost {
     fn refused_as_escape(&self, _path: &str) -> bool {
         false
     }
+    /// Whether the host refused to read `path` because the file changed on
+    /// disk under a run twice: once after it was read, and again after it
+    /// was read a second time. That read error is reported as
+    /// `file-changed`, and the host's message says what changed.
+    fn changed_since_read(&self, _path: &str) -> bool {
+        false
+    }
 }
 
 /// One change a host performed, in order (for tests and for replaying a
@@ -62,6 +69,9 @@ pub struct MemoryHost {
     pub unreadable: BTreeMap<String, String>,
     /// Of those, the ones the host refused as leading outside the root.
     pub escapes: std::collections::BTreeSet<String>,
+    /// Of those, the ones that changed on disk under the run twice
+    /// ([`FileHost::changed_since_read`]).
+    pub changed: std::collections::BTreeSet<String>,
     /// Every path ever asked for, in order (to prove refused paths are never
     /// read), unless [`MemoryHost::stop_read_log`] was called.
     pub reads: Vec<String>,
@@ -358,6 +368,10 @@ impl FileHost for MemoryHost {
 
     fn refused_as_escape(&self, path: &str) -> bool {
         self.escapes.contains(path)
+    }
+
+    fn changed_since_read(&self, path: &str) -> bool {
+        self.changed.contains(path)
     }
 }
 

@@ -78,7 +78,8 @@ pub enum Loaded {
 
 /// Why a path cannot be edited as text: [`ErrorKind::Binary`],
 /// [`ErrorKind::Encoding`], [`ErrorKind::PathEscape`] (the host refused a path
-/// leading outside the root) or [`ErrorKind::HostError`] (the read failed).
+/// leading outside the root), [`ErrorKind::FileChanged`] (the file changed
+/// under the run twice) or [`ErrorKind::HostError`] (the read failed).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unusable {
     pub kind: ErrorKind,
@@ -100,9 +101,16 @@ impl Unusable {
             ErrorKind::Binary => binary_reason(path),
             ErrorKind::Encoding => format!("Cannot edit {path}: it is not valid UTF-8 text. Change it with a shell command instead."),
             ErrorKind::PathEscape => format!("Cannot edit {path}: {host}. Nothing outside the project root is read or written."),
+            ErrorKind::FileChanged => changed_twice(host),
             _ => format!("Could not read {path}: {host}."),
         }
     }
+}
+
+/// The sentence for an edit to a file that changed on disk under the run
+/// twice; `host_message` (the host's refusal) names the file and what changed.
+pub(crate) fn changed_twice(host_message: &str) -> String {
+    format!("{host_message} It changed again after being read a second time, so this edit was not applied.")
 }
 
 /// The one sentence for a binary file, wherever it is found (the
@@ -597,6 +605,10 @@ fn load(host: &mut dyn FileHost, path: &str) -> (Original, Loaded) {
         Err(e) if host.refused_as_escape(path) => (
             Original::Absent,
             unusable(ErrorKind::PathEscape, false, Some(e.0)),
+        ),
+        Err(e) if host.changed_since_read(path) => (
+            Original::Absent,
+            unusable(ErrorKind::FileChanged, false, Some(e.0)),
         ),
         Err(e) => (
             Original::Absent,

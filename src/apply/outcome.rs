@@ -145,6 +145,8 @@ pub trait UnitResult {
     fn error_kind(&self) -> Option<ErrorKind>;
     /// How the model finds this edit in its reply (`block 2 (a.txt)`).
     fn label(&self) -> String;
+    /// The file it edits.
+    fn path(&self) -> &str;
     /// Whether it only read (a view): it stands whatever happens and is no
     /// failure of the reply.
     fn read_only(&self) -> bool {
@@ -163,6 +165,9 @@ impl UnitResult for EditResult {
     }
     fn label(&self) -> String {
         Unit::Block.at_file(self.block_index, &self.path)
+    }
+    fn path(&self) -> &str {
+        &self.path
     }
     fn set(&mut self, status: Status, kind: ErrorKind, reason: String) {
         self.status = status;
@@ -211,6 +216,17 @@ pub fn previous_failed(earlier: &str) -> String {
     )
 }
 
+/// The reason of an edit that applied but is not written because `path`
+/// changed on disk under the run twice and `scope` is applied all or
+/// nothing: `atomic-aborted`.
+pub fn atomic_aborted_by_change(path: &str, scope: Scope) -> String {
+    format!(
+        "Not written: {path} changed on disk while the reply was written, and {} is applied all or nothing. \
+         This edit was fine: send it again as it was, once {path} has been read again.",
+        scope.words()
+    )
+}
+
 /// The reason of an edit that applied but is not written because
 /// `culprit` failed and `scope` is applied all or nothing: `atomic-aborted`.
 pub fn atomic_aborted(culprit: &str, scope: Scope) -> String {
@@ -247,7 +263,11 @@ pub fn not_in_context(path: &str) -> String {
 /// `None` when nothing failed and the unit may be written.
 pub fn abort_unit<R: UnitResult>(unit: &mut [R], scope: Scope) -> Option<usize> {
     let culprit = unit.iter().position(fails)?;
-    let reason = atomic_aborted(&unit[culprit].label(), scope);
+    let reason = match unit[culprit].error_kind() {
+        // Nothing in the reply is wrong: the file changed under the run.
+        Some(ErrorKind::FileChanged) => atomic_aborted_by_change(unit[culprit].path(), scope),
+        _ => atomic_aborted(&unit[culprit].label(), scope),
+    };
     for r in unit
         .iter_mut()
         .filter(|r| !r.read_only() && matches!(r.status(), Status::Applied | Status::Validated))

@@ -282,6 +282,7 @@ pub fn apply_call(
         (Loaded::Unusable(u), _) if u.kind == ErrorKind::PathEscape => {
             return HashlineResult::refuse(&path, ErrorKind::PathEscape, u.reason(&path))
         }
+        (Loaded::Unusable(u), None) if u.kind == ErrorKind::FileChanged => return failed(ErrorKind::FileChanged, u.reason(&path)),
         (Loaded::Unusable(u), None) => return failed(ErrorKind::HostError, format!("{path} could not be read: {}.", u.host_message.as_deref().unwrap_or("the host failed"))),
         (_, Some(bytes)) => bytes.to_vec(),
         (_, None) => return failed(ErrorKind::HostError, format!("{path} could not be read.")),

@@ -64,6 +64,9 @@ impl UnitResult for ToolChangeResult {
             Unit::Call.at_file(self.call_index, &self.edit.path)
         }
     }
+    fn path(&self) -> &str {
+        &self.edit.path
+    }
     fn read_only(&self) -> bool {
         self.read_only
     }
@@ -388,7 +391,10 @@ pub fn apply_tool_calls(
                 }
                 if let Some((kind, why)) = &state.unusable {
                     let kind = *kind;
-                    let why = format!("{why}; write_file will not replace it.");
+                    let why = match kind {
+                        ErrorKind::FileChanged => format!("{why}."),
+                        _ => format!("{why}; write_file will not replace it."),
+                    };
                     *failed_at = Some(item.call_index);
                     push(&path, None, "", content, unusable(kind, why));
                     continue;

@@ -88,6 +88,11 @@ impl FileState {
                     ErrorKind::PathEscape => format!("the host refused it ({host}); nothing outside the project root is read or written"),
                     ErrorKind::Binary => "it is a binary file (it has a NUL byte), so it is not edited as text".into(),
                     ErrorKind::Encoding => "it is not valid UTF-8 text, so it is not edited".into(),
+                    // The whole sentence; each call's refusal ends it with a full stop.
+                    ErrorKind::FileChanged => {
+                        let reason = crate::apply::changed_twice(&host);
+                        reason.strip_suffix('.').unwrap_or(&reason).to_string()
+                    }
                     _ => format!("the host could not read it ({host})"),
                 };
                 FileState {

@@ -18,6 +18,7 @@ mod file_change_render;
 mod hashline;
 mod hashline_fixtures;
 mod hashline_props;
+mod host_changed;
 mod host_escape;
 mod line_endings_props;
 mod line_model_props;

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyEditsSync, applyEdits, nodeHost } from '../../pkg/node/index.mjs';
+import { applyEditsSync, applyEdits, applyToolCallsSync, applyToolCalls, nodeHost } from '../../pkg/node/index.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = path.join(here, '../../pkg/node/index.mjs');
@@ -127,6 +127,45 @@ test('a file that keeps changing fails as file-changed, naming the file, and not
       assert.deepEqual(result.filesModified, ['b.txt']);
     }
     assert.deepEqual(fs.readdirSync(root).sort(), ['a.txt', 'b.txt']);
+  }
+});
+
+test('tool calls to a file that keeps changing: the call is answered as failed, the other call as not written', async () => {
+  for (const sync of [true, false]) {
+    const root = tmp('churn-calls');
+    fs.writeFileSync(path.join(root, 'a.txt'), 'one\n');
+    fs.writeFileSync(path.join(root, 'b.txt'), 'bee\n');
+    const host = nodeHost(root);
+    let n = 0;
+    const churning = {
+      ...host,
+      writeFile: (p, c) => {
+        if (p === 'a.txt') fs.writeFileSync(path.join(root, 'a.txt'), `one\nother writer ${++n}\n`);
+        return host.writeFile(p, c);
+      },
+    };
+    const calls = [
+      { name: 'edit_file', arguments: { path: 'b.txt', old_string: 'bee', new_string: 'BEE' } },
+      { name: 'edit_file', arguments: { path: 'a.txt', old_string: 'one', new_string: 'ONE' } },
+    ];
+    const result = sync ? applyToolCallsSync(calls, churning, { stage: false }) : await applyToolCalls(calls, churning, { stage: false });
+    const [b, a] = result.results;
+    assert.equal(a.status, 'failed');
+    assert.equal(a.errorKind, 'file-changed');
+    assert.match(a.reason, /^call 2 \(edit_file\), a\.txt: a\.txt was changed by someone else while the edits were applied .*It changed again after being read a second time, so this edit was not applied\.$/);
+    // Tool calls are applied all or nothing: the other call is not written, and says why.
+    assert.equal(b.status, 'skipped');
+    assert.equal(b.errorKind, 'atomic-aborted');
+    assert.equal(b.reason, 'Not written: a.txt changed on disk while the reply was written, and the reply is applied all or nothing. This edit was fine: send it again as it was, once a.txt has been read again.');
+    assert.equal(result.ok, false);
+    const answers = result.callResults;
+    assert.equal(answers.length, 2);
+    assert.ok(answers.every((c) => c.ok === false), JSON.stringify(answers));
+    assert.match(answers[1].output, /It changed again after being read a second time/);
+    assert.match(answers[0].output, /a\.txt changed on disk while the reply was written/);
+    assert.equal(fs.readFileSync(path.join(root, 'b.txt'), 'utf8'), 'bee\n');
+    assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), `one\nother writer ${n}\n`);
+    assert.deepEqual(result.filesModified, []);
   }
 });
 

@@ -106,7 +106,8 @@ pub(crate) fn snapshot_host(files: &JsValue) -> Result<editblocks::MemoryHost, J
 }
 
 /// A path whose read failed (`{ error, kind? }`): unreadable, and refused
-/// as leading outside the root when `kind` is `'path-escape'`.
+/// as leading outside the root when `kind` is `'path-escape'`, or as changed
+/// on disk under the run twice when it is `'file-changed'`.
 #[cfg(feature = "full")]
 fn read_failed(host: &mut editblocks::MemoryHost, path: String, value: &JsValue) {
     use js_sys::Reflect;
@@ -116,8 +117,14 @@ fn read_failed(host: &mut editblocks::MemoryHost, path: String, value: &JsValue)
     let kind = Reflect::get(value, &JsValue::from_str("kind"))
         .ok()
         .and_then(|v| v.as_string());
-    if kind.as_deref() == Some("path-escape") {
-        host.escapes.insert(path.clone());
+    match kind.as_deref() {
+        Some("path-escape") => {
+            host.escapes.insert(path.clone());
+        }
+        Some("file-changed") => {
+            host.changed.insert(path.clone());
+        }
+        _ => {}
     }
     host.unreadable.insert(
         path,
