@@ -71,7 +71,7 @@ pub struct MemoryHost {
     pub escapes: std::collections::BTreeSet<String>,
     /// Of those, the ones that changed on disk under the run twice
     /// ([`FileHost::changed_since_read`]).
-    pub changed: std::collections::BTreeSet<String>,
+    pub changed_on_disk: std::collections::BTreeSet<String>,
     /// Every path ever asked for, in order (to prove refused paths are never
     /// read), unless [`MemoryHost::stop_read_log`] was called.
     pub reads: Vec<String>,
@@ -371,7 +371,7 @@ impl FileHost for MemoryHost {
     }
 
     fn changed_since_read(&self, path: &str) -> bool {
-        self.changed.contains(path)
+        self.changed_on_disk.contains(path)
     }
 }
 

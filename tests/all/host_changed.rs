@@ -20,7 +20,7 @@ const ABORTED: &str = "Not written: a.txt changed on disk while the reply was wr
 fn host() -> MemoryHost {
     let mut host = MemoryHost::with_files([("b.txt", "bee\n")]);
     host.unreadable.insert("a.txt".into(), CHANGED.into());
-    host.changed.insert("a.txt".into());
+    host.changed_on_disk.insert("a.txt".into());
     host
 }
 

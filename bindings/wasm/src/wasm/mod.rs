@@ -122,7 +122,7 @@ fn read_failed(host: &mut editblocks::MemoryHost, path: String, value: &JsValue)
             host.escapes.insert(path.clone());
         }
         Some("file-changed") => {
-            host.changed.insert(path.clone());
+            host.changed_on_disk.insert(path.clone());
         }
         _ => {}
     }
