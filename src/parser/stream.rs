@@ -533,10 +533,13 @@ impl GrammarCore {
         self.offset += line.len() + 1;
         let mark = if self.marks { self.sink.line(line) } else { 0 };
         self.recent[self.line_count as usize % 8] = (self.line_count, offset, mark);
-        if self.block.is_none() && (self.allow_v4a || self.allow_unified) && self.patch_line(line) {
+        let trimmed = trim(line);
+        if self.block.is_none()
+            && (self.allow_v4a || self.allow_unified)
+            && self.patch_line(line, trimmed)
+        {
             return;
         }
-        let trimmed = trim(line);
         let marker = classify(trimmed);
         if self.block.is_some() {
             let starts = match marker {
@@ -841,7 +844,8 @@ impl GrammarCore {
 
     /// Hands `line` to the patch being read, or starts one; true when the
     /// line was the patch's (the usual reading is skipped).
-    fn patch_line(&mut self, line: &str) -> bool {
+    /// `trimmed`: `line` trimmed.
+    fn patch_line(&mut self, line: &str, trimmed: &str) -> bool {
         let n = self.line_count;
         let updates = self.events;
         if let Some(reader) = self.patch.as_mut() {
@@ -877,7 +881,6 @@ impl GrammarCore {
         // Every line that starts a patch starts with one of these bytes
         // (`*** Begin Patch` and `*** Update File:` once trimmed, `diff --git`,
         // `--- x`, `@@ -`): the readers are not asked about the others.
-        let trimmed = trim(line);
         let may_start =
             trimmed.starts_with('*') || matches!(line.as_bytes().first(), Some(b'd' | b'-' | b'@'));
         let started = if may_start {
