@@ -1,6 +1,6 @@
 // node benches/parse.mjs — parser throughput through the JS API of the built
 // package (run `node scripts/build.mjs` first; the release build is what we
-// report; `--against DIR` adds an A/B with another build, see the end).
+// report; `--against DIR [--cpu]` adds an A/B with another build, see the end).
 // Prints, in one run:
 //   - one-shot parseEdits on a generated reply of >= 4 MB with 20,000 blocks;
 //   - EditStream fed 64-byte chunks, at 1, 2 and 4 MB (linear: MB/s stays flat);
@@ -188,18 +188,52 @@ console.log(`streamed / one shot: ${(srStream / srOneShot).toFixed(2)}×`);
 
 // --against DIR: another built package (its pkg/ folder) loaded in this
 // process, both timed in turn on the same two replies, three rounds: the
-// A/B of a change.
+// A/B of a change. With --cpu, each call's CPU time instead (the median of
+// 15 calls taken in turn with the other build's and the plain parser's), so
+// that another process on the machine moves the figures less.
 const againstAt = process.argv.indexOf('--against');
 if (againstAt > 0) {
   const dir = process.argv[againstAt + 1];
   const other = await import(pathToFileURL(path.resolve(dir, 'node', 'index.mjs')).href);
-  const builds = [[dir, other.parseEdits], ['this build', parseEdits]];
-  console.log(`\nparseEdits, one shot, against ${dir}:`);
-  for (let round = 1; round <= 3; round++) {
-    for (const [name, parse] of builds) {
-      const mixed = size / (time(() => parse(text)) / 1000);
-      const sr = srSize / (time(() => parse(srText)) / 1000);
-      console.log(`  round ${round}  ${name.padEnd(24)} mixed ${mixed.toFixed(1)} MB/s, SEARCH/REPLACE ${sr.toFixed(1)} MB/s`);
+  const builds = [[dir, other], ['this build', { parseEdits, EditStream }]];
+  if (process.argv.includes('--cpu')) {
+    const cpuMs = (fn) => {
+      const start = process.cpuUsage();
+      fn();
+      const used = process.cpuUsage(start);
+      return (used.user + used.system) / 1000;
+    };
+    const streamWith = (api) => {
+      const s = new api.EditStream();
+      for (let i = 0; i < srText.length; i += 64) s.feed(srText.slice(i, i + 64));
+      s.finish();
+    };
+    const taken = new Map();
+    const take = (name, ms) => taken.set(name, [...(taken.get(name) ?? []), ms]);
+    for (let round = 0; round < 15; round++) {
+      for (const [name, api] of builds) {
+        take(`${name} one shot`, cpuMs(() => api.parseEdits(srText)));
+        take(`${name} streamed`, cpuMs(() => streamWith(api)));
+      }
+      take('plain JavaScript line parser', cpuMs(() => plainLineParse(srText)));
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    console.log(`\nSEARCH/REPLACE reply, CPU time per call (median of 15, in turn), against ${dir}:`);
+    for (const [name, xs] of taken) console.log(`  ${name.padEnd(40)} ${median(xs).toFixed(1)} ms  ${(srSize / (median(xs) / 1000)).toFixed(1)} MB/s`);
+    const plain = median(taken.get('plain JavaScript line parser'));
+    for (const [name] of builds) {
+      const one = median(taken.get(`${name} one shot`));
+      const streamed = median(taken.get(`${name} streamed`));
+      console.log(`  ${name}: one shot ${(plain / one).toFixed(2)}× the plain parser, streamed ${(one / streamed).toFixed(2)}× one shot`);
+    }
+  } else {
+    console.log(`\nparseEdits, one shot, against ${dir}:`);
+    for (let round = 1; round <= 3; round++) {
+      for (const [name, api] of builds) {
+        const mixed = size / (time(() => api.parseEdits(text)) / 1000);
+        const sr = srSize / (time(() => api.parseEdits(srText)) / 1000);
+        console.log(`  round ${round}  ${name.padEnd(24)} mixed ${mixed.toFixed(1)} MB/s, SEARCH/REPLACE ${sr.toFixed(1)} MB/s`);
+      }
     }
   }
 }

@@ -590,7 +590,11 @@ pub(crate) fn tail_word(bytes: &[u8]) -> u64 {
 /// of applying 50 sections to a 3,000-line file went to `==`), and for the
 /// JavaScript binding's check that a file change's text is the one written.
 pub fn same_str(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
+    same_bytes(a.as_bytes(), b.as_bytes())
+}
+
+/// [`same_str`] for bytes.
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }

@@ -517,7 +517,7 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
 ) -> Result<JsValue, JsError> {
     use editblocks::HostOp;
     let positions = Positions { host, index: paths };
-    let mut texts: Vec<&str> = Vec::new();
+    let mut texts: Vec<&[u8]> = Vec::new();
     let mut writes = Vec::new();
     let mut deletes = Vec::new();
     let mut stage = Vec::new();
@@ -526,14 +526,6 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
     for (op_index, op) in host.ops.iter().enumerate() {
         match op {
             HostOp::Write { path, content } => {
-                // The snapshot host only fails a write when a test asks it
-                // to, so no rollback ever writes an original's bytes back
-                // here: every write is an edit's UTF-8 text.
-                let Ok(content) = std::str::from_utf8(content) else {
-                    return Err(JsError::new(&format!(
-                        "editblocks: internal error: the write of {path} is not UTF-8 text"
-                    )));
-                };
                 writes.push((positions.of(path), texts.len()));
                 op_texts[op_index] = texts.len();
                 texts.push(content);
@@ -586,7 +578,7 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
                 None
             }
             Some(t) => {
-                texts.push(t);
+                texts.push(t.as_bytes());
                 Some(texts.len() - 1)
             }
             None => None,
@@ -594,9 +586,9 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
         let after = change.after.as_deref().map(|t| {
             // The last write of this path (what the host holds at the end)
             // is the same text in a real run; in a dry run there is none.
-            let write = write.filter(|&i| editblocks::text::same_str(texts[i], t));
+            let write = write.filter(|&i| editblocks::text::same_bytes(texts[i], t.as_bytes()));
             write.unwrap_or_else(|| {
-                texts.push(t);
+                texts.push(t.as_bytes());
                 texts.len() - 1
             })
         });
@@ -681,8 +673,12 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
     let json_len = bytes.len() as u32;
     let strings = strings.unwrap_or_default();
     bytes.reserve_exact(at + strings.iter().map(|s| s.len()).sum::<usize>());
-    for t in texts.iter().chain(&strings) {
-        bytes.extend_from_slice(t.as_bytes());
+    for t in texts
+        .iter()
+        .copied()
+        .chain(strings.iter().map(|s| s.as_bytes()))
+    {
+        bytes.extend_from_slice(t);
     }
     let json_len = JsValue::from(json_len);
     CHANGES_OUT.with(|out| *out.borrow_mut() = (bytes, values));
