@@ -95,26 +95,34 @@ test('a file changed after it was read: re-read and re-run once, so both changes
   }
 });
 
+// A folder with a.txt and b.txt, and a nodeHost over it through which every
+// write of a.txt finds it changed: another writer rewrites it first.
+// `writes()` is how many times it did.
+function churningFolder(name) {
+  const root = tmp(name);
+  fs.writeFileSync(path.join(root, 'a.txt'), 'one\n');
+  fs.writeFileSync(path.join(root, 'b.txt'), 'bee\n');
+  const host = nodeHost(root);
+  let n = 0;
+  const churning = {
+    ...host,
+    writeFile: (p, c) => {
+      if (p === 'a.txt') fs.writeFileSync(path.join(root, 'a.txt'), `one\nother writer ${++n}\n`);
+      return host.writeFile(p, c);
+    },
+  };
+  return { root, churning, writes: () => n };
+}
+
 test('a file that keeps changing fails as file-changed, naming the file, and nothing of it is written', async () => {
   for (const mode of ['sequential', 'atomic']) {
-    const root = tmp('churn');
-    fs.writeFileSync(path.join(root, 'a.txt'), 'one\n');
-    fs.writeFileSync(path.join(root, 'b.txt'), 'bee\n');
-    const host = nodeHost(root);
-    let n = 0;
-    const churning = {
-      ...host,
-      writeFile: (p, c) => {
-        if (p === 'a.txt') fs.writeFileSync(path.join(root, 'a.txt'), `one\nother writer ${++n}\n`);
-        return host.writeFile(p, c);
-      },
-    };
+    const { root, churning, writes } = churningFolder('churn');
     const result = applyEditsSync([block('b.txt', 'bee', 'BEE'), block('a.txt', 'one', 'ONE')], churning, { stage: false, mode });
     const [b, a] = result.results;
     assert.equal(a.status, 'failed');
     assert.equal(a.errorKind, 'file-changed');
     assert.match(a.reason, /^a\.txt was changed by someone else while the edits were applied \(its content changed after it was read\); nothing was written to it\. Read the file again and redo the edit\. It changed again after being read a second time, so this edit was not applied\.$/);
-    assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), `one\nother writer ${n}\n`);
+    assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), `one\nother writer ${writes()}\n`);
     if (mode === 'atomic') {
       assert.equal(b.status, 'skipped');
       assert.equal(b.errorKind, 'atomic-aborted');
@@ -132,18 +140,7 @@ test('a file that keeps changing fails as file-changed, naming the file, and not
 
 test('tool calls to a file that keeps changing: the call is answered as failed, the other call as not written', async () => {
   for (const sync of [true, false]) {
-    const root = tmp('churn-calls');
-    fs.writeFileSync(path.join(root, 'a.txt'), 'one\n');
-    fs.writeFileSync(path.join(root, 'b.txt'), 'bee\n');
-    const host = nodeHost(root);
-    let n = 0;
-    const churning = {
-      ...host,
-      writeFile: (p, c) => {
-        if (p === 'a.txt') fs.writeFileSync(path.join(root, 'a.txt'), `one\nother writer ${++n}\n`);
-        return host.writeFile(p, c);
-      },
-    };
+    const { root, churning, writes } = churningFolder('churn-calls');
     const calls = [
       { name: 'edit_file', arguments: { path: 'b.txt', old_string: 'bee', new_string: 'BEE' } },
       { name: 'edit_file', arguments: { path: 'a.txt', old_string: 'one', new_string: 'ONE' } },
@@ -164,7 +161,7 @@ test('tool calls to a file that keeps changing: the call is answered as failed, 
     assert.match(answers[1].output, /It changed again after being read a second time/);
     assert.match(answers[0].output, /a\.txt changed on disk while the reply was written/);
     assert.equal(fs.readFileSync(path.join(root, 'b.txt'), 'utf8'), 'bee\n');
-    assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), `one\nother writer ${n}\n`);
+    assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), `one\nother writer ${writes()}\n`);
     assert.deepEqual(result.filesModified, []);
   }
 });
