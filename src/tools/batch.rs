@@ -576,7 +576,9 @@ impl<'p> Finder<'p> {
             if text.len() < len {
                 continue;
             }
-            let top = BASE.wrapping_pow(len as u32 - 1);
+            // An empty pattern has anchors of length 0: the exponent wraps,
+            // as the hash does (`top` is then never used).
+            let top = BASE.wrapping_pow((len as u32).wrapping_sub(1));
             let mut hash = hash_of(&text[..len]);
             for start in 0..=text.len() - len {
                 if start > 0 {
@@ -829,6 +831,16 @@ mod tests {
                 let (reference, expected, _) = apply(&file, &edits, matching, false);
                 prop_assert_eq!(one_pass, reference);
                 prop_assert_eq!(written, expected);
+            }
+
+            /// An empty pattern (what an old text of blanks normalises to)
+            /// is searched without overflow (found by the tool_calls fuzz target).
+            #[test]
+            fn an_empty_pattern_is_searched_without_overflow(text in "[ab\n]{0,20}") {
+                let finder = Finder::new(vec![b"".as_slice(), b"a".as_slice()]);
+                let mut budget = usize::MAX;
+                let searched = finder.each(text.as_bytes(), &mut budget, |_, _| ());
+                prop_assert!(searched);
             }
 
             /// Every occurrence of every pattern, overlapping ones and those
