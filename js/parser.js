@@ -75,11 +75,16 @@ function patchBlock(rec, k, text, hunks, hunksAt, reply) {
     operation: L.operations[rec[k + P.operation] & (L.rawInReply - 1)],
   };
   if (rec[k + P.moveToStart] !== L.none) block.moveTo = text.slice(rec[k + P.moveToStart], rec[k + P.moveToEnd]);
+  let h = hunksAt + rec[k + P.hunksAt];
+  if (rec[k + P.operation] & L.oldPathFirst) {
+    block.oldPath = text.slice(hunks[h], hunks[h + 1]);
+    h += 2;
+  }
   const count = rec[k + P.hunkCount];
   const list = new Array(count);
   const width = L.hunkWidth;
   const flag = L.hunkFlagBits;
-  for (let j = 0, h = hunksAt + rec[k + P.hunksAt]; j < count; j++) {
+  for (let j = 0; j < count; j++) {
     const flags = hunks[h + H.flags];
     const hunk = {};
     const anchors = hunks[h + H.anchorCount];

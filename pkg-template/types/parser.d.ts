@@ -50,6 +50,12 @@ export interface EditBlock {
   operation?: 'add' | 'delete' | 'update';
   /** Patch formats: the new path of a moved or renamed file. */
   moveTo?: string;
+  /**
+   * Unified diffs whose `---` line names another file than the `+++` line, with no rename lines
+   * (`--- util.py` / `+++ helpers.py`): the `---` name. The diff edits the `+++` file; when that file
+   * does not exist, the refusal names this one and says how to edit or rename it.
+   */
+  oldPath?: string;
   /** Patch formats: the hunks, in file order (an add: one hunk of '+' lines). */
   hunks?: Hunk[];
   /** Patch formats: which patch of the reply (0-based) the operation belongs to; a patch applies whole or not at all. */

@@ -180,21 +180,6 @@ pub(crate) fn missing_reason(name: &str, path: &str, operation: Operation) -> St
     format!("{name} was refused: {path} does not exist. Check the path against the files you were shown{create}.")
 }
 
-/// A unified diff's `---` path when it names another file than `path` (its
-/// `+++` path) and no rename was read: what the writer likely meant to edit.
-fn other_old_name(block: &EditBlock, path: &str) -> Option<String> {
-    if block.format != Format::UnifiedDiff {
-        return None;
-    }
-    let minus = block
-        .raw_block
-        .lines()
-        .find_map(|l| l.strip_prefix("--- "))?;
-    let old = super::clean_path(minus.split('\t').next().unwrap_or(minus).trim_end());
-    let old = old.strip_prefix("a/").map_or(old.clone(), str::to_string);
-    (old != path && old != "/dev/null" && !old.is_empty()).then_some(old)
-}
-
 /// Validates and applies `blocks` (patch blocks, and text blocks of other
 /// formats) through `host`. See the module docs.
 pub fn apply_patch_edits(
@@ -458,7 +443,12 @@ fn apply_block<'b>(
             }
             None => {
                 let mut reason = missing_reason(&name.to_string(), path, Operation::Update);
-                if let Some(old) = other_old_name(block, path) {
+                // The parser keeps the `---` name of a `--- x` / `+++ y` pair.
+                let old = op
+                    .old_path
+                    .as_deref()
+                    .filter(|old| *old != path && block.format == Format::UnifiedDiff);
+                if let Some(old) = old {
                     // `--- x` / `+++ y` without rename lines: GNU patch would edit x.
                     reason.push_str(&format!(" The `---` line names {old}: to edit {old}, write its path on both the `---` and the `+++` line; to rename it, add `rename from {old}` and `rename to {path}` lines after `diff --git a/{old} b/{path}`."));
                 }

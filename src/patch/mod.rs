@@ -156,27 +156,13 @@ impl Sides {
     }
 }
 
-/// What `raw_block` keeps of an operation's text `raw` in a block that is
-/// only applied: applying reads only a unified diff's first `--- ` line
-/// (`src/patch/apply.rs`, naming the file the `---` line meant), so that
-/// line is kept, read as `str::lines` reads it, and nothing else.
-pub(crate) fn raw_to_apply(format: Format, raw: &str) -> String {
-    match format {
-        Format::UnifiedDiff => raw
-            .lines()
-            .find(|l| l.starts_with("--- "))
-            .map_or_else(String::new, str::to_string),
-        _ => String::new(),
-    }
-}
-
 /// Builds the block for a finished operation; `sides` holds every body line
 /// of `op`'s hunks, pushed in order.
 ///
 /// A block that is only applied ([`crate::parser::parse_edits_to_apply`])
-/// gets [`Sides::firsts`] and `raw` from [`raw_to_apply`]: its `old_lines`
-/// and `new_lines` hold only their first line (the result's previews read
-/// no more) and `raw_block` only what applying reads.
+/// gets [`Sides::firsts`] and an empty `raw`: its `old_lines` and
+/// `new_lines` hold only their first line (the result's previews read no
+/// more), and applying reads no raw text.
 pub(crate) fn make_block(
     format: Format,
     path: String,
@@ -412,7 +398,7 @@ mod tests {
 
     /// Blocks parsed only to be applied are the blocks `parse_edits` gives
     /// with a patch block's `old_lines` / `new_lines` cut to their first
-    /// line and its `raw_block` to what applying reads; applied to every
+    /// line and no `raw_block` (applying reads none); applied to every
     /// patch fixture's files (with its options), both give the same result
     /// (file changes and all) and the same files, byte for byte.
     #[test]
@@ -447,7 +433,7 @@ mod tests {
                     Some(_) => EditBlock {
                         old_lines: first_line(&b.old_lines),
                         new_lines: first_line(&b.new_lines),
-                        raw_block: raw_to_apply(b.format, &b.raw_block),
+                        raw_block: String::new(),
                         ..b.clone()
                     },
                     None => b.clone(),
@@ -508,6 +494,7 @@ mod tests {
             let op = PatchOp {
                 operation: Operation::Update,
                 move_to: None,
+                old_path: None,
                 hunks: hunks.clone(),
                 patch: 0,
             };

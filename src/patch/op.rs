@@ -266,6 +266,13 @@ pub struct PatchOp {
     /// The new path of a moved or renamed file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub move_to: Option<String>,
+    /// A unified diff whose `---` line names another file than its `+++`
+    /// line, with no rename lines (`--- util.py` / `+++ helpers.py`): the
+    /// `---` name (`a/` dropped). The diff edits the `+++` file; when that
+    /// file does not exist, the refusal names this one and says how to
+    /// edit or rename it. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old_path: Option<String>,
     /// `update`: the hunks, in file order. `add`: one hunk of `+` lines.
     /// `delete`: a unified diff's `-` lines, if any.
     #[serde(default)]

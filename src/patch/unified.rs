@@ -18,8 +18,8 @@
 //! body decides.
 
 use super::{
-    clean_path, make_block, push_update, raw_to_apply, Fed, Hunk, Operation, PatchEvent, PatchOp,
-    PendingLines, Sides,
+    clean_path, make_block, push_update, Fed, Hunk, Operation, PatchEvent, PatchOp, PendingLines,
+    Sides,
 };
 use crate::block::Format;
 
@@ -780,6 +780,15 @@ impl Reader {
             },
         };
         let move_to = renamed.filter(|to| *to != path);
+        // `--- x` / `+++ y` with no rename lines edits y (GNU patch would
+        // edit x): x is kept for the refusal when y does not exist.
+        let old_path = match (operation, &move_to, &f.old) {
+            (Operation::Update, None, Some(minus)) => {
+                let name = minus.strip_prefix("a/").unwrap_or(minus);
+                (name != path && name != "/dev/null" && !name.is_empty()).then(|| name.to_string())
+            }
+            _ => None,
+        };
         if operation == Operation::Update && f.hunks.is_empty() && move_to.is_none() {
             let reason = if f.mode_change {
                 format!("the diff for {path} at line {} changes only the file's mode (`old mode` / `new mode`), which is not applied; its text stays as it is. To change the text, add `@@` hunks", f.line_number)
@@ -790,13 +799,11 @@ impl Reader {
             return;
         }
         let raw = if super::TO_APPLY_BUILT && self.to_apply {
-            // Read for the last time: the block keeps what applying reads,
-            // the buffer serves the next file.
-            let kept = raw_to_apply(FORMAT, &f.raw);
+            // Applying reads no raw text: the buffer serves the next file.
             let mut buffer = f.raw;
             buffer.clear();
             self.spare = buffer;
-            kept
+            String::new()
         } else {
             let mut raw = f.raw;
             if raw.ends_with('\n') {
@@ -807,6 +814,7 @@ impl Reader {
         let op = PatchOp {
             operation,
             move_to,
+            old_path,
             hunks: f.hunks,
             patch: 0,
         };

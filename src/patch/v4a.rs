@@ -18,8 +18,8 @@
 //! patch is applied entirely or not at all.
 
 use super::{
-    clean_path, make_block, push_update, raw_to_apply, shown, Fed, Hunk, Operation, PatchEvent,
-    PatchOp, PendingLines, Sides,
+    clean_path, make_block, push_update, shown, Fed, Hunk, Operation, PatchEvent, PatchOp,
+    PendingLines, Sides,
 };
 use crate::block::Format;
 use crate::text::trim_line as trim;
@@ -236,10 +236,9 @@ impl Reader {
                 });
             }
             if super::TO_APPLY_BUILT && self.to_apply {
-                // Read for the last time: the block keeps what applying
-                // reads, the buffer serves the next operation.
-                let kept = raw_to_apply(FORMAT, &op.raw);
-                let mut buffer = std::mem::replace(&mut op.raw, kept);
+                // Applying reads no raw text: the buffer serves the next
+                // operation.
+                let mut buffer = std::mem::take(&mut op.raw);
                 buffer.clear();
                 self.spare = buffer;
             }
@@ -456,7 +455,7 @@ impl Reader {
                     if raw.ends_with('\n') {
                         raw.pop();
                     }
-                    let patch = PatchOp { operation: op.operation, move_to: op.move_to, hunks: op.hunks, patch: 0 };
+                    let patch = PatchOp { operation: op.operation, move_to: op.move_to, old_path: None, hunks: op.hunks, patch: 0 };
                     out.push(PatchEvent::Complete(make_block(FORMAT, op.path, op.line_number, raw, patch, op.sides)));
                 }
             }

@@ -33,6 +33,7 @@ mod parser_marker_props;
 mod parser_props;
 mod patch_allow_folders;
 mod patch_fixtures;
+mod patch_old_path;
 mod patch_props;
 mod paths;
 mod preview;

@@ -118,17 +118,18 @@ fn unified() -> impl Strategy<Value = String> {
             ),
             0..3,
         ),
-        any::<bool>(),
+        0u8..3,
     )
-        .prop_map(|(git, hunks, devnull)| {
+        .prop_map(|(git, hunks, minus)| {
             let mut t = String::new();
             if git {
                 t.push_str("diff --git a/a.txt b/a.txt\nindex 1..2 100644\n");
             }
-            t.push_str(if devnull {
-                "--- /dev/null\n"
-            } else {
-                "--- a/a.txt\n"
+            // The `---` line may name another file (the block's `oldPath`).
+            t.push_str(match minus {
+                0 => "--- /dev/null\n",
+                1 => "--- a/a.txt\n",
+                _ => "--- a/b.txt\n",
             });
             t.push_str("+++ b/a.txt\n");
             for (nums, lines) in hunks {
@@ -209,6 +210,11 @@ fn patch_block(r: &[u32], text: &str, hunks: &[u32]) -> editblocks::EditBlock {
     let slice = |s: u32, e: u32| String::from_utf16(&units[s as usize..e as usize]).unwrap();
     let mut hs = Vec::new();
     let mut h = r[14] as usize;
+    let mut old_path = None;
+    if r[10] & parser_records::OLD_PATH_FIRST != 0 {
+        old_path = Some(slice(hunks[h], hunks[h + 1]));
+        h += 2;
+    }
     for _ in 0..r[15] {
         let flags = hunks[h];
         let mut hunk = serde_json::Map::new();
@@ -243,7 +249,7 @@ fn patch_block(r: &[u32], text: &str, hunks: &[u32]) -> editblocks::EditBlock {
         hs.push(Value::Object(hunk));
         h += HUNK_FIELDS.len() + 2 * n;
     }
-    let operation = ["add", "delete", "update"][r[10] as usize];
+    let operation = ["add", "delete", "update"][(r[10] & 255) as usize];
     let mut block = json!({
         "format": Format::ALL[r[0] as usize].as_str(),
         "filePath": slice(r[2], r[3]),
@@ -257,6 +263,9 @@ fn patch_block(r: &[u32], text: &str, hunks: &[u32]) -> editblocks::EditBlock {
     });
     if r[4] != NONE {
         block["moveTo"] = json!(slice(r[4], r[5]));
+    }
+    if let Some(old_path) = old_path {
+        block["oldPath"] = json!(old_path);
     }
     serde_json::from_value(block).unwrap()
 }

@@ -145,6 +145,26 @@ test('a patch block carries its operation, moveTo and hunks, with old/new lines 
   assert.match(renderInProgressEditBlock('a.py', ['@@ def f():', '-    return 1']), /return 1/);
 });
 
+test('a unified diff whose --- line names another file carries that name as oldPath, and its refusal reads it from there', () => {
+  const reply = '--- a/util.py\n+++ b/helpers.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n';
+  const [b] = parseEdits(reply);
+  assert.equal(b.filePath, 'helpers.py');
+  assert.equal(b.oldPath, 'util.py');
+  const streamed = new EditStream();
+  const events = [];
+  for (let i = 0; i < reply.length; i += 5) events.push(...streamed.feed(reply.slice(i, i + 5)));
+  events.push(...streamed.finish());
+  assert.deepEqual(events.filter((e) => e.type === 'block-complete').map((e) => e.block), [b]);
+  const refusal = (block) => applyEditsSync([block], memoryHost({ 'util.py': 'def add(a, b):\n    return a - b\n' })).results[0].reason;
+  assert.match(refusal(b), /The `---` line names util\.py: to edit util\.py/);
+  // The block's raw text is not read when applying: without it the refusal is the same.
+  assert.equal(refusal({ ...b, rawBlock: '' }), refusal(b));
+  const { oldPath, ...withoutOldPath } = b;
+  assert.doesNotMatch(refusal(withoutOldPath), /`---` line names/);
+  // The same names on both lines: no oldPath.
+  assert.equal('oldPath' in parseEdits('--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n')[0], false);
+});
+
 test('a host without deleteFile is refused before anything is written when a patch deletes', () => {
   const store = new Map([['a.txt', 'x\n']]);
   const host = { readFile: (p) => store.get(p) ?? null, writeFile: (p, c) => store.set(p, c) };

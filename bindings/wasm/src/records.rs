@@ -111,6 +111,11 @@ pub const HUNK_FLAGS: [&str; 8] = [
 /// the raw block is a range of the reply, not of the patch text.
 pub const RAW_IN_REPLY: u32 = 256;
 
+/// In a patch record's `operation` field: the block has an `oldPath`, a
+/// UTF-16 range of the patch text written as the first pair at `hunksAt`,
+/// before the hunks.
+pub const OLD_PATH_FIRST: u32 = 512;
+
 /// `u32::MAX`: no value (a path carried over, no `moveTo`).
 pub const NONE: u32 = u32::MAX;
 
@@ -147,7 +152,7 @@ pub fn layout_json() -> String {
         .map(|(i, _)| i.to_string())
         .collect();
     format!(
-        "{{\"record\":{{\"update\":{RECORD_UPDATE},\"complete\":{RECORD_COMPLETE},\"json\":{RECORD_JSON},\"start\":{RECORD_START},\"patch\":{RECORD_PATCH}}},\"stride\":{SPAN_STRIDE},\"update\":{},\"start\":{},\"json\":{},\"head\":{},\"span\":{},\"patch\":{},\"hunk\":{},\"hunkFlags\":{},\"none\":{NONE},\"rawInReply\":{RAW_IN_REPLY},\"formats\":{},\"sections\":{},\"assumed\":{},\"operations\":{},\"patchFormats\":[{}],\"lineEnd\":{}}}",
+        "{{\"record\":{{\"update\":{RECORD_UPDATE},\"complete\":{RECORD_COMPLETE},\"json\":{RECORD_JSON},\"start\":{RECORD_START},\"patch\":{RECORD_PATCH}}},\"stride\":{SPAN_STRIDE},\"update\":{},\"start\":{},\"json\":{},\"head\":{},\"span\":{},\"patch\":{},\"hunk\":{},\"hunkFlags\":{},\"none\":{NONE},\"rawInReply\":{RAW_IN_REPLY},\"oldPathFirst\":{OLD_PATH_FIRST},\"formats\":{},\"sections\":{},\"assumed\":{},\"operations\":{},\"patchFormats\":[{}],\"lineEnd\":{}}}",
         fields(&UPDATE_FIELDS),
         fields(&START_FIELDS),
         fields(&JSON_FIELDS),
@@ -242,6 +247,11 @@ impl PatchEncoder {
         };
         out[11] = op.patch;
         out[15] = op.hunks.len() as u32;
+        if let Some(old_path) = &op.old_path {
+            out[10] |= OLD_PATH_FIRST;
+            let (s, e) = self.push(old_path);
+            self.hunks.extend([s, e]);
+        }
         let raw_text = block.raw_block.as_str();
         let ascii = raw_text.is_ascii();
         // Hunk bodies are mostly runs of the block's own lines: point into

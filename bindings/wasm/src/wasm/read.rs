@@ -229,6 +229,7 @@ fn patch_op(o: &Obj<'_>) -> Result<PatchOp, JsError> {
     Ok(PatchOp {
         operation,
         move_to: o.string("moveTo")?,
+        old_path: o.string("oldPath")?,
         hunks: o.list("hunks", hunk)?,
         patch: o.whole("patch")?.unwrap_or(0),
     })
