@@ -21,7 +21,7 @@ use crate::locate::tolerant::{self as matching, MatchError};
 use crate::locate::Pass as MatchPass;
 use crate::path::confine;
 use crate::result::{Diagnostics, EditResult, ErrorKind, NearLine, Status};
-use crate::text::{Provenance, TextFile};
+use crate::text::{Provenance, TextFile, TrailingNewline};
 
 /// The result of one change: one `write_file` call, one edit of a batched
 /// `edit_file`, one single `edit_file`, or one entry of `changes`.
@@ -183,9 +183,6 @@ pub fn tool_view_paths(calls: &[ToolCall], options: &ToolOptions) -> Vec<String>
     paths
 }
 
-/// Records one change's result: path, change index, old and new text, outcome.
-type Push<'a> = dyn FnMut(&str, Option<usize>, &str, &str, Outcome) + 'a;
-
 /// Names a change the way the model can find it in its own reply.
 fn label(item: &Planned, change: Option<usize>, path: &str) -> String {
     let mut out = format!(
@@ -261,74 +258,134 @@ pub fn apply_tool_calls(
     options: &ToolOptions,
 ) -> ToolApplyResult {
     let items = plan(calls, options.project_dir.as_deref());
-    let policy = options.trailing_newline;
-    // Each file as the reply leaves it, in first-used order; an edit that
-    // fails leaves its file as it was, and nothing is written unless all apply.
-    let mut staged: Staged<FileState> = Staged::new();
-    let mut results: Vec<ToolChangeResult> = Vec::new();
-    // A file a V4A move has taken from its path, until the move's arriving
-    // end writes it: its body, its conventions and its final newline.
-    let mut moving: Option<(String, TextFile, bool)> = None;
+    let mut run = CallRun {
+        options,
+        staged: Staged::new(),
+        results: Vec::new(),
+        moving: None,
+        ahead: PlacedAhead {
+            outcomes: BTreeMap::new(),
+            tried_until: 0,
+            runs_left: MAX_PLACED_RUNS,
+        },
+    };
+    for index in 0..items.len() {
+        run.call(&items, index, host);
+    }
+    run.finish(calls, host)
+}
 
-    // Outcomes of edits placed ahead, with the first edit of their run.
-    let mut placed_ahead: BTreeMap<usize, Outcome> = BTreeMap::new();
-    // Edits before this index were already part of a run the one-pass
-    // placer looked at; how many more runs it may start.
-    let (mut runs_tried_until, mut runs_left) = (0, MAX_PLACED_RUNS);
+/// A reply's calls being worked out in memory, one after another.
+struct CallRun<'o> {
+    options: &'o ToolOptions,
+    /// Each file as the reply leaves it, in first-used order; an edit that
+    /// fails leaves its file as it was, and nothing is written unless all apply.
+    staged: Staged<FileState>,
+    results: Vec<ToolChangeResult>,
+    /// A file a V4A move has taken from its path, until the move's arriving
+    /// end writes it: its body, its conventions and its final newline.
+    moving: Option<(String, TextFile, bool)>,
+    ahead: PlacedAhead,
+}
 
-    for (item_index, item) in items.iter().enumerate() {
-        let mut push =
-            |path: &str, change: Option<usize>, old: &str, new: &str, outcome: Outcome| {
-                let output = match (outcome.said, &outcome.reason, outcome.retry) {
-                    (Some(said), _, _) => Some(said),
-                    (None, Some(why), Some(retry)) => Some(format!("{why}\n{retry}")),
-                    (None, why, None) => why.clone(),
-                    (None, None, Some(retry)) => Some(retry),
-                };
-                let reason = outcome
-                    .reason
-                    .map(|why| format!("{}: {why}", label(item, change, path)));
-                results.push(ToolChangeResult {
-                    call_index: item.call_index,
-                    change_index: change.or(item.edit_index),
-                    tool: item.tool.clone(),
-                    edit: EditResult {
-                        block_index: results.len(),
-                        path: path.to_string(),
-                        status: outcome.status,
-                        error_kind: outcome.kind,
-                        reason,
-                        estimated_line: outcome.line,
-                        anchor_preview: String::new(),
-                        old_preview: preview(old),
-                        new_preview: preview(new),
-                        diagnostics: outcome.diagnostics,
-                        matched_by: outcome.matched_by.map(|p| p.as_str().to_string()),
-                        assumed: outcome.assumed,
-                    },
-                    output,
-                    read_only: outcome.read_only,
-                });
-            };
+/// `str_replace` edits the one-pass placer worked out ahead of their turn.
+struct PlacedAhead {
+    /// Their outcomes, by the index of the edit.
+    outcomes: BTreeMap<usize, Outcome>,
+    /// Edits before this index were already part of a run the placer looked at.
+    tried_until: usize,
+    /// How many more runs it may start.
+    runs_left: usize,
+}
+
+/// Where the results of one call go, and the file they name.
+struct Answer<'a> {
+    results: &'a mut Vec<ToolChangeResult>,
+    item: &'a Planned,
+    path: &'a str,
+}
+
+impl Answer<'_> {
+    /// Records one change's result: change index, old and new text, outcome.
+    fn push(&mut self, change: Option<usize>, old: &str, new: &str, outcome: Outcome) {
+        let output = match (outcome.said, &outcome.reason, outcome.retry) {
+            (Some(said), _, _) => Some(said),
+            (None, Some(why), Some(retry)) => Some(format!("{why}\n{retry}")),
+            (None, why, None) => why.clone(),
+            (None, None, Some(retry)) => Some(retry),
+        };
+        let reason = outcome
+            .reason
+            .map(|why| format!("{}: {why}", label(self.item, change, self.path)));
+        let block_index = self.results.len();
+        self.results.push(ToolChangeResult {
+            call_index: self.item.call_index,
+            change_index: change.or(self.item.edit_index),
+            tool: self.item.tool.clone(),
+            edit: EditResult {
+                block_index,
+                path: self.path.to_string(),
+                status: outcome.status,
+                error_kind: outcome.kind,
+                reason,
+                estimated_line: outcome.line,
+                anchor_preview: String::new(),
+                old_preview: preview(old),
+                new_preview: preview(new),
+                diagnostics: outcome.diagnostics,
+                matched_by: outcome.matched_by.map(|p| p.as_str().to_string()),
+                assumed: outcome.assumed,
+            },
+            output,
+            read_only: outcome.read_only,
+        });
+    }
+
+    /// Skips a change because an earlier call to the same file, `first`, failed.
+    fn previous_failed(&mut self, change: Option<usize>, first: usize) {
+        let why = crate::apply::previous_failed(&Unit::Call.at(first));
+        self.push(
+            change,
+            "",
+            "",
+            Outcome::skip(ErrorKind::PreviousFailed, why),
+        );
+    }
+
+    /// Skips the call when an earlier call to its file failed; says whether it did.
+    fn skipped_after(&mut self, failed_at: Option<usize>) -> bool {
+        match failed_at {
+            Some(first) => {
+                self.previous_failed(None, first);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl CallRun<'_> {
+    /// Works out call `index` of `items` against its file as the calls
+    /// before it left it.
+    fn call(&mut self, items: &[Planned], index: usize, host: &mut dyn FileHost) {
+        let item = &items[index];
+        let options = self.options;
+        let mut refused = Answer {
+            results: &mut self.results,
+            item,
+            path: &item.path,
+        };
         let op = match &item.op {
             Ok(op) => op,
             Err(why) => {
-                push(
-                    &item.path,
-                    None,
-                    "",
-                    "",
-                    Outcome::fail(
-                        ErrorKind::Malformed,
-                        // A shell call's reason already says what to send instead.
-                        if super::shell_call::is_shell_tool(&item.tool) {
-                            format!("{why}.")
-                        } else {
-                            format!("{why}. Send the call again with valid arguments.")
-                        },
-                    ),
-                );
-                continue;
+                // A shell call's reason already says what to send instead.
+                let why = if super::shell_call::is_shell_tool(&item.tool) {
+                    format!("{why}.")
+                } else {
+                    format!("{why}. Send the call again with valid arguments.")
+                };
+                refused.push(None, "", "", Outcome::fail(ErrorKind::Malformed, why));
+                return;
             }
         };
         let path = match confine(&item.path, &options.allow_folders) {
@@ -336,408 +393,479 @@ pub fn apply_tool_calls(
             // `view` of the project root: a folder listing.
             Err(_) if is_root_view(item) => ".".to_string(),
             Err(e) => {
-                let why = if item.path.is_empty() {
-                    "path is missing; name the file to change.".to_string()
+                let (kind, why) = if item.path.is_empty() {
+                    (
+                        ErrorKind::Malformed,
+                        "path is missing; name the file to change.".to_string(),
+                    )
                 } else {
-                    e.reason
+                    (ErrorKind::PathEscape, e.reason)
                 };
-                let kind = if item.path.is_empty() {
-                    ErrorKind::Malformed
-                } else {
-                    ErrorKind::PathEscape
-                };
-                push(&item.path, None, "", "", Outcome::skip(kind, why));
-                continue;
+                refused.push(None, "", "", Outcome::skip(kind, why));
+                return;
             }
         };
-        if staged.get(&path).is_none() {
+        if self.staged.get(&path).is_none() {
             if path == "." {
-                staged.insert(&path, FileState::load_missing(), false, None);
+                self.staged
+                    .insert(&path, FileState::load_missing(), false, None);
             } else {
-                staged.load_all(host, &path, FileState::open);
+                self.staged.load_all(host, &path, FileState::open);
             }
-            if let Some(state) = staged.get_mut(&path).and_then(|s| s.doc.as_mut()) {
+            if let Some(state) = self.staged.get_mut(&path).and_then(|s| s.doc.as_mut()) {
                 state.take_history(options.history.get(&path));
             }
-            staged.touch(&path);
+            self.staged.touch(&path);
         }
         let Some(Slot {
             doc: Some(state),
             failed_at,
             ..
-        }) = staged.get_mut(&path)
+        }) = self.staged.get_mut(&path)
         else {
-            continue;
+            return;
         };
-
-        let previous_failed = |push: &mut Push, change: Option<usize>, first: usize| {
-            push(
-                &path,
-                change,
-                "",
-                "",
-                Outcome::skip(
-                    ErrorKind::PreviousFailed,
-                    crate::apply::previous_failed(&Unit::Call.at(first)),
-                ),
-            )
+        let mut answer = Answer {
+            results: &mut self.results,
+            item,
+            path: &path,
         };
-
         match op {
-            Op::Write { content } => {
-                if let Some(first) = *failed_at {
-                    previous_failed(&mut push, None, first);
-                    continue;
-                }
-                if let Some((kind, why)) = &state.unusable {
-                    let kind = *kind;
-                    let why = match kind {
-                        ErrorKind::FileChanged => format!("{why}."),
-                        _ => format!("{why}; write_file will not replace it."),
-                    };
-                    *failed_at = Some(item.call_index);
-                    push(&path, None, "", content, unusable(kind, why));
-                    continue;
-                }
-                // `content` is the whole file: over an existing file its final
-                // newline (or lack of one) replaces the old file's, while the
-                // BOM and CRLF convention stay. A new file ends with a newline
-                // (DESIGN: "New files end with a newline").
-                let body = state.normalise(content);
-                if state.original.is_some() {
-                    state.final_newline = body.is_empty() || body.ends_with('\n');
-                }
-                state.provenance = Provenance::written(body.len());
-                state.body = Some(body);
-                state.touched = true;
-                push(&path, None, "", content, Outcome::ok(Some(1), None));
-            }
+            Op::Write { content } => write_file(state, failed_at, content, &mut answer),
             Op::Replace {
                 old,
                 new,
                 replace_all,
             } => {
-                let refused = if old == new {
-                    Some((
-                        ErrorKind::NoOp,
-                        "old_string and new_string are identical, so this edit changes nothing; drop it or put the change in new_string.",
-                    ))
-                } else if old.is_empty() {
-                    Some((
-                        ErrorKind::Malformed,
-                        "old_string is empty; copy the lines to replace into it, or use write_file to create or rewrite a whole file.",
-                    ))
-                } else {
-                    None
-                };
-                if let Some((kind, why)) = refused {
-                    push(&path, None, old, new, Outcome::fail(kind, why.into()));
-                    continue;
-                }
-                if let Some(first) = *failed_at {
-                    previous_failed(&mut push, None, first);
-                    continue;
-                }
-                if item_index >= runs_tried_until && runs_left > 0 && !*replace_all {
-                    let (run, outcomes) =
-                        batch::place_ahead(state, &items[item_index..], options.matching);
-                    runs_tried_until = item_index + run;
-                    if run >= batch::MIN_EDITS {
-                        runs_left -= 1;
+                let ahead = &mut self.ahead;
+                let place = |state: &mut FileState| {
+                    if index >= ahead.tried_until && ahead.runs_left > 0 && !*replace_all {
+                        let (run, outcomes) =
+                            batch::place_ahead(state, &items[index..], options.matching);
+                        ahead.tried_until = index + run;
+                        if run >= batch::MIN_EDITS {
+                            ahead.runs_left -= 1;
+                        }
+                        ahead.outcomes.extend((index..).zip(outcomes));
                     }
-                    placed_ahead.extend((item_index..).zip(outcomes));
-                }
-                let outcome = match placed_ahead.remove(&item_index) {
-                    Some(outcome) => outcome,
-                    None => replace(state, old, new, *replace_all, options.matching),
+                    match ahead.outcomes.remove(&index) {
+                        Some(outcome) => outcome,
+                        None => replace(state, old, new, *replace_all, options.matching),
+                    }
                 };
-                if outcome.status == Status::Failed {
-                    *failed_at = Some(item.call_index);
-                } else {
-                    state.touched = true;
-                }
-                push(&path, None, old, new, outcome);
+                str_replace(state, failed_at, old, new, place, &mut answer);
             }
             Op::Provider(ProviderOp::Undo) => {
-                if let Some(first) = *failed_at {
-                    previous_failed(&mut push, None, first);
-                    continue;
+                if !answer.skipped_after(*failed_at) {
+                    undo_edit(state, failed_at, options, &mut answer);
                 }
-                let unusable = super::provider::unusable_outcome(state);
-                let refusal = match (&unusable, state.history.is_empty()) {
-                    (None, false) => state.undo_refusal(),
-                    _ => None,
-                };
-                let outcome = match (state.history.is_empty(), unusable, refusal) {
-                    // Nothing to undo is a failed request, not an edit that changes nothing.
-                    (true, _, _) => Outcome {
-                        status: Status::Failed,
-                        ..Outcome::fail(
-                            ErrorKind::NoOp,
-                            format!("No edit history found for {path}. undo_edit only reverts changes made through this edit session; to change the file, use str_replace or insert."),
-                        )
-                    },
-                    // A path the host refuses (a link leading out of the root) is not written.
-                    (false, Some(unusable), _) => unusable,
-                    // Going back would discard what another writer put in the file since.
-                    (false, None, Some(why)) => {
-                        Outcome::fail(ErrorKind::FileChanged, format!("{path} {why}"))
-                    }
-                    (false, None, None) => {
-                        let previous = state.history.pop().flatten();
-                        state.history_kept = state.history_kept.min(state.history.len());
-                        state.history_changed = true;
-                        state.restore(previous.as_deref());
-                        state.undo_tip = Some(state.body_key());
-                        let now = match state.body.as_deref() {
-                            None => format!("{path} did not exist before that edit, so it is deleted."),
-                            Some(body) => {
-                                let lines: Vec<&str> = body.split_terminator('\n').collect();
-                                let shown = super::excerpt::numbered(&lines, 1);
-                                let shown = match options.max_characters {
-                                    Some(max) if shown.chars().count() > max => format!("{}\n<response clipped>", shown.chars().take(max).collect::<String>()),
-                                    _ => shown,
-                                };
-                                format!("Here's the result of running `cat -n` on {path}:\n{shown}")
-                            }
-                        };
-                        Outcome::ok(None, None).say(format!("Last edit to {path} undone successfully. {now}"))
-                    }
-                };
-                if outcome.status == Status::Failed {
-                    *failed_at = Some(item.call_index);
-                }
-                push(&path, None, "", "", outcome);
             }
             Op::Provider(ProviderOp::PatchMoveIn { from }) => {
-                if let Some(first) = *failed_at {
-                    previous_failed(&mut push, None, first);
-                    continue;
+                if !answer.skipped_after(*failed_at) {
+                    let moving = self.moving.take();
+                    move_in(state, failed_at, from, moving, options, &mut answer);
                 }
-                let Some((body, text, final_newline)) = moving.take() else {
-                    let why = format!("Not moved: {from} could not be moved (its operation just before failed); fix that one first.");
-                    push(
-                        &path,
-                        None,
-                        "",
-                        "",
-                        Outcome::skip(ErrorKind::PreviousFailed, why),
-                    );
-                    continue;
-                };
-                let refused = if let Some(o) = super::provider::unusable_outcome(state) {
-                    Some(o)
-                } else if state.body.is_some() && !options.overwrite {
-                    Some(Outcome::fail(
-                        ErrorKind::FileExists,
-                        format!("{path} already exists, so {from} is not moved onto it. Move it to a new path, or delete {path} first."),
-                    ))
-                } else {
-                    None
-                };
-                if let Some(outcome) = refused {
-                    *failed_at = Some(item.call_index);
-                    push(&path, None, "", "", outcome);
-                    continue;
-                }
-                state.provenance = Provenance::written(body.len());
-                state.text = text;
-                state.final_newline = final_newline;
-                state.body = Some(body);
-                state.touched = true;
-                push(
-                    &path,
-                    None,
-                    "",
-                    "",
-                    Outcome::ok(Some(1), None).say(format!("Moved {from} to {path}.")),
-                );
             }
             Op::Provider(op) => {
-                if let Some(first) = *failed_at {
-                    previous_failed(&mut push, None, first);
-                    continue;
-                }
-                let before = state.encoded(policy);
-                let was_touched = state.touched;
-                let body_before = state.body.clone();
-                let outcome = super::provider::run(state, op, &path, options);
-                if matches!(op, ProviderOp::PatchMoveOut { .. }) && outcome.status != Status::Failed
-                {
-                    let body = state.body.take().unwrap_or_default();
-                    moving = Some((body, state.text.clone(), state.final_newline));
-                }
-                if outcome.read_only {
-                    // Nothing to hold back: a failed read leaves the file as it was.
-                } else if outcome.status == Status::Failed {
-                    *failed_at = Some(item.call_index);
-                    state.touched = was_touched;
-                } else if state.body != body_before {
-                    state.push_history(before);
-                }
-                let (old, new) = match op {
-                    ProviderOp::Replace { old, new, .. } => (old.as_str(), new.as_str()),
-                    ProviderOp::Create { content, .. } | ProviderOp::WriteWhole { content } => {
-                        ("", content.as_str())
+                if !answer.skipped_after(*failed_at) {
+                    let taken = provider_call(state, failed_at, op, options, &mut answer);
+                    if taken.is_some() {
+                        self.moving = taken;
                     }
-                    ProviderOp::Insert { text, .. } => ("", text.as_str()),
-                    _ => ("", ""),
-                };
-                push(&path, None, old, new, outcome);
+                }
             }
-            Op::Modify { changes } => {
-                if let Some(first) = *failed_at {
+            Op::Modify { changes } => match *failed_at {
+                Some(first) => {
                     for i in 0..changes.len() {
-                        previous_failed(&mut push, Some(i), first);
+                        answer.previous_failed(Some(i), first);
                     }
-                    continue;
                 }
-                let outcomes = modify(state, changes);
-                let any_failed = outcomes.iter().any(|o| o.status == Status::Failed);
-                for (i, (outcome, change)) in outcomes.into_iter().zip(changes).enumerate() {
-                    let (old, new) = match change {
-                        Ok(c) => (c.start.join("\n"), c.content.join("\n")),
-                        Err(_) => (String::new(), String::new()),
-                    };
-                    push(&path, Some(i), &old, &new, outcome);
-                }
-                if any_failed {
-                    *failed_at = Some(item.call_index);
-                } else {
-                    state.touched = true;
-                }
-            }
+                None => modify_file(state, failed_at, changes, &mut answer),
+            },
         }
     }
 
-    // A failed read (view) is answered, but is no failed change.
-    let mut errors: Vec<String> = results
-        .iter()
-        .filter(|r| fails(*r))
-        .filter_map(|r| r.edit.reason.clone())
-        .collect();
-    let mut out = ToolApplyResult {
-        ok: errors.is_empty(),
-        calls: calls.iter().map(ToolCall::echo).collect(),
-        ..ToolApplyResult::default()
-    };
+    /// Ends the run: nothing is written when a change failed; otherwise the
+    /// changed files are written together, and the results say what happened.
+    fn finish(self, calls: &[ToolCall], host: &mut dyn FileHost) -> ToolApplyResult {
+        let CallRun {
+            options,
+            mut staged,
+            mut results,
+            ..
+        } = self;
+        // A failed read (view) is answered, but is no failed change.
+        let errors: Vec<String> = results
+            .iter()
+            .filter(|r| fails(*r))
+            .filter_map(|r| r.edit.reason.clone())
+            .collect();
+        let mut out = ToolApplyResult {
+            ok: errors.is_empty(),
+            calls: calls.iter().map(ToolCall::echo).collect(),
+            ..ToolApplyResult::default()
+        };
 
-    // A reply's calls are written all or nothing.
-    if TOOL_CALLS_MODE == Mode::Atomic && abort_unit(&mut results, Scope::Reply).is_some() {
+        // A reply's calls are written all or nothing.
+        if TOOL_CALLS_MODE == Mode::Atomic && abort_unit(&mut results, Scope::Reply).is_some() {
+            out.results = results;
+            out.errors = errors;
+            out.call_results = call_results(calls, &out.results);
+            return out;
+        }
+
+        // Everything applies: encode and write the changed files together.
+        if !options.dry_run {
+            out.history = history_updates(&mut staged);
+        }
+        let policy = options.trailing_newline;
+        let finished = staged.finish_with(
+            host,
+            CommitOptions {
+                dry_run: options.dry_run,
+                stage: options.stage,
+            },
+            |slot| file_plan(slot, policy),
+        );
+        out.files_modified = finished.modified;
+        out.files_created = finished.created;
+        out.files_deleted = finished.deleted;
+        let committed = finished.committed;
+        if let Some(failure) = &committed.failure {
+            let left: Vec<&str> = failure
+                .not_restored
+                .iter()
+                .map(|(p, _)| p.as_str())
+                .collect();
+            out.ok = false;
+            out.errors.push(failure.describe());
+            for list in [
+                &mut out.files_modified,
+                &mut out.files_created,
+                &mut out.files_deleted,
+            ] {
+                list.retain(|p| left.contains(&p.as_str()));
+            }
+            for r in results.iter_mut().filter(|r| {
+                r.edit.status == Status::Applied && !left.contains(&r.edit.path.as_str())
+            }) {
+                r.edit.status = Status::Failed;
+                r.edit.error_kind = Some(ErrorKind::HostError);
+                r.edit.reason = Some(failure.describe());
+                r.output = Some(crate::apply::host_undone(&failure.describe()));
+            }
+            out.history.clear();
+        }
+        if let Some(e) = &committed.stage_error {
+            out.errors.push(format!(
+                "the files were written but could not be staged ({e})."
+            ));
+        }
+        for change in &committed.file_changes {
+            if let Some(update) = out.history.get_mut(&change.path) {
+                update.written = fingerprint(change.after.as_deref().map(str::as_bytes));
+            }
+            // A move leaves no file at its source.
+            if let Some(update) = change
+                .moved_from
+                .as_ref()
+                .and_then(|p| out.history.get_mut(p))
+            {
+                update.written = fingerprint(None);
+            }
+        }
+        out.file_changes = committed.file_changes;
+        if options.dry_run {
+            for r in results.iter_mut() {
+                if r.edit.status == Status::Applied {
+                    r.edit.status = Status::Validated;
+                }
+            }
+        }
         out.results = results;
-        out.errors = std::mem::take(&mut errors);
         out.call_results = call_results(calls, &out.results);
-        return out;
+        out
     }
+}
 
-    // Everything applies: encode and write the changed files together.
-    // What the session keeps: the texts before the reply's changes (moved,
-    // not copied), and the fingerprint of each file as the reply leaves it.
-    let history_paths: Vec<String> = staged
+/// What the edit session keeps of the files whose history this reply
+/// changed: the texts before the reply's changes (moved, not copied), and
+/// the fingerprint of each file as the reply leaves it.
+fn history_updates(staged: &mut Staged<FileState>) -> BTreeMap<String, HistoryUpdate> {
+    let paths: Vec<String> = staged
         .in_order()
         .filter(|(_, slot)| slot.doc.as_ref().is_some_and(|s| s.history_changed))
         .map(|(path, _)| path.to_string())
         .collect();
-    if !options.dry_run {
-        for path in history_paths {
-            if let Some(state) = staged.get_mut(&path).and_then(|s| s.doc.as_mut()) {
-                let mut update = state.take_history_update();
-                // Unless the reply writes the file, it stays as it was read.
-                update.written = fingerprint(state.original.as_deref());
-                out.history.insert(path, update);
-            }
+    let mut updates = BTreeMap::new();
+    for path in paths {
+        if let Some(state) = staged.get_mut(&path).and_then(|s| s.doc.as_mut()) {
+            let mut update = state.take_history_update();
+            // Unless the reply writes the file, it stays as it was read.
+            update.written = fingerprint(state.original.as_deref());
+            updates.insert(path, update);
         }
     }
-    let finished = staged.finish_with(
-        host,
-        CommitOptions {
-            dry_run: options.dry_run,
-            stage: options.stage,
+    updates
+}
+
+/// What to do with a file once every call applied: keep, write or delete it.
+fn file_plan(slot: &Slot<FileState>, policy: TrailingNewline) -> FilePlan {
+    let Some(state) = slot.doc.as_ref() else {
+        return FilePlan::Keep;
+    };
+    if state.touched && state.body.is_none() && state.original.is_some() {
+        return FilePlan::Delete;
+    }
+    let (true, Some(body)) = (state.touched, &state.body) else {
+        return FilePlan::Keep;
+    };
+    // An empty body is an empty file: no lone BOM.
+    let bytes = if body.is_empty() {
+        String::new()
+    } else {
+        state
+            .text
+            .encode_tracked(body, Some(&state.provenance), state.final_newline, policy)
+    };
+    if state.original.as_deref() == Some(bytes.as_bytes()) {
+        return FilePlan::Keep;
+    }
+    FilePlan::Write(bytes)
+}
+
+/// `write_file`: `content` becomes the whole file.
+fn write_file(
+    state: &mut FileState,
+    failed_at: &mut Option<usize>,
+    content: &str,
+    answer: &mut Answer,
+) {
+    if answer.skipped_after(*failed_at) {
+        return;
+    }
+    if let Some((kind, why)) = &state.unusable {
+        let kind = *kind;
+        let why = match kind {
+            ErrorKind::FileChanged => format!("{why}."),
+            _ => format!("{why}; write_file will not replace it."),
+        };
+        *failed_at = Some(answer.item.call_index);
+        answer.push(None, "", content, unusable(kind, why));
+        return;
+    }
+    // `content` is the whole file: over an existing file its final
+    // newline (or lack of one) replaces the old file's, while the
+    // BOM and CRLF convention stay. A new file ends with a newline
+    // (DESIGN: "New files end with a newline").
+    let body = state.normalise(content);
+    if state.original.is_some() {
+        state.final_newline = body.is_empty() || body.ends_with('\n');
+    }
+    state.provenance = Provenance::written(body.len());
+    state.body = Some(body);
+    state.touched = true;
+    answer.push(None, "", content, Outcome::ok(Some(1), None));
+}
+
+/// `edit_file` / `str_replace` of `old` by `new`; `place` finds and makes
+/// the replacement (or takes the one the placer worked out ahead).
+fn str_replace(
+    state: &mut FileState,
+    failed_at: &mut Option<usize>,
+    old: &str,
+    new: &str,
+    place: impl FnOnce(&mut FileState) -> Outcome,
+    answer: &mut Answer,
+) {
+    let refused = if old == new {
+        Some((
+            ErrorKind::NoOp,
+            "old_string and new_string are identical, so this edit changes nothing; drop it or put the change in new_string.",
+        ))
+    } else if old.is_empty() {
+        Some((
+            ErrorKind::Malformed,
+            "old_string is empty; copy the lines to replace into it, or use write_file to create or rewrite a whole file.",
+        ))
+    } else {
+        None
+    };
+    if let Some((kind, why)) = refused {
+        answer.push(None, old, new, Outcome::fail(kind, why.into()));
+        return;
+    }
+    if answer.skipped_after(*failed_at) {
+        return;
+    }
+    let outcome = place(state);
+    if outcome.status == Status::Failed {
+        *failed_at = Some(answer.item.call_index);
+    } else {
+        state.touched = true;
+    }
+    answer.push(None, old, new, outcome);
+}
+
+/// The text editor's `undo_edit`: the file goes back to before its last edit.
+fn undo_edit(
+    state: &mut FileState,
+    failed_at: &mut Option<usize>,
+    options: &ToolOptions,
+    answer: &mut Answer,
+) {
+    let path = answer.path;
+    let unusable = super::provider::unusable_outcome(state);
+    let refusal = match (&unusable, state.history.is_empty()) {
+        (None, false) => state.undo_refusal(),
+        _ => None,
+    };
+    let outcome = match (state.history.is_empty(), unusable, refusal) {
+        // Nothing to undo is a failed request, not an edit that changes nothing.
+        (true, _, _) => Outcome {
+            status: Status::Failed,
+            ..Outcome::fail(
+                ErrorKind::NoOp,
+                format!("No edit history found for {path}. undo_edit only reverts changes made through this edit session; to change the file, use str_replace or insert."),
+            )
         },
-        |slot| {
-            let Some(state) = slot.doc.as_ref() else {
-                return FilePlan::Keep;
+        // A path the host refuses (a link leading out of the root) is not written.
+        (false, Some(unusable), _) => unusable,
+        // Going back would discard what another writer put in the file since.
+        (false, None, Some(why)) => Outcome::fail(ErrorKind::FileChanged, format!("{path} {why}")),
+        (false, None, None) => {
+            let previous = state.history.pop().flatten();
+            state.history_kept = state.history_kept.min(state.history.len());
+            state.history_changed = true;
+            state.restore(previous.as_deref());
+            state.undo_tip = Some(state.body_key());
+            let now = match state.body.as_deref() {
+                None => format!("{path} did not exist before that edit, so it is deleted."),
+                Some(body) => {
+                    let lines: Vec<&str> = body.split_terminator('\n').collect();
+                    let shown = super::excerpt::numbered(&lines, 1);
+                    let shown = match options.max_characters {
+                        Some(max) if shown.chars().count() > max => format!(
+                            "{}\n<response clipped>",
+                            shown.chars().take(max).collect::<String>()
+                        ),
+                        _ => shown,
+                    };
+                    format!("Here's the result of running `cat -n` on {path}:\n{shown}")
+                }
             };
-            if state.touched && state.body.is_none() && state.original.is_some() {
-                return FilePlan::Delete;
-            }
-            let (true, Some(body)) = (state.touched, &state.body) else {
-                return FilePlan::Keep;
-            };
-            // An empty body is an empty file: no lone BOM.
-            let bytes = if body.is_empty() {
-                String::new()
-            } else {
-                state.text.encode_tracked(
-                    body,
-                    Some(&state.provenance),
-                    state.final_newline,
-                    policy,
-                )
-            };
-            if state.original.as_deref() == Some(bytes.as_bytes()) {
-                return FilePlan::Keep;
-            }
-            FilePlan::Write(bytes)
-        },
+            Outcome::ok(None, None).say(format!("Last edit to {path} undone successfully. {now}"))
+        }
+    };
+    if outcome.status == Status::Failed {
+        *failed_at = Some(answer.item.call_index);
+    }
+    answer.push(None, "", "", outcome);
+}
+
+/// The arriving end of a V4A move: the file `moving` took from `from`
+/// is written at this path.
+fn move_in(
+    state: &mut FileState,
+    failed_at: &mut Option<usize>,
+    from: &str,
+    moving: Option<(String, TextFile, bool)>,
+    options: &ToolOptions,
+    answer: &mut Answer,
+) {
+    let path = answer.path;
+    let Some((body, text, final_newline)) = moving else {
+        let why = format!("Not moved: {from} could not be moved (its operation just before failed); fix that one first.");
+        answer.push(None, "", "", Outcome::skip(ErrorKind::PreviousFailed, why));
+        return;
+    };
+    let refused = if let Some(o) = super::provider::unusable_outcome(state) {
+        Some(o)
+    } else if state.body.is_some() && !options.overwrite {
+        Some(Outcome::fail(
+            ErrorKind::FileExists,
+            format!("{path} already exists, so {from} is not moved onto it. Move it to a new path, or delete {path} first."),
+        ))
+    } else {
+        None
+    };
+    if let Some(outcome) = refused {
+        *failed_at = Some(answer.item.call_index);
+        answer.push(None, "", "", outcome);
+        return;
+    }
+    state.provenance = Provenance::written(body.len());
+    state.text = text;
+    state.final_newline = final_newline;
+    state.body = Some(body);
+    state.touched = true;
+    answer.push(
+        None,
+        "",
+        "",
+        Outcome::ok(Some(1), None).say(format!("Moved {from} to {path}.")),
     );
-    out.files_modified = finished.modified;
-    out.files_created = finished.created;
-    out.files_deleted = finished.deleted;
-    let committed = finished.committed;
-    if let Some(failure) = &committed.failure {
-        out.ok = false;
-        out.errors.push(failure.describe());
-        let left: Vec<&str> = failure
-            .not_restored
-            .iter()
-            .map(|(p, _)| p.as_str())
-            .collect();
-        for list in [
-            &mut out.files_modified,
-            &mut out.files_created,
-            &mut out.files_deleted,
-        ] {
-            list.retain(|p| left.contains(&p.as_str()));
-        }
-        for r in results
-            .iter_mut()
-            .filter(|r| r.edit.status == Status::Applied && !left.contains(&r.edit.path.as_str()))
-        {
-            r.edit.status = Status::Failed;
-            r.edit.error_kind = Some(ErrorKind::HostError);
-            r.edit.reason = Some(failure.describe());
-            r.output = Some(crate::apply::host_undone(&failure.describe()));
-        }
-        out.history.clear();
+}
+
+/// Any other provider tool operation (view, create, insert, a V4A update or
+/// the leaving end of a move). Returns the file a move took from its path.
+fn provider_call(
+    state: &mut FileState,
+    failed_at: &mut Option<usize>,
+    op: &ProviderOp,
+    options: &ToolOptions,
+    answer: &mut Answer,
+) -> Option<(String, TextFile, bool)> {
+    let before = state.encoded(options.trailing_newline);
+    let was_touched = state.touched;
+    let body_before = state.body.clone();
+    let outcome = super::provider::run(state, op, answer.path, options);
+    let mut moving = None;
+    if matches!(op, ProviderOp::PatchMoveOut { .. }) && outcome.status != Status::Failed {
+        let body = state.body.take().unwrap_or_default();
+        moving = Some((body, state.text.clone(), state.final_newline));
     }
-    if let Some(e) = &committed.stage_error {
-        out.errors.push(format!(
-            "the files were written but could not be staged ({e})."
-        ));
+    if outcome.read_only {
+        // Nothing to hold back: a failed read leaves the file as it was.
+    } else if outcome.status == Status::Failed {
+        *failed_at = Some(answer.item.call_index);
+        state.touched = was_touched;
+    } else if state.body != body_before {
+        state.push_history(before);
     }
-    for change in &committed.file_changes {
-        if let Some(update) = out.history.get_mut(&change.path) {
-            update.written = fingerprint(change.after.as_deref().map(str::as_bytes));
+    let (old, new) = match op {
+        ProviderOp::Replace { old, new, .. } => (old.as_str(), new.as_str()),
+        ProviderOp::Create { content, .. } | ProviderOp::WriteWhole { content } => {
+            ("", content.as_str())
         }
-        // A move leaves no file at its source.
-        if let Some(update) = change
-            .moved_from
-            .as_ref()
-            .and_then(|p| out.history.get_mut(p))
-        {
-            update.written = fingerprint(None);
-        }
+        ProviderOp::Insert { text, .. } => ("", text.as_str()),
+        _ => ("", ""),
+    };
+    answer.push(None, old, new, outcome);
+    moving
+}
+
+/// `modify_file`: anchored changes, each answered on its own.
+fn modify_file(
+    state: &mut FileState,
+    failed_at: &mut Option<usize>,
+    changes: &[Result<AnchoredChange, String>],
+    answer: &mut Answer,
+) {
+    let outcomes = modify(state, changes);
+    let any_failed = outcomes.iter().any(|o| o.status == Status::Failed);
+    for (i, (outcome, change)) in outcomes.into_iter().zip(changes).enumerate() {
+        let (old, new) = match change {
+            Ok(c) => (c.start.join("\n"), c.content.join("\n")),
+            Err(_) => (String::new(), String::new()),
+        };
+        answer.push(Some(i), &old, &new, outcome);
     }
-    out.file_changes = committed.file_changes;
-    for r in results.iter_mut() {
-        if options.dry_run && r.edit.status == Status::Applied {
-            r.edit.status = Status::Validated;
-        }
+    if any_failed {
+        *failed_at = Some(answer.item.call_index);
+    } else {
+        state.touched = true;
     }
-    out.results = results;
-    out.call_results = call_results(calls, &out.results);
-    out
 }
 
 /// A `view` whose path names the project root (`.`, `/`, empty).
