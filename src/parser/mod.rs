@@ -121,15 +121,23 @@
 //!   ([`parse_spans`]). The JavaScript binding's numeric records and UTF-16
 //!   offsets are a sink of its own, in `bindings/wasm/src/records.rs`.
 //! * `markers.rs`: what a line is (`classify`; the renderer uses it too),
-//!   `path_line.rs`: the path rules, `prompt.rs`: the system prompts.
-//! * The patch grammars the stream feeds live in [`crate::patch`].
+//!   `path_line.rs`: the path rules, `prompt.rs` and `patch_prompt.rs`:
+//!   the system prompts.
+//! * The patch grammars the stream feeds: `v4a.rs` (OpenAI's `apply_patch`)
+//!   and `unified.rs` (unified diffs), behind `patch_reader.rs`, with what
+//!   they share in `patch_parts.rs`; [`crate::patch`] applies what they read.
 
 mod events;
 mod markers;
+mod patch_parts;
+mod patch_prompt;
+mod patch_reader;
 mod path_line;
 mod prompt;
 mod sink;
 mod stream;
+pub(crate) mod unified;
+mod v4a;
 
 pub use events::{
     assumed_names, BlockSpans, PendingBlock, PendingSection, Section, StreamEvent, ASSUMED,
@@ -173,7 +181,7 @@ pub fn parse_edits(text: &str, options: &ParseOptions) -> Vec<EditBlock> {
 /// [`parse_edits`] for blocks that will only be applied (the engine's
 /// plan): a patch block leaves out the texts only renderers read, so that
 /// each file operation costs fewer and smaller copies (see
-/// [`crate::patch::make_block`]). Applying them gives what applying
+/// [`patch_parts::make_block`]). Applying them gives what applying
 /// [`parse_edits`]'s blocks gives, byte for byte. Also returns every block
 /// the reply holds that was dropped, with its reason: nothing of it is
 /// applied, and the result says so (`ApplyResult::discarded`).

@@ -201,7 +201,7 @@ pub(crate) fn system_prompt(format: Format) -> String {
         Format::Anchored => ANCHORED,
         Format::SearchReplace => SEARCH_REPLACE,
         Format::ApplyPatch | Format::UnifiedDiff => {
-            return crate::patch::prompt::system_prompt(format)
+            return super::patch_prompt::system_prompt(format)
         }
     };
     format!("{body}{COMMON_RULES}")

@@ -8,11 +8,12 @@
 
 use super::events::{PendingBlock, PendingSection, Section, StreamEvent};
 use super::markers::{classify, is_fence, spelling, Marker, Spelling};
+use super::patch_parts::{Fed, PatchEvent};
+use super::patch_reader::PatchReader;
 use super::path_line::{looks_like_path_word, path_in_line, undecorated};
 use super::sink::{AnySink, CompleteBlock, EventSink, Mark, PathAt, Sink};
 use super::{trim, ParseOptions};
 use crate::block::{EditBlock, Format};
-use crate::patch::{Fed, PatchEvent, PatchReader};
 use crate::text::find_byte;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -298,7 +299,7 @@ pub struct GrammarCore {
     /// The patch blocks are only applied: they leave out the copies only
     /// renderers read (see [`GrammarCore::patches_to_apply`]).
     patches_to_apply: bool,
-    /// The patch being read (see [`crate::patch`]), and whether its first
+    /// The patch being read (see `patch_reader.rs`), and whether its first
     /// line may still turn out not to start one (`--- x` without `+++ y`).
     patch: Option<PatchReader>,
     patch_tentative: bool,
@@ -373,7 +374,7 @@ impl GrammarCore {
 
     /// The patch blocks will only be applied, never rendered or handed
     /// out: each leaves out what only a renderer reads (see
-    /// [`crate::patch::make_block`]). For [`super::parse_edits_to_apply`].
+    /// [`super::patch_parts::make_block`]). For [`super::parse_edits_to_apply`].
     pub(crate) fn patches_to_apply(&mut self) {
         self.patches_to_apply = true;
     }

@@ -15,6 +15,8 @@ use crate::host::MemoryHost;
 /// The matcher's names the preview uses (re-exported here, so a rename changes this file only).
 pub(super) use crate::locate::Pass;
 use crate::locate::PATCH_PASSES;
+/// `@@ -3,4 +3,5 @@` as the unified-diff reader reads it.
+pub(super) use crate::parser::unified::hunk_numbers;
 /// The patch applier's refusals of an operation and of a section.
 pub(super) use crate::patch::apply::{
     add_exists_reason, ambiguous_section, anchor_not_found, missing_reason, operation_name,
@@ -26,8 +28,6 @@ pub(super) use crate::patch::apply::{
     handed_back, hunk_offset, needs_reindent, place_without_context, reindented_new_side,
     section_prefer,
 };
-/// `@@ -3,4 +3,5 @@` as the unified-diff reader reads it.
-pub(super) use crate::patch::unified::hunk_numbers;
 use crate::result::{EditResult, Status};
 use crate::tools::{apply_tool_calls, ToolCall, ToolOptions};
 

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) mod patch_op;
+
 /// The text formats a model may write edits in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -98,7 +100,7 @@ pub struct EditBlock {
     /// in order, so renderers that know only those fields still show the
     /// change.
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
-    pub patch: Option<Box<crate::patch::op::PatchOp>>,
+    pub patch: Option<Box<patch_op::PatchOp>>,
 }
 
 impl EditBlock {
@@ -129,7 +131,7 @@ impl EditBlock {
     /// A block that creates a file: nothing to find, only new content.
     pub fn is_create(&self) -> bool {
         if let Some(op) = &self.patch {
-            return op.operation == crate::patch::op::Operation::Add;
+            return op.operation == patch_op::Operation::Add;
         }
         self.anchor.is_empty() && self.old_lines.is_empty() && self.trailing_anchor.is_empty()
     }

@@ -17,10 +17,10 @@
 //! has no place for discards the whole patch too (naming the line), so a
 //! patch is applied entirely or not at all.
 
-use super::{
-    clean_path, make_block, push_update, shown, Fed, Hunk, Operation, PatchEvent, PatchOp,
-    PendingLines, Sides,
+use super::patch_parts::{
+    clean_path, make_block, push_update, shown, Fed, PatchEvent, PendingLines, Sides,
 };
+use crate::block::patch_op::{Hunk, Operation, PatchOp};
 use crate::block::Format;
 use crate::text::trim_line as trim;
 
@@ -89,7 +89,7 @@ pub(crate) struct Reader {
     /// sides' lengths: the operations of one patch are mostly alike, so the
     /// next one gets that much room at once instead of growing to it.
     last: (usize, usize, (usize, usize)),
-    /// The blocks are only applied (see [`super::make_block`]): an
+    /// The blocks are only applied (see [`super::patch_parts::make_block`]): an
     /// operation's text is read only while the operation is, and its
     /// buffer serves the next one (`spare`).
     to_apply: bool,
@@ -192,7 +192,7 @@ impl Reader {
             blanks: 0,
             raw,
             last_body,
-            sides: if super::TO_APPLY_BUILT && self.to_apply {
+            sides: if super::patch_parts::TO_APPLY_BUILT && self.to_apply {
                 Sides::firsts()
             } else {
                 Sides::like(last_sides)
@@ -235,7 +235,7 @@ impl Reader {
                     format!("`*** Update File: {path}` at line {at} has no `@@` section and no `*** Move to:`; add the lines to change")
                 });
             }
-            if super::TO_APPLY_BUILT && self.to_apply {
+            if super::patch_parts::TO_APPLY_BUILT && self.to_apply {
                 // Applying reads no raw text: the buffer serves the next
                 // operation.
                 let mut buffer = std::mem::take(&mut op.raw);
@@ -577,7 +577,8 @@ mod tests {
         let blocks = parse_edits(reply, &ParseOptions::default());
         let lines = |i: usize| -> Vec<Vec<String>> {
             let op = blocks[i].patch.as_ref().expect("a patch block");
-            let hunk_lines = |h: &crate::patch::Hunk| h.lines().map(String::from).collect();
+            let hunk_lines =
+                |h: &crate::block::patch_op::Hunk| h.lines().map(String::from).collect();
             op.hunks.iter().map(hunk_lines).collect()
         };
         assert_eq!(

@@ -17,10 +17,10 @@
 //! file. When the body goes on past the counts, or stops short of them, the
 //! body decides.
 
-use super::{
-    clean_path, make_block, push_update, Fed, Hunk, Operation, PatchEvent, PatchOp, PendingLines,
-    Sides,
+use super::patch_parts::{
+    clean_path, make_block, push_update, Fed, PatchEvent, PendingLines, Sides,
 };
+use crate::block::patch_op::{Hunk, Operation, PatchOp};
 use crate::block::Format;
 
 const FORMAT: Format = Format::UnifiedDiff;
@@ -88,7 +88,7 @@ pub(crate) struct Reader {
     last_body: usize,
     /// The last file's [`Sides::lens`], likewise.
     last_sides: (usize, usize),
-    /// The blocks are only applied (see [`super::make_block`]): a file's
+    /// The blocks are only applied (see [`super::patch_parts::make_block`]): a file's
     /// text is read only while the file is, and its buffer serves the next
     /// one (`spare`).
     to_apply: bool,
@@ -245,16 +245,16 @@ fn git_names(rest: &str) -> Option<(String, String)> {
     }
     // Quoted names (git quotes a name with a tab, a quote, a backslash or
     // a non-ASCII character): each ends at its closing quote.
-    if let Some((old, used)) = super::unquote_c(rest) {
+    if let Some((old, used)) = super::patch_parts::unquote_c(rest) {
         let second = rest[used..].trim_start();
-        let new = match super::unquote_c(second) {
+        let new = match super::patch_parts::unquote_c(second) {
             Some((new, _)) => new,
             None => clean_path(second),
         };
         return Some((old, new));
     }
     if let Some(q) = rest.find(" \"") {
-        if let Some((new, _)) = super::unquote_c(&rest[q + 1..]) {
+        if let Some((new, _)) = super::patch_parts::unquote_c(&rest[q + 1..]) {
             return Some((clean_path(&rest[..q]), new));
         }
     }
@@ -265,7 +265,7 @@ fn git_names(rest: &str) -> Option<(String, String)> {
 impl Reader {
     /// A reader when `line` starts a diff: `diff --git` (certain) or `--- x`
     /// (tentative: the second value says so).
-    /// `to_apply`: the blocks are only applied (see [`super::make_block`]).
+    /// `to_apply`: the blocks are only applied (see [`super::patch_parts::make_block`]).
     pub(crate) fn start(line: &str, n: u32, to_apply: bool) -> Option<(Reader, bool)> {
         let new = |held: Option<(&str, u32)>| Reader {
             file: None,
@@ -307,7 +307,7 @@ impl Reader {
 
     /// A new file's sides.
     fn sides_room(&self) -> Sides {
-        if super::TO_APPLY_BUILT && self.to_apply {
+        if super::patch_parts::TO_APPLY_BUILT && self.to_apply {
             Sides::firsts()
         } else {
             Sides::like(self.last_sides)
@@ -712,8 +712,8 @@ impl Reader {
                     "the diff of {path} at line {} was dropped: line {at} `{}` ends its last hunk before any `-` or `+` line. \
                      Start every context line of a hunk with a space (` {}`){}",
                     f.line_number,
-                    super::shown(text),
-                    super::shown(text),
+                    super::patch_parts::shown(text),
+                    super::patch_parts::shown(text),
                     if f.counted { ", or fix the `@@` counts" } else { "" }
                 );
                 discard(out, Some(path), reason);
@@ -798,7 +798,7 @@ impl Reader {
             discard(out, Some(path), reason);
             return;
         }
-        let raw = if super::TO_APPLY_BUILT && self.to_apply {
+        let raw = if super::patch_parts::TO_APPLY_BUILT && self.to_apply {
             // Applying reads no raw text: the buffer serves the next file.
             let mut buffer = f.raw;
             buffer.clear();
