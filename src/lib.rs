@@ -42,6 +42,7 @@ pub mod tools;
 mod block;
 mod edits;
 mod host;
+mod json;
 mod path;
 mod prompts;
 mod result;

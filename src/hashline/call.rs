@@ -194,7 +194,7 @@ pub fn parse_call(value: &Value, width: usize) -> Result<HashlineCall, CallError
     })
 }
 
-use crate::tools::ops::kind_of;
+use crate::json::kind_of;
 
 fn parse_operation(item: &Value, index: usize, width: usize) -> Result<HashlineOp, CallError> {
     let at = Some(index);

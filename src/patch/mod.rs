@@ -34,7 +34,7 @@ mod tests {
     #[cfg(feature = "full")]
     fn blocks_to_apply_apply_as_the_full_blocks() {
         use super::fixture_support::read_tree;
-        use crate::apply_edits;
+        use crate::edits::apply_edits;
         use crate::engine::ApplyOptions;
         use crate::parser::{parse_edits, parse_edits_to_apply, ParseOptions};
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/patch");
@@ -71,7 +71,7 @@ mod tests {
             assert_eq!(to_apply, cut, "{name}");
             let before = read_tree(&dir.join("before"));
             let apply = |blocks: &[EditBlock]| {
-                let mut host = crate::MemoryHost::new();
+                let mut host = crate::host::MemoryHost::new();
                 host.files = before.clone();
                 let result = apply_edits(blocks, &mut host, &options);
                 (

@@ -4,9 +4,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::ops::{kind_of, within_project};
+use super::ops::within_project;
 use super::ops::{AnchoredChange, Op, ProviderOp, Voice};
 use super::schema::SchemaApi;
+use crate::json::kind_of;
 
 /// One function call the model made, as the host received it.
 ///

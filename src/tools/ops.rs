@@ -4,18 +4,6 @@
 
 use serde_json::Value;
 
-/// How a JSON value is named in a refusal ("a number", "an array").
-pub(crate) fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// One anchored change (`modify_file`, or `edit_file` in anchored mode).
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnchoredChange {

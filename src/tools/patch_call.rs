@@ -61,11 +61,11 @@ pub fn added_file_content(diff: &str) -> Result<String, String> {
 /// patch pipeline ([`crate::patch`]), as the one operation of a patch, on a
 /// snapshot of this one file.
 pub fn apply_v4a_update(path: &str, body: &str, diff: &str) -> Result<String, PatchRefusal> {
+    use crate::block::Format;
     use crate::engine::ApplyOptions;
     use crate::host::MemoryHost;
     use crate::parser::{parse_edits, ParseOptions};
     use crate::result::Status;
-    use crate::Format;
 
     let sections = crate::text::to_lf(diff).into_owned();
     let sections = sections.trim_end_matches('\n');

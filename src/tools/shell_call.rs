@@ -16,7 +16,8 @@ use crate::block::{EditBlock, Format};
 use crate::parser::{EditStream, ParseOptions, StreamEvent};
 use crate::patch::Operation;
 
-use super::ops::{kind_of, Op, ProviderOp};
+use super::ops::{Op, ProviderOp};
+use crate::json::kind_of;
 
 /// Tool names of the shell tools a model may send a patch through.
 const SHELL_TOOLS: [&str; 5] = [
