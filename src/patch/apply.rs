@@ -520,7 +520,7 @@ fn apply_block<'b>(
             if done.no_op {
                 r.status = Status::Skipped;
                 r.error_kind = Some(ErrorKind::NoOp);
-                r.reason = Some(format!("{name} changes nothing: every section's new lines equal its old lines. Put the intended change in `-` and `+` lines."));
+                r.reason = Some(no_op_reason(&name));
             } else {
                 r.reason = done.note;
             }
@@ -533,6 +533,42 @@ fn apply_block<'b>(
             r
         }
     }
+}
+
+/// Applies an update operation's sections to one file's `body` directly, as
+/// the transaction applies them to a file it read (the same words when it
+/// refuses): the file's text afterwards. For a tool call that carries one
+/// file's V4A update; `path` names the file in the refusals.
+#[allow(clippy::result_large_err)] // as apply_hunks: a refusal is the rare way out
+pub(crate) fn update_body(
+    format: Format,
+    path: &str,
+    op: &PatchOp,
+    body: &str,
+) -> Result<String, Failure> {
+    if crate::text::is_binary(body.as_bytes()) {
+        return Err(fail(ErrorKind::Binary, crate::apply::binary_reason(path)));
+    }
+    let name = OpName {
+        format,
+        operation: Operation::Update,
+        path,
+    };
+    let doc = Doc::from_read(&std::rc::Rc::new(TextFile::from_text(body)));
+    let mut needles = SectionLines::default();
+    let (new_doc, done) = apply_hunks(&name, path, &doc, &op.hunks, format, &mut needles)?;
+    if new_doc.same_content(&doc) {
+        return Err(Failure {
+            line: done.line,
+            ..fail(ErrorKind::NoOp, no_op_reason(&name))
+        });
+    }
+    Ok(new_doc.encode())
+}
+
+/// The refusal of an operation whose sections change nothing.
+fn no_op_reason(name: &OpName) -> String {
+    format!("{name} changes nothing: every section's new lines equal its old lines. Put the intended change in `-` and `+` lines.")
 }
 
 /// A text block of the other formats, through the engine, on the file as

@@ -13,6 +13,7 @@ pub(crate) mod apply;
 mod doc;
 
 pub use crate::block::patch_op::{Hunk, Operation, PatchOp};
+pub(crate) use apply::update_body;
 pub use apply::{apply_patch_edits, patch_paths};
 
 /// The fixture harnesses' folder reading (`tests/all/fixture_support.rs`), for

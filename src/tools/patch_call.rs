@@ -57,15 +57,12 @@ pub fn added_file_content(diff: &str) -> Result<String, String> {
 }
 
 /// Applies a V4A `update_file` diff to `body` (LF text) of the file at
-/// `path`: the sections are read by the patch grammar and applied by the
-/// patch pipeline ([`crate::patch`]), as the one operation of a patch, on a
-/// snapshot of this one file.
+/// `path`: the sections are read by the patch grammar, as the one
+/// operation of a patch, and applied to the text directly
+/// ([`crate::patch`]'s update, with its refusals).
 pub fn apply_v4a_update(path: &str, body: &str, diff: &str) -> Result<String, PatchRefusal> {
     use crate::block::Format;
-    use crate::engine::ApplyOptions;
-    use crate::host::MemoryHost;
     use crate::parser::{parse_edits, ParseOptions};
-    use crate::result::Status;
 
     let sections = crate::text::to_lf(diff).into_owned();
     let sections = sections.trim_end_matches('\n');
@@ -79,33 +76,27 @@ pub fn apply_v4a_update(path: &str, body: &str, diff: &str) -> Result<String, Pa
             ..ParseOptions::default()
         },
     );
-    if blocks.len() != 1 || sections.trim().is_empty() {
+    let op = match blocks.as_slice() {
+        [block] if !sections.trim().is_empty() => block.patch.as_deref(),
+        _ => None,
+    };
+    let Some(op) = op else {
         return Err(PatchRefusal {
             kind: ErrorKind::Malformed,
             reason: "the update_file diff could not be read as V4A sections: each section is an `@@` line (optionally with a line to find after it) followed by lines starting with ' ' (context), '-' (removed) or '+' (added), copied exactly from the file.".into(),
             line: None,
         });
-    }
-    let mut host = MemoryHost::with_files([(path, body)]);
-    let options = ApplyOptions {
-        stage: false,
-        ..ApplyOptions::default()
     };
-    let result = crate::patch::apply_patch_edits(&blocks, &mut host, &options);
-    match result.results.first() {
-        Some(r) if r.status == Status::Applied => Ok(host.text(path).unwrap_or_default()),
-        Some(r) => Err(PatchRefusal {
-            kind: r.error_kind.unwrap_or(ErrorKind::Malformed),
-            reason: r
-                .reason
-                .clone()
-                .unwrap_or_else(|| "the update did not apply.".into()),
-            line: r.estimated_line,
-        }),
-        None => Err(PatchRefusal {
+    if op.move_to.is_some() {
+        return Err(PatchRefusal {
             kind: ErrorKind::Malformed,
-            reason: "the update did not apply.".into(),
+            reason: "the update_file diff has a `*** Move to:` line, which an update_file operation cannot carry: it edits the file in place. Send the sections only; to rename the file, create it under the new name and delete the old one.".into(),
             line: None,
-        }),
+        });
     }
+    crate::patch::update_body(Format::ApplyPatch, path, op, body).map_err(|f| PatchRefusal {
+        kind: f.kind,
+        reason: f.reason,
+        line: f.line,
+    })
 }

@@ -1070,3 +1070,23 @@ fn apply_patch_calls_follow_the_trailing_newline_policy() {
         assert!(host.text("n.txt").unwrap().ends_with("two\n"), "{policy:?}");
     }
 }
+
+#[test]
+fn an_update_file_diff_that_moves_the_file_is_refused_and_the_file_kept() {
+    let call = ToolCall::from_value(
+        &json!({"type": "apply_patch_call", "call_id": "c", "operation":
+        {"type": "update_file", "path": "a.txt", "diff": "*** Move to: b.txt\n@@\n a\n-b\n+B\n"}}),
+    )
+    .unwrap();
+    let mut host = MemoryHost::with_files([("a.txt", "a\nb\n")]);
+    let result = apply_tool_calls(&[call], &mut host, &ToolOptions::default());
+    assert!(!result.ok);
+    assert_eq!(
+        result.results[0].edit.error_kind,
+        Some(ErrorKind::Malformed)
+    );
+    let reason = result.results[0].edit.reason.as_deref().unwrap_or_default();
+    assert!(reason.contains("`*** Move to:`"), "{reason}");
+    assert_eq!(host.text("a.txt").as_deref(), Some("a\nb\n"));
+    assert_eq!(host.text("b.txt"), None);
+}
