@@ -1,6 +1,6 @@
 // The public API shared by every entry point. Each feature lives in its own
 // module; the entries (entry-node.js, entry-web.js) add loading and Node-only parts.
-export * from './parser.js';
+export { parseEdits, detectFormat, EditStream } from './parser.js';
 export * from './apply.js';
 export * from './tools.js';
 export * from './hashline.js';

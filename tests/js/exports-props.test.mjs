@@ -6,7 +6,10 @@
 // so the bad one is reached past the first check.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import api from '../../pkg/node/index.mjs';
+import * as full from '../../pkg/node/index.mjs';
+import * as lite from '../../pkg/node/lite.mjs';
 
 const internals = api[Symbol.for('editblocks.internals')];
 
@@ -137,6 +140,20 @@ async function attempt(fn) {
     return { error };
   }
 }
+
+test('every name the package exports is declared in its types (no internal helper leaks out)', () => {
+  const typesDir = new URL('../../pkg/types/', import.meta.url);
+  const declared = new Set();
+  for (const file of fs.readdirSync(typesDir).filter((f) => f.endsWith('.d.ts'))) {
+    const text = fs.readFileSync(new URL(file, typesDir), 'utf8');
+    for (const m of text.matchAll(/^export (?:declare )?(?:function|class|const|let) (\w+)/gm)) declared.add(m[1]);
+  }
+  assert.ok(declared.has('parseEdits') && declared.has('EditStream'), 'the types were read');
+  for (const [entry, names] of [['editblocks', Object.keys(full)], ['editblocks/lite', Object.keys(lite)]]) {
+    const undeclared = names.filter((n) => n !== 'default' && !declared.has(n));
+    assert.deepEqual(undeclared, [], `${entry} exports names its types do not declare`);
+  }
+});
 
 test('every export, every JS type in every argument position: TypeError or Error, never a trap', async () => {
   const names = Object.keys(api).filter((n) => typeof api[n] === 'function');
