@@ -535,24 +535,37 @@ fn apply_block<'b>(
     }
 }
 
+/// An update applied to one file's text by [`update_body`].
+pub(crate) struct Updated {
+    /// The file's text afterwards.
+    pub text: String,
+    /// 1-based line of the first section.
+    pub line: Option<u32>,
+    /// What was assumed to apply it (a loosened match), as the result's reason says.
+    pub note: Option<String>,
+}
+
 /// Applies an update operation's sections to one file's `body` directly, as
 /// the transaction applies them to a file it read (the same words when it
-/// refuses): the file's text afterwards. For a tool call that carries one
-/// file's V4A update; `path` names the file in the refusals.
+/// refuses). For a tool call that carries one file's V4A update and for the
+/// live preview of a patch operation. The refusals name the operation by
+/// `written` (its path as the block wrote it) and the file by `path` (the
+/// path as confined).
 #[allow(clippy::result_large_err)] // as apply_hunks: a refusal is the rare way out
 pub(crate) fn update_body(
     format: Format,
+    written: &str,
     path: &str,
     op: &PatchOp,
     body: &str,
-) -> Result<String, Failure> {
+) -> Result<Updated, Failure> {
     if crate::text::is_binary(body.as_bytes()) {
         return Err(fail(ErrorKind::Binary, crate::apply::binary_reason(path)));
     }
     let name = OpName {
         format,
         operation: Operation::Update,
-        path,
+        path: written,
     };
     let doc = Doc::from_read(&std::rc::Rc::new(TextFile::from_text(body)));
     let mut needles = SectionLines::default();
@@ -563,7 +576,11 @@ pub(crate) fn update_body(
             ..fail(ErrorKind::NoOp, no_op_reason(&name))
         });
     }
-    Ok(new_doc.encode())
+    Ok(Updated {
+        text: new_doc.encode(),
+        line: done.line,
+        note: done.note,
+    })
 }
 
 /// The refusal of an operation whose sections change nothing.

@@ -85,4 +85,73 @@ mod tests {
         }
         assert!(cases > 100, "the patch fixtures were read ({cases})");
     }
+
+    /// An update applied to a file's text directly ([`update_body`], what
+    /// V4A tool calls and the live preview use) gives what the transaction
+    /// gives for that one operation on a host holding only that file: the
+    /// same text written, or the same refusal (kind, reason, line). Every
+    /// in-place update of every patch fixture, on its file as `before` has it.
+    #[test]
+    #[cfg(feature = "full")]
+    fn an_update_applied_to_text_is_the_transaction_on_one_file() {
+        use super::fixture_support::read_tree;
+        use super::{apply_patch_edits, update_body, Operation};
+        use crate::engine::{ApplyOptions, Mode};
+        use crate::parser::{parse_edits, ParseOptions};
+        use crate::result::Status;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/patch");
+        let (mut applied, mut refused) = (0, 0);
+        for dir in std::fs::read_dir(&root)
+            .expect("the patch fixtures")
+            .flatten()
+        {
+            let dir = dir.path();
+            let Ok(reply) = std::fs::read_to_string(dir.join("reply.md")) else {
+                continue;
+            };
+            let before = read_tree(&dir.join("before"));
+            for block in parse_edits(&reply, &ParseOptions::default()) {
+                let Some(op) = block.patch.as_deref() else {
+                    continue;
+                };
+                let Ok(path) = crate::path::confine(&block.file_path, &[]) else {
+                    continue;
+                };
+                let content = before.get(&path).and_then(|b| std::str::from_utf8(b).ok());
+                let (Operation::Update, None, Some(content)) = (op.operation, &op.move_to, content)
+                else {
+                    continue;
+                };
+                let name = format!("{}: {}", dir.display(), block.file_path);
+                let direct = update_body(block.format, &block.file_path, &path, op, content);
+                let mut host = crate::host::MemoryHost::with_files([(path.as_str(), content)]);
+                let options = ApplyOptions {
+                    mode: Mode::Atomic,
+                    ..ApplyOptions::default()
+                };
+                let r = apply_patch_edits(std::slice::from_ref(&block), &mut host, &options);
+                let first = &r.results[0];
+                match direct {
+                    Ok(updated) => {
+                        assert_eq!(first.status, Status::Applied, "{name}");
+                        assert_eq!(host.text(&path), Some(updated.text), "{name}");
+                        assert_eq!(first.reason, updated.note, "{name}");
+                        assert_eq!(first.estimated_line, updated.line, "{name}");
+                        applied += 1;
+                    }
+                    Err(f) => {
+                        assert_ne!(first.status, Status::Applied, "{name}");
+                        assert_eq!(first.error_kind, Some(f.kind), "{name}");
+                        assert_eq!(first.reason.as_deref(), Some(f.reason.as_str()), "{name}");
+                        assert_eq!(first.estimated_line, f.line, "{name}");
+                        refused += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            applied > 100 && refused > 15,
+            "in-place updates read: {applied} applied, {refused} refused"
+        );
+    }
 }

@@ -109,6 +109,30 @@ fn host_with(path: &str, content: Option<&str>) -> (MemoryHost, String) {
 /// A patch operation (one block of `apply-patch` or `unified-diff`) applied
 /// in memory to `content` (its file, `None`: no such file).
 pub(super) fn patch_block(block: &EditBlock, path: &str, content: Option<&str>) -> Verdict {
+    // An update of a file in place is applied to its text directly; other
+    // operations (adds, deletes, moves, a missing file) go through the
+    // transaction, on a host holding the one file.
+    let confined = crate::path::confine(path, &[]);
+    if let (Some(op), Some(content), Ok(file)) = (block.patch.as_deref(), content, &confined) {
+        if op.operation == crate::patch::Operation::Update && op.move_to.is_none() {
+            return match crate::patch::update_body(block.format, path, file, op, content) {
+                Ok(updated) => Verdict {
+                    applied: true,
+                    kind: String::new(),
+                    reason: updated.note.unwrap_or_default(),
+                    line: updated.line,
+                    after: Some(updated.text),
+                },
+                Err(f) => Verdict {
+                    applied: false,
+                    kind: f.kind.as_str().to_string(),
+                    reason: f.reason,
+                    line: f.line,
+                    after: None,
+                },
+            };
+        }
+    }
     let (mut host, key) = host_with(path, content);
     let opts = ApplyOptions {
         mode: Mode::Atomic,

@@ -94,9 +94,12 @@ pub fn apply_v4a_update(path: &str, body: &str, diff: &str) -> Result<String, Pa
             line: None,
         });
     }
-    crate::patch::update_body(Format::ApplyPatch, path, op, body).map_err(|f| PatchRefusal {
-        kind: f.kind,
-        reason: f.reason,
-        line: f.line,
-    })
+    match crate::patch::update_body(Format::ApplyPatch, path, path, op, body) {
+        Ok(updated) => Ok(updated.text),
+        Err(f) => Err(PatchRefusal {
+            kind: f.kind,
+            reason: f.reason,
+            line: f.line,
+        }),
+    }
 }
