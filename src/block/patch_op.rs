@@ -1,6 +1,7 @@
 //! What a patch block says of its file: the operation, its sections
-//! (hunks) and where it moves the file. The parser writes it, the
-//! appliers and the preview read it.
+//! (hunks), where it moves the file, and the other file a unified diff's
+//! `---` line named. The parser writes it; the appliers and the preview
+//! read it, and nothing reads the block's raw text again.
 
 use serde::{Deserialize, Serialize};
 
