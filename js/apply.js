@@ -27,10 +27,10 @@ function writeReply(reply) {
 const APPLY_OPTIONS = {
   dryRun: 'boolean',
   stage: 'boolean',
-  mode: ['sequential', 'atomic'],
-  matching: ['exact', 'tolerant'],
+  mode: 'enum:mode',
+  matching: 'enum:matching',
   inContext: 'string[]',
-  trailingNewline: ['preserve', 'ensure'],
+  trailingNewline: 'enum:trailingNewline',
   overwrite: 'boolean',
   formats: 'string[]',
   knownFiles: 'string[]',

@@ -1,17 +1,21 @@
 // The core's tables, read from the module once: the layout of the parser's
 // records (positions of each field, record kinds, format, section and
 // operation names, the line-end rule), defined in bindings/wasm/src/records.rs,
-// and the result tables (src/result.rs `result_layout_json`).
+// the result tables and the option names (bindings/wasm/src/results.rs).
 import * as raw from 'editblocks-raw';
 
 let layout = null;
 let results = null;
+let options = null;
 
 /**
  * The core's result tables: { statuses, errorKinds, has: { reason, … } }
  * (not in editblocks/lite, whose module binds no applier).
  */
 export const resultLayout = () => (results ??= JSON.parse(raw.resultLayout()));
+
+/** The names each enumerated option takes: { mode, matching, trailingNewline, theme, layout, api }. */
+export const optionNames = () => (options ??= JSON.parse(raw.optionNames()));
 
 /** The parser's record layout, with the derived lookups the decoders use. */
 export const parserLayout = () => (layout ??= readLayout());

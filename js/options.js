@@ -4,6 +4,7 @@
 // (A namespace: editblocks/lite, which shares this module, binds no allowFolderProblem and
 // takes no allowFolders.)
 import * as raw from 'editblocks-raw';
+import { optionNames } from './layout.js';
 
 const camel = (key) => key.replace(/[_-]([a-z])/g, (_, c) => c.toUpperCase());
 
@@ -29,8 +30,9 @@ const TYPES = {
 
 /**
  * `spec` maps each option name to what it takes: 'boolean', 'string',
- * 'integer', 'count' (a whole number from 0), 'number', 'string[]', 'folder[]', or an array of allowed strings. Returns a copy
- * without the keys whose value is undefined (as if they were not given).
+ * 'integer', 'count' (a whole number from 0), 'number', 'string[]', 'folder[]', an array of allowed strings,
+ * or 'enum:NAME' for the names the core gives for NAME (js/layout.js optionNames: 'enum:mode', 'enum:theme', …).
+ * Returns a copy without the keys whose value is undefined (as if they were not given).
  */
 export function checkOptions(options, fn, spec) {
   if (options === null || options === undefined) return undefined;
@@ -45,7 +47,7 @@ export function checkOptions(options, fn, spec) {
       throw new TypeError(`editblocks: unknown option ${JSON.stringify(key)} for ${fn}${hint}`);
     }
     if (value === undefined) continue;
-    const want = spec[key];
+    const want = typeof spec[key] === 'string' && spec[key].startsWith('enum:') ? optionNames()[spec[key].slice(5)] : spec[key];
     const ok = Array.isArray(want) ? want.includes(value) : TYPES[want].test(value);
     if (!ok) {
       const expected = Array.isArray(want) ? `one of ${want.map((w) => JSON.stringify(w)).join(', ')}` : TYPES[want].expected;

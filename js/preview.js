@@ -615,7 +615,7 @@ export class EditPreview {
   /** HTML of the preview; with `{ incremental: true }` what changed since the last call (see applyPreviewDelta). */
   render(partialLine, options) {
     if (partialLine !== undefined && partialLine !== null && typeof partialLine !== 'string') throw new TypeError('editblocks: EditPreview.render(partialLine) takes the line being typed as a string');
-    const checked = checkOptions(options, 'EditPreview.render', { incremental: 'boolean', theme: ['light', 'dark', 'auto'] });
+    const checked = checkOptions(options, 'EditPreview.render', { incremental: 'boolean', theme: 'enum:theme' });
     const incremental = checked?.incremental === true;
     const r = this._live('render');
     if (!incremental) return r.renderFull(partialLine ?? undefined, checked?.theme);

@@ -22,9 +22,9 @@ const text = (value, what) => {
 };
 
 const KINDS = ['context', 'removed', 'added'];
-// Every renderer's `theme` (the class on the rendered root) and the diffs' `layout`.
-const THEMES = ['light', 'dark', 'auto'];
-const LAYOUTS = ['line-by-line', 'side-by-side'];
+// Every renderer's `theme` (the class on the rendered root) and the diffs' `layout`: the core's names.
+const THEMES = 'enum:theme';
+const LAYOUTS = 'enum:layout';
 const utf8 = new TextEncoder();
 
 /**

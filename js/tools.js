@@ -15,15 +15,14 @@ import { LIMITS, describeType, optionalString, plainCopy, requireString } from '
 const APPLY_OPTIONS = {
   dryRun: 'boolean',
   stage: 'boolean',
-  matching: ['exact', 'tolerant'],
-  trailingNewline: ['preserve', 'ensure'],
+  matching: 'enum:matching',
+  trailingNewline: 'enum:trailingNewline',
   allowFolders: 'folder[]',
   overwrite: 'boolean',
   maxCharacters: 'count',
   projectDir: 'string',
   session: 'session',
 };
-const APIS = ['plain', 'openai', 'openai-responses', 'anthropic', 'gemini'];
 
 /** The diff modes, default first, then the providers' own tools. */
 export const DIFF_MODES = Object.freeze(['search_replace_multi', 'search_replace', 'anchored', 'off']);
@@ -315,7 +314,7 @@ function needId(call, api) {
  * Without options.api, the API the calls came from.
  */
 export function toolResultMessages(result, options) {
-  const checked = checkOptions(options, 'toolResultMessages', { api: APIS }) || {};
+  const checked = checkOptions(options, 'toolResultMessages', { api: 'enum:api' }) || {};
   if (result === null || typeof result !== 'object' || !Array.isArray(result.callResults)) {
     throw new TypeError('editblocks: toolResultMessages expects what applyToolCalls returned');
   }

@@ -286,6 +286,9 @@ pub enum Theme {
 }
 
 impl Theme {
+    /// Every name [`Theme::from_name`] takes, in the order refusals list them.
+    pub const NAMES: [&'static str; 3] = ["light", "dark", "auto"];
+
     /// `'light'`, `'dark'` or `'auto'`.
     pub fn from_name(name: &str) -> Option<Theme> {
         match name {
@@ -319,6 +322,9 @@ pub enum Layout {
 }
 
 impl Layout {
+    /// Every name [`Layout::from_name`] takes, in the order refusals list them.
+    pub const NAMES: [&'static str; 2] = ["line-by-line", "side-by-side"];
+
     /// `'line-by-line'` or `'side-by-side'`.
     pub fn from_name(name: &str) -> Option<Layout> {
         match name {

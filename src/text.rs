@@ -42,6 +42,11 @@ pub enum TrailingNewline {
     Ensure,
 }
 
+impl TrailingNewline {
+    /// The names the JavaScript boundary takes, in the order refusals list them.
+    pub const NAMES: [&'static str; 2] = ["preserve", "ensure"];
+}
+
 /// A text file split into what matching sees and how to write it back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TextFile {

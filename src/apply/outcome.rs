@@ -43,6 +43,11 @@ pub enum Mode {
     Atomic,
 }
 
+impl Mode {
+    /// The names the JavaScript boundary takes, in the order refusals list them.
+    pub const NAMES: [&'static str; 2] = ["sequential", "atomic"];
+}
+
 /// The mode of text blocks and patches unless `mode` says otherwise.
 pub const TEXT_BLOCKS_MODE: Mode = Mode::Sequential;
 /// A reply's tool calls are written all or nothing (seed 002).
@@ -61,6 +66,11 @@ pub enum Matching {
     /// Exact first; then the tolerant passes of [`crate::locate`], each
     /// accepting only a unique match.
     Tolerant,
+}
+
+impl Matching {
+    /// The names the JavaScript boundary takes, in the order refusals list them.
+    pub const NAMES: [&'static str; 2] = ["exact", "tolerant"];
 }
 
 /// Text blocks match exactly unless asked (seeds 000, 001, 004).

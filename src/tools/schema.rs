@@ -71,6 +71,11 @@ pub enum SchemaApi {
 }
 
 impl SchemaApi {
+    /// The names the JavaScript boundary lists, in the order refusals list
+    /// them ([`SchemaApi::from_name`] also takes `openai-chat` for `openai`).
+    pub const NAMES: [&'static str; 5] =
+        ["plain", "openai", "openai-responses", "anthropic", "gemini"];
+
     pub fn from_name(name: &str) -> Option<SchemaApi> {
         match name {
             "plain" => Some(SchemaApi::Plain),

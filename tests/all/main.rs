@@ -24,6 +24,7 @@ mod line_endings_props;
 mod line_model_props;
 mod locate_props;
 mod long_lines;
+mod option_names;
 mod parser_corpus;
 mod parser_fixtures;
 mod parser_forgotten_end;

@@ -95,6 +95,26 @@ pub fn result_layout_json() -> String {
     .to_string()
 }
 
+/// The names each enumerated option takes, as JSON (`{ "mode": ["sequential",
+/// "atomic"], … }`): the core's lists, in the order refusals list them.
+/// `js/options.js` checks options against them (`'enum:mode'` in a spec),
+/// so no list of names is copied into JavaScript by hand.
+pub fn option_names_json() -> String {
+    use editblocks::engine::Mode;
+    use editblocks::render::{Layout, Theme};
+    use editblocks::text::TrailingNewline;
+    use editblocks::tools::{Matching, SchemaApi};
+    serde_json::json!({
+        "mode": Mode::NAMES,
+        "matching": Matching::NAMES,
+        "trailingNewline": TrailingNewline::NAMES,
+        "theme": Theme::NAMES,
+        "layout": Layout::NAMES,
+        "api": SchemaApi::NAMES,
+    })
+    .to_string()
+}
+
 /// Results as numbers and strings ([`result_words`]).
 pub struct ResultWords<'a> {
     /// For each result: `blockIndex`, its path's number, the flags word

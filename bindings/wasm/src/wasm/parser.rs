@@ -23,6 +23,13 @@ pub fn parser_layout() -> String {
     layout_json()
 }
 
+/// The names each enumerated option takes (JSON), read once by
+/// `js/layout.js`; see [`crate::results::option_names_json`].
+#[wasm_bindgen(js_name = optionNames)]
+pub fn option_names() -> String {
+    crate::results::option_names_json()
+}
+
 /// `formats` as a bit mask: 1 edit-repl, 2 anchored, 4 search-replace; 0 all.
 /// `known`: the caller's known files, one per line.
 fn options(mask: u32, known: &str) -> ParseOptions {
