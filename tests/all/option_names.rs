@@ -28,73 +28,32 @@ where
     }
 }
 
-// Each list names every variant: a new one fails to compile here until it is listed.
-fn modes() -> Vec<Mode> {
-    let all = vec![Mode::Sequential, Mode::Atomic];
-    all.iter().for_each(|m| match m {
-        Mode::Sequential | Mode::Atomic => {}
-    });
-    all
-}
-
-fn matchings() -> Vec<Matching> {
-    let all = vec![Matching::Exact, Matching::Tolerant];
-    all.iter().for_each(|m| match m {
-        Matching::Exact | Matching::Tolerant => {}
-    });
-    all
-}
-
-fn trailing_newlines() -> Vec<TrailingNewline> {
-    let all = vec![TrailingNewline::Preserve, TrailingNewline::Ensure];
-    all.iter().for_each(|t| match t {
-        TrailingNewline::Preserve | TrailingNewline::Ensure => {}
-    });
-    all
-}
-
-fn themes() -> Vec<Theme> {
-    let all = vec![Theme::Light, Theme::Dark, Theme::Auto];
-    all.iter().for_each(|t| match t {
-        Theme::Light | Theme::Dark | Theme::Auto => {}
-    });
-    all
-}
-
-fn layouts() -> Vec<Layout> {
-    let all = vec![Layout::LineByLine, Layout::SideBySide];
-    all.iter().for_each(|l| match l {
-        Layout::LineByLine | Layout::SideBySide => {}
-    });
-    all
-}
-
-fn apis() -> Vec<SchemaApi> {
-    let all = vec![
-        SchemaApi::Plain,
-        SchemaApi::Openai,
-        SchemaApi::OpenaiResponses,
-        SchemaApi::Anthropic,
-        SchemaApi::Gemini,
-    ];
-    all.iter().for_each(|a| match a {
-        SchemaApi::Plain
-        | SchemaApi::Openai
-        | SchemaApi::OpenaiResponses
-        | SchemaApi::Anthropic
-        | SchemaApi::Gemini => {}
-    });
-    all
+/// Every variant of `$enum`, listed once: the exhaustive `match` fails to
+/// compile when the enum gains a variant that is not listed here.
+macro_rules! every {
+    ($enum:ident: $($variant:ident),+) => {{
+        let all = vec![$($enum::$variant),+];
+        all.iter().for_each(|v| match v {
+            $($enum::$variant)|+ => {}
+        });
+        all
+    }};
 }
 
 #[test]
 fn every_option_name_list_is_its_enum() {
-    names_are_the_variants(&Mode::NAMES, &modes());
-    names_are_the_variants(&Matching::NAMES, &matchings());
-    names_are_the_variants(&TrailingNewline::NAMES, &trailing_newlines());
-    names_are_the_variants(&Theme::NAMES, &themes());
-    names_are_the_variants(&Layout::NAMES, &layouts());
-    names_are_the_variants(&SchemaApi::NAMES, &apis());
+    names_are_the_variants(&Mode::NAMES, &every!(Mode: Sequential, Atomic));
+    names_are_the_variants(&Matching::NAMES, &every!(Matching: Exact, Tolerant));
+    names_are_the_variants(
+        &TrailingNewline::NAMES,
+        &every!(TrailingNewline: Preserve, Ensure),
+    );
+    names_are_the_variants(&Theme::NAMES, &every!(Theme: Light, Dark, Auto));
+    names_are_the_variants(&Layout::NAMES, &every!(Layout: LineByLine, SideBySide));
+    names_are_the_variants(
+        &SchemaApi::NAMES,
+        &every!(SchemaApi: Plain, Openai, OpenaiResponses, Anthropic, Gemini),
+    );
     // The renderers and the schema builder read names with `from_name` too.
     assert!(Theme::NAMES.iter().all(|n| Theme::from_name(n).is_some()));
     assert!(Layout::NAMES.iter().all(|n| Layout::from_name(n).is_some()));
