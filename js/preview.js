@@ -2,25 +2,18 @@
 // (located / searching / ambiguous / no-match), the events block-located and
 // block-unmatched as they become true, the file as it would look, and
 // incremental HTML. The locating runs in the core (src/preview/); this layer
-// reads the files, routes the parser's events to it, and tracks what
-// pendingDelta() reports.
+// reads the files the core's session asks for, routes the parser's events
+// to it, and tracks what pendingDelta() reports.
 import * as raw from 'editblocks-raw';
 import { errorEntry } from './read-error.js';
 import { checkOptions } from './options.js';
 import { parserLayout } from './layout.js';
 
-// Section numbers by name (the core's `Section` enum), and which formats are
-// patches, previewed section by section (RawPatchPreview); the others are
-// located as one block. Both from the core's layout (js/layout.js).
+// Section numbers by name (the core's `Section` enum), from the core's layout (js/layout.js).
 let tables = null;
 function formatTables() {
   if (tables) return tables;
-  const l = parserLayout();
-  tables = {
-    sectionCode: new Map(l.sections.map((s, i) => [s, i])),
-    patches: new Set(l.formats.filter((_, i) => l.isPatch[i])),
-    located: new Set(l.formats.filter((_, i) => !l.isPatch[i])),
-  };
+  tables = { sectionCode: new Map(parserLayout().sections.map((s, i) => [s, i])) };
   return tables;
 }
 let utf8 = null;
@@ -77,31 +70,28 @@ export function drawingDriver(stream) {
   return d;
 }
 
+/**
+ * Feeds the parser's events to the core's preview session and reads the
+ * files it asks for: from `files`, else through `host` (awaiting an async
+ * host; what a late file makes true comes out with the next events).
+ */
 class PreviewDriver {
   constructor(files, host, locate = true) {
-    this.locate = locate; // false: draw only (no file to locate the block in)
+    this.session = new raw.RawPreviewSession(locate);
     this.files = files instanceof Map ? files : files ? new Map(Object.entries(files)) : new Map();
     this.host = host;
-    // Content as the earlier blocks of this reply left it (sequential apply).
-    this.changed = new Map();
-    this.block = null; // { raw, path, lineNumber, buffered, waiting }
-    this.last = null; // the last block's preview, kept after it ends
-    this.queued = []; // events made true by an async read, returned by the next feed
     this.cached = null; // state() until the next line arrives
-    // Patch operations started and not complete, oldest first: an apply-patch
-    // envelope completes all of its operations at `*** End Patch`.
-    this.patches = [];
-    this.patchWait = null; // the last async read of a patch operation's file, while under way
+    // block-complete events of patch operations whose file was still being
+    // read, by the number the session gives their final state under.
+    this.completions = new Map();
+    this.reading = 0; // async reads under way
+    this.closed = false; // the reply ended: the session is released once no read is under way
   }
 
   // Routes the parser's events; returns them with the preview events inserted.
   route(events) {
     if (events.length > 0) this.cached = null;
-    let out = null;
-    const queued = this.queued;
-    if (queued.length > 0) {
-      out = queued.splice(0);
-    }
+    let out = this.session.queued() ?? null;
     for (let i = 0; i < events.length; i++) {
       const e = events[i];
       const made = this.onEvent(e);
@@ -115,340 +105,98 @@ class PreviewDriver {
   }
 
   onEvent(e) {
+    const s = this.session;
+    let n;
     switch (e.type) {
       case 'block-start':
-        this.open(e);
-        return this.drain();
-      case 'block-update': {
-        const b = this.block;
-        if (b === null || b.unsupported) return null;
-        if (b.patch) {
-          if (e.section !== 'patch') return null;
-          if (b.raw === null) {
-            b.buffered.push(e.lines);
-            return null;
-          }
-          return b.raw.push(e.lines.join('\n'), e.lines.length) > 0 ? this.drain() : null;
-        }
-        const code = formatTables().sectionCode.get(e.section);
-        if (code === undefined) {
-          // A section this preview does not know: stop previewing the block rather than misread it.
-          this.unsupported(b);
-          return null;
-        }
-        if (b.raw === null) {
-          b.buffered.push([code, e.lines]);
-          return null;
-        }
-        return b.raw.push(code, e.lines.join('\n'), e.lines.length) > 0 ? this.drain() : null;
+        s.start(e.filePath, e.format ?? '', e.lineNumber);
+        this.serve();
+        n = s.opened();
+        break;
+      case 'block-update':
+        n = s.update(formatTables().sectionCode.get(e.section) ?? -1, e.lines.join('\n'), e.lines.length);
+        break;
+      case 'block-complete':
+      case 'block-discarded': {
+        n = e.type === 'block-complete' ? s.complete(e.block) : s.discard();
+        const state = s.finalState();
+        if (state !== undefined) e.preview = state;
+        const later = s.deferred();
+        if (later !== 0) this.completions.set(later, e);
+        break;
       }
-      case 'block-complete': {
-        if (this.patches.length > 0 && formatTables().patches.has(e.block?.format)) return this.completePatch(e);
-        const b = this.block;
-        if (b === null) return null;
-        if (b.unsupported) {
-          this.block = null;
-          this.last = null;
-          return null;
-        }
-        if (b.raw === null) {
-          b.completed = e.block;
-          this.end();
-          return null;
-        }
-        const n = b.raw.complete(e.block);
-        const out = n > 0 ? this.drain() : null;
-        const state = b.raw.state();
-        // The block's final state (what validateEdit says of it), with the event.
-        if (this.locate) e.preview = state;
-        if (state.state === 'located' || state.state === 'create') {
-          const after = b.raw.contentAfter();
-          if (after !== undefined && b.path !== null) this.changed.set(b.path, after);
-        }
-        this.end();
-        return out;
-      }
-      case 'block-discarded':
-        if (this.patches.length > 0) {
-          const p = this.patches.shift();
-          if (p.raw !== null && this.locate) e.preview = p.raw.state();
-          this.retire(p);
-          return null;
-        }
-        if (this.block !== null && this.block.unsupported) {
-          this.block = null;
-          this.last = null;
-        } else if (this.block !== null) {
-          if (this.block.raw !== null && this.locate) e.preview = this.block.raw.state();
-          this.end();
-        }
-        return null;
       default:
         return null;
     }
+    return n > 0 ? s.made() : null;
   }
 
-  open(e) {
-    this.end();
-    const b = { raw: null, path: null, filePath: e.filePath, lineNumber: e.lineNumber, buffered: [], completed: null, unsupported: false };
-    this.block = b;
-    if (this.locate && formatTables().patches.has(e.format)) {
-      this.openPatch(b, e);
-      return;
-    }
-    if (e.format !== undefined && !formatTables().located.has(e.format)) {
-      this.unsupported(b);
-      return;
-    }
-    if (!this.locate) {
-      b.raw = raw.RawBlockPreview.unlocated(e.filePath);
-      return;
-    }
-    const checked = raw.previewPath(e.filePath);
-    if (typeof checked !== 'string') {
-      b.raw = raw.RawBlockPreview.refused(e.filePath, checked.reason);
-      return;
-    }
-    b.path = checked;
-    if (this.changed.has(checked)) {
-      b.raw = new raw.RawBlockPreview(e.filePath, this.changed.get(checked));
-      return;
-    }
-    let content;
-    if (this.files.has(checked)) content = this.files.get(checked);
-    else if (this.files.has(e.filePath)) content = this.files.get(e.filePath);
-    else if (this.host) {
-      try {
-        content = this.host.readFile(checked);
-      } catch {
-        content = undefined;
-      }
-    }
-    if (content !== null && typeof content === 'object' && typeof content.then === 'function') {
-      // An async host: lines wait here until the file is read.
-      content.then(
-        (value) => this.ready(b, asText(value)),
-        () => this.ready(b, undefined),
-      );
-      return;
-    }
-    b.raw = new raw.RawBlockPreview(e.filePath, asText(content));
-  }
-
-  // The content of a file as this reply left it so far, or a promise of it.
-  read(checked, filePath) {
-    if (this.changed.has(checked)) return this.changed.get(checked);
-    if (this.files.has(checked)) return this.files.get(checked);
-    if (this.files.has(filePath)) return this.files.get(filePath);
-    if (this.host) {
-      try {
-        return this.host.readFile(checked);
-      } catch {
-        return undefined;
-      }
-    }
-    return undefined;
-  }
-
-  // A patch operation: previewed section by section against its file.
-  openPatch(b, e) {
-    b.patch = true;
-    b.format = e.format;
-    this.patches.push(b);
-    const checked = raw.previewPath(e.filePath);
-    if (typeof checked !== 'string') {
-      b.raw = raw.RawPatchPreview.refused(e.filePath, e.format, checked.reason);
-      return;
-    }
-    b.path = checked;
-    // Files are read in the order the operations start: while an earlier
-    // operation's file is still being read (an async host), this one waits,
-    // so it sees what the earlier ones did to the same file.
-    const run = () => this.loadPatch(b, e);
-    const wait = this.patchWait !== null ? this.patchWait.then(run) : run();
-    if (wait) {
-      this.patchWait = wait;
-      wait.then(() => {
-        if (this.patchWait === wait) this.patchWait = null;
-      });
-    }
-  }
-
-  // Reads an operation's file; a promise when the host is async.
-  loadPatch(b, e) {
-    if (b.retired) return null;
-    // An earlier operation of the same patch on this file, as streamed so far.
-    for (let i = this.patches.indexOf(b) - 1; i >= 0; i--) {
-      const q = this.patches[i];
-      if (q.path === b.path && q.raw !== null) {
-        const after = q.raw.contentAfter();
-        if (after !== undefined) {
-          this.readyPatch(b, after);
-          return null;
+  // Reads every file the session wants: at once when the host answers at once.
+  serve() {
+    for (let w = this.session.wanted(); w !== undefined; w = this.session.wanted()) {
+      const [ticket, path, filePath] = w;
+      let content;
+      if (this.files.has(path)) content = this.files.get(path);
+      else if (this.files.has(filePath)) content = this.files.get(filePath);
+      else if (this.host) {
+        try {
+          content = this.host.readFile(path);
+        } catch {
+          content = undefined;
         }
-        break;
       }
+      if (content !== null && typeof content === 'object' && typeof content.then === 'function') {
+        this.reading++;
+        content.then(
+          (value) => this.provideLate(ticket, asText(value)),
+          () => this.provideLate(ticket, undefined),
+        );
+      } else this.session.provide(ticket, asText(content), false);
     }
-    const content = this.read(b.path, e.filePath);
-    if (content !== null && typeof content === 'object' && typeof content.then === 'function') {
-      return content.then(
-        (value) => this.readyPatch(b, asText(value)),
-        () => this.readyPatch(b, undefined),
-      );
-    }
-    this.readyPatch(b, asText(content));
-    return null;
   }
 
-  readyPatch(b, content) {
+  provideLate(ticket, content) {
+    this.reading--;
+    if (this.session === null) return;
     this.cached = null;
-    if (b.retired) return;
-    const r = new raw.RawPatchPreview(b.filePath, b.format, content);
-    for (const lines of b.buffered) r.push(lines.join('\n'), lines.length);
-    b.buffered = [];
-    b.raw = r;
-    if (b.completed !== null) this.finishPatch(b, b.completed);
-    for (const e of r.events()) this.queued.push(this.decorate(b, e));
-    if (b.completed !== null) this.retire(b);
-  }
-
-  completePatch(e) {
-    const b = this.patches.shift();
-    if (b.raw === null) {
-      b.completed = e;
-      return null;
+    this.session.provide(ticket, content, true);
+    for (const [number, state] of this.session.lateStates()) {
+      const e = this.completions.get(number);
+      this.completions.delete(number);
+      if (e !== undefined) e.preview = state;
     }
-    this.finishPatch(b, e);
-    const out = this.drainOf(b);
-    if (this.block === b) this.block = null;
-    this.retire(b);
-    return out;
-  }
-
-  finishPatch(b, e) {
-    b.raw.complete(e.block);
-    const state = b.raw.state();
-    e.preview = state;
-    if (b.path !== null && (state.state === 'located' || state.state === 'create' || state.state === 'delete')) {
-      const after = b.raw.contentAfter();
-      const to = e.block.moveTo ?? e.block.patch?.moveTo;
-      const dest = typeof to === 'string' ? raw.previewPath(to) : null;
-      if (typeof dest === 'string' && dest !== b.path) {
-        this.changed.set(b.path, undefined);
-        this.changed.set(dest, after);
-      } else this.changed.set(b.path, after);
-    }
-  }
-
-  drainOf(b) {
-    if (b.raw === null) return null;
-    const events = b.raw.events();
-    return events.length === 0 ? null : events.map((e) => this.decorate(b, e));
-  }
-
-  // A patch operation is done: keep its state as the last one, free its memory.
-  retire(b) {
-    b.retired = true;
-    this.cached = null;
-    if (this.block === b) this.block = null;
-    if (b.raw !== null) {
-      this.last = { block: b, state: b.raw.state() };
-      b.raw.free();
-      b.raw = null;
-    }
-  }
-
-  // No preview for this block (a format the preview does not read).
-  unsupported(b) {
-    b.unsupported = true;
-    b.buffered = [];
-    if (b.raw !== null) b.raw.free();
-    b.raw = null;
-    this.cached = null;
-  }
-
-  // The file of an async read arrived: catch up on the lines so far.
-  ready(b, content) {
-    this.cached = null;
-    if (b.unsupported) return;
-    const r = new raw.RawBlockPreview(b.filePath, content);
-    for (const [code, lines] of b.buffered) r.push(code, lines.join('\n'), lines.length);
-    b.buffered = [];
-    if (b.completed !== null) r.complete(b.completed);
-    const events = r.events();
-    for (const e of events) this.queued.push(this.decorate(b, e));
-    if (this.block === b && !b.unsupported) b.raw = r;
-    else {
-      if (this.last && this.last.block === b) this.last = { block: b, state: r.state() };
-      r.free();
-    }
-  }
-
-  drain() {
-    const b = this.block;
-    if (b === null || b.raw === null) return null;
-    const events = b.raw.events();
-    return events.map((e) => this.decorate(b, e));
-  }
-
-  decorate(b, e) {
-    e.lineNumber = b.lineNumber;
-    return e;
-  }
-
-  end() {
-    const b = this.block;
-    if (b === null) return;
-    if (b.patch) {
-      // Still pending until its block-complete (the patch's end).
-      this.block = null;
-      return;
-    }
-    if (b.unsupported) {
-      this.block = null;
-      this.last = null;
-      return;
-    }
-    this.block = null;
-    if (b.raw !== null) {
-      this.last = { block: b, state: b.raw.state() };
-      b.raw.free();
-      b.raw = null;
-    } else this.last = { block: b, state: { state: 'waiting' } };
+    this.serve();
+    if (this.closed && this.reading === 0) this.release();
   }
 
   state() {
-    if (!this.locate) return null;
-    if (this.cached === null) this.cached = this.readState();
+    if (this.cached === null) this.cached = this.session === null ? undefined : this.session.state() ?? undefined;
     return this.cached === undefined ? null : { ...this.cached };
   }
 
-  readState() {
-    const b = this.block;
-    if (b !== null && b.unsupported) return undefined;
-    // `filePath`: the deprecated alias of `path` (the name results use).
-    if (b !== null) return { path: b.filePath, filePath: b.filePath, lineNumber: b.lineNumber, ...(b.raw === null ? { state: 'waiting' } : b.raw.state()) };
-    if (this.last !== null) return { path: this.last.block.filePath, filePath: this.last.block.filePath, lineNumber: this.last.block.lineNumber, ...this.last.state };
-    return undefined;
-  }
-
   content() {
-    const b = this.block;
-    if (b === null || b.raw === null || !this.locate) return null;
-    return b.raw.contentAfter() ?? null;
+    return this.session === null ? null : this.session.content() ?? null;
   }
 
   render(partial, incremental, theme) {
-    const b = this.block;
-    if (b === null || b.raw === null) return null;
-    if (!incremental) return b.raw.renderFull(partial, theme);
-    const json = b.raw.renderDelta(partial, theme);
-    return json === '{}' ? {} : JSON.parse(json);
+    if (this.session === null) return null;
+    if (!incremental) return this.session.renderFull(partial, theme) ?? null;
+    const json = this.session.renderDelta(partial, theme);
+    return json === undefined ? null : json === '{}' ? {} : JSON.parse(json);
   }
 
   free() {
-    this.end();
-    for (const p of this.patches.splice(0)) this.retire(p);
+    if (this.closed) return;
+    this.closed = true;
+    this.session.close();
+    if (this.reading === 0) this.release();
+  }
+
+  // Frees the wasm memory, keeping the last block's state for state().
+  release() {
+    this.cached = this.session.state() ?? undefined;
+    this.session.free();
+    this.session = null;
   }
 }
 

@@ -3,7 +3,7 @@
 //!
 //! A [`BlockPreview`] holds the current content of the open block's file and
 //! is fed the block's lines as the parser reports them (the `section` and
-//! `lines` of each [`StreamEvent::BlockUpdate`]). It keeps the positions in
+//! `lines` of each [`StreamEvent::BlockUpdate`](crate::parser::StreamEvent::BlockUpdate)). It keeps the positions in
 //! the file where the location sequence written so far (anchor, old lines,
 //! trailing anchor, as [`crate::engine`] locates an edit) starts, and each
 //! new line only checks the next file line at each of those positions: the
@@ -57,23 +57,23 @@ mod failure;
 mod json;
 mod patch;
 mod render;
+mod session;
 mod tool_call;
 mod verdict;
-
-use std::collections::HashMap;
 
 use serde::Serialize;
 
 use crate::block::{EditBlock, Format};
-use crate::parser::{Section, StreamEvent};
+use crate::parser::Section;
 use crate::text::{body_lines, is_binary, TextFile};
 
 use failure::Failure;
-use verdict::{apply_to_content, validate_edit, ApplyOptions};
+use verdict::{validate_edit, ApplyOptions};
 
 pub use json::{JsonEvent, JsonReader, Seg};
 pub use patch::PatchPreview;
 pub use render::PreviewHtml;
+pub use session::{BlockStanding, FileWanted, FinalState, LinedEvent, PreviewSession};
 pub use tool_call::ToolCallPreview;
 
 /// Whether a file is binary, and its lines as the line model splits them
@@ -565,7 +565,13 @@ impl BlockPreview {
         let mut seq = split(&block.anchor);
         seq.extend(split(&block.old_lines));
         let trailing = split(&block.trailing_anchor);
-        let new = split(&block.new_lines);
+        // As streamed, an edit-repl block's new lines start with its anchor
+        // (the REPL section repeats it); the block keeps them apart.
+        let mut new = match block.format {
+            Format::EditRepl => split(&block.anchor),
+            _ => Vec::new(),
+        };
+        new.extend(split(&block.new_lines));
         if !self.locate {
             self.seq = seq;
             self.trailing = trailing;
@@ -812,214 +818,11 @@ impl BlockPreview {
     }
 }
 
-/// Previews driven by a parser's events, for a set of files.
-///
-/// Each block is previewed against its file as the earlier blocks of the
-/// reply left it (as sequential apply sees it): a located block that
-/// completes updates the session's copy of its file.
-pub struct PreviewSession {
-    files: HashMap<String, Option<String>>,
-    open: Option<BlockPreview>,
-    last: Option<BlockPreview>,
-    /// Patch operations (`apply-patch`, `unified-diff`) started and not yet
-    /// complete, oldest first: an `apply-patch` envelope completes all its
-    /// operations at `*** End Patch`; the last one receives the lines.
-    patches: std::collections::VecDeque<PatchPreview>,
-    /// The last patch operation that completed (or was discarded).
-    patch_done: Option<PatchPreview>,
-    /// Whether [`PreviewSession::patch_preview`] shows `patch_done`.
-    show_done: bool,
-}
-
-impl PreviewSession {
-    /// A session over `files` (path, content); files not named do not exist.
-    pub fn new<P: Into<String>, C: Into<String>>(
-        files: impl IntoIterator<Item = (P, C)>,
-    ) -> PreviewSession {
-        let files = files
-            .into_iter()
-            .map(|(p, c)| (normalize(&p.into()), Some(c.into())))
-            .collect();
-        PreviewSession {
-            files,
-            open: None,
-            last: None,
-            patches: std::collections::VecDeque::new(),
-            patch_done: None,
-            show_done: false,
-        }
-    }
-
-    /// The session's copy of a file (with the earlier located blocks applied).
-    pub fn file(&self, path: &str) -> Option<&str> {
-        self.files.get(&normalize(path)).and_then(|c| c.as_deref())
-    }
-
-    /// The preview of the open block, or of the last one when none is open.
-    pub fn preview(&self) -> Option<&BlockPreview> {
-        self.open.as_ref().or(self.last.as_ref())
-    }
-
-    /// The preview of the open patch operation, or of the last one when
-    /// the last block was a patch operation.
-    pub fn patch_preview(&self) -> Option<&PatchPreview> {
-        if self.show_done {
-            self.patch_done.as_ref()
-        } else {
-            self.patches.back()
-        }
-    }
-
-    /// Where the open block (or the last one) stands, whatever its format.
-    pub fn state(&self) -> Option<PreviewState> {
-        if let Some(p) = self.patch_preview() {
-            return Some(p.state());
-        }
-        self.preview().map(BlockPreview::state)
-    }
-
-    /// The preview of the open block (mutable, e.g. to render).
-    pub fn preview_mut(&mut self) -> Option<&mut BlockPreview> {
-        match self.open {
-            Some(ref mut p) => Some(p),
-            None => self.last.as_mut(),
-        }
-    }
-
-    /// Feeds one parser event; returns the preview events it made true.
-    pub fn on_event(&mut self, event: &StreamEvent) -> Vec<PreviewEvent> {
-        match event {
-            StreamEvent::BlockStart {
-                file_path, format, ..
-            } => {
-                if let Some(f) = format.filter(|f| PATCHES.contains(f)) {
-                    self.open = None;
-                    self.last = None;
-                    self.show_done = false;
-                    let mut p = match crate::path::normalize_path(file_path) {
-                        Ok(normal) => {
-                            // An earlier operation of the same patch on this file, as streamed.
-                            let earlier = self
-                                .patches
-                                .iter()
-                                .rev()
-                                .find(|q| normalize(q.file_path()) == normal)
-                                .map(PatchPreview::content_after);
-                            let content = match earlier {
-                                Some(Some(c)) => Some(c),
-                                _ => self.files.get(&normal).cloned().flatten(),
-                            };
-                            PatchPreview::new(file_path, f, content.as_deref())
-                        }
-                        Err(e) => PatchPreview::refused(file_path, f, e.reason),
-                    };
-                    let events = p.take_events();
-                    self.patches.push_back(p);
-                    return events;
-                }
-                self.patches.clear();
-                self.patch_done = None;
-                self.show_done = false;
-                // Only the text formats are previewed; other blocks stream on without one.
-                if format.is_some_and(|f| !PREVIEWED.contains(&f)) {
-                    self.open = None;
-                    self.last = None;
-                    return Vec::new();
-                }
-                let files = &self.files;
-                let mut p = BlockPreview::for_reply_path(file_path, |normal| {
-                    files.get(normal).cloned().flatten()
-                });
-                if let Some(f) = format {
-                    p.set_format(*f);
-                }
-                self.open = Some(p);
-                Vec::new()
-            }
-            StreamEvent::BlockUpdate {
-                section: Section::Patch,
-                lines,
-                ..
-            } if !self.patches.is_empty() => match self.patches.back_mut() {
-                Some(p) => {
-                    p.push(lines);
-                    p.take_events()
-                }
-                None => Vec::new(),
-            },
-            StreamEvent::BlockUpdate { section, lines, .. } => match self.open.as_mut() {
-                Some(p) => {
-                    p.push(*section, lines);
-                    p.take_events()
-                }
-                None => Vec::new(),
-            },
-            StreamEvent::BlockComplete { block, .. }
-                if PATCHES.contains(&block.format) && !self.patches.is_empty() =>
-            {
-                let Some(mut p) = self.patches.pop_front() else {
-                    return Vec::new();
-                };
-                p.complete(block);
-                if let Some((true, after)) = p.verdict_after() {
-                    let path = normalize(&block.file_path);
-                    match block.patch.as_ref().and_then(|op| op.move_to.as_deref()) {
-                        Some(to) if normalize(to) != path => {
-                            self.files.insert(path, None);
-                            self.files.insert(normalize(to), after);
-                        }
-                        _ => {
-                            self.files.insert(path, after);
-                        }
-                    }
-                }
-                let events = p.take_events();
-                self.patch_done = Some(p);
-                self.show_done = true;
-                events
-            }
-            StreamEvent::BlockDiscarded { .. } if !self.patches.is_empty() => {
-                self.patch_done = self.patches.pop_front();
-                self.show_done = true;
-                Vec::new()
-            }
-            StreamEvent::BlockComplete { block, .. } => {
-                let Some(mut p) = self.open.take() else {
-                    return Vec::new();
-                };
-                p.complete(block);
-                if p.failure.is_none() {
-                    let path = normalize(&block.file_path);
-                    let before = self.files.get(&path).cloned().flatten().unwrap_or_default();
-                    let (after, _) = apply_to_content(block, &before, &ApplyOptions::default());
-                    self.files.insert(path, Some(after));
-                }
-                let events = p.take_events();
-                self.last = Some(p);
-                events
-            }
-            StreamEvent::BlockDiscarded { .. } => {
-                self.last = self.open.take();
-                Vec::new()
-            }
-        }
-    }
-}
-
 /// A plain block with every field at its default, whatever fields the
 /// block type has: what the parser makes of a minimal reply.
 pub(crate) fn template_block() -> Option<EditBlock> {
     let reply = "t.txt\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n";
     crate::parser::parse_edits(reply, &crate::parser::ParseOptions::default()).pop()
-}
-
-/// The formats a preview locates.
-const PREVIEWED: [Format; 3] = [Format::EditRepl, Format::Anchored, Format::SearchReplace];
-/// The patch formats, previewed by [`PatchPreview`].
-const PATCHES: [Format; 2] = [Format::ApplyPatch, Format::UnifiedDiff];
-
-fn normalize(path: &str) -> String {
-    crate::path::normalize_path(path).unwrap_or_else(|_| path.to_string())
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 use crate::block::EditBlock;
 use crate::engine::Mode;
 /// The engine's own answers for a text block (validation, its content after, a line hint).
-pub(super) use crate::engine::{apply_to_content, nearest_to_hint, validate_edit, ApplyOptions};
+pub(super) use crate::engine::{nearest_to_hint, validate_edit, ApplyOptions};
 use crate::host::MemoryHost;
 /// The matcher's names the preview uses (re-exported here, so a rename changes this file only).
 pub(super) use crate::locate::Pass;

@@ -288,3 +288,34 @@ test('without options.preview the incremental render still draws the block (not 
   assert.equal(renderInProgressEditBlock(stream, { incremental: true }), null);
   stream.finish();
 });
+
+test('a block after an edit-repl block to the same file is located in the file as that block left it', () => {
+  const file = 'fn a() {\n    x();\n}\nfn b() {\n    x();\n}\n';
+  const reply = 'a.rs\n««« EDIT\nfn b() {\n    x();\n═══════ REPL\nfn b() {\n    v();\n»»» EDIT END\n\n' +
+    'a.rs\n<<<<<<< SEARCH\nfn b() {\n    v();\n=======\nfn b() {\n    w();\n>>>>>>> REPLACE\n';
+  for (const size of [1, 5, reply.length]) {
+    const { events, states } = run({ 'a.rs': file }, reply, size);
+    assert.deepEqual(events.map((e) => [e.type, e.line, e.lineNumber]), [['block-located', 4, 1], ['block-located', 4, 10]], `chunks of ${size}`);
+    assert.deepEqual(states.map((s) => s.state), ['located', 'located'], `chunks of ${size}`);
+  }
+});
+
+test('an async host under patch operations: files are read in order, and a late block-complete gets its final state', async () => {
+  const file = 'one\ntwo\nthree\n';
+  const reads = [];
+  const host = { readFile: (p) => { reads.push(p); return new Promise((r) => setTimeout(() => r(file), 5)); } };
+  const stream = new EditStream({ preview: { host } });
+  const out = [];
+  // Two updates of one file in one envelope: the second sees the first's change.
+  out.push(...stream.feed('*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+uno\n*** Update File: a.txt\n@@\n-uno\n+eins\n*** End Patch\n'));
+  const completes = out.filter((e) => e.type === 'block-complete');
+  assert.equal(completes.length, 2);
+  assert.equal(completes[0].preview, undefined, 'the file is still being read');
+  for (let i = 0; i < 5 && completes.some((e) => e.preview === undefined); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(reads, ['a.txt'], 'the second operation reads what the first left, not the file again');
+  assert.deepEqual(completes.map((e) => e.preview.state), ['located', 'located']);
+  const later = stream.feed('\n');
+  assert.deepEqual(later.filter((e) => e.type === 'block-located').map((e) => [e.line, e.lineNumber]), [[1, 2], [1, 6]]);
+  stream.finish();
+  assert.equal(stream.preview().state, 'located');
+});

@@ -1,13 +1,16 @@
-//! Binding for the live preview: one `RawBlockPreview` per streaming block,
-//! driven by `js/preview.js` from the parser's events. Lines cross once, as
-//! one string per update; what comes back is small (events, a state, HTML
-//! of what changed).
+//! Binding for the live preview: a `RawPreviewSession` per `EditStream`
+//! with a preview, fed the parser's events by `js/preview.js` (which reads
+//! the files the session asks for), and a `RawBlockPreview` per edit fed by
+//! hand (`EditPreview`). Lines cross once, as one string per update; what
+//! comes back is small (events, a state, HTML of what changed).
 
 use wasm_bindgen::prelude::*;
 
 use super::{from_js, to_js};
 use editblocks::parser::Section;
-use editblocks::preview::{BlockPreview, PatchPreview, PreviewEvent, ToolCallPreview};
+use editblocks::preview::{
+    BlockPreview, FinalState, LinedEvent, PreviewEvent, PreviewSession, ToolCallPreview,
+};
 use editblocks::{EditBlock, Format};
 
 /// Section numbers as `js/parser.js` numbers them (the parser records' layout).
@@ -15,7 +18,7 @@ use crate::records::SECTIONS;
 
 /// Preview events for JavaScript: each names its file `path`, as results
 /// do, and keeps `filePath` (the same value) as a deprecated alias.
-fn events_to_js(events: &[PreviewEvent]) -> Result<JsValue, JsError> {
+fn events_to_js<E: serde::Serialize>(events: &[E]) -> Result<JsValue, JsError> {
     let v = to_js(events)?;
     let (path, file_path) = (JsValue::from_str("path"), JsValue::from_str("filePath"));
     for e in js_sys::Array::from(&v).iter() {
@@ -149,102 +152,211 @@ pub fn preview_path(path: &str) -> JsValue {
     }
 }
 
-/// Binding for [`PatchPreview`]: one per streaming patch operation
-/// (`apply-patch`, `unified-diff`), driven by `js/preview.js`.
+/// Binding for [`PreviewSession`]: the live preview of an `EditStream`
+/// (`options.preview`), fed the parser's events by `js/preview.js`, which
+/// only reads the files the session asks for.
 #[wasm_bindgen]
-pub struct RawPatchPreview {
-    inner: PatchPreview,
-    pending_events: Vec<PreviewEvent>,
+pub struct RawPreviewSession {
+    inner: PreviewSession,
+    made: Vec<LinedEvent>,
 }
 
-fn patch_format(format: &str) -> Format {
-    if format == "unified-diff" {
-        Format::UnifiedDiff
-    } else {
-        Format::ApplyPatch
+/// Events for JavaScript, each with its block's `lineNumber`.
+fn lined_events_to_js(events: &[LinedEvent]) -> Result<JsValue, JsError> {
+    let plain: Vec<&PreviewEvent> = events.iter().map(|(_, e)| e).collect();
+    let v = events_to_js(&plain)?;
+    let key = JsValue::from_str("lineNumber");
+    for (e, (line, _)) in js_sys::Array::from(&v).iter().zip(events) {
+        let _ = js_sys::Reflect::set(&e, &key, &JsValue::from(*line));
     }
+    Ok(v)
+}
+
+/// A state as JavaScript reads it: the state's fields, then a patch
+/// operation's open `section`.
+fn final_to_js((state, section): &FinalState) -> Result<JsValue, JsError> {
+    let v = to_js(state)?;
+    if let Some(section) = section {
+        let _ = js_sys::Reflect::set(&v, &JsValue::from_str("section"), &JsValue::from(*section));
+    }
+    Ok(v)
 }
 
 #[wasm_bindgen]
-impl RawPatchPreview {
-    /// A preview of an operation of `format` on `path` whose file holds
-    /// `content` (`undefined`: no such file; the path is checked by the
-    /// caller through [`preview_path`]).
+impl RawPreviewSession {
+    /// `locate: false` draws the blocks without their files.
     #[wasm_bindgen(constructor)]
-    pub fn new(path: &str, format: &str, content: Option<String>) -> RawPatchPreview {
-        RawPatchPreview {
-            inner: PatchPreview::new(path, patch_format(format), content.as_deref()),
-            pending_events: Vec::new(),
+    pub fn new(locate: bool) -> RawPreviewSession {
+        RawPreviewSession {
+            inner: PreviewSession::reading(locate),
+            made: Vec::new(),
         }
     }
 
-    /// An operation whose path was refused (`reason` from [`preview_path`]).
-    pub fn refused(path: &str, format: &str, reason: String) -> RawPatchPreview {
-        let mut inner = PatchPreview::refused(path, patch_format(format), reason);
-        let pending_events = inner.take_events();
-        RawPatchPreview {
-            inner,
-            pending_events,
+    /// A block starts (`format` by name, `''` while unknown). Serve
+    /// `wanted`, then call `opened`.
+    pub fn start(&mut self, file_path: &str, format: &str, line_number: u32) {
+        self.inner
+            .start(file_path, Format::from_name(format), line_number);
+        self.collect();
+    }
+
+    /// The next file to read: `[ticket, path, filePath]`, or `undefined`.
+    pub fn wanted(&mut self) -> JsValue {
+        match self.inner.wanted() {
+            None => JsValue::UNDEFINED,
+            Some(w) => {
+                let a = js_sys::Array::new();
+                a.push(&JsValue::from(w.ticket));
+                a.push(&JsValue::from_str(&w.path));
+                a.push(&JsValue::from_str(&w.file_path));
+                a.into()
+            }
         }
     }
 
-    /// `count` body lines joined by `'\n'`; returns how many events wait.
-    pub fn push(&mut self, lines: &str, count: u32) -> u32 {
-        if count > 0 {
-            let lines: Vec<&str> = lines.split('\n').collect();
-            self.inner.push(&lines);
-        }
-        self.waiting()
+    /// The file for `ticket` (`undefined`: no such file); `late` when read
+    /// asynchronously, after the event that asked for it.
+    pub fn provide(&mut self, ticket: u32, content: Option<String>, late: bool) {
+        self.inner.provide(ticket, content.as_deref(), late);
+        self.collect();
     }
 
-    /// The operation completed (`block` as `block-complete` carries it).
+    /// The started block has its file if it could have it at once; returns
+    /// how many events wait in `made`.
+    pub fn opened(&mut self) -> u32 {
+        self.inner.opened();
+        self.collect()
+    }
+
+    /// `count` lines (joined by `'\n'`) appended to section number
+    /// `section`; returns how many events wait in `made`.
+    pub fn update(&mut self, section: u32, lines: &str, count: u32) -> u32 {
+        if let Some(section) = SECTIONS.get(section as usize) {
+            let lines: Vec<&str> = if count == 0 {
+                Vec::new()
+            } else {
+                lines.split('\n').collect()
+            };
+            self.inner.update(*section, &lines);
+        }
+        self.collect()
+    }
+
+    /// The open block completed (`block` as `block-complete` carries it).
     pub fn complete(&mut self, block: JsValue) -> Result<u32, JsError> {
         let block: EditBlock = from_js(block, "edit block")?;
         self.inner.complete(&block);
-        Ok(self.waiting())
+        Ok(self.collect())
     }
 
-    pub fn events(&mut self) -> Result<JsValue, JsError> {
-        events_to_js(&std::mem::take(&mut self.pending_events))
+    /// The open block was discarded.
+    pub fn discard(&mut self) -> u32 {
+        self.inner.discard();
+        self.collect()
     }
 
-    /// The state, with `section`: the 1-based number of the open section.
+    /// The events the calls since the last `made` made true.
+    pub fn made(&mut self) -> Result<JsValue, JsError> {
+        lined_events_to_js(&std::mem::take(&mut self.made))
+    }
+
+    /// Events made true by files read late, or `undefined` when none wait.
+    pub fn queued(&mut self) -> Result<JsValue, JsError> {
+        if !self.inner.has_queued() {
+            return Ok(JsValue::UNDEFINED);
+        }
+        lined_events_to_js(&self.inner.take_queued())
+    }
+
+    /// The final state of the block the last `complete` / `discard` ended, or `undefined`.
+    #[wasm_bindgen(js_name = finalState)]
+    pub fn final_state(&self) -> Result<JsValue, JsError> {
+        match self.inner.final_state() {
+            None => Ok(JsValue::UNDEFINED),
+            Some(f) => final_to_js(f),
+        }
+    }
+
+    /// For a patch operation completed while its file was being read: the
+    /// number its final state comes under in `lateStates` (0: none).
+    pub fn deferred(&self) -> u32 {
+        self.inner.deferred().unwrap_or(0)
+    }
+
+    /// `[[number, state], …]`: final states that arrived with late files.
+    #[wasm_bindgen(js_name = lateStates)]
+    pub fn late_states(&mut self) -> Result<js_sys::Array, JsError> {
+        let out = js_sys::Array::new();
+        for (number, f) in self.inner.take_late_states() {
+            let pair = js_sys::Array::new();
+            pair.push(&JsValue::from(number));
+            pair.push(&final_to_js(&f)?);
+            out.push(&pair);
+        }
+        Ok(out)
+    }
+
+    /// `{ path, filePath, lineNumber, state, … }` of the open block (or the last), or `undefined`.
     pub fn state(&self) -> Result<JsValue, JsError> {
-        let v = to_js(&self.inner.state())?;
+        let Some(s) = self.inner.standing() else {
+            return Ok(JsValue::UNDEFINED);
+        };
+        let o = js_sys::Object::new();
+        let path = JsValue::from_str(&s.file_path);
+        let _ = js_sys::Reflect::set(&o, &JsValue::from_str("path"), &path);
+        let _ = js_sys::Reflect::set(&o, &JsValue::from_str("filePath"), &path);
         let _ = js_sys::Reflect::set(
-            &v,
-            &JsValue::from_str("section"),
-            &JsValue::from(self.inner.section()),
+            &o,
+            &JsValue::from_str("lineNumber"),
+            &JsValue::from(s.line_number),
         );
-        Ok(v)
+        let state = final_to_js(&(s.state, s.section))?;
+        Ok(js_sys::Object::assign(&o, &state.into()).into())
     }
 
-    #[wasm_bindgen(js_name = contentAfter)]
-    pub fn content_after(&self) -> Option<String> {
-        self.inner.content_after()
+    /// The open block's file with its new lines so far.
+    pub fn content(&self) -> Option<String> {
+        self.inner.content()
     }
 
-    /// The open section drawn in place (HTML).
+    /// The open block drawn in full (HTML), or `undefined`.
     #[wasm_bindgen(js_name = renderFull)]
-    pub fn render_full(&mut self, partial: Option<String>, theme: Option<String>) -> String {
-        self.inner.set_theme(super::render::theme_named(theme));
-        self.inner.render_full(partial.as_deref())
+    pub fn render_full(
+        &mut self,
+        partial: Option<String>,
+        theme: Option<String>,
+    ) -> Option<String> {
+        self.inner
+            .render_full(partial.as_deref(), super::render::theme_named(theme))
     }
 
-    /// As JSON: `{ reset }` when the drawing changed since the last call, `{}` otherwise.
+    /// What changed in the drawing since the last call, as JSON (`"{}"`:
+    /// nothing), or `undefined` when no block is drawn.
     #[wasm_bindgen(js_name = renderDelta)]
-    pub fn render_delta(&mut self, partial: Option<String>, theme: Option<String>) -> String {
-        self.inner.set_theme(super::render::theme_named(theme));
-        serde_json::to_string(&self.inner.render_delta(partial.as_deref()))
-            .unwrap_or_else(|_| "{}".into())
+    pub fn render_delta(
+        &mut self,
+        partial: Option<String>,
+        theme: Option<String>,
+    ) -> Option<String> {
+        let html = self
+            .inner
+            .render_delta(partial.as_deref(), super::render::theme_named(theme))?;
+        Some(serde_json::to_string(&html).unwrap_or_else(|_| "{}".into()))
+    }
+
+    /// The reply ended: the blocks still open end.
+    pub fn close(&mut self) {
+        self.inner.close();
+        self.collect();
     }
 }
 
-impl RawPatchPreview {
-    fn waiting(&mut self) -> u32 {
-        let events = self.inner.take_events();
-        self.pending_events.extend(events);
-        self.pending_events.len() as u32
+impl RawPreviewSession {
+    /// Moves the session's new events into `made`; how many wait there.
+    fn collect(&mut self) -> u32 {
+        self.made.extend(self.inner.take_made());
+        self.made.len() as u32
     }
 }
 
