@@ -41,6 +41,56 @@ const blockLines = OLD + NEW;
 
 const us = (ms) => `${(ms * 1000).toFixed(1)} µs`;
 
+// --against DIR: only the A/B of a change. Another built package (its pkg/
+// folder) is loaded in this process and both take turns, 7 rounds, on the
+// text block and the apply-patch section above streamed with a preview (files
+// given, and through an async host), CPU time per run; the median is printed.
+const againstAt = process.argv.indexOf('--against');
+if (againstAt > 0) {
+  const path = await import('node:path');
+  const { pathToFileURL } = await import('node:url');
+  const dir = process.argv[againstAt + 1];
+  const other = await import(pathToFileURL(path.resolve(dir, 'node', 'index.mjs')).href);
+  const builds = [[dir, other], ['this build', { EditStream, renderInProgressEditBlock }]];
+  const patchText = `*** Begin Patch\n*** Update File: src/big.py\n@@\n${oldLines.map((l, i) => (i % 2 ? ` ${l}` : `-${l}`)).join('\n')}\n${oldLines.filter((_, i) => i % 2 === 0).map((l) => `+${l}`).join('\n')}\n*** End Patch\n`;
+  const cpuMs = async (fn) => {
+    const start = process.cpuUsage();
+    await fn();
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / 1000;
+  };
+  const streamed = async (api, text, preview) => {
+    const stream = new api.EditStream({ preview });
+    let located = 0;
+    for (let i = 0; i < text.length; i += CHUNK) {
+      for (const e of stream.feed(text.slice(i, i + CHUNK))) if (e.type === 'block-located') located++;
+      stream.preview();
+      api.renderInProgressEditBlock(stream, { incremental: true });
+      if (preview.host && i === 0) await new Promise((r) => setTimeout(r, 0));
+    }
+    stream.finish();
+    if (located !== 1) throw new Error(`bench: located ${located} times`);
+  };
+  const cases = [
+    ['search-replace block, files given', (api) => streamed(api, reply, { files: { 'src/big.py': file } })],
+    ['search-replace block, async host', (api) => streamed(api, reply, { host: { readFile: async () => file } })],
+    ['apply-patch section, files given', (api) => streamed(api, patchText, { files: { 'src/big.py': file } })],
+  ];
+  const taken = new Map();
+  for (let round = 0; round < 7; round++) {
+    for (const [label, run] of cases) {
+      for (const [name, api] of builds) {
+        const key = `${label}: ${name}`;
+        taken.set(key, [...(taken.get(key) ?? []), await cpuMs(() => run(api))]);
+      }
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  console.log(`live preview, ${CHUNK}-char chunks, feed + preview() + incremental render per chunk; CPU time per run (median of 7, in turn):`);
+  for (const [key, xs] of taken) console.log(`  ${key.padEnd(70)} ${median(xs).toFixed(1)} ms`);
+  process.exit(0);
+}
+
 function ours() {
   const stream = new EditStream({ preview: { files: { 'src/big.py': file } } });
   const per = new Float64Array(chunks.length);

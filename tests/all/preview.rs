@@ -13,7 +13,7 @@ use crate::prop_support;
 
 use std::collections::BTreeMap;
 
-use editblocks::engine::{validate_edit, ApplyOptions};
+use editblocks::engine::{apply_to_content, validate_edit, ApplyOptions};
 use editblocks::parser::{EditStream, ParseOptions, StreamEvent};
 use editblocks::preview::{PreviewEvent, PreviewSession, PreviewState};
 use parser_support::{chunkings, cut_at};
@@ -33,6 +33,9 @@ struct Run {
     events: Vec<PreviewEvent>,
     states: Vec<PreviewState>,
     checks: Vec<(editblocks::EditBlock, Option<String>, PreviewState)>,
+    /// For each block that completed located (or creating its file): the
+    /// file as the session keeps it after, and as apply makes it.
+    afters: Vec<(Option<String>, String)>,
 }
 
 fn run(files: &[(String, String)], reply: &str, chunks: &[&str]) -> Run {
@@ -42,6 +45,7 @@ fn run(files: &[(String, String)], reply: &str, chunks: &[&str]) -> Run {
         events: Vec::new(),
         states: Vec::new(),
         checks: Vec::new(),
+        afters: Vec::new(),
     };
     let handle = |session: &mut PreviewSession, e: StreamEvent, out: &mut Run| {
         let before = match &e {
@@ -61,7 +65,17 @@ fn run(files: &[(String, String)], reply: &str, chunks: &[&str]) -> Run {
             }
         }
         if let (Some((block, content)), Some(p)) = (before, session.preview()) {
-            out.checks.push((block, content, p.state()));
+            let state = p.state();
+            if matches!(state, PreviewState::Located { .. } | PreviewState::Create) {
+                let (applied, _) = apply_to_content(
+                    &block,
+                    content.as_deref().unwrap_or(""),
+                    &ApplyOptions::default(),
+                );
+                let kept = session.file(&block.file_path).map(String::from);
+                out.afters.push((kept, applied));
+            }
+            out.checks.push((block, content, state));
         }
     };
     let _ = reply;
@@ -133,6 +147,13 @@ fn fixtures_give_their_events_and_states_in_any_chunking() {
         for (block, content, state) in &whole.checks {
             check_against_validate(block, content.as_deref(), state)
                 .map_err(|e| format!("{name}: {e}"))?;
+        }
+        for (kept, applied) in &whole.afters {
+            same(
+                kept.as_deref(),
+                Some(applied.as_str()),
+                format!("{name}: the file after a located block, as the preview kept it and as apply makes it"),
+            )?;
         }
         let actual = Expected {
             events: to_json(&whole.events),
@@ -261,6 +282,9 @@ proptest! {
         let whole = run(&files, &reply, &[&reply]);
         for (block, content, state) in &whole.checks {
             prop_assert!(check_against_validate(block, content.as_deref(), state).is_ok(), "{}", check_against_validate(block, content.as_deref(), state).unwrap_err());
+        }
+        for (kept, applied) in &whole.afters {
+            prop_assert_eq!(kept.as_deref(), Some(applied.as_str()));
         }
         // Chunks at the generated cut lengths (on char boundaries).
         let chunked = run(&files, &reply, &cut_at(&reply, &cuts));
