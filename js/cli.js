@@ -143,8 +143,13 @@ function parseArgs(argv) {
   if (opts.matching !== undefined && !['exact', 'tolerant'].includes(opts.matching)) throw new UsageError(`--matching must be exact or tolerant, not ${opts.matching}`);
   // The live preview locates blocks exactly: with tolerant matching it would stop on blocks that apply.
   if (opts.stopOnUnmatched && opts.matching === 'tolerant') throw new UsageError('--stop-on-unmatched follows exact matching; it cannot be combined with --matching tolerant');
+  // The core's parser knows the formats: it refuses a name it does not read, naming those it does.
   for (const f of opts.formats || []) {
-    if (!['edit-repl', 'anchored', 'search-replace', 'apply-patch', 'unified-diff'].includes(f)) throw new UsageError(`--format: unknown format ${f} (use edit-repl, anchored, search-replace, apply-patch, unified-diff)`);
+    try {
+      api.parseEdits('', { formats: [f] });
+    } catch (e) {
+      throw new UsageError(`--format: ${e.message.replace(/^editblocks: parseEdits /, '')}`);
+    }
   }
   return opts;
 }

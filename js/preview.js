@@ -86,12 +86,18 @@ class PreviewDriver {
     this.completions = new Map();
     this.reading = 0; // async reads under way
     this.closed = false; // the reply ended: the session is released once no read is under way
+    this.mayQueue = false;
   }
 
   // Routes the parser's events; returns them with the preview events inserted.
   route(events) {
     if (events.length > 0) this.cached = null;
-    let out = this.session.queued() ?? null;
+    let out = null;
+    // Events are queued only while a block starts or a file is handed over.
+    if (this.mayQueue) {
+      out = this.session.queued() ?? null;
+      this.mayQueue = false;
+    }
     for (let i = 0; i < events.length; i++) {
       const e = events[i];
       const made = this.onEvent(e);
@@ -110,6 +116,7 @@ class PreviewDriver {
     switch (e.type) {
       case 'block-start':
         s.start(e.filePath, e.format ?? '', e.lineNumber);
+        this.mayQueue = true;
         this.serve();
         n = s.opened();
         break;
@@ -160,6 +167,7 @@ class PreviewDriver {
     if (this.session === null) return;
     this.cached = null;
     this.session.provide(ticket, content, true);
+    this.mayQueue = true;
     for (const [number, state] of this.session.lateStates()) {
       const e = this.completions.get(number);
       this.completions.delete(number);

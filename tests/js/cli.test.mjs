@@ -127,6 +127,7 @@ test('usage errors exit 2 and say what was wrong', () => {
   for (const [args, message] of [
     [['apply', '--mode', 'sideways', 'x.md'], /--mode must be sequential or atomic/],
     [['apply', '--bogus'], /unknown option --bogus/],
+    [['apply', '--format', 'edit-repl,diff3', 'x.md'], /--format: does not know the format "diff3"; use 'edit-repl', 'anchored', 'search-replace', 'apply-patch', 'unified-diff'/],
     [['frobnicate'], /unknown command frobnicate/],
     [['apply', '--root', '/no/such/folder/xyz', path.join(examples, 'reply.md')], /--root \/no\/such\/folder\/xyz is not a folder/],
     [['apply', '--root', os.tmpdir(), '/no/such/reply.md'], /cannot read \/no\/such\/reply\.md/],
