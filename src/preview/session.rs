@@ -584,13 +584,13 @@ impl PreviewSession {
     }
 
     fn want(&mut self, id: u32, path: String) {
-        let file_path = self.entries[&id].file_path.clone();
         if let Some(files) = &self.files {
+            // Given up front: read at once.
             let content = files.get(&path).cloned().flatten();
-            let ticket = self.next_ticket;
-            self.next_ticket += 1;
-            self.reading.insert(ticket, id);
-            self.provide(ticket, content.as_deref(), false);
+            match self.entries[&id].patch {
+                Some(_) => self.ready_patch(id, content.as_deref()),
+                None => self.ready_block(id, content.as_deref(), false),
+            }
             return;
         }
         let ticket = self.next_ticket;
@@ -599,6 +599,7 @@ impl PreviewSession {
         if self.entries[&id].patch.is_some() {
             self.patch_read = Some(id);
         }
+        let file_path = self.entries[&id].file_path.clone();
         self.wanted.push_back(FileWanted {
             ticket,
             path,
