@@ -33,7 +33,8 @@ for (const n of sizes) {
   const file = Array.from({ length: n }, (_, i) => `    let value_${i} = compute(${i});\n`).join('');
   const edits = Array.from({ length: n }, (_, i) => ({ path: 'f.rs', old_string: `value_${i} = compute(`, new_string: `value_${i} = compute2(` }));
   for (const round of [1, 2]) {
-    for (const [name, pkg] of builds) {
+    // Each build goes first in one of the two rounds.
+    for (const [name, pkg] of round === 1 ? builds : [...builds].reverse()) {
       const host = memoryHost(new Map([['f.rs', file]]));
       const started = performance.now();
       const result = pkg.applyToolCallsSync([{ name: 'edit_file', arguments: { edits } }], host);
