@@ -11,6 +11,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { inTurn } from './in-turn.mjs';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--against');
@@ -33,8 +34,7 @@ for (const n of sizes) {
   const file = Array.from({ length: n }, (_, i) => `    let value_${i} = compute(${i});\n`).join('');
   const edits = Array.from({ length: n }, (_, i) => ({ path: 'f.rs', old_string: `value_${i} = compute(`, new_string: `value_${i} = compute2(` }));
   for (const round of [1, 2]) {
-    // Each build goes first in one of the two rounds.
-    for (const [name, pkg] of round === 1 ? builds : [...builds].reverse()) {
+    for (const [name, pkg] of inTurn(builds, round - 1)) {
       const host = memoryHost(new Map([['f.rs', file]]));
       const started = performance.now();
       const result = pkg.applyToolCallsSync([{ name: 'edit_file', arguments: { edits } }], host);

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseEdits, EditStream } from '../pkg/node/index.mjs';
+import { inTurn } from './in-turn.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -221,10 +222,7 @@ if (againstAt > 0) {
     const taken = new Map();
     const take = (name, ms) => taken.set(name, [...(taken.get(name) ?? []), ms]);
     for (let round = 0; round < 15; round++) {
-      // Each build goes first in every other round: the one called right
-      // after the plain parser collects that parser's garbage, and always
-      // going first cost a build a fifth of its figure.
-      for (const [name, api] of round % 2 === 0 ? builds : [...builds].reverse()) {
+      for (const [name, api] of inTurn(builds, round)) {
         take(`${name} one shot`, cpuMs(() => api.parseEdits(srText)));
         take(`${name} streamed`, cpuMs(() => streamWith(api)));
       }
@@ -242,7 +240,7 @@ if (againstAt > 0) {
   } else {
     console.log(`\nparseEdits, one shot, against ${dir}:`);
     for (let round = 1; round <= 3; round++) {
-      for (const [name, api] of round % 2 === 1 ? builds : [...builds].reverse()) {
+      for (const [name, api] of inTurn(builds, round - 1)) {
         const mixed = size / (time(() => api.parseEdits(text)) / 1000);
         const sr = srSize / (time(() => api.parseEdits(srText)) / 1000);
         console.log(`  round ${round}  ${name.padEnd(24)} mixed ${mixed.toFixed(1)} MB/s, SEARCH/REPLACE ${sr.toFixed(1)} MB/s`);

@@ -23,6 +23,7 @@
 //     with `*** End Patch`, the arguments' JSON closed by hand) and applies
 //     it with applyToContent, timed at 40 points as above.
 import { EditStream, ToolCallPreview, applyToContent, parseEdits, renderInProgressEditBlock } from '../pkg/node/index.mjs';
+import { inTurn } from './in-turn.mjs';
 
 const FILE_LINES = 10_000;
 const OLD = 1_500;
@@ -84,9 +85,7 @@ if (againstAt > 0) {
   const taken = new Map();
   for (let round = 0; round < 7; round++) {
     for (const [label, run] of cases) {
-      // Each build goes first in every other round (going first always
-      // moved a build's figure by a fifth in the parse benchmark).
-      for (const [name, api] of round % 2 === 0 ? builds : [...builds].reverse()) {
+      for (const [name, api] of inTurn(builds, round)) {
         const key = `${label}: ${name}`;
         taken.set(key, [...(taken.get(key) ?? []), await cpuMs(() => run(api))]);
       }
