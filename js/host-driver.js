@@ -70,7 +70,7 @@ class Snapshot {
  * with no bytes (`null`: no such file; `{ error, kind? }`: the read failed).
  * Path `i` is the plan's: the core names it by that position. `failing`
  * (after a host call failed) is appended as `[path, succeeding, message,
- * ...]`: the calls the core's run is to see fail (see `rolledBackResult`).
+ * ...]`: the calls the core's run is to see fail, a `null` path the staging (see `hostFailure`).
  * (bindings/wasm/src/wasm/mod.rs `packed_snapshot` reads it.)
  */
 function forCore(snapshot, failing) {
@@ -201,7 +201,8 @@ function resultsOf(numbers, at, count, strings, diagnostics, pathOf) {
 
 /**
  * What the core returned (bindings/wasm/src/wasm/mod.rs `host_changes`) as the driver
- * uses it: `{ result, writes: [{ path, content }], deletes, stage }`.
+ * uses it: `{ result, writes: [{ path, content }], deletes, stage, failure? }`
+ * (`failure`: a host call failed in a run told so, as `hostFailure` throws it).
  * `raw` is `[bytes, jsonLength, numbers]`, views of the module's memory:
  * `bytes` the JSON and then every file text; `numbers` (a Uint32Array,
  * bindings/wasm/src/wasm/mod.rs `Numbers`) where each text ends in the bytes after the
@@ -265,7 +266,7 @@ function fromCore(raw, snapshot) {
     }
     result.fileChanges = changes;
   }
-  return { result, writes, deletes: core.deletes, stage: core.stage };
+  return { result, writes, deletes: core.deletes, stage: core.stage, failure: core.failure };
 }
 
 // A host's writeFile/deleteFile throws an error with code
@@ -342,45 +343,29 @@ export class HostFailureError extends Error {
 
 /**
  * The error for a host call that threw while changes were being carried
- * out. The edits were already checked, so the error keeps the result and
- * says exactly which files were rolled back, which are still changed, and
- * which were never touched.
+ * out, once what was written is put back (or could not be): the core runs
+ * again over the same snapshot with those host calls failing as they did
+ * (the failed call, then each file that could not be put back, on the call
+ * that put it back). It decides what that leaves on disk: each edit path
+ * says which edits are not on disk and why, lists only the files still
+ * changed, and the core words the error and its lists.
  */
-function hostFailure(step, cause, out, done, rollback, plan, files) {
-  const changes = [...(out.writes || []).map((w) => w.path), ...(out.deletes || [])];
-  const notChanged = changes.slice(done.length);
-  const what = step.path === undefined ? `host.${step.method}` : `host.${step.method}(${JSON.stringify(step.path)})`;
-  const list = (paths) => (paths.length ? paths.join(', ') : 'nothing');
-  let state;
-  if (rollback.failed.length === 0) {
-    state = `Rolled back: ${list(rollback.restored)}; every file is as it was before. Fix the host problem, then apply the reply again.`;
-  } else {
-    const why = rollback.failed.map((f) => `${f.path} (${f.reason})`).join(', ');
-    state =
-      `Rolled back: ${list(rollback.restored)}; could not restore: ${why} — those files still hold the new content. ` +
-      `Not changed: ${list(notChanged)}. Fix the host problem, then restore or re-apply by hand.`;
-  }
-  return new HostFailureError(`editblocks: ${what} failed: ${cause && cause.message ? cause.message : cause}. ${state} What is on disk is in error.result.`, {
-    cause,
-    result: rolledBackResult(plan, files, step, cause, rollback),
-    changed: rollback.failed.map((f) => f.path),
-    rolledBack: rollback.restored,
-    notChanged: [...rollback.restored, ...notChanged],
-  });
+function hostFailure(step, cause, rollback, plan, files) {
+  const failing = [step.path, 0, messageOf(cause)];
+  for (const f of rollback.failed) failing.push(f.path, 1, f.reason);
+  const out = fromCore(plan.run(forCore(files, failing)), files);
+  const f = out.failure ?? { message: `editblocks: host.${step.method} failed: ${messageOf(cause)}. What is on disk is in error.result.`, changed: rollback.failed.map((x) => x.path), rolledBack: rollback.restored, notChanged: rollback.restored };
+  return new HostFailureError(f.message, { cause, result: withPathAlias(out.result), changed: f.changed, rolledBack: f.rolledBack, notChanged: f.notChanged });
 }
 
 /**
- * The result once a host call failed and what was written was put back
- * (or could not be): the core runs again over the same snapshot with those
- * host calls failing as they did (the failed call, then each file that
- * could not be put back, on the call that put it back), so each edit path
- * says, as it does for a failure of its own host, which edits are not on
- * disk and why, and lists only the files still changed.
+ * Staging is a convenience on top of the writes: when it fails every file
+ * was still written as checked, so the result is returned, with the
+ * failure in `stageError`, instead of an exception that would hide it. The
+ * core runs again with the staging failing as it did, and says so.
  */
-function rolledBackResult(plan, files, step, cause, rollback) {
-  const failing = [step.path, 0, messageOf(cause)];
-  for (const f of rollback.failed) failing.push(f.path, 1, f.reason);
-  return withPathAlias(fromCore(plan.run(forCore(files, failing)), files).result);
+function stageFailed(cause, plan, files) {
+  return fromCore(plan.run(forCore(files, [null, 0, messageOf(cause)])), files).result;
 }
 
 function rollbackSync(host, done, snapshot) {
@@ -408,15 +393,6 @@ async function rollbackAsync(host, done, snapshot) {
     }
   }
   return rollback;
-}
-
-/**
- * Staging is a convenience on top of the writes: when it fails every file was
- * still written as checked, so the result is returned with this sentence in
- * `stageError` instead of an exception that would hide it.
- */
-function stageError(cause, done) {
-  return `host.stage failed: ${messageOf(cause)}. Every change was written (${done.length ? done.join(', ') : 'nothing'}); nothing was staged. Stage those paths yourself.`;
 }
 
 /**
@@ -608,7 +584,7 @@ function replaySync(host, plan, out, files, lastTry, changed) {
           const r = step.call(host);
           if (isThenable(r)) throw new TypeError('host.stage returned a Promise to a sync call');
         } catch (e) {
-          out.result.stageError = stageError(e, done);
+          return stageFailed(e, plan, files);
         }
         break;
       }
@@ -622,10 +598,10 @@ function replaySync(host, plan, out, files, lastTry, changed) {
       } catch (e) {
         if (isFileChanged(e)) {
           const rollback = rollbackSync(host, done, files);
-          if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback, plan, files);
+          if (rollback.failed.length) throw hostFailure(step, e, rollback, plan, files);
           return afterChangedAgain(step.path, e, lastTry, changed);
         }
-        throw hostFailure(step, e, out, done, rollbackSync(host, done, files), plan, files);
+        throw hostFailure(step, e, rollbackSync(host, done, files), plan, files);
       }
       if (isThenable(r)) {
         // The write is under way and cannot be awaited or undone from here.
@@ -681,7 +657,7 @@ async function replayAsync(host, plan, out, files, lastTry, changed) {
         try {
           await step.call(host);
         } catch (e) {
-          out.result.stageError = stageError(e, done);
+          return stageFailed(e, plan, files);
         }
         break;
       }
@@ -694,10 +670,10 @@ async function replayAsync(host, plan, out, files, lastTry, changed) {
       } catch (e) {
         if (isFileChanged(e)) {
           const rollback = await rollbackAsync(host, done, files);
-          if (rollback.failed.length) throw hostFailure(step, e, out, done, rollback, plan, files);
+          if (rollback.failed.length) throw hostFailure(step, e, rollback, plan, files);
           return afterChangedAgain(step.path, e, lastTry, changed);
         }
-        throw hostFailure(step, e, out, done, await rollbackAsync(host, done, files), plan, files);
+        throw hostFailure(step, e, await rollbackAsync(host, done, files), plan, files);
       }
       done.push(step.path);
     }

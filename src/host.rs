@@ -102,6 +102,8 @@ pub struct MemoryHost {
     /// Writes and deletes that fail ([`MemoryHost::fail_call`]): per path,
     /// how many of its calls succeed first, and the message of the failure.
     failing: BTreeMap<String, (u32, String)>,
+    /// Staging fails with this message ([`MemoryHost::fail_stage`]).
+    failing_stage: Option<String>,
 }
 
 /// One path of a snapshot host: where it holds the file's bytes, and the
@@ -210,6 +212,12 @@ impl MemoryHost {
     pub fn fail_call(&mut self, path: &str, succeeding: u32, message: impl Into<String>) {
         self.failing
             .insert(path.to_string(), (succeeding, message.into()));
+    }
+
+    /// Makes staging fail with `message` (a staging that failed on a real
+    /// host, replayed so that the result says what it left to stage).
+    pub fn fail_stage(&mut self, message: impl Into<String>) {
+        self.failing_stage = Some(message.into());
     }
 
     /// The failure [`MemoryHost::fail_call`] set for this call to `path`, if any.
@@ -360,6 +368,9 @@ impl FileHost for MemoryHost {
     }
 
     fn stage(&mut self, paths: &[String]) -> Result<(), HostError> {
+        if let Some(message) = &self.failing_stage {
+            return Err(HostError(message.clone()));
+        }
         self.ops.push(HostOp::Stage {
             paths: paths.to_vec(),
         });

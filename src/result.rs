@@ -243,6 +243,14 @@ pub struct ApplyResult {
     /// nothing of them was applied, and each says why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub discarded: Vec<DiscardedBlock>,
+    /// Set when every change was written but the host could not stage
+    /// them: what failed, and which paths are left to stage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage_error: Option<String>,
+    /// The host call that failed while the changes were written, and what
+    /// it left on disk (the results already say which edits that undid).
+    #[serde(skip)]
+    pub host_failure: Option<crate::apply::HostFailure>,
 }
 
 /// A block of a reply dropped while the reply was read.

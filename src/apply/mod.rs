@@ -189,6 +189,9 @@ pub struct HostFailure {
     pub restored: Vec<String>,
     /// Paths changed before the failure that could not be put back.
     pub not_restored: Vec<(String, HostError)>,
+    /// The paths of the failed call and of every call after it, in order:
+    /// never changed.
+    pub not_attempted: Vec<String>,
 }
 
 impl HostFailure {
@@ -228,6 +231,22 @@ pub struct Committed {
     pub stage_error: Option<HostError>,
     /// The paths written or deleted (and staged when asked), in order.
     pub touched: Vec<String>,
+}
+
+impl Committed {
+    /// The sentence for a staging that failed after every change was
+    /// written (`None` when staging did not fail): the files are as the
+    /// result says, only not staged.
+    pub fn stage_failure(&self) -> Option<String> {
+        let error = self.stage_error.as_ref()?;
+        let written = match self.touched.is_empty() {
+            true => "nothing".to_string(),
+            false => self.touched.join(", "),
+        };
+        Some(format!(
+            "host.stage failed: {error}. Every change was written ({written}); nothing was staged. Stage those paths yourself."
+        ))
+    }
 }
 
 /// The files of one call: read once, changed in memory, written once.
@@ -458,7 +477,7 @@ impl Transaction {
         steps.append(&mut deletes);
         let mut done: Vec<&str> = Vec::new();
         let mut failed = None;
-        for (path, plan) in steps {
+        for (at, &(path, plan)) in steps.iter().enumerate() {
             let outcome = match plan {
                 Plan::Write(content) => host.write_file(path, content.as_bytes()),
                 Plan::Delete => host.delete_file(path),
@@ -470,6 +489,7 @@ impl Transaction {
                     error,
                     restored: Vec::new(),
                     not_restored: Vec::new(),
+                    not_attempted: steps[at..].iter().map(|(p, _)| p.to_string()).collect(),
                 };
                 for path in done.drain(..).rev() {
                     let original = self.entries.get(path).and_then(Entry::original);
@@ -770,6 +790,7 @@ mod tests {
         let failure = done.failure.expect("the write of c.txt fails");
         assert_eq!(failure.path, "c.txt");
         assert_eq!(failure.restored, ["b.txt", "a.txt"]);
+        assert_eq!(failure.not_attempted, ["c.txt"]);
         assert!(done.file_changes.is_empty());
         assert_eq!(host.inner.text("a.txt").as_deref(), Some("a\n"));
         assert!(host.inner.text("b.txt").is_none());

@@ -792,8 +792,9 @@ pub(crate) fn apply_text_edits(
         );
         out.files_modified = finished.modified;
         out.files_created = finished.created;
-        let committed = finished.committed;
-        if let Some(failure) = &committed.failure {
+        let mut committed = finished.committed;
+        out.stage_error = committed.stage_failure();
+        if let Some(failure) = committed.failure.take() {
             host_failed(&mut out, failure);
         }
         out.file_changes = committed.file_changes;
@@ -811,7 +812,7 @@ pub(crate) fn file_not_found(path: &str) -> String {
 
 /// After a host failure the transaction put back what it had written: the
 /// edits that were to be written fail with `host-error`, saying why.
-pub(crate) fn host_failed(out: &mut ApplyResult, failure: &HostFailure) {
+pub(crate) fn host_failed(out: &mut ApplyResult, failure: HostFailure) {
     let left: Vec<&str> = failure
         .not_restored
         .iter()
@@ -834,6 +835,7 @@ pub(crate) fn host_failed(out: &mut ApplyResult, failure: &HostFailure) {
     out.files_modified.retain(|p| left.contains(&p.as_str()));
     out.files_created.retain(|p| left.contains(&p.as_str()));
     out.files_deleted.retain(|p| left.contains(&p.as_str()));
+    out.host_failure = Some(failure);
 }
 
 /// The prompt a user may send to ask the model to redo ambiguous edits

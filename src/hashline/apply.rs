@@ -91,6 +91,14 @@ pub struct HashlineResult {
     /// dry run as in a real one; empty when the call was refused.
     #[serde(default)]
     pub file_changes: Vec<FileChange>,
+    /// Set when the change was written but the host could not stage it:
+    /// what failed, and which paths are left to stage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage_error: Option<String>,
+    /// The host call that failed while the change was written, and what it
+    /// left on disk (the result already says what that undid).
+    #[serde(skip)]
+    pub host_failure: Option<crate::apply::HostFailure>,
 }
 
 impl HashlineResult {
@@ -108,6 +116,8 @@ impl HashlineResult {
             files_deleted: Vec::new(),
             message: String::new(),
             file_changes: Vec::new(),
+            stage_error: None,
+            host_failure: None,
         }
     }
 
@@ -292,12 +302,15 @@ pub fn apply_call(
         txn.delete(&path);
         let committed = txn.commit(host, commit);
         if let Some(f) = committed.failure {
-            return failed(
+            let mut r = failed(
                 ErrorKind::HostError,
                 format!("{path} could not be deleted: {}.", f.error),
             );
+            r.host_failure = Some(f);
+            return r;
         }
         let mut result = HashlineResult::new(&path);
+        result.stage_error = committed.stage_failure();
         result.files_deleted.push(path.clone());
         result.file_changes = committed.file_changes;
         if options.dry_run {
@@ -414,8 +427,10 @@ pub fn apply_call(
         };
         let mut r = failed(ErrorKind::HostError, reason);
         r.file_changes = committed.file_changes;
+        r.host_failure = Some(f);
         return r;
     }
+    result.stage_error = committed.stage_failure();
     result.file_changes = committed.file_changes;
     if options.dry_run {
         result.status = Status::Validated;

@@ -285,8 +285,9 @@ pub(crate) fn apply_patch_edits_with(
     out.files_modified = finished.modified;
     out.files_created = finished.created;
     out.files_deleted = finished.deleted;
-    let committed = finished.committed;
-    if let Some(failure) = &committed.failure {
+    let mut committed = finished.committed;
+    out.stage_error = committed.stage_failure();
+    if let Some(failure) = committed.failure.take() {
         crate::engine::host_failed(&mut out, failure);
     }
     out.file_changes = committed.file_changes;

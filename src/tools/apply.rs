@@ -124,6 +124,14 @@ pub struct ToolApplyResult {
     /// content before and after, in first-changed order.
     #[serde(default)]
     pub file_changes: Vec<FileChange>,
+    /// Set when every change was written but the host could not stage
+    /// them: what failed, and which paths are left to stage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage_error: Option<String>,
+    /// The host call that failed while the changes were written, and what
+    /// it left on disk (the results already say which changes that undid).
+    #[serde(skip)]
+    pub host_failure: Option<crate::apply::HostFailure>,
 }
 
 /// The normalised paths the calls will read, in first-use order; refused
@@ -530,8 +538,9 @@ impl CallRun<'_> {
         out.files_modified = finished.modified;
         out.files_created = finished.created;
         out.files_deleted = finished.deleted;
-        let committed = finished.committed;
-        if let Some(failure) = &committed.failure {
+        let mut committed = finished.committed;
+        out.stage_error = committed.stage_failure();
+        if let Some(failure) = committed.failure.take() {
             let left: Vec<&str> = failure
                 .not_restored
                 .iter()
@@ -555,11 +564,7 @@ impl CallRun<'_> {
                 r.output = Some(crate::apply::host_undone(&failure.describe()));
             }
             out.history.clear();
-        }
-        if let Some(e) = &committed.stage_error {
-            out.errors.push(format!(
-                "the files were written but could not be staged ({e})."
-            ));
+            out.host_failure = Some(failure);
         }
         for change in &committed.file_changes {
             if let Some(update) = out.history.get_mut(&change.path) {

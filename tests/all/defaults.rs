@@ -109,6 +109,58 @@ fn every_style_stages_by_default_and_not_when_asked() {
     assert_eq!(staged(&host), ["a.txt"]);
 }
 
+#[test]
+fn every_style_says_the_same_of_a_staging_that_failed_and_keeps_what_it_wrote() {
+    let said = "host.stage failed: git is not installed. Every change was written (a.txt); nothing was staged. Stage those paths yourself.";
+    let failing_stage = || {
+        let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+        host.fail_stage("git is not installed");
+        host
+    };
+
+    let mut host = failing_stage();
+    let r = apply_edits(&[block("one", "1")], &mut host, &ApplyOptions::default());
+    assert_eq!(r.stage_error.as_deref(), Some(said));
+    assert_eq!(r.results[0].status, Status::Applied);
+    assert_eq!(host.text("a.txt").as_deref(), Some("1\n"));
+
+    let mut host = failing_stage();
+    let reply = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+1\n*** End Patch\n";
+    let r = editblocks::apply_reply(reply, &mut host, &ApplyOptions::default());
+    assert_eq!(r.stage_error.as_deref(), Some(said));
+    assert_eq!(host.text("a.txt").as_deref(), Some("1\n"));
+
+    let mut host = failing_stage();
+    let r = apply_tool_calls(
+        &[edit_call("a.txt", "one", "1")],
+        &mut host,
+        &ToolOptions::default(),
+    );
+    assert_eq!(r.stage_error.as_deref(), Some(said));
+    assert!(r.ok && r.errors.is_empty(), "{:?}", r.errors);
+    assert_eq!(host.text("a.txt").as_deref(), Some("1\n"));
+
+    let mut host = failing_stage();
+    let call = json!({ "path": "a.txt", "edits": [
+        { "target": format!("1#{}", line_id("one", DEFAULT_WIDTH)), "new_content": ["1"] }
+    ] });
+    let r = apply_hashline_edit(&call, &mut host, &HashlineOptions::default());
+    assert_eq!(r.stage_error.as_deref(), Some(said));
+    assert_eq!(host.text("a.txt").as_deref(), Some("1\n"));
+
+    // Staging that works, or was not asked for, says nothing.
+    let mut host = MemoryHost::with_files([("a.txt", "one\n")]);
+    let r = apply_edits(&[block("one", "1")], &mut host, &ApplyOptions::default());
+    assert_eq!(r.stage_error, None);
+    let mut host = failing_stage();
+    let no = ApplyOptions {
+        stage: false,
+        ..ApplyOptions::default()
+    };
+    let r = apply_edits(&[block("one", "1")], &mut host, &no);
+    assert_eq!(r.stage_error, None);
+}
+
 fn block_in(path: &str, old: &str, new: &str) -> EditBlock {
     EditBlock {
         file_path: path.into(),

@@ -89,7 +89,11 @@ test('a restore that fails too is named, and those files are reported as still c
   assert.throws(
     () => applyEditsSync(reply, host),
     (e) => {
-      assert.match(e.message, /could not restore: a\.txt \(disk full\)/);
+      assert.equal(
+        e.message,
+        'editblocks: host.writeFile("b.txt") failed: disk full. Rolled back: nothing; could not restore: a.txt (disk full) — those files still hold the new content. ' +
+          'Not changed: b.txt. Fix the host problem, then restore or re-apply by hand. What is on disk is in error.result.',
+      );
       assert.deepEqual(e.changed, ['a.txt']);
       assert.deepEqual(e.rolledBack, []);
       assert.deepEqual(e.notChanged, ['b.txt']);
@@ -204,6 +208,26 @@ test('a failed stage rolls nothing back and does not throw: the result says stag
     assert.match(result.stageError, /host\.stage failed: git is not installed\. Every change was written \(a\.txt, b\.txt\); nothing was staged/);
     assert.deepEqual(result.results.map((r) => r.status), ['applied', 'applied']);
     assert.equal(host.files.get('a.txt'), 'ONE\n');
+  }
+});
+
+test('tool calls and hashline edits say a failed stage in the same words, their changes written', async () => {
+  const said = 'host.stage failed: git is not installed. Every change was written (a.txt); nothing was staged. Stage those paths yourself.';
+  for (const async of [false, true]) {
+    const host = failingHost('none', { async });
+    host.stage = () => {
+      throw new Error('git is not installed');
+    };
+    const tools = await applyToolCalls([{ name: 'edit_file', arguments: { path: 'a.txt', old_string: 'one', new_string: 'ONE' } }], host);
+    assert.equal(tools.stageError, said);
+    assert.deepEqual([tools.ok, tools.errors], [true, []], 'a staging failure is no failed change');
+    assert.equal(host.files.get('a.txt'), 'ONE\n');
+    const anchor = formatHashlines('two\n').split('\n')[0].split('|')[0];
+    const call = { path: 'b.txt', edits: [{ target: anchor, new_content: 'TWO' }] };
+    const hashline = async ? await applyHashlineEdit(call, host) : applyHashlineEditSync(call, host);
+    assert.equal(hashline.stageError, said.replace('(a.txt)', '(b.txt)'));
+    assert.equal(hashline.status, 'applied');
+    assert.equal(host.files.get('b.txt'), 'TWO\n');
   }
 });
 

@@ -140,8 +140,8 @@ fn read_failed(host: &mut editblocks::MemoryHost, path: String, value: &JsValue)
 /// with no bytes (`null`: no such file; `{ error, kind? }`: the read
 /// failed). `failing`, after a host call failed while the changes were
 /// written, names the calls that failed (that write, and each file that
-/// could not be put back) so that the run decides what the failure leaves
-/// on disk. The bytes are the room [`snapshot_room`] made (the driver
+/// could not be put back; or the staging) so that the run decides what the
+/// failure leaves on disk and says it. The bytes are the room [`snapshot_room`] made (the driver
 /// encoded the texts and paths straight into the module's memory). The host
 /// lends each file from that one buffer: a file is copied once, when read.
 #[cfg(feature = "full")]
@@ -206,12 +206,18 @@ fn packed_snapshot(
     host.lend_snapshot(bytes, lent).map_err(|_| bad())?;
     if packed.length() == 5 {
         // The host calls that failed on the real host, replayed: `[path,
-        // succeeding, message, ...]` (see `MemoryHost::fail_call`).
+        // succeeding, message, ...]` (see `MemoryHost::fail_call`; a `null`
+        // path: `MemoryHost::fail_stage`).
         let failing: js_sys::Array = packed.get(4).dyn_into().map_err(|_| bad())?;
         for at in (0..failing.length()).step_by(3) {
+            let message = failing.get(at + 2).as_string().unwrap_or_default();
+            // `null` for the path: the staging failed.
+            if failing.get(at).is_null() {
+                host.fail_stage(message);
+                continue;
+            }
             let path = failing.get(at).as_string().ok_or_else(bad)?;
             let succeeding = failing.get(at + 1).as_f64().ok_or_else(bad)?;
-            let message = failing.get(at + 2).as_string().unwrap_or_default();
             host.fail_call(
                 &path,
                 succeeding.clamp(0.0, u32::MAX as f64) as u32,
@@ -260,12 +266,19 @@ pub(crate) trait WithFileChanges: Serialize {
     fn take_rows(&mut self) -> Option<(Vec<editblocks::EditResult>, Vec<String>)> {
         None
     }
+
+    /// The host call that failed while the changes were written.
+    fn host_failure(&self) -> Option<&editblocks::apply::HostFailure>;
 }
 
 #[cfg(feature = "full")]
 impl WithFileChanges for editblocks::ApplyResult {
     fn file_changes_mut(&mut self) -> &mut Vec<editblocks::apply::FileChange> {
         &mut self.file_changes
+    }
+
+    fn host_failure(&self) -> Option<&editblocks::apply::HostFailure> {
+        self.host_failure.as_ref()
     }
 
     fn take_rows(&mut self) -> Option<(Vec<editblocks::EditResult>, Vec<String>)> {
@@ -281,12 +294,20 @@ impl WithFileChanges for editblocks::tools::ToolApplyResult {
     fn file_changes_mut(&mut self) -> &mut Vec<editblocks::apply::FileChange> {
         &mut self.file_changes
     }
+
+    fn host_failure(&self) -> Option<&editblocks::apply::HostFailure> {
+        self.host_failure.as_ref()
+    }
 }
 
 #[cfg(feature = "full")]
 impl WithFileChanges for editblocks::hashline::HashlineResult {
     fn file_changes_mut(&mut self) -> &mut Vec<editblocks::apply::FileChange> {
         &mut self.file_changes
+    }
+
+    fn host_failure(&self) -> Option<&editblocks::apply::HostFailure> {
+        self.host_failure.as_ref()
     }
 }
 
@@ -366,6 +387,65 @@ struct HostChanges<'a, R> {
     /// ([`crate::results::ResultWords`]).
     #[serde(rename = "resultDiagnostics", skip_serializing_if = "Vec::is_empty")]
     result_diagnostics: Vec<&'a editblocks::Diagnostics>,
+    /// The host call that failed while the changes were written, as the
+    /// driver throws it (`HostFailureError`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failure: Option<ThrownFailure>,
+}
+
+/// A host call that failed while checked changes were written, as the
+/// driver's `HostFailureError` says it: the call, its error, and which
+/// files were put back, which still hold the new content, and which were
+/// never touched.
+#[cfg(feature = "full")]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ThrownFailure {
+    message: String,
+    /// The paths that still hold new content (putting them back failed too).
+    changed: Vec<String>,
+    /// The paths written and then put back.
+    rolled_back: Vec<String>,
+    /// The paths as they were before the call: put back, or never written.
+    not_changed: Vec<String>,
+}
+
+#[cfg(feature = "full")]
+impl ThrownFailure {
+    fn of(failure: &editblocks::apply::HostFailure) -> ThrownFailure {
+        let list = |paths: &[String]| match paths.is_empty() {
+            true => "nothing".to_string(),
+            false => paths.join(", "),
+        };
+        let restored = list(&failure.restored);
+        let state = match failure.not_restored.is_empty() {
+            true => format!("Rolled back: {restored}; every file is as it was before. Fix the host problem, then apply the reply again."),
+            false => {
+                let why: Vec<String> =
+                    failure.not_restored.iter().map(|(path, e)| format!("{path} ({e})")).collect();
+                format!(
+                    "Rolled back: {restored}; could not restore: {} — those files still hold the new content. Not changed: {}. Fix the host problem, then restore or re-apply by hand.",
+                    why.join(", "),
+                    list(&failure.not_attempted)
+                )
+            }
+        };
+        let method = if failure.deleting {
+            "deleteFile"
+        } else {
+            "writeFile"
+        };
+        let path = serde_json::to_string(&failure.path).unwrap_or_default();
+        ThrownFailure {
+            message: format!(
+                "editblocks: host.{method}({path}) failed: {}. {state} What is on disk is in error.result.",
+                failure.error
+            ),
+            changed: failure.not_restored.iter().map(|(path, _)| path.clone()).collect(),
+            rolled_back: failure.restored.clone(),
+            not_changed: failure.restored.iter().chain(&failure.not_attempted).cloned().collect(),
+        }
+    }
 }
 
 /// The lists of [`HostChanges`] that grow with the files, as one array of
@@ -664,6 +744,7 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
         ],
         names,
         result_diagnostics,
+        failure: result.host_failure().map(ThrownFailure::of),
     })
     .map_err(|e| {
         JsError::new(&format!(
