@@ -9,6 +9,7 @@ import { driveAsync, driveSync } from './host-driver.js';
 import { checkOptions } from './options.js';
 import { describeType, plainCopy, requireString } from './boundary.js';
 import { blockNames } from './parser.js';
+import { optionSchema } from './layout.js';
 
 const utf8 = new TextEncoder();
 
@@ -23,19 +24,6 @@ function writeReply(reply) {
   const at = parserInput(capacity);
   return utf8.encodeInto(reply, new Uint8Array(parserMemory().buffer, at, capacity)).written;
 }
-
-const APPLY_OPTIONS = {
-  dryRun: 'boolean',
-  stage: 'boolean',
-  mode: 'enum:mode',
-  matching: 'enum:matching',
-  inContext: 'string[]',
-  trailingNewline: 'enum:trailingNewline',
-  overwrite: 'boolean',
-  formats: 'string[]',
-  knownFiles: 'string[]',
-  allowFolders: 'folder[]',
-};
 
 // One EditBlock object, copied within the boundary's limits.
 function blockArg(block, fn) {
@@ -80,19 +68,19 @@ const wantsList = (host, options) => typeof host?.listFiles === 'function' && op
 
 /** Checks one block against a file's content: { ok, errorKind?, reason?, estimatedLine?, diagnostics? }. */
 export function validateEdit(block, content, options) {
-  return rawValidateEdit(blockArg(block, 'validateEdit'), requireString(content, 'validateEdit', 'content'), checkOptions(options, 'validateEdit', APPLY_OPTIONS));
+  return rawValidateEdit(blockArg(block, 'validateEdit'), requireString(content, 'validateEdit', 'content'), checkOptions(options, 'validateEdit', optionSchema('applyEdits')));
 }
 
 /** Applies one block to a file's content: { content, result }; on failure the content is unchanged. */
 export function applyToContent(block, content, options) {
-  return rawApplyToContent(blockArg(block, 'applyToContent'), requireString(content, 'applyToContent', 'content'), checkOptions(options, 'applyToContent', APPLY_OPTIONS));
+  return rawApplyToContent(blockArg(block, 'applyToContent'), requireString(content, 'applyToContent', 'content'), checkOptions(options, 'applyToContent', optionSchema('applyEdits')));
 }
 
 function plan(input, options, fn) {
   if (typeof input !== 'string' && !Array.isArray(input)) {
     throw new TypeError(`editblocks: ${fn} needs a reply (string) or an array of EditBlock objects`);
   }
-  const checked = checkOptions(options, 'applyEdits', APPLY_OPTIONS);
+  const checked = checkOptions(options, 'applyEdits', optionSchema('applyEdits'));
   // A reply crosses as UTF-8 written into wasm memory, and its byte length
   // (see read_input in bindings/wasm/src/wasm/engine.rs).
   if (typeof input === 'string') return new EngineApplyPlan(writeReply(input), checked);

@@ -9,18 +9,10 @@ import {
 } from 'editblocks-raw';
 import { driveSync, driveAsync } from './host-driver.js';
 import { checkOptions } from './options.js';
+import { optionSchema } from './layout.js';
 import { plainCopy } from './boundary.js';
 
 const WIDTH = { width: 'integer' };
-const APPLY_OPTIONS = {
-  ...WIDTH,
-  allowReplaceText: 'boolean',
-  dryRun: 'boolean',
-  overwrite: 'boolean',
-  stage: 'boolean',
-  allowFolders: 'folder[]',
-};
-
 // Every option object that takes a width checks its range here, naming the call.
 function withWidth(checked, fn) {
   const width = checked?.width;
@@ -66,7 +58,7 @@ function plan(given, options, fn) {
   if (given === null || (typeof given !== 'object' && typeof given !== 'string')) {
     throw new TypeError(`editblocks: ${fn}: the hashline edit call must be an object { path, edits, delete?, rename? } or its JSON text`);
   }
-  const opts = withWidth(checkOptions(options, 'applyHashlineEdit', APPLY_OPTIONS), fn) ?? {};
+  const opts = withWidth(checkOptions(options, 'applyHashlineEdit', optionSchema('applyHashlineEdit')), fn) ?? {};
   const call = typeof given === 'string' ? given : plainCopy(given, fn, 'call');
   return {
     paths: hashlinePaths(call, opts),

@@ -354,6 +354,8 @@ function hostFailure(step, cause, rollback, plan, files) {
   const failing = [step.path, 0, messageOf(cause)];
   for (const f of rollback.failed) failing.push(f.path, 1, f.reason);
   const out = fromCore(plan.run(forCore(files, failing)), files);
+  // The replayed run sees the call fail (it runs over the same snapshot);
+  // should it not, the error still keeps the result and the host's words.
   const f = out.failure ?? { message: `editblocks: host.${step.method} failed: ${messageOf(cause)}. What is on disk is in error.result.`, changed: rollback.failed.map((x) => x.path), rolledBack: rollback.restored, notChanged: rollback.restored };
   return new HostFailureError(f.message, { cause, result: withPathAlias(out.result), changed: f.changed, rolledBack: f.rolledBack, notChanged: f.notChanged });
 }

@@ -1,18 +1,23 @@
 // The core's tables, read from the module once: the layout of the parser's
 // records (positions of each field, record kinds, format, section and
 // operation names, the line-end rule), defined in bindings/wasm/src/records.rs,
-// the result tables and the option names (bindings/wasm/src/results.rs).
+// the result tables, the option names and each function's options
+// (bindings/wasm/src/results.rs).
 import * as raw from 'editblocks-raw';
 
 let layout = null;
 let results = null;
 let options = null;
+let schemas = null;
 
 /**
  * The core's result tables: { statuses, errorKinds, has: { reason, … } }
  * (not in editblocks/lite, whose module binds no applier).
  */
 export const resultLayout = () => (results ??= JSON.parse(raw.resultLayout()));
+
+/** What each applying function's options take: optionSchema('applyEdits') → { dryRun: 'boolean', … } (bindings/wasm/src/results.rs OPTION_SCHEMAS). */
+export const optionSchema = (fn) => (schemas ??= JSON.parse(raw.optionSchemas()))[fn];
 
 /** The names each enumerated option takes: { mode, matching, trailingNewline, theme, layout, api }. */
 export const optionNames = () => (options ??= JSON.parse(raw.optionNames()));

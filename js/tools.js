@@ -10,19 +10,8 @@ import {
 } from 'editblocks-raw';
 import { driveSync, driveAsync } from './host-driver.js';
 import { checkOptions } from './options.js';
+import { optionSchema } from './layout.js';
 import { LIMITS, describeType, optionalString, plainCopy, requireString } from './boundary.js';
-
-const APPLY_OPTIONS = {
-  dryRun: 'boolean',
-  stage: 'boolean',
-  matching: 'enum:matching',
-  trailingNewline: 'enum:trailingNewline',
-  allowFolders: 'folder[]',
-  overwrite: 'boolean',
-  maxCharacters: 'count',
-  projectDir: 'string',
-  session: 'session',
-};
 
 /** The diff modes, default first, then the providers' own tools. */
 export const DIFF_MODES = Object.freeze(['search_replace_multi', 'search_replace', 'anchored', 'off']);
@@ -114,13 +103,13 @@ export class EditSession {
 
 function splitOptions(rawOptions) {
   if (rawOptions === null || rawOptions === undefined || typeof rawOptions !== 'object' || Array.isArray(rawOptions)) {
-    return { options: checkOptions(rawOptions, 'applyToolCalls', APPLY_OPTIONS), session: undefined };
+    return { options: checkOptions(rawOptions, 'applyToolCalls', optionSchema('applyToolCalls')), session: undefined };
   }
   const { session, ...rest } = rawOptions;
   if (session !== undefined && !(session instanceof EditSession)) {
     throw new TypeError('editblocks: applyToolCalls option session must be an EditSession (new EditSession())');
   }
-  return { options: checkOptions(rest, 'applyToolCalls', APPLY_OPTIONS) || {}, session };
+  return { options: checkOptions(rest, 'applyToolCalls', optionSchema('applyToolCalls')) || {}, session };
 }
 
 function plan(given, rawOptions, fn, host) {

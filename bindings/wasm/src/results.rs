@@ -95,6 +95,76 @@ pub fn result_layout_json() -> String {
     .to_string()
 }
 
+/// The options each applying function takes, and what each takes, as
+/// `js/options.js` checks them (`'boolean'`, `'string'`, `'count'`: a whole
+/// number from 0, `'integer'`, `'string[]'`, `'folder[]'`: folders named
+/// exactly, `'enum:NAME'`: one of [`option_names_json`]'s `NAME`, and
+/// `'session'`: an `EditSession`, which the JavaScript layer turns into the
+/// history and listings of [`editblocks::tools::ToolOptions`]). Each list is
+/// the fields of the Rust options type the binding reads (a test holds them
+/// equal), so a misspelt option is refused by name in JavaScript instead of
+/// being read as absent.
+pub const OPTION_SCHEMAS: [(&str, &[(&str, &str)]); 3] = [
+    (
+        "applyEdits",
+        &[
+            ("dryRun", "boolean"),
+            ("stage", "boolean"),
+            ("mode", "enum:mode"),
+            ("matching", "enum:matching"),
+            ("inContext", "string[]"),
+            ("trailingNewline", "enum:trailingNewline"),
+            ("overwrite", "boolean"),
+            ("formats", "string[]"),
+            ("knownFiles", "string[]"),
+            ("allowFolders", "folder[]"),
+        ],
+    ),
+    (
+        "applyToolCalls",
+        &[
+            ("dryRun", "boolean"),
+            ("stage", "boolean"),
+            ("matching", "enum:matching"),
+            ("trailingNewline", "enum:trailingNewline"),
+            ("allowFolders", "folder[]"),
+            ("overwrite", "boolean"),
+            ("maxCharacters", "count"),
+            ("projectDir", "string"),
+            ("session", "session"),
+        ],
+    ),
+    (
+        "applyHashlineEdit",
+        &[
+            ("width", "integer"),
+            ("allowReplaceText", "boolean"),
+            ("dryRun", "boolean"),
+            ("overwrite", "boolean"),
+            ("stage", "boolean"),
+            ("allowFolders", "folder[]"),
+        ],
+    ),
+];
+
+/// [`OPTION_SCHEMAS`] as JSON: `{ "applyEdits": { "dryRun": "boolean", … }, … }`,
+/// each function's options in their order.
+pub fn option_schemas_json() -> String {
+    /// Pairs written as a JSON object in their order (a refusal lists the
+    /// known options in it).
+    struct InOrder<'a, V>(&'a [(&'a str, V)]);
+    impl<V: serde::Serialize> serde::Serialize for InOrder<'_, V> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+        }
+    }
+    let schemas: Vec<(&str, InOrder<&str>)> = OPTION_SCHEMAS
+        .iter()
+        .map(|&(function, options)| (function, InOrder(options)))
+        .collect();
+    serde_json::to_string(&InOrder(&schemas)).unwrap_or_default()
+}
+
 /// The names each enumerated option takes, as JSON (`{ "mode": ["sequential",
 /// "atomic"], … }`): the core's lists, in the order refusals list them.
 /// `js/options.js` checks options against them (`'enum:mode'` in a spec),

@@ -30,6 +30,15 @@ pub fn option_names() -> String {
     crate::results::option_names_json()
 }
 
+/// The options each applying function takes (JSON), read once by
+/// `js/layout.js`; see [`crate::results::option_schemas_json`]. (Not in
+/// `editblocks/lite`, which applies nothing.)
+#[cfg(feature = "full")]
+#[wasm_bindgen(js_name = optionSchemas)]
+pub fn option_schemas() -> String {
+    crate::results::option_schemas_json()
+}
+
 /// `formats` as a bit mask: 1 edit-repl, 2 anchored, 4 search-replace; 0 all.
 /// `known`: the caller's known files, one per line.
 fn options(mask: u32, known: &str) -> ParseOptions {
