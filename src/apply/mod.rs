@@ -239,13 +239,18 @@ impl Committed {
     /// result says, only not staged.
     pub fn stage_failure(&self) -> Option<String> {
         let error = self.stage_error.as_ref()?;
-        let written = match self.touched.is_empty() {
-            true => "nothing".to_string(),
-            false => self.touched.join(", "),
-        };
+        let written = listed(&self.touched);
         Some(format!(
             "host.stage failed: {error}. Every change was written ({written}); nothing was staged. Stage those paths yourself."
         ))
+    }
+}
+
+/// Paths as a sentence lists them: `a.txt, b.txt`, or `nothing`.
+pub fn listed(paths: &[String]) -> String {
+    match paths.is_empty() {
+        true => "nothing".to_string(),
+        false => paths.join(", "),
     }
 }
 

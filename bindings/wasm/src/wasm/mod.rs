@@ -413,11 +413,8 @@ struct ThrownFailure {
 #[cfg(feature = "full")]
 impl ThrownFailure {
     fn of(failure: &editblocks::apply::HostFailure) -> ThrownFailure {
-        let list = |paths: &[String]| match paths.is_empty() {
-            true => "nothing".to_string(),
-            false => paths.join(", "),
-        };
-        let restored = list(&failure.restored);
+        use editblocks::apply::listed;
+        let restored = listed(&failure.restored);
         let state = match failure.not_restored.is_empty() {
             true => format!("Rolled back: {restored}; every file is as it was before. Fix the host problem, then apply the reply again."),
             false => {
@@ -426,7 +423,7 @@ impl ThrownFailure {
                 format!(
                     "Rolled back: {restored}; could not restore: {} — those files still hold the new content. Not changed: {}. Fix the host problem, then restore or re-apply by hand.",
                     why.join(", "),
-                    list(&failure.not_attempted)
+                    listed(&failure.not_attempted)
                 )
             }
         };
