@@ -201,8 +201,9 @@ function resultsOf(numbers, at, count, strings, diagnostics, pathOf) {
 
 /**
  * What the core returned (bindings/wasm/src/wasm/mod.rs `host_changes`) as the driver
- * uses it: `{ result, writes: [{ path, content }], deletes, stage, failure? }`
- * (`failure`: a host call failed in a run told so, as `hostFailure` throws it).
+ * uses it: `{ result, writes: [{ path, content, undo }], deletes: [[path, undo]], stage, failure? }`
+ * (`undo`: how the core says the change is undone, see `undoCall`;
+ * `failure`: a host call failed in a run told so, as `hostFailure` throws it).
  * `raw` is `[bytes, jsonLength, numbers]`, views of the module's memory:
  * `bytes` the JSON and then every file text; `numbers` (a Uint32Array,
  * bindings/wasm/src/wasm/mod.rs `Numbers`) where each text ends in the bytes after the
@@ -241,7 +242,7 @@ function fromCore(raw, snapshot) {
   };
   let at = textCount;
   const writes = [];
-  for (let end = at + 2 * writeCount; at < end; at += 2) writes.push({ path: pathOf(numbers[at]), content: text(numbers[at + 1]) });
+  for (let end = at + 3 * writeCount; at < end; at += 3) writes.push({ path: pathOf(numbers[at]), content: text(numbers[at + 1]), undo: numbers[at + 2] });
   const changesAt = at;
   at += 5 * changeCount;
   if (resultCount !== null) {
@@ -277,48 +278,37 @@ const isFileChanged = (e) => !!e && e.code === 'EDITBLOCKS_FILE_CHANGED';
 /**
  * The host calls that carry out what the core decided, in order: writes
  * before deletes (a rename never loses the file if a call fails midway), then
- * staging.
+ * staging. Each change keeps the undo the core chose for it.
  */
 function replaySteps(out) {
   const steps = [];
-  for (const { path, content } of out.writes || []) steps.push({ method: 'writeFile', path, call: (h) => h.writeFile(path, content) });
-  for (const path of out.deletes || []) steps.push({ method: 'deleteFile', path, call: (h) => h.deleteFile(path) });
+  for (const { path, content, undo } of out.writes) steps.push({ method: 'writeFile', path, undo, call: (h) => h.writeFile(path, content) });
+  for (const [path, undo] of out.deletes) steps.push({ method: 'deleteFile', path, undo, call: (h) => h.deleteFile(path) });
   if (out.stage && out.stage.length) {
     steps.push({ method: 'stage', call: (h) => (typeof h.stage === 'function' ? h.stage(out.stage) : undefined) });
   }
   return steps;
 }
 
-/**
- * The host calls that undo the changes in `done` (newest first): a file that
- * existed is written back with the text it was read with, a file that was
- * created is deleted. Every changed file was read into `files` before any
- * change was made, so what is written back is what the host gave.
- */
-function restoreSteps(done, snapshot) {
-  return [...done].reverse().map((path) => {
-    const original = snapshot.get(path);
-    if (original === null || original === undefined) {
-      return {
-        path,
-        call: (h) => {
-          if (typeof h.deleteFile !== 'function') throw new Error('the host has no deleteFile to remove the file it created');
-          return h.deleteFile(path);
-        },
-      };
-    }
-    return { path, call: (h) => h.writeFile(path, originalContent(original)) };
-  });
-}
+// A change's undo as the core decided it (bindings/wasm/src/wasm/mod.rs `undo_code`).
+const UNDO_DELETE = 0;
+const UNDO_WRITE_TEXT = 1;
 
-/** What readFile gave, as the text writeFile takes; bytes that are not UTF-8 (a deleted binary file) go back as bytes. */
-function originalContent(original) {
-  if (typeof original === 'string') return original;
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(original);
-  } catch {
-    return original;
+/**
+ * The host call that undoes a change, as the core said: delete a file the
+ * run created, or write back what the host gave for it, as text when the
+ * core read it as UTF-8 and as the bytes when not (a deleted binary file).
+ */
+function undoCall({ path, undo }, snapshot) {
+  if (undo === UNDO_DELETE) {
+    return (h) => {
+      if (typeof h.deleteFile !== 'function') throw new Error('the host has no deleteFile to remove the file it created');
+      return h.deleteFile(path);
+    };
   }
+  const original = snapshot.get(path);
+  const content = undo === UNDO_WRITE_TEXT && original instanceof Uint8Array ? lossyUtf8.decode(original) : original;
+  return (h) => h.writeFile(path, content);
 }
 
 /**
@@ -370,31 +360,24 @@ function stageFailed(cause, plan, files) {
   return fromCore(plan.run(forCore(files, [null, 0, messageOf(cause)])), files).result;
 }
 
-function rollbackSync(host, done, snapshot) {
-  const rollback = { restored: [], failed: [] };
-  for (const step of restoreSteps(done, snapshot)) {
+/**
+ * Undoes the changes in `done` (newest first) and says which were put back.
+ * Every changed file was read into the snapshot before any change was
+ * made, so what is written back is what the host gave.
+ */
+function* rollback(host, done, snapshot, sync) {
+  const rolledBack = { restored: [], failed: [] };
+  for (let i = done.length - 1; i >= 0; i--) {
+    const step = done[i];
     try {
-      const r = step.call(host);
-      if (isThenable(r)) throw new Error('the host returned a Promise to a sync call');
-      rollback.restored.push(step.path);
+      const r = yield undoCall(step, snapshot)(host);
+      if (sync && isThenable(r)) throw new Error('the host returned a Promise to a sync call');
+      rolledBack.restored.push(step.path);
     } catch (e) {
-      rollback.failed.push({ path: step.path, reason: messageOf(e) });
+      rolledBack.failed.push({ path: step.path, reason: messageOf(e) });
     }
   }
-  return rollback;
-}
-
-async function rollbackAsync(host, done, snapshot) {
-  const rollback = { restored: [], failed: [] };
-  for (const step of restoreSteps(done, snapshot)) {
-    try {
-      await step.call(host);
-      rollback.restored.push(step.path);
-    } catch (e) {
-      rollback.failed.push({ path: step.path, reason: messageOf(e) });
-    }
-  }
-  return rollback;
+  return rolledBack;
 }
 
 /**
@@ -535,22 +518,59 @@ async function readSnapshotAsync(host, plan) {
 }
 
 /**
- * Runs `plan.run(packed)` against a snapshot read synchronously from `host`
- * (packed by `forCore`).
+ * Runs a driver generator for a sync host: each value it yields (a host
+ * call's return) goes straight back into it; a Promise among them is the
+ * generator's to refuse.
+ */
+function runSync(driver) {
+  let step = driver.next();
+  while (!step.done) step = driver.next(step.value);
+  return step.value;
+}
+
+/** As runSync for an async host: each value is awaited, and a rejection is thrown in where the call was made. */
+async function runAsync(driver) {
+  let step = driver.next();
+  while (!step.done) {
+    let value;
+    try {
+      value = await step.value;
+    } catch (e) {
+      step = driver.throw(e);
+      continue;
+    }
+    step = driver.next(value);
+  }
+  return step.value;
+}
+
+/**
+ * Runs `plan.run(packed)` against a snapshot read from `host` (packed by
+ * `forCore`), and carries out on the host what the run decided.
  * `plan` is `{ paths: string[], needsDelete?: boolean, run(files) -> { result, writes, deletes, stage } }`.
  * When a write finds its file changed since the read (EDITBLOCKS_FILE_CHANGED),
  * what was written is rolled back and the plan re-runs once on a fresh read;
  * if a file changes again, see afterChangedAgain.
  */
-export function driveSync(host, plan) {
+export const driveSync = (host, plan) => runSync(drive(host, plan, true));
+
+/** As driveSync, awaiting every host call. Reads run concurrently. */
+export const driveAsync = (host, plan) => runAsync(drive(host, plan, false));
+
+/**
+ * The driver, one for both kinds of host: it yields what each host call
+ * returned, and `runSync` hands it straight back while `runAsync` awaits
+ * it; `sync` says which, for what only a sync call must refuse.
+ */
+function* drive(host, plan, sync) {
   checkHost(host, plan.needsDelete);
   for (let attempt = 1; ; attempt++) {
-    const read = readSnapshotSync(host, plan);
+    const read = sync ? readSnapshotSync(host, plan) : yield readSnapshotAsync(host, plan);
     const changed = new Map();
     for (;;) {
       const files = withChanged(read, changed);
       const out = fromCore(plan.run(forCore(files)), files);
-      const r = replaySync(host, plan, out, files, attempt > 1, changed);
+      const r = yield* replay(host, plan, out, files, attempt > 1, changed, sync);
       if (r === RETRY) break;
       if (r instanceof ChangedAgain) {
         changed.set(r.path, r.cause);
@@ -561,10 +581,8 @@ export function driveSync(host, plan) {
   }
 }
 
-function replaySync(host, plan, out, files, lastTry, changed) {
-  const steps = replaySteps(out);
-  // An async method cannot be used from a sync call; find out before the
-  // first write rather than after it (the reply would be half written).
+/** An async method cannot be used from a sync call: found out before the first write rather than after it (the reply would be half written). */
+function refuseAsyncMethods(host, steps) {
   const methods = new Set(steps.map((s) => s.method));
   if (steps.some((s) => s.method !== 'stage')) methods.add('beginChanges').add('endChanges');
   for (const method of methods) {
@@ -572,115 +590,59 @@ function replaySync(host, plan, out, files, lastTry, changed) {
       throw new TypeError(`editblocks: host.${method} is an async function; use the async function (applyEdits, applyToolCalls, applyHashlineEdit) with this host. Nothing was written.`);
     }
   }
+}
+
+function* replay(host, plan, out, files, lastTry, changed, sync) {
+  const steps = replaySteps(out);
+  if (sync) refuseAsyncMethods(host, steps);
   const done = [];
   let open = false;
-  const end = () => {
-    if (open && typeof host.endChanges === 'function') host.endChanges();
+  function* end() {
+    if (open && typeof host.endChanges === 'function') {
+      open = false;
+      yield host.endChanges();
+    }
     open = false;
-  };
+  }
   try {
     for (const step of steps) {
       if (step.method === 'stage') {
-        end();
+        yield* end();
         try {
-          const r = step.call(host);
-          if (isThenable(r)) throw new TypeError('host.stage returned a Promise to a sync call');
+          const r = yield step.call(host);
+          if (sync && isThenable(r)) throw new TypeError('host.stage returned a Promise to a sync call');
         } catch (e) {
           return stageFailed(e, plan, files);
         }
         break;
       }
       if (!open && typeof host.beginChanges === 'function') {
-        host.beginChanges(steps.filter((s) => s.path !== undefined).map((s) => s.path));
+        yield host.beginChanges(steps.filter((s) => s.path !== undefined).map((s) => s.path));
         open = true;
       }
       let r;
       try {
-        r = step.call(host);
+        r = yield step.call(host);
       } catch (e) {
-        if (isFileChanged(e)) {
-          const rollback = rollbackSync(host, done, files);
-          if (rollback.failed.length) throw hostFailure(step, e, rollback, plan, files);
-          return afterChangedAgain(step.path, e, lastTry, changed);
-        }
-        throw hostFailure(step, e, rollbackSync(host, done, files), plan, files);
+        const undone = yield* rollback(host, done, files, sync);
+        if (isFileChanged(e) && undone.failed.length === 0) return afterChangedAgain(step.path, e, lastTry, changed);
+        throw hostFailure(step, e, undone, plan, files);
       }
-      if (isThenable(r)) {
+      if (sync && isThenable(r)) {
         // The write is under way and cannot be awaited or undone from here.
-        const started = [...done, step.path];
+        const started = [...done.map((s) => s.path), step.path];
         const err = new TypeError(
           `editblocks: host.${step.method} returned a Promise; use the async function with an async host. ` +
-            `Changed or being changed: ${started.length ? started.join(', ') : 'nothing'}; restore them from error.result if needed.`,
+            `Changed or being changed: ${started.join(', ')}; restore them from error.result if needed.`,
         );
         err.result = out.result;
         err.changed = started;
         throw err;
       }
-      done.push(step.path);
+      done.push(step);
     }
   } finally {
-    end();
-  }
-  return out.result;
-}
-
-/** As driveSync, awaiting every host call. Reads run concurrently. */
-export async function driveAsync(host, plan) {
-  checkHost(host, plan.needsDelete);
-  for (let attempt = 1; ; attempt++) {
-    const read = await readSnapshotAsync(host, plan);
-    const changed = new Map();
-    for (;;) {
-      const files = withChanged(read, changed);
-      const out = fromCore(plan.run(forCore(files)), files);
-      const r = await replayAsync(host, plan, out, files, attempt > 1, changed);
-      if (r === RETRY) break;
-      if (r instanceof ChangedAgain) {
-        changed.set(r.path, r.cause);
-        continue;
-      }
-      return withPathAlias(r);
-    }
-  }
-}
-
-async function replayAsync(host, plan, out, files, lastTry, changed) {
-  const steps = replaySteps(out);
-  const done = [];
-  let open = false;
-  const end = async () => {
-    if (open && typeof host.endChanges === 'function') await host.endChanges();
-    open = false;
-  };
-  try {
-    for (const step of steps) {
-      if (step.method === 'stage') {
-        await end();
-        try {
-          await step.call(host);
-        } catch (e) {
-          return stageFailed(e, plan, files);
-        }
-        break;
-      }
-      if (!open && typeof host.beginChanges === 'function') {
-        await host.beginChanges(steps.filter((s) => s.path !== undefined).map((s) => s.path));
-        open = true;
-      }
-      try {
-        await step.call(host);
-      } catch (e) {
-        if (isFileChanged(e)) {
-          const rollback = await rollbackAsync(host, done, files);
-          if (rollback.failed.length) throw hostFailure(step, e, rollback, plan, files);
-          return afterChangedAgain(step.path, e, lastTry, changed);
-        }
-        throw hostFailure(step, e, await rollbackAsync(host, done, files), plan, files);
-      }
-      done.push(step.path);
-    }
-  } finally {
-    await end();
+    yield* end();
   }
   return out.result;
 }

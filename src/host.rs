@@ -49,13 +49,48 @@ pub trait FileHost {
     }
 }
 
-/// One change a host performed, in order (for tests and for replaying a
-/// snapshot's changes onto an asynchronous host).
+/// One change a host performed, in order, with how to undo it (for tests
+/// and for replaying a snapshot's changes onto an asynchronous host).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostOp {
-    Write { path: String, content: Vec<u8> },
-    Delete { path: String },
-    Stage { paths: Vec<String> },
+    Write {
+        path: String,
+        content: Vec<u8>,
+        undo: Undo,
+    },
+    Delete {
+        path: String,
+        undo: Undo,
+    },
+    Stage {
+        paths: Vec<String>,
+    },
+}
+
+/// How a change to a file is undone when a later host call of the same run
+/// fails: the file is put back as it was before the change. A snapshot
+/// host records it with each change ([`HostOp`]), and the JavaScript driver,
+/// which carries those changes out on the real host, undoes them as it says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undo {
+    /// There was no file: delete the one written.
+    Delete,
+    /// Write back the bytes that were there, which are UTF-8 text.
+    WriteBackText,
+    /// Write back the bytes that were there, which are not UTF-8 (a binary
+    /// file deleted, say): a host taking text would lose them.
+    WriteBackBytes,
+}
+
+impl Undo {
+    /// The undo of a change to a file that held `before` (`None`: no file).
+    pub fn of(before: Option<&[u8]>) -> Undo {
+        match before {
+            None => Undo::Delete,
+            Some(bytes) if std::str::from_utf8(bytes).is_ok() => Undo::WriteBackText,
+            Some(_) => Undo::WriteBackBytes,
+        }
+    }
 }
 
 /// An in-memory filesystem that records what was done to it.
@@ -276,7 +311,9 @@ impl MemoryHost {
         match &self.lent.get(path)?.held {
             Held::Lent(range) => self.lent_bytes.get(range.clone()),
             Held::Written(i) => match self.ops.get(*i) {
-                Some(HostOp::Write { path: p, content }) if p == path => Some(content),
+                Some(HostOp::Write {
+                    path: p, content, ..
+                }) if p == path => Some(content),
                 _ => None,
             },
             Held::Absent => None,
@@ -323,6 +360,7 @@ impl FileHost for MemoryHost {
 
     fn write_file(&mut self, path: &str, content: &[u8]) -> Result<(), HostError> {
         self.failing_call(path)?;
+        let undo = Undo::of(self.bytes(path));
         if self.lending {
             // The content is held once: as the write recorded below.
             self.files.remove(path);
@@ -340,6 +378,7 @@ impl FileHost for MemoryHost {
         self.ops.push(HostOp::Write {
             path: path.to_string(),
             content: content.to_vec(),
+            undo,
         });
         Ok(())
     }
@@ -351,6 +390,7 @@ impl FileHost for MemoryHost {
             )));
         }
         self.failing_call(path)?;
+        let undo = Undo::of(self.bytes(path));
         self.files.remove(path);
         // A path of the snapshot keeps its place (it was read: it reads
         // as no file now).
@@ -363,6 +403,7 @@ impl FileHost for MemoryHost {
         }
         self.ops.push(HostOp::Delete {
             path: path.to_string(),
+            undo,
         });
         Ok(())
     }
@@ -475,6 +516,51 @@ mod tests {
         assert_eq!(host.reads, ["a.txt", "missing"]);
         assert_eq!(host.changes().len(), 2);
         assert!(host.text("a.txt").is_none());
+    }
+
+    #[test]
+    fn each_change_records_how_to_put_the_file_back_as_it_was() {
+        // A lent snapshot: text, bytes that are not UTF-8, and no file.
+        let mut host = MemoryHost::new();
+        let bytes = b"one\n\xff\x00\xfe".to_vec();
+        let files = [
+            ("a.txt".to_string(), Some(0..4)),
+            ("b.bin".to_string(), Some(4..7)),
+            ("new.txt".to_string(), None),
+        ];
+        host.lend_snapshot(bytes, files).unwrap();
+        host.write_file("a.txt", b"ONE\n").unwrap();
+        host.delete_file("b.bin").unwrap();
+        host.write_file("new.txt", b"n").unwrap();
+        let undos: Vec<Undo> = host
+            .ops
+            .iter()
+            .filter_map(|op| match op {
+                HostOp::Write { undo, .. } | HostOp::Delete { undo, .. } => Some(*undo),
+                HostOp::Stage { .. } => None,
+            })
+            .collect();
+        assert_eq!(
+            undos,
+            [Undo::WriteBackText, Undo::WriteBackBytes, Undo::Delete]
+        );
+        // The same from files held in the map.
+        let mut held = MemoryHost::with_files([("a.txt", "one\n")]);
+        held.write_file("a.txt", b"two\n").unwrap();
+        held.write_file("b.txt", b"b").unwrap();
+        assert!(matches!(
+            &held.ops[..],
+            [
+                HostOp::Write {
+                    undo: Undo::WriteBackText,
+                    ..
+                },
+                HostOp::Write {
+                    undo: Undo::Delete,
+                    ..
+                }
+            ]
+        ));
     }
 
     #[test]

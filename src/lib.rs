@@ -56,7 +56,7 @@ extern crate self as editblocks;
 pub use apply::FileChange;
 pub use block::{EditBlock, Format};
 pub use edits::{apply_edits, apply_reply, required_paths, ConfinedEdits};
-pub use host::{FileHost, HostError, HostOp, MemoryHost};
+pub use host::{FileHost, HostError, HostOp, MemoryHost, Undo};
 pub use path::{
     check_allow_folder, confine, is_vcs_folder_name, normalize_path, PathError, MAX_PATH_COMPONENTS,
 };

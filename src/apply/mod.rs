@@ -498,6 +498,8 @@ impl Transaction {
                 };
                 for path in done.drain(..).rev() {
                     let original = self.entries.get(path).and_then(Entry::original);
+                    // As `Undo::of` says: a file that was there gets
+                    // its bytes back, one the run created is deleted.
                     let put_back = match original {
                         None => host.delete_file(path),
                         Some(bytes) => host.write_file(path, bytes),

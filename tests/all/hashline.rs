@@ -3,7 +3,7 @@
 
 use editblocks::hashline::{apply_hashline_edit, format_hashlines, line_id, HashlineOptions};
 use editblocks::{ErrorKind, Status};
-use editblocks::{HostOp, MemoryHost};
+use editblocks::{HostOp, MemoryHost, Undo};
 use serde_json::{json, Value};
 
 fn a(lines: &str, n: usize) -> String {
@@ -168,12 +168,15 @@ fn staging_and_overwrite() {
     assert_eq!(
         host.ops,
         vec![
+            // Each change says how it would be put back: both files were text.
             HostOp::Write {
                 path: "g.txt".into(),
-                content: TEN.into()
+                content: TEN.into(),
+                undo: Undo::WriteBackText,
             },
             HostOp::Delete {
-                path: "f.txt".into()
+                path: "f.txt".into(),
+                undo: Undo::WriteBackText,
             },
             HostOp::Stage {
                 paths: vec!["g.txt".into(), "f.txt".into()]

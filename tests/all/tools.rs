@@ -7,7 +7,7 @@ use editblocks::tools::{
     ToolApplyResult, ToolCall, ToolOptions, TrailingNewline,
 };
 use editblocks::{ErrorKind, Status};
-use editblocks::{HostOp, MemoryHost};
+use editblocks::{HostOp, MemoryHost, Undo};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -96,13 +96,17 @@ fn writes_together_and_stages_when_asked() {
         host.ops,
         [
             // In the order the reply first touched them; a new file gets a final newline.
+            // A created file is undone by deleting it, an edited one by
+            // writing back its text.
             HostOp::Write {
                 path: "dir/new.txt".into(),
-                content: "x\n".into()
+                content: "x\n".into(),
+                undo: Undo::Delete,
             },
             HostOp::Write {
                 path: "a.txt".into(),
-                content: "uno\n".into()
+                content: "uno\n".into(),
+                undo: Undo::WriteBackText,
             },
             HostOp::Stage {
                 paths: vec!["dir/new.txt".into(), "a.txt".into()]

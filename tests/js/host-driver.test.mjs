@@ -376,3 +376,55 @@ test('a path that is not ASCII keeps every path after it and every missing file 
   assert.equal(host.store.get('z.txt'), 'z\ntop\n');
   assert.deepEqual(r.fileChanges.map((c) => [c.path, c.before]), [['a.txt', 'a\n'], ['dé/ü€.txt', 'u\n'], ['z.txt', 'z\n']]);
 });
+
+test('a rollback undoes each change as the core said: a created file deleted, a file that was there written back as the text it held', async () => {
+  // (Bytes that are not UTF-8 would go back as bytes, but no edit style
+  // changes such a file: each refuses it before anything is written.)
+  const patch = [
+    '*** Begin Patch',
+    '*** Update File: text.txt', '@@', '-one', '+ONE',
+    '*** Add File: new.txt', '+new',
+    '*** Delete File: gone.txt',
+    '*** Delete File: last.txt',
+    '*** End Patch',
+  ].join('\n');
+  // Read as bytes: UTF-8 with a byte order mark and CRLF endings.
+  const gone = new TextEncoder().encode('\ufeffgone\r\nstill here\r\n');
+  for (const async of [false, true]) {
+    const files = new Map([
+      ['text.txt', new TextEncoder().encode('one\n')],
+      ['gone.txt', gone],
+      ['last.txt', 'last\n'],
+    ]);
+    const calls = [];
+    const wrap = (f) => (async ? async (...a) => f(...a) : f);
+    const host = {
+      readFile: wrap((p) => files.get(p) ?? null),
+      writeFile: wrap((p, c) => {
+        calls.push(['write', p, typeof c === 'string' ? 'text' : 'bytes']);
+        files.set(p, c);
+      }),
+      deleteFile: wrap((p) => {
+        calls.push(['delete', p]);
+        if (p === 'last.txt') throw new Error('read-only file');
+        files.delete(p);
+      }),
+    };
+    const failed = await (async ? applyEdits(patch, host) : Promise.resolve().then(() => applyEditsSync(patch, host))).catch((e) => e);
+    assert.ok(failed instanceof HostFailureError, `async: ${async}: ${failed}`);
+    assert.deepEqual(calls, [
+      ['write', 'text.txt', 'text'],
+      ['write', 'new.txt', 'text'],
+      ['delete', 'gone.txt'],
+      ['delete', 'last.txt'],
+      // Undone newest first.
+      ['write', 'gone.txt', 'text'],
+      ['delete', 'new.txt'],
+      ['write', 'text.txt', 'text'],
+    ], `async: ${async}`);
+    assert.equal(files.get('gone.txt'), '\ufeffgone\r\nstill here\r\n');
+    assert.equal(files.get('text.txt'), 'one\n');
+    assert.equal(files.has('new.txt'), false);
+    assert.deepEqual(failed.rolledBack, ['gone.txt', 'new.txt', 'text.txt']);
+  }
+});

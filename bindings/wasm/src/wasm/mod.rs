@@ -374,7 +374,8 @@ struct HostChanges<'a, R> {
     /// The result, with `fileChanges` (and, for an `ApplyResult`, `results`
     /// and `filesModified`) empty: they cross as numbers.
     result: &'a R,
-    deletes: Vec<&'a str>,
+    /// Each delete as `[path, undo]` ([`undo_code`]).
+    deletes: Vec<(&'a str, u32)>,
     stage: Vec<&'a str>,
     /// How many texts, writes and file changes the numbers hold, in that
     /// order, then, when the results were taken out (else `null`), how
@@ -445,12 +446,24 @@ impl ThrownFailure {
     }
 }
 
+/// How the driver undoes a write or delete should a later host call fail,
+/// as the core decided it ([`editblocks::Undo`]): `0` delete the file, `1`
+/// write back the text the host gave for it, `2` write back its bytes.
+#[cfg(feature = "full")]
+fn undo_code(undo: editblocks::Undo) -> u32 {
+    match undo {
+        editblocks::Undo::Delete => 0,
+        editblocks::Undo::WriteBackText => 1,
+        editblocks::Undo::WriteBackBytes => 2,
+    }
+}
+
 /// The lists of [`HostChanges`] that grow with the files, as one array of
 /// `u32` the driver reads in place (a view of the module's memory: nothing
 /// to decode or parse; as JSON numbers, about 40 KB for 1,000 files, they
 /// cost serde_json, TextDecoder and JSON.parse each a pass). In order:
 /// - for each text, where it ends in the bytes after the JSON;
-/// - for each write, `path, text`;
+/// - for each write, `path, text, undo` ([`undo_code`]);
 /// - for each of `result.fileChanges`, `path, before, after, movedFrom,
 ///   beforeFromSnapshot`: `before` and `after` a text index plus one (`0`:
 ///   none), `movedFrom` `0` when not moved, and `beforeFromSnapshot` the
@@ -602,12 +615,16 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
     let mut op_texts = vec![usize::MAX; host.ops.len()];
     for (op_index, op) in host.ops.iter().enumerate() {
         match op {
-            HostOp::Write { path, content } => {
-                writes.push((positions.of(path), texts.len()));
+            HostOp::Write {
+                path,
+                content,
+                undo,
+            } => {
+                writes.push((positions.of(path), texts.len(), undo_code(*undo)));
                 op_texts[op_index] = texts.len();
                 texts.push(content);
             }
-            HostOp::Delete { path } => deletes.push(path.as_str()),
+            HostOp::Delete { path, undo } => deletes.push((path.as_str(), undo_code(*undo))),
             HostOp::Stage { paths } => stage.extend(paths.iter().map(String::as_str)),
         }
     }
@@ -680,7 +697,7 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
     let modified_count = rows.as_ref().map(|(_, modified)| modified.len());
     let mut numbers = Numbers {
         values: Vec::with_capacity(
-            texts.len() + 2 * writes.len() + 5 * change_rows.len() + modified_count.unwrap_or(0),
+            texts.len() + 3 * writes.len() + 5 * change_rows.len() + modified_count.unwrap_or(0),
         ),
         names: Vec::new(),
     };
@@ -689,9 +706,10 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
         at += t.len();
         numbers.push(at);
     }
-    for &(path, text) in &writes {
+    for &(path, text, undo) in &writes {
         numbers.path(path);
         numbers.push(text);
+        numbers.values.push(undo);
     }
     for &(path, before, after, moved_from, from_snapshot) in &change_rows {
         numbers.path(path);
