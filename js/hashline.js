@@ -3,7 +3,7 @@
 import {
   hashlineLineId,
   hashlineFormat,
-  hashlinePaths,
+  hashlinePlan,
   hashlineApply,
   hashlineSystemPrompt as rawSystemPrompt,
 } from 'editblocks-raw';
@@ -12,13 +12,8 @@ import { checkOptions } from './options.js';
 import { optionSchema } from './layout.js';
 import { plainCopy } from './boundary.js';
 
+// The width's range is the core's to check (a RangeError naming the call).
 const WIDTH = { width: 'integer' };
-// Every option object that takes a width checks its range here, naming the call.
-function withWidth(checked, fn) {
-  const width = checked?.width;
-  if (width !== undefined && !(width >= 1 && width <= 12)) throw new RangeError(`editblocks: ${fn} width must be an integer from 1 to 12, got ${width}`);
-  return checked;
-}
 
 function requireString(value, what) {
   if (typeof value !== 'string') throw new TypeError(`editblocks: ${what} must be a string, got ${value === null ? 'null' : typeof value}`);
@@ -27,44 +22,28 @@ function requireString(value, what) {
 /** The short, deterministic ID of one line's content (trailing whitespace ignored). */
 export function lineId(line, options) {
   requireString(line, 'lineId(line)');
-  return hashlineLineId(line, withWidth(checkOptions(options, 'lineId', WIDTH), 'lineId')?.width);
+  return hashlineLineId(line, checkOptions(options, 'lineId', WIDTH)?.width);
 }
 
 /** The read view: one `N#ID|content` line per line, joined by '\n'. */
 export function formatHashlines(content, options) {
   requireString(content, 'formatHashlines(content)');
-  return hashlineFormat(content, withWidth(checkOptions(options, 'formatHashlines', { ...WIDTH, startLine: 'count', endLine: 'count' }), 'formatHashlines') ?? {});
+  return hashlineFormat(content, checkOptions(options, 'formatHashlines', { ...WIDTH, startLine: 'count', endLine: 'count' }) ?? {});
 }
 
 /** The instructions for the model, for these options (`width`, `allowReplaceText`). */
 export function hashlineSystemPrompt(options) {
-  return rawSystemPrompt(withWidth(checkOptions(options, 'hashlineSystemPrompt', { ...WIDTH, allowReplaceText: 'boolean' }), 'hashlineSystemPrompt') ?? {});
-}
-
-function wantsDelete(call, options) {
-  if (options && options.dryRun) return false;
-  let parsed = call;
-  if (typeof call === 'string') {
-    try {
-      parsed = JSON.parse(call);
-    } catch {
-      return false; // the core refuses it without touching the host
-    }
-  }
-  return !!(parsed && typeof parsed === 'object' && (parsed.delete === true || (typeof parsed.rename === 'string' && parsed.rename.trim() !== '')));
+  return rawSystemPrompt(checkOptions(options, 'hashlineSystemPrompt', { ...WIDTH, allowReplaceText: 'boolean' }) ?? {});
 }
 
 function plan(given, options, fn) {
   if (given === null || (typeof given !== 'object' && typeof given !== 'string')) {
     throw new TypeError(`editblocks: ${fn}: the hashline edit call must be an object { path, edits, delete?, rename? } or its JSON text`);
   }
-  const opts = withWidth(checkOptions(options, 'applyHashlineEdit', optionSchema('applyHashlineEdit')), fn) ?? {};
+  const opts = checkOptions(options, 'applyHashlineEdit', optionSchema('applyHashlineEdit')) ?? {};
   const call = typeof given === 'string' ? given : plainCopy(given, fn, 'call');
-  return {
-    paths: hashlinePaths(call, opts),
-    needsDelete: wantsDelete(call, opts),
-    run: (files) => hashlineApply(call, files, opts),
-  };
+  const [paths, needsDelete] = hashlinePlan(call, opts, fn);
+  return { paths, needsDelete, run: (files) => hashlineApply(call, files, opts, fn) };
 }
 
 /**

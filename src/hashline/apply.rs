@@ -174,6 +174,21 @@ pub fn hashline_paths(call: &Value, options: &HashlineOptions) -> Vec<String> {
     paths
 }
 
+/// Whether the call asks to delete a file: `delete: true`, or a rename
+/// (which deletes the old name), read as [`parse_call`] reads them. A host
+/// that cannot delete is refused before anything is read.
+pub fn deletes_a_file(call: &Value) -> bool {
+    let Some(call) = call_object(call) else {
+        return false;
+    };
+    let call = call.as_ref();
+    call.get("delete") == Some(&Value::Bool(true))
+        || call
+            .get("rename")
+            .and_then(Value::as_str)
+            .is_some_and(|p| !p.trim().is_empty())
+}
+
 /// Reads and applies one edit call (JSON) through `host`.
 pub fn apply_hashline_edit(
     call: &Value,

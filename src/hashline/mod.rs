@@ -45,8 +45,8 @@ mod prompt;
 mod view;
 
 pub use apply::{
-    apply_call, apply_hashline_edit, edit_body, hashline_paths, Edited, HashlineOptions,
-    HashlineResult, StaleLine, CONTEXT,
+    apply_call, apply_hashline_edit, deletes_a_file, edit_body, hashline_paths, Edited,
+    HashlineOptions, HashlineResult, StaleLine, CONTEXT,
 };
 pub use call::{parse_anchor, parse_call, Anchor, CallError, HashlineCall, HashlineOp};
 pub use id::{

@@ -239,6 +239,9 @@ test('a wrong argument is a TypeError or RangeError naming it, not an Error in s
     // The hashline options and a result given back.
     [() => api.hashlineSystemPrompt({ width: -7 }), RangeError, /hashlineSystemPrompt width must be an integer from 1 to 12, got -7/],
     [() => api.applyHashlineEditSync({ path: 'a.txt', edits: [] }, host, { width: 0 }), RangeError, /applyHashlineEditSync width must be an integer from 1 to 12, got 0/],
+    [() => api.formatHashlines('a\n', { width: -1 }), RangeError, /formatHashlines width must be an integer from 1 to 12, got -1/],
+    [() => api.lineId('a', { width: 13 }), RangeError, /lineId width must be an integer from 1 to 12, got 13/],
+    [() => api.lineId('a', { width: 1e21 }), RangeError, /lineId width must be an integer from 1 to 12, got 1e\+21/],
     [() => api.formatHashlines('a\n', { startLine: -1 }), RangeError, /formatHashlines option startLine must be a whole number from 0, got -1/],
     [() => api.retryContext({ errors: null, calls: [] }), TypeError, /retryContext: result\.errors must be an array, got null/],
     [() => api.retryContext({ errors: [5], calls: [] }), TypeError, /retryContext: result\.errors\[0\] must be a string, got 5/],
