@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const ALL = ['parse', 'apply', 'diff', 'patch', 'update-file', 'preview', 'limits', 'batched', 'init', 'first-paint', 'mcp'];
+const ALL = ['parse', 'apply', 'diff', 'patch', 'update-file', 'preview', 'limits', 'batched', 'driver', 'init', 'first-paint', 'mcp'];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 for (const name of chosen) {
   if (!ALL.includes(name)) throw new Error(`benches/all.mjs: no benchmark named ${name} (one of ${ALL.join(', ')})`);
