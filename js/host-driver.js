@@ -7,7 +7,7 @@
 // a sync host and a Promise-returning host (VS Code's workspace.fs) share one
 // code path.
 
-import { snapshotRoom } from 'editblocks-raw';
+import { sameFileRefusals, snapshotRoom } from 'editblocks-raw';
 import { resultLayout } from './layout.js';
 import { errorEntry, messageOf } from './read-error.js';
 
@@ -381,27 +381,14 @@ function* rollback(host, done, snapshot, sync) {
 }
 
 /**
- * Paths of this run that name one file under several names (a symbolic link
- * inside the root), as an error entry for each: edited through both names,
- * the second write would silently undo the first. Uses the host's optional
- * `realPath(path)`; a path it cannot resolve is taken as itself.
+ * The read refused, by position, of each path of this run that names one
+ * file under several names (a symbolic link inside the root), as the core
+ * words it (`sameFileRefusals`): edited through both names, the second write
+ * would silently undo the first. Uses the host's optional `realPath(path)`;
+ * a path it cannot resolve is taken as itself.
  */
 function aliasErrors(paths, realPaths) {
-  const byReal = new Map();
-  paths.forEach((p, i) => {
-    const real = typeof realPaths[i] === 'string' ? realPaths[i] : p;
-    if (!byReal.has(real)) byReal.set(real, []);
-    if (!byReal.get(real).includes(p)) byReal.get(real).push(p);
-  });
-  const errors = Object.create(null);
-  for (const [real, names] of byReal) {
-    if (names.length < 2) continue;
-    const list = names.map((n) => JSON.stringify(n)).join(' and ');
-    for (const name of names) {
-      errors[name] = { error: `${list} name the same file (${JSON.stringify(real)}, through a symbolic link); edit it under one name only` };
-    }
-  }
-  return errors;
+  return sameFileRefusals(paths, realPaths).map((error) => (error === null ? null : { error }));
 }
 
 function realPathSync(host, path) {
@@ -474,8 +461,8 @@ function readSnapshotSync(host, plan) {
   const values = new Array(paths.length);
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i];
-    if (aliases !== null && aliases[path]) {
-      values[i] = aliases[path];
+    if (aliases !== null && aliases[i] !== null) {
+      values[i] = aliases[i];
       continue;
     }
     let value;
@@ -503,8 +490,8 @@ async function readSnapshotAsync(host, plan) {
   const values = new Array(paths.length);
   await Promise.all(
     paths.map(async (path, i) => {
-      if (aliases !== null && aliases[path]) {
-        values[i] = aliases[path];
+      if (aliases !== null && aliases[i] !== null) {
+        values[i] = aliases[i];
         return;
       }
       try {

@@ -58,7 +58,8 @@ pub use block::{EditBlock, Format};
 pub use edits::{apply_edits, apply_reply, required_paths, ConfinedEdits};
 pub use host::{FileHost, HostError, HostOp, MemoryHost, Undo};
 pub use path::{
-    check_allow_folder, confine, is_vcs_folder_name, normalize_path, PathError, MAX_PATH_COMPONENTS,
+    check_allow_folder, confine, is_vcs_folder_name, normalize_path, same_file_refusals, PathError,
+    MAX_PATH_COMPONENTS,
 };
 pub use prompts::system_prompt;
 pub use result::{

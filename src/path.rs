@@ -223,6 +223,55 @@ pub fn is_vcs_folder_name(component: &str) -> bool {
     vcs_folder(component).is_some()
 }
 
+/// Paths of one run that name one file under several names (a symbolic link
+/// inside the root): edited through both, the second write would silently
+/// undo the first. `real_paths[i]` is what the host resolved `paths[i]` to
+/// (`None`: it could not, and the path is taken as itself). Returns, for
+/// each path, the sentence its read is refused with, or `None`.
+pub fn same_file_refusals(paths: &[String], real_paths: &[Option<String>]) -> Vec<Option<String>> {
+    // Each real path's names, in the order first seen.
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut group_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, path) in paths.iter().enumerate() {
+        let real = match real_paths.get(i) {
+            Some(Some(real)) => real.as_str(),
+            _ => path.as_str(),
+        };
+        let at = *group_of.entry(real).or_insert_with(|| {
+            groups.push((real, Vec::new()));
+            groups.len() - 1
+        });
+        let names = &mut groups[at].1;
+        if !names.contains(&path.as_str()) {
+            names.push(path);
+        }
+    }
+    let mut refusal: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
+    for (real, names) in &groups {
+        if names.len() < 2 {
+            continue;
+        }
+        let quoted: Vec<String> = names.iter().map(|n| quote(n)).collect();
+        let sentence = format!(
+            "{} name the same file ({}, through a symbolic link); edit it under one name only",
+            quoted.join(" and "),
+            quote(real)
+        );
+        for name in names {
+            refusal.insert(name, sentence.clone());
+        }
+    }
+    paths
+        .iter()
+        .map(|p| refusal.get(p.as_str()).cloned())
+        .collect()
+}
+
+/// `text` as a JSON string, as the messages quote a path.
+fn quote(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| format!("{text:?}"))
+}
+
 /// The metadata folder (upper-cased, no dot) a component names on some file
 /// system, if any: `.git`, `.GIT`, `.git.`, `.git ` , `.git::$INDEX_ALLOCATION`,
 /// `git~1`.

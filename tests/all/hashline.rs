@@ -299,12 +299,20 @@ fn a_final_newline_in_content_ends_its_last_line() {
 fn a_call_deletes_a_file_when_it_deletes_or_renames_as_the_call_is_read() {
     use editblocks::hashline::deletes_a_file;
     assert!(deletes_a_file(&json!({"path": "a.txt", "delete": true})));
-    assert!(deletes_a_file(&json!({"path": "a.txt", "rename": "b.txt", "edits": []})));
+    assert!(deletes_a_file(
+        &json!({"path": "a.txt", "rename": "b.txt", "edits": []})
+    ));
     // Its JSON text reads the same.
-    assert!(deletes_a_file(&json!(r#"{"path": "a.txt", "delete": true}"#)));
+    assert!(deletes_a_file(&json!(
+        r#"{"path": "a.txt", "delete": true}"#
+    )));
     // A blank rename is no rename (the call is refused); not JSON, no call.
-    assert!(!deletes_a_file(&json!({"path": "a.txt", "rename": "  ", "edits": []})));
-    assert!(!deletes_a_file(&json!({"path": "a.txt", "delete": false, "edits": []})));
+    assert!(!deletes_a_file(
+        &json!({"path": "a.txt", "rename": "  ", "edits": []})
+    ));
+    assert!(!deletes_a_file(
+        &json!({"path": "a.txt", "delete": false, "edits": []})
+    ));
     assert!(!deletes_a_file(&json!("{not json")));
     assert!(!deletes_a_file(&json!({"path": "a.txt", "edits": []})));
 }

@@ -429,3 +429,34 @@ fn known_files_never_resolve_into_refused_paths() {
         );
     }
 }
+
+#[test]
+fn paths_that_name_one_file_are_refused_together_and_the_others_are_not() {
+    use editblocks::same_file_refusals;
+    let paths: Vec<String> = ["a.txt", "link/a.txt", "b.txt", "c\n.txt", "d.txt"]
+        .map(String::from)
+        .to_vec();
+    let reals = [
+        Some("a.txt".to_string()),
+        Some("a.txt".to_string()),
+        None,
+        Some("d.txt".to_string()),
+        // Unresolved: taken as itself, so it is the file c\n.txt resolved to.
+        None,
+    ];
+    let refused = same_file_refusals(&paths, &reals);
+    let one = "\"a.txt\" and \"link/a.txt\" name the same file (\"a.txt\", through a symbolic link); edit it under one name only";
+    let other = "\"c\\n.txt\" and \"d.txt\" name the same file (\"d.txt\", through a symbolic link); edit it under one name only";
+    assert_eq!(
+        refused,
+        [
+            Some(one.to_string()),
+            Some(one.to_string()),
+            None,
+            Some(other.to_string()),
+            Some(other.to_string()),
+        ]
+    );
+    // No host resolution at all: nothing is refused.
+    assert_eq!(same_file_refusals(&paths, &[]), vec![None; 5]);
+}

@@ -428,3 +428,28 @@ test('a rollback undoes each change as the core said: a created file deleted, a 
     assert.deepEqual(failed.rolledBack, ['gone.txt', 'new.txt', 'text.txt']);
   }
 });
+
+test('two names of one file are refused as the core words it, and neither is read, sync and async', async () => {
+  const twoNames = [
+    'a.txt', '<<<<<<< SEARCH', 'one', '=======', 'ONE', '>>>>>>> REPLACE', '',
+    'link/a.txt', '<<<<<<< SEARCH', 'one', '=======', 'uno', '>>>>>>> REPLACE', '',
+    'b.txt', '<<<<<<< SEARCH', 'two', '=======', 'TWO', '>>>>>>> REPLACE', '',
+  ].join('\n');
+  for (const async of [false, true]) {
+    const files = new Map([['a.txt', 'one\n'], ['link/a.txt', 'one\n'], ['b.txt', 'two\n']]);
+    const reads = [];
+    const wrap = (f) => (async ? async (...a) => f(...a) : f);
+    const host = {
+      realPath: wrap((p) => (p === 'link/a.txt' ? 'a.txt' : p)),
+      readFile: wrap((p) => (reads.push(p), files.get(p) ?? null)),
+      writeFile: wrap((p, c) => void files.set(p, c)),
+    };
+    const result = async ? await applyEdits(twoNames, host) : applyEditsSync(twoNames, host);
+    assert.deepEqual(reads, ['b.txt'], `async: ${async}`);
+    const sentence = 'Could not read a.txt: "a.txt" and "link/a.txt" name the same file ("a.txt", through a symbolic link); edit it under one name only.';
+    assert.equal(result.results[0].reason, sentence);
+    assert.equal(result.results[1].reason, sentence.replace('read a.txt', 'read link/a.txt'));
+    assert.equal(result.results[2].status, 'applied');
+    assert.equal(files.get('a.txt'), 'one\n');
+  }
+});

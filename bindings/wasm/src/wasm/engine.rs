@@ -25,6 +25,19 @@ pub fn is_vcs_folder_name(component: &str) -> bool {
     editblocks::is_vcs_folder_name(component)
 }
 
+/// For each of `paths`, why its read is refused because another path of the
+/// run names the same file (`real_paths`: the host's `realPath` of each, a
+/// string or anything else for "could not resolve"), or `null`
+/// (`editblocks::same_file_refusals`). The driver reads no refused path.
+#[wasm_bindgen(js_name = sameFileRefusals)]
+pub fn same_file_refusals(paths: Vec<String>, real_paths: Vec<JsValue>) -> Vec<JsValue> {
+    let reals: Vec<Option<String>> = real_paths.iter().map(JsValue::as_string).collect();
+    editblocks::same_file_refusals(&paths, &reals)
+        .into_iter()
+        .map(|r| r.map_or(JsValue::NULL, JsValue::from))
+        .collect()
+}
+
 /// `resultLayout()`: the status and error-kind names by the numbers results
 /// carry, and the bits of their flags word (`crate::results::result_layout_json`).
 #[wasm_bindgen(js_name = resultLayout)]
