@@ -11,7 +11,7 @@ import { sameFileRefusals, snapshotRoom } from 'editblocks-raw';
 import { resultLayout } from './layout.js';
 import { errorEntry, messageOf } from './read-error.js';
 
-const isThenable = (v) => v != null && typeof v.then === 'function';
+export const isThenable = (v) => v != null && typeof v.then === 'function';
 const isAsyncFunction = (f) => typeof f === 'function' && f.constructor && f.constructor.name === 'AsyncFunction';
 
 function checkHost(host, needsDelete) {
@@ -509,14 +509,14 @@ async function readSnapshotAsync(host, plan) {
  * call's return) goes straight back into it; a Promise among them is the
  * generator's to refuse.
  */
-function runSync(driver) {
+export function runSync(driver) {
   let step = driver.next();
   while (!step.done) step = driver.next(step.value);
   return step.value;
 }
 
 /** As runSync for an async host: each value is awaited, and a rejection is thrown in where the call was made. */
-async function runAsync(driver) {
+export async function runAsync(driver) {
   let step = driver.next();
   while (!step.done) {
     let value;
@@ -549,7 +549,7 @@ export const driveAsync = (host, plan) => runAsync(drive(host, plan, false));
  * returned, and `runSync` hands it straight back while `runAsync` awaits
  * it; `sync` says which, for what only a sync call must refuse.
  */
-function* drive(host, plan, sync) {
+export function* drive(host, plan, sync) {
   checkHost(host, plan.needsDelete);
   for (let attempt = 1; ; attempt++) {
     const read = sync ? readSnapshotSync(host, plan) : yield readSnapshotAsync(host, plan);

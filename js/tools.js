@@ -8,7 +8,7 @@ import {
   toolsRetryContext,
   toolsSystemPrompt,
 } from 'editblocks-raw';
-import { driveSync, driveAsync } from './host-driver.js';
+import { drive, isThenable, runAsync, runSync } from './host-driver.js';
 import { checkOptions } from './options.js';
 import { optionSchema } from './layout.js';
 import { LIMITS, describeType, optionalString, plainCopy, requireString } from './boundary.js';
@@ -139,19 +139,32 @@ function plan(given, rawOptions, fn, host) {
 const hidden = (name) => name.startsWith('.');
 const joinPath = (dir, name) => (dir === '.' ? name : `${dir}/${name}`);
 
+/** What host.listDir gave for `dir` (`null` when it threw); a Promise to a sync call is refused. */
+function* listDir(host, dir, sync) {
+  let value;
+  try {
+    value = yield host.listDir(dir);
+  } catch {
+    return null;
+  }
+  if (sync && isThenable(value)) throw new TypeError('editblocks: host.listDir returned a Promise; use applyToolCalls (async) with this host');
+  return value;
+}
+
 /**
  * Lists `dir` two levels deep through host.listDir (entries are names,
- * folders ending in '/'); hidden entries left out. `call` awaits or not.
+ * folders ending in '/'); hidden entries left out. A driver generator, as
+ * the host driver's: run by `runSync` or `runAsync`.
  */
-function* listing(dir, call) {
-  const top = yield call(dir);
+function* listing(host, dir, sync) {
+  const top = yield* listDir(host, dir, sync);
   if (!Array.isArray(top)) return null;
   const out = [];
   for (const name of top.filter((n) => typeof n === 'string' && !hidden(n)).sort()) {
     const entry = joinPath(dir, name);
     out.push(entry);
     if (name.endsWith('/')) {
-      const inner = yield call(entry.slice(0, -1));
+      const inner = yield* listDir(host, entry.slice(0, -1), sync);
       if (Array.isArray(inner)) {
         for (const sub of inner.filter((n) => typeof n === 'string' && !hidden(n)).sort()) out.push(entry + sub);
       }
@@ -160,35 +173,18 @@ function* listing(dir, call) {
   return out;
 }
 
-function listSync(host, dir) {
-  const it = listing(dir, (d) => d);
-  let step = it.next();
-  while (!step.done) {
-    let value;
-    try {
-      value = host.listDir(step.value);
-    } catch {
-      value = null;
-    }
-    if (value && typeof value.then === 'function') throw new TypeError('editblocks: host.listDir returned a Promise; use applyToolCalls (async) with this host');
-    step = it.next(value);
+/**
+ * Plans the calls (`makePlan`, run inside: an async call rejects with its
+ * error), lists the folders they view, then applies them: one driver for
+ * sync and async hosts.
+ */
+function* applying(host, makePlan, sync) {
+  const p = makePlan();
+  const listings = {};
+  if (host && typeof host.listDir === 'function') {
+    for (const dir of p.viewPaths) listings[dir] = yield* listing(host, dir, sync);
   }
-  return step.value;
-}
-
-async function listAsync(host, dir) {
-  const it = listing(dir, (d) => d);
-  let step = it.next();
-  while (!step.done) {
-    let value;
-    try {
-      value = await host.listDir(step.value);
-    } catch {
-      value = null;
-    }
-    step = it.next(value);
-  }
-  return step.value;
+  return finish(yield* drive(host, withListings(p, listings), sync), p.calls, p);
 }
 
 function withListings(p, listings) {
@@ -267,23 +263,13 @@ function finish(result, calls, p) {
  * items; other items are passed over), an Anthropic message's `content` (tool_use
  * blocks), Gemini `functionCalls` or parts, or plain { name, arguments }.
  */
-export async function applyToolCalls(calls, host, options) {
-  const p = plan(calls, options, 'applyToolCalls', host);
-  const listings = {};
-  if (host && typeof host.listDir === 'function') {
-    for (const dir of p.viewPaths) listings[dir] = await listAsync(host, dir);
-  }
-  return finish(await driveAsync(host, withListings(p, listings)), p.calls, p);
+export function applyToolCalls(calls, host, options) {
+  return runAsync(applying(host, () => plan(calls, options, 'applyToolCalls', host), false));
 }
 
 /** As applyToolCalls, for a host whose methods return values, not Promises. */
 export function applyToolCallsSync(calls, host, options) {
-  const p = plan(calls, options, 'applyToolCallsSync', host);
-  const listings = {};
-  if (host && typeof host.listDir === 'function') {
-    for (const dir of p.viewPaths) listings[dir] = listSync(host, dir);
-  }
-  return finish(driveSync(host, withListings(p, listings)), p.calls, p);
+  return runSync(applying(host, () => plan(calls, options, 'applyToolCallsSync', host), true));
 }
 
 function needId(call, api) {

@@ -305,3 +305,28 @@ test('a patch sent through a shell tool: applied from a function_call and a loca
     assert.deepEqual(host.files, before);
   }
 });
+
+test('a folder view lists through a sync and an async listDir alike; a Promise to the sync call is refused', async () => {
+  const tree = { '.': ['b.txt', 'a/', '.hidden'], a: ['z.txt', 'y/'] };
+  const view = [editor('v1', { command: 'view', path: '.' })];
+  const outputs = [];
+  for (const async of [false, true]) {
+    const wrap = (f) => (async ? async (...a) => f(...a) : f);
+    const host = {
+      readFile: wrap(() => null),
+      writeFile: wrap(() => {}),
+      listDir: wrap((d) => {
+        if (!(d in tree)) throw new Error(`no folder ${d}`);
+        return tree[d];
+      }),
+    };
+    const result = async ? await applyToolCalls(view, host) : applyToolCallsSync(view, host);
+    assert.equal(result.ok, true, result.errors.join('\n'));
+    outputs.push(result.callResults[0].output);
+  }
+  assert.equal(outputs[0], outputs[1]);
+  // Two levels, sorted, hidden left out; a folder that cannot be listed is listed bare.
+  assert.match(outputs[0], /\na\/\na\/y\/\na\/z\.txt\nb\.txt\n$/);
+  const promising = { readFile: () => null, writeFile: () => {}, listDir: async () => ['a.txt'] };
+  assert.throws(() => applyToolCallsSync(view, promising), /host\.listDir returned a Promise; use applyToolCalls \(async\) with this host/);
+});
