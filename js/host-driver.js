@@ -201,7 +201,7 @@ function resultsOf(numbers, at, count, strings, diagnostics, pathOf) {
 
 /**
  * What the core returned (bindings/wasm/src/wasm/mod.rs `host_changes`) as the driver
- * uses it: `{ result, writes: [{ path, content, undo }], deletes: [[path, undo]], stage, failure? }`
+ * uses it: `{ result, writes: [{ path, content, undo }], deletes, deleteUndo, stage, failure? }`
  * (`undo`: how the core says the change is undone, see `undoCall`;
  * `failure`: a host call failed in a run told so, as `hostFailure` throws it).
  * `raw` is `[bytes, jsonLength, numbers]`, views of the module's memory:
@@ -267,7 +267,7 @@ function fromCore(raw, snapshot) {
     }
     result.fileChanges = changes;
   }
-  return { result, writes, deletes: core.deletes, stage: core.stage, failure: core.failure };
+  return { result, writes, deletes: core.deletes, deleteUndo: core.deleteUndo, stage: core.stage, failure: core.failure };
 }
 
 // A host's writeFile/deleteFile throws an error with code
@@ -283,7 +283,7 @@ const isFileChanged = (e) => !!e && e.code === 'EDITBLOCKS_FILE_CHANGED';
 function replaySteps(out) {
   const steps = [];
   for (const { path, content, undo } of out.writes) steps.push({ method: 'writeFile', path, undo, call: (h) => h.writeFile(path, content) });
-  for (const [path, undo] of out.deletes) steps.push({ method: 'deleteFile', path, undo, call: (h) => h.deleteFile(path) });
+  out.deletes.forEach((path, i) => steps.push({ method: 'deleteFile', path, undo: out.deleteUndo[i], call: (h) => h.deleteFile(path) }));
   if (out.stage && out.stage.length) {
     steps.push({ method: 'stage', call: (h) => (typeof h.stage === 'function' ? h.stage(out.stage) : undefined) });
   }

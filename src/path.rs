@@ -229,25 +229,36 @@ pub fn is_vcs_folder_name(component: &str) -> bool {
 /// (`None`: it could not, and the path is taken as itself). Returns, for
 /// each path, the sentence its read is refused with, or `None`.
 pub fn same_file_refusals(paths: &[String], real_paths: &[Option<String>]) -> Vec<Option<String>> {
-    // Each real path's names, in the order first seen.
-    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
-    let mut group_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    // What each path resolves to, and the paths of each, in the paths' order.
+    let mut group_of: std::collections::HashMap<
+        &str,
+        usize,
+        std::hash::BuildHasherDefault<PathHasher>,
+    > = std::collections::HashMap::with_capacity_and_hasher(paths.len(), Default::default());
+    let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
     for (i, path) in paths.iter().enumerate() {
         let real = match real_paths.get(i) {
             Some(Some(real)) => real.as_str(),
             _ => path.as_str(),
         };
-        let at = *group_of.entry(real).or_insert_with(|| {
-            groups.push((real, Vec::new()));
-            groups.len() - 1
-        });
-        let names = &mut groups[at].1;
-        if !names.contains(&path.as_str()) {
-            names.push(path);
-        }
+        let at = match group_of.get(real) {
+            Some(&at) => at,
+            None => {
+                group_of.insert(real, groups.len());
+                groups.push((real, Vec::new()));
+                groups.len() - 1
+            }
+        };
+        groups[at].1.push(i);
     }
-    let mut refusal: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
-    for (real, names) in &groups {
+    let mut refusals = vec![None; paths.len()];
+    for (real, members) in &groups {
+        let mut names: Vec<&str> = Vec::new();
+        for &i in members {
+            if !names.contains(&paths[i].as_str()) {
+                names.push(&paths[i]);
+            }
+        }
         if names.len() < 2 {
             continue;
         }
@@ -257,14 +268,11 @@ pub fn same_file_refusals(paths: &[String], real_paths: &[Option<String>]) -> Ve
             quoted.join(" and "),
             quote(real)
         );
-        for name in names {
-            refusal.insert(name, sentence.clone());
+        for &i in members {
+            refusals[i] = Some(sentence.clone());
         }
     }
-    paths
-        .iter()
-        .map(|p| refusal.get(p.as_str()).cloned())
-        .collect()
+    refusals
 }
 
 /// `text` as a JSON string, as the messages quote a path.

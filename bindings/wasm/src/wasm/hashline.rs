@@ -69,12 +69,11 @@ pub fn hashline_format(content: &str, options: JsValue) -> Result<String, JsValu
 /// The options of `function`, its width checked before the rest is read
 /// (a negative one is out of range, not a type error).
 fn read_options(options: JsValue, function: &str) -> Result<HashlineOptions, JsValue> {
-    #[derive(Deserialize, Default)]
-    #[serde(default)]
-    struct Width {
-        width: Option<f64>,
-    }
-    let Width { width } = from_js_or_default(options.clone(), "hashline options")?;
+    // (`js/options.js` made `options` a plain object, or left it undefined.)
+    let width = match options.is_object() {
+        true => js_sys::Reflect::get(&options, &JsValue::from_str("width"))?.as_f64(),
+        false => None,
+    };
     width_or_default(width, function)?;
     Ok(from_js_or_default(options, "applyHashlineEdit options")?)
 }

@@ -374,8 +374,10 @@ struct HostChanges<'a, R> {
     /// The result, with `fileChanges` (and, for an `ApplyResult`, `results`
     /// and `filesModified`) empty: they cross as numbers.
     result: &'a R,
-    /// Each delete as `[path, undo]` ([`undo_code`]).
-    deletes: Vec<(&'a str, u32)>,
+    deletes: Vec<&'a str>,
+    /// Each delete's undo ([`undo_code`]), in the order of `deletes`.
+    #[serde(rename = "deleteUndo")]
+    delete_undo: Vec<u32>,
     stage: Vec<&'a str>,
     /// How many texts, writes and file changes the numbers hold, in that
     /// order, then, when the results were taken out (else `null`), how
@@ -610,6 +612,7 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
     let mut texts: Vec<&[u8]> = Vec::new();
     let mut writes = Vec::new();
     let mut deletes = Vec::new();
+    let mut delete_undo = Vec::new();
     let mut stage = Vec::new();
     // The text of each write, by its place in `ops`.
     let mut op_texts = vec![usize::MAX; host.ops.len()];
@@ -624,7 +627,10 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
                 op_texts[op_index] = texts.len();
                 texts.push(content);
             }
-            HostOp::Delete { path, undo } => deletes.push((path.as_str(), undo_code(*undo))),
+            HostOp::Delete { path, undo } => {
+                deletes.push(path.as_str());
+                delete_undo.push(undo_code(*undo));
+            }
             HostOp::Stage { paths } => stage.extend(paths.iter().map(String::as_str)),
         }
     }
@@ -748,6 +754,7 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
     let mut bytes = serde_json::to_vec(&HostChanges {
         result: &result,
         deletes,
+        delete_undo,
         stage,
         counts: [
             Some(texts.len()),
