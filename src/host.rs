@@ -77,8 +77,9 @@ pub enum Undo {
     Delete,
     /// Write back the bytes that were there, which are UTF-8 text.
     WriteBackText,
-    /// Write back the bytes that were there, which are not UTF-8 (a binary
-    /// file deleted, say): a host taking text would lose them.
+    /// Write back the bytes that were there, which are not UTF-8: a host
+    /// taking text would lose them. (Every edit style refuses to change
+    /// such a file, so no run records this today; the rule still covers it.)
     WriteBackBytes,
 }
 
