@@ -13,10 +13,10 @@ import { checkOptions } from './options.js';
 import { optionSchema } from './layout.js';
 import { LIMITS, describeType, optionalString, plainCopy, requireString } from './boundary.js';
 
-/** The diff modes, default first, then the providers' own tools. */
-export const DIFF_MODES = Object.freeze(['search_replace_multi', 'search_replace', 'anchored', 'off']);
-/** The providers' own tool sets toolSchemas also takes. */
-export const PROVIDER_TOOLS = Object.freeze(['text_editor', 'text_editor_20250124', 'gemini_cli', 'hashline', 'apply_patch']);
+// The diff modes, default first (DIFF_MODES), and the providers' own tool
+// sets toolSchemas also takes (PROVIDER_TOOLS): the core's names, written
+// into the bundle at build (a browser reads them before init()).
+export { DIFF_MODES, PROVIDER_TOOLS } from 'editblocks-tables';
 
 /**
  * The tool definitions for a diff mode (write_file, plus edit_file unless the

@@ -148,11 +148,25 @@ const pkg = path.join(root, 'pkg');
 fs.rmSync(pkg, { recursive: true, force: true });
 for (const dir of ['node', 'web', 'bin', 'types']) fs.mkdirSync(path.join(pkg, dir), { recursive: true });
 
+// The tables a module exports as constants, which a browser reads before
+// init(): written here from the binding (the full module, loaded once in
+// this process), and bundled as 'editblocks-tables'. No list is copied by hand.
+const tablesModule = path.join(buildDir, 'tables.mjs');
+{
+  const glue = await import(pathToFileURL(path.join(glueDir, 'editblocks.js')).href);
+  glue.initSync({ module: fs.readFileSync(path.join(glueDir, 'editblocks_bg.wasm')) });
+  const names = JSON.parse(glue.optionNames());
+  fs.writeFileSync(tablesModule,
+    '// Written by scripts/build.mjs from the binding\'s optionNames().\n' +
+      `export const DIFF_MODES = Object.freeze(${JSON.stringify(names.diffMode)});\n` +
+      `export const PROVIDER_TOOLS = Object.freeze(${JSON.stringify(names.providerTool)});\n`);
+}
+
 const esbuild = (entry, outfile, platform, format, extra = [], glue = path.join(glueDir, 'editblocks.js')) => {
   // Feature modules import the binding as 'editblocks-raw'; point it at the glue.
   run(bin('esbuild'), [
     entry, '--bundle', `--platform=${platform}`, `--format=${format}`, `--outfile=${outfile}`,
-    `--alias:editblocks-raw=${glue}`, '--target=es2020', '--log-level=warning',
+    `--alias:editblocks-raw=${glue}`, `--alias:editblocks-tables=${tablesModule}`, '--target=es2020', '--log-level=warning',
     '--log-override:import-is-undefined=error', '--log-override:commonjs-variable-in-esm=error', ...extra,
   ]);
 };

@@ -32,6 +32,18 @@ pub enum DiffMode {
 }
 
 impl DiffMode {
+    /// The diff modes' names (`DIFF_MODES` in JavaScript), the default first.
+    pub const DIFF_MODE_NAMES: [&'static str; 4] =
+        ["search_replace_multi", "search_replace", "anchored", "off"];
+    /// The names of the providers' own tool sets (`PROVIDER_TOOLS`).
+    pub const PROVIDER_TOOL_NAMES: [&'static str; 5] = [
+        "text_editor",
+        "text_editor_20250124",
+        "gemini_cli",
+        "hashline",
+        "apply_patch",
+    ];
+
     pub fn from_name(name: &str) -> Option<DiffMode> {
         match name {
             "search_replace_multi" | "search-replace-multi" => Some(DiffMode::SearchReplaceMulti),

@@ -1094,3 +1094,41 @@ fn an_update_file_diff_that_moves_the_file_is_refused_and_the_file_kept() {
     assert_eq!(host.text("a.txt").as_deref(), Some("a\nb\n"));
     assert_eq!(host.text("b.txt"), None);
 }
+
+#[test]
+fn the_diff_mode_and_provider_tool_names_name_every_mode_once() {
+    use editblocks::tools::DiffMode;
+    let names: Vec<&str> = DiffMode::DIFF_MODE_NAMES
+        .iter()
+        .chain(&DiffMode::PROVIDER_TOOL_NAMES)
+        .copied()
+        .collect();
+    let modes: Vec<DiffMode> = names
+        .iter()
+        .map(|n| DiffMode::from_name(n).unwrap_or_else(|| panic!("{n} names no mode")))
+        .collect();
+    for (i, mode) in modes.iter().enumerate() {
+        assert!(
+            !modes[..i].contains(mode),
+            "{} names a mode twice",
+            names[i]
+        );
+        // Every variant is listed: this match has no catch-all.
+        match mode {
+            DiffMode::SearchReplaceMulti
+            | DiffMode::SearchReplace
+            | DiffMode::Anchored
+            | DiffMode::Off
+            | DiffMode::TextEditor
+            | DiffMode::TextEditor20250124
+            | DiffMode::GeminiCli
+            | DiffMode::Hashline
+            | DiffMode::ApplyPatch => {}
+        }
+    }
+    assert_eq!(modes.len(), 9);
+    assert_eq!(
+        DiffMode::from_name(DiffMode::DIFF_MODE_NAMES[0]),
+        Some(DiffMode::default())
+    );
+}

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  toolSchemas, applyToolCalls, applyToolCallsSync, fileStatus, retryContext, toolSystemPrompt, systemPrompt, DIFF_MODES,
+  toolSchemas, applyToolCalls, applyToolCallsSync, fileStatus, retryContext, toolSystemPrompt, systemPrompt, DIFF_MODES, PROVIDER_TOOLS,
 } from '../../pkg/node/index.mjs';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'tools');
@@ -100,6 +100,13 @@ test('every fixture applies through the sync and the async host, byte for byte',
 
 test('toolSchemas: modes and API envelopes', () => {
   assert.deepEqual(DIFF_MODES, ['search_replace_multi', 'search_replace', 'anchored', 'off']);
+  assert.deepEqual(PROVIDER_TOOLS, ['text_editor', 'text_editor_20250124', 'gemini_cli', 'hashline', 'apply_patch']);
+  assert.ok(Object.isFrozen(DIFF_MODES) && Object.isFrozen(PROVIDER_TOOLS));
+  // Each name is one the core takes (apply_patch is the Responses API's own tool).
+  for (const mode of [...DIFF_MODES, ...PROVIDER_TOOLS]) {
+    const api = mode === 'apply_patch' ? 'openai-responses' : undefined;
+    assert.doesNotThrow(() => toolSchemas(mode, api && { api }), mode);
+  }
   assert.deepEqual(toolSchemas().map((t) => t.name), ['write_file', 'edit_file']);
   assert.deepEqual(toolSchemas('off').map((t) => t.name), ['write_file']);
   assert.deepEqual(toolSchemas('search_replace_multi')[1].parameters.required, ['edits']);

@@ -173,8 +173,10 @@ pub fn option_names_json() -> String {
     use editblocks::engine::Mode;
     use editblocks::render::{Layout, Theme};
     use editblocks::text::TrailingNewline;
-    use editblocks::tools::{Matching, SchemaApi};
+    use editblocks::tools::{DiffMode, Matching, SchemaApi};
     serde_json::json!({
+        "diffMode": DiffMode::DIFF_MODE_NAMES,
+        "providerTool": DiffMode::PROVIDER_TOOL_NAMES,
         "mode": Mode::NAMES,
         "matching": Matching::NAMES,
         "trailingNewline": TrailingNewline::NAMES,
