@@ -3,7 +3,7 @@
 
 use editblocks::hashline::{apply_hashline_edit, format_hashlines, line_id, HashlineOptions};
 use editblocks::Status;
-use editblocks::{HostOp, MemoryHost};
+use editblocks::{HostOp, MemoryHost, Undo};
 use wasm_bindgen_test::*;
 
 #[wasm_bindgen_test]
@@ -32,7 +32,8 @@ fn stale_call_writes_nothing_and_fresh_call_applies() {
         vec![
             HostOp::Write {
                 path: "f.txt".into(),
-                content: "a\nB\nc\n".into()
+                content: "a\nB\nc\n".into(),
+                undo: Undo::WriteBackText,
             },
             HostOp::Stage {
                 paths: vec!["f.txt".into()]
