@@ -202,7 +202,7 @@ function resultsOf(numbers, at, count, strings, diagnostics, pathOf) {
 /**
  * What the core returned (bindings/wasm/src/wasm/mod.rs `host_changes`) as the driver
  * uses it: `{ result, writes: [{ path, content, undo }], deletes, deleteUndo, stage, failure? }`
- * (`undo`: how the core says the change is undone, see `undoCall`;
+ * (`undo`: how the core says the change is undone, see `undoChange`;
  * `failure`: a host call failed in a run told so, as `hostFailure` throws it).
  * `raw` is `[bytes, jsonLength, numbers]`, views of the module's memory:
  * `bytes` the JSON and then every file text; `numbers` (a Uint32Array,
@@ -290,25 +290,19 @@ function replaySteps(out) {
   return steps;
 }
 
-// A change's undo as the core decided it (bindings/wasm/src/wasm/mod.rs `undo_code`).
-const UNDO_DELETE = 0;
-const UNDO_WRITE_TEXT = 1;
-
 /**
- * The host call that undoes a change, as the core said: delete a file the
- * run created, or write back what the host gave for it, as text when the
- * core read it as UTF-8 and as the bytes when not (a deleted binary file).
+ * Undoes a change as the core said (its undo named by `resultLayout().undos`):
+ * deletes a file the run created, or writes back what the host gave for
+ * it, as text when the core read it as UTF-8 and as the bytes when not.
  */
-function undoCall({ path, undo }, snapshot) {
-  if (undo === UNDO_DELETE) {
-    return (h) => {
-      if (typeof h.deleteFile !== 'function') throw new Error('the host has no deleteFile to remove the file it created');
-      return h.deleteFile(path);
-    };
+function undoChange(host, { path, undo }, snapshot) {
+  const how = resultLayout().undos[undo];
+  if (how === 'delete') {
+    if (typeof host.deleteFile !== 'function') throw new Error('the host has no deleteFile to remove the file it created');
+    return host.deleteFile(path);
   }
   const original = snapshot.get(path);
-  const content = undo === UNDO_WRITE_TEXT && original instanceof Uint8Array ? lossyUtf8.decode(original) : original;
-  return (h) => h.writeFile(path, content);
+  return host.writeFile(path, how === 'write-back-text' && original instanceof Uint8Array ? lossyUtf8.decode(original) : original);
 }
 
 /**
@@ -370,7 +364,7 @@ function* rollback(host, done, snapshot, sync) {
   for (let i = done.length - 1; i >= 0; i--) {
     const step = done[i];
     try {
-      const r = yield undoCall(step, snapshot)(host);
+      const r = yield undoChange(host, step, snapshot);
       if (sync && isThenable(r)) throw new Error('the host returned a Promise to a sync call');
       rolledBack.restored.push(step.path);
     } catch (e) {

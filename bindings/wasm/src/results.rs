@@ -69,6 +69,20 @@ pub const HAS_DIAGNOSTICS: u32 = 1 << 10;
 pub const HAS_MATCHED_BY: u32 = 1 << 11;
 pub const HAS_ASSUMED: u32 = 1 << 12;
 
+/// How the driver undoes each write and delete should a later host call
+/// fail, as the core decided it ([`editblocks::Undo`]), by the number it
+/// crosses as (its place here) and the name [`result_layout_json`] gives it.
+pub const UNDOS: [(editblocks::Undo, &str); 3] = [
+    (editblocks::Undo::Delete, "delete"),
+    (editblocks::Undo::WriteBackText, "write-back-text"),
+    (editblocks::Undo::WriteBackBytes, "write-back-bytes"),
+];
+
+/// `undo`'s number: its place in [`UNDOS`].
+pub fn undo_code(undo: editblocks::Undo) -> u32 {
+    UNDOS.iter().position(|(u, _)| *u == undo).unwrap_or(0) as u32
+}
+
 /// The tables a reader of [`result_words`] needs, as JSON: the status and
 /// error-kind names by number, and the `HAS_*` bits by field name. The
 /// binding gives it to JS once, so no table is copied there by hand.
@@ -84,6 +98,7 @@ pub fn result_layout_json() -> String {
     serde_json::json!({
         "statuses": statuses,
         "errorKinds": error_kinds,
+        "undos": UNDOS.map(|(_, name)| name),
         "has": {
             "reason": HAS_REASON,
             "estimatedLine": HAS_ESTIMATED_LINE,
@@ -512,6 +527,11 @@ mod tests {
         }
         for (i, k) in ERROR_KINDS.iter().enumerate() {
             assert_eq!(*k as usize, i);
+        }
+        // Each undo crosses as its place, named there in the layout.
+        for (i, (undo, name)) in UNDOS.iter().enumerate() {
+            assert_eq!(undo_code(*undo) as usize, i);
+            assert_eq!(layout["undos"][i], *name);
         }
     }
 }

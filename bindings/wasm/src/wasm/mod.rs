@@ -375,7 +375,7 @@ struct HostChanges<'a, R> {
     /// and `filesModified`) empty: they cross as numbers.
     result: &'a R,
     deletes: Vec<&'a str>,
-    /// Each delete's undo ([`undo_code`]), in the order of `deletes`.
+    /// Each delete's undo ([`crate::results::undo_code`]), in the order of `deletes`.
     #[serde(rename = "deleteUndo")]
     delete_undo: Vec<u32>,
     stage: Vec<&'a str>,
@@ -448,24 +448,12 @@ impl ThrownFailure {
     }
 }
 
-/// How the driver undoes a write or delete should a later host call fail,
-/// as the core decided it ([`editblocks::Undo`]): `0` delete the file, `1`
-/// write back the text the host gave for it, `2` write back its bytes.
-#[cfg(feature = "full")]
-fn undo_code(undo: editblocks::Undo) -> u32 {
-    match undo {
-        editblocks::Undo::Delete => 0,
-        editblocks::Undo::WriteBackText => 1,
-        editblocks::Undo::WriteBackBytes => 2,
-    }
-}
-
 /// The lists of [`HostChanges`] that grow with the files, as one array of
 /// `u32` the driver reads in place (a view of the module's memory: nothing
 /// to decode or parse; as JSON numbers, about 40 KB for 1,000 files, they
 /// cost serde_json, TextDecoder and JSON.parse each a pass). In order:
 /// - for each text, where it ends in the bytes after the JSON;
-/// - for each write, `path, text, undo` ([`undo_code`]);
+/// - for each write, `path, text, undo` ([`crate::results::undo_code`]);
 /// - for each of `result.fileChanges`, `path, before, after, movedFrom,
 ///   beforeFromSnapshot`: `before` and `after` a text index plus one (`0`:
 ///   none), `movedFrom` `0` when not moved, and `beforeFromSnapshot` the
@@ -623,13 +611,17 @@ pub(crate) fn host_changes_with<R: WithFileChanges>(
                 content,
                 undo,
             } => {
-                writes.push((positions.of(path), texts.len(), undo_code(*undo)));
+                writes.push((
+                    positions.of(path),
+                    texts.len(),
+                    crate::results::undo_code(*undo),
+                ));
                 op_texts[op_index] = texts.len();
                 texts.push(content);
             }
             HostOp::Delete { path, undo } => {
                 deletes.push(path.as_str());
-                delete_undo.push(undo_code(*undo));
+                delete_undo.push(crate::results::undo_code(*undo));
             }
             HostOp::Stage { paths } => stage.extend(paths.iter().map(String::as_str)),
         }

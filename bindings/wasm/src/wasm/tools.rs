@@ -7,7 +7,18 @@ use wasm_bindgen::prelude::*;
 use super::{from_js, from_js_or_default, host_changes, snapshot_host, to_js};
 use editblocks::tools::{self, DiffMode, Local, RetryInput, SchemaApi, ToolCall, ToolOptions};
 
-const MODES: &str = "'search_replace_multi', 'search_replace', 'anchored', 'off', 'text_editor', 'text_editor_20250124', 'gemini_cli', 'hashline' or 'apply_patch'";
+/// The names `diffMode` takes, as a refusal lists them: `'a', 'b' or 'c'`.
+fn mode_names() -> String {
+    let names: Vec<String> = DiffMode::DIFF_MODE_NAMES
+        .iter()
+        .chain(&DiffMode::PROVIDER_TOOL_NAMES)
+        .map(|name| format!("'{name}'"))
+        .collect();
+    match names.split_last() {
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
 
 /// A wrong argument is a TypeError naming it, as the JS checks throw.
 fn type_error(message: String) -> JsValue {
@@ -20,12 +31,14 @@ fn diff_mode(value: &JsValue, function: &str) -> Result<DiffMode, JsValue> {
     }
     let name = value.as_string().ok_or_else(|| {
         type_error(format!(
-            "editblocks: {function}: diffMode must be a string: {MODES}"
+            "editblocks: {function}: diffMode must be a string: {}",
+            mode_names()
         ))
     })?;
     DiffMode::from_name(&name).ok_or_else(|| {
         type_error(format!(
-            "editblocks: {function}: unknown diffMode {name:?}; use {MODES}"
+            "editblocks: {function}: unknown diffMode {name:?}; use {}",
+            mode_names()
         ))
     })
 }
