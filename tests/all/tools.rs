@@ -1113,7 +1113,8 @@ fn the_diff_mode_and_provider_tool_names_name_every_mode_once() {
             "{} names a mode twice",
             names[i]
         );
-        // Every variant is listed: this match has no catch-all.
+        // No catch-all: a new variant stops this compiling until it is
+        // named here, and then the count below until it is in a list.
         match mode {
             DiffMode::SearchReplaceMulti
             | DiffMode::SearchReplace
